@@ -1,0 +1,57 @@
+#include "core/grid.hpp"
+
+#include <fmt/format.h>
+
+#include "core/letters.hpp"
+#include "core/text.hpp"
+
+namespace bg {
+
+namespace {
+
+bool is_cell(char c) {
+    return c == '.' || is_tile_letter(c);
+}
+
+}  // namespace
+
+std::variant<Grid, GridError> parse_grid(std::string_view text) {
+    using Kind = GridError::Kind;
+    if (text.size() < grid_header_size)
+        return GridError{Kind::short_header, text.size(),
+                         fmt::format("grid needs a 6-digit size (width xxx, height yyy), got {}",
+                                     quote_bytes(text))};
+    int sides[2] = {0, 0};
+    for (std::size_t i = 0; i < grid_header_size; ++i) {
+        const char c = text[i];
+        if (c < '0' || c > '9')
+            return GridError{Kind::bad_size_digit, i,
+                             fmt::format("grid {} digit {} is {}, not 0-9",
+                                         i < 3 ? "width" : "height", i % 3 + 1, quote_byte(c))};
+        sides[i / 3] = sides[i / 3] * 10 + (c - '0');
+    }
+    Grid grid{sides[0], sides[1], {}};
+    const std::size_t expected = static_cast<std::size_t>(grid.width) * grid.height;
+    const std::string_view cells = text.substr(grid_header_size);
+    if (cells.size() != expected) {
+        const bool few = cells.size() < expected;
+        return GridError{few ? Kind::too_few_cells : Kind::too_many_cells,
+                         few ? text.size() : grid_header_size + expected,
+                         fmt::format("grid of width {} and height {} needs {} cells, got {}",
+                                     grid.width, grid.height, expected, cells.size())};
+    }
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (!is_cell(cells[i]))
+            return GridError{Kind::bad_cell, grid_header_size + i,
+                             fmt::format("grid cell at column {}, row {} is {}, not A-Z or '.'",
+                                         i % grid.width, i / grid.width, quote_byte(cells[i]))};
+    }
+    grid.cells.assign(cells);
+    return grid;
+}
+
+std::string serialise(const Grid& grid) {
+    return fmt::format("{:03}{:03}{}", grid.width, grid.height, grid.cells);
+}
+
+}  // namespace bg

@@ -1,0 +1,37 @@
+// The grid format of the spec: "xxxyyy" (three-digit width, three-digit height) followed by
+// yyy rows of exactly xxx cells, each a tile A-Z or '.' for an empty cell.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace bg {
+
+inline constexpr int grid_max_side = 999;
+inline constexpr std::size_t grid_header_size = 6;
+// The longest grid text: a 999x999 grid.
+inline constexpr std::size_t grid_max_text_size =
+    grid_header_size + std::size_t{grid_max_side} * grid_max_side;
+
+struct Grid {
+    int width = 0;
+    int height = 0;
+    std::string cells;  // `height` rows of `width` bytes, top row first
+
+    char at(int x, int y) const { return cells[static_cast<std::size_t>(y) * width + x]; }
+    friend bool operator==(const Grid&, const Grid&) = default;
+};
+
+struct GridError {
+    enum class Kind { short_header, bad_size_digit, too_few_cells, too_many_cells, bad_cell };
+    Kind kind;
+    std::size_t offset;   // byte of the grid text where the problem is
+    std::string message;  // for people: says what was expected and what came
+};
+
+std::variant<Grid, GridError> parse_grid(std::string_view text);
+std::string serialise(const Grid& grid);
+
+}  // namespace bg
