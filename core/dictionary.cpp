@@ -13,7 +13,7 @@ namespace bg {
 namespace {
 
 constexpr char image_magic[8] = {'B', 'G', 'D', 'I', 'C', 'T', '0', '1'};
-constexpr std::size_t header_words = 6;  // magic, slot count, blob size, words, skipped, dups
+constexpr std::size_t header_words = 7;  // magic, slots, blob size, words, skipped, dups, print
 constexpr std::size_t header_size = header_words * sizeof(std::uint64_t);
 
 // FNV-1a, then the SplitMix64 finaliser so that the low bits (the slot index) are well mixed.
@@ -111,6 +111,7 @@ void Dictionary::insert_all(std::string_view normalised) {
         own_blob_.push_back(static_cast<char>(length));
         own_blob_.insert(own_blob_.end(), word.begin(), word.end());
         ++stats_.words;
+        stats_.fingerprint += h;
     }
     slots_ = reinterpret_cast<const unsigned char*>(own_slots_.data());
     blob_ = own_blob_.data();
@@ -150,11 +151,23 @@ bool Dictionary::contains(std::string_view word) const {
     }
 }
 
+std::vector<std::string> Dictionary::words() const {
+    std::vector<std::string> out;
+    out.reserve(stats_.words);
+    for (std::size_t i = 0; i < blob_size_;) {
+        const std::size_t length = static_cast<unsigned char>(blob_[i]);
+        out.emplace_back(blob_ + i + 1, length);
+        i += 1 + length;
+    }
+    return out;
+}
+
 std::vector<unsigned char> Dictionary::image() const {
     const std::size_t slot_bytes = (slot_mask_ + 1) * sizeof(std::uint64_t);
     std::vector<unsigned char> out(header_size + slot_bytes + blob_size_);
-    const std::uint64_t header[header_words - 1] = {slot_mask_ + 1, blob_size_, stats_.words,
-                                                    stats_.skipped, stats_.duplicates};
+    const std::uint64_t header[header_words - 1] = {slot_mask_ + 1,    blob_size_,
+                                                    stats_.words,      stats_.skipped,
+                                                    stats_.duplicates, stats_.fingerprint};
     std::memcpy(out.data(), image_magic, sizeof image_magic);
     std::memcpy(out.data() + sizeof image_magic, header, sizeof header);
     std::memcpy(out.data() + header_size, slots_, slot_bytes);
@@ -175,6 +188,7 @@ std::optional<Dictionary> Dictionary::from_image(std::span<const unsigned char> 
     dict.stats_.words = load_u64(bytes.data() + 24);
     dict.stats_.skipped = load_u64(bytes.data() + 32);
     dict.stats_.duplicates = load_u64(bytes.data() + 40);
+    dict.stats_.fingerprint = load_u64(bytes.data() + 48);
     dict.slots_ = bytes.data() + header_size;
     dict.slot_mask_ = slot_count - 1;
     dict.blob_ = reinterpret_cast<const char*>(dict.slots_ + slot_count * sizeof(std::uint64_t));

@@ -26,6 +26,8 @@ class Dictionary {
         std::size_t skipped = 0;     // lines with a byte that is not a letter, or over 255 letters
         std::size_t duplicates = 0;  // lines equal to an earlier one (case folded)
         std::size_t first_skipped_line = 0;  // 1-based; 0 when nothing was skipped
+        // The same for the same set of words, whatever their order or case: names a list in logs.
+        std::uint64_t fingerprint = 0;
     };
     using Options = DictionaryOptions;
     static constexpr std::size_t max_word_length = 255;
@@ -48,6 +50,8 @@ class Dictionary {
     // `word` in upper case A-Z.
     bool contains(std::string_view word) const;
     const Stats& stats() const { return stats_; }
+    // Every word, in the order of the list it was made from.
+    std::vector<std::string> words() const;
 
   private:
     Dictionary() = default;

@@ -15,7 +15,7 @@ bool is_cell(char c) {
 
 }  // namespace
 
-std::variant<Grid, GridError> parse_grid(std::string_view text) {
+std::variant<GridSize, GridError> parse_grid_size(std::string_view text) {
     using Kind = GridError::Kind;
     if (text.size() < grid_header_size)
         return GridError{Kind::short_header, text.size(),
@@ -30,8 +30,16 @@ std::variant<Grid, GridError> parse_grid(std::string_view text) {
                                          i < 3 ? "width" : "height", i % 3 + 1, quote_byte(c))};
         sides[i / 3] = sides[i / 3] * 10 + (c - '0');
     }
-    Grid grid{sides[0], sides[1], {}};
-    const std::size_t expected = static_cast<std::size_t>(grid.width) * grid.height;
+    return GridSize{sides[0], sides[1]};
+}
+
+std::variant<Grid, GridError> parse_grid(std::string_view text) {
+    using Kind = GridError::Kind;
+    auto size = parse_grid_size(text);
+    if (auto* error = std::get_if<GridError>(&size))
+        return std::move(*error);
+    Grid grid{std::get<GridSize>(size).width, std::get<GridSize>(size).height, {}};
+    const std::size_t expected = std::get<GridSize>(size).cells();
     const std::string_view cells = text.substr(grid_header_size);
     if (cells.size() != expected) {
         const bool few = cells.size() < expected;

@@ -31,6 +31,14 @@ struct GridError {
     std::string message;  // for people: says what was expected and what came
 };
 
+struct GridSize {
+    int width = 0;
+    int height = 0;
+    std::size_t cells() const { return static_cast<std::size_t>(width) * height; }
+};
+
+// The size in the first six bytes of a grid text (which may go on past them).
+std::variant<GridSize, GridError> parse_grid_size(std::string_view text);
 std::variant<Grid, GridError> parse_grid(std::string_view text);
 std::string serialise(const Grid& grid);
 

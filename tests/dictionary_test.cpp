@@ -19,6 +19,7 @@ TEST_CASE("dictionary: words are found case-insensitively, others are not", "[di
     CHECK_FALSE(dict.contains(std::string(300, 'A')));
     CHECK(dict.stats().words == 4);
     CHECK(dict.stats().skipped == 0);
+    CHECK(dict.words() == std::vector<std::string>{"HATE", "HER", "ARTY", "QI"});
 }
 
 TEST_CASE("dictionary: lines that are not all letters are skipped and counted", "[dictionary]") {
@@ -39,6 +40,8 @@ TEST_CASE("dictionary: duplicates after case folding are kept once", "[dictionar
     CHECK(dict.stats().words == 2);
     CHECK(dict.stats().duplicates == 2);
     CHECK(dict.contains("BOB"));
+    CHECK(dict.stats().fingerprint == Dictionary::from_text("ALICE\nbob").stats().fingerprint);
+    CHECK(dict.stats().fingerprint != Dictionary::from_text("alice\nbobs").stats().fingerprint);
 }
 
 TEST_CASE("dictionary: lowercase_only drops capitalised entries", "[dictionary]") {
@@ -64,6 +67,7 @@ TEST_CASE("dictionary: an image round-trips and is used in place", "[dictionary]
     REQUIRE(copy);
     CHECK(copy->stats().words == 26 * 26);
     CHECK(copy->stats().skipped == 5000);
+    CHECK(copy->stats().fingerprint == dict.stats().fingerprint);
     CHECK(copy->contains("QZX"));
     CHECK(copy->contains("AAX"));
     CHECK_FALSE(copy->contains("AAY"));

@@ -1,0 +1,204 @@
+#include "core/event_json.hpp"
+
+#include <fmt/format.h>
+
+namespace bg {
+
+using nlohmann::json;
+
+namespace {
+
+struct ToJson {
+    json operator()(const input::Ready& e) const {
+        return {{"type", "ready"}, {"player", e.player}};
+    }
+    json operator()(const input::Peel& e) const {
+        return {{"type", "peel"}, {"player", e.player}, {"grid", e.grid}};
+    }
+    json operator()(const input::Dump& e) const {
+        return {{"type", "dump"}, {"player", e.player}, {"letter", std::string(1, e.letter)}};
+    }
+    json operator()(const input::Violation& e) const {
+        return {{"type", "violation"}, {"player", e.player}, {"reason", e.reason}};
+    }
+    json operator()(const input::Gone& e) const {
+        return {{"type", "gone"}, {"player", e.player}, {"reason", e.reason}};
+    }
+    json operator()(const input::ReadyTimeout&) const { return {{"type", "ready_timeout"}}; }
+    json operator()(const input::GameTimeout&) const { return {{"type", "game_timeout"}}; }
+    json operator()(const input::Abort& e) const {
+        return {{"type", "abort"}, {"reason", e.reason}};
+    }
+
+    json operator()(const decision::HandsDealt& d) const {
+        return {{"type", "hands_dealt"}, {"hands", d.hands}};
+    }
+    json operator()(const decision::PeelAccepted& d) const {
+        return {{"type", "peel_accepted"},
+                {"player", d.player},
+                {"number", d.number},
+                {"tiles", d.tiles},
+                {"bunch", d.bunch}};
+    }
+    json operator()(const decision::PeelStale& d) const {
+        return {{"type", "peel_stale"},
+                {"player", d.player},
+                {"unseen", d.unseen},
+                {"number", d.number},
+                {"current", d.current}};
+    }
+    json operator()(const decision::Dumped& d) const {
+        return {{"type", "dumped"},
+                {"player", d.player},
+                {"letter", std::string(1, d.letter)},
+                {"tiles", d.tiles}};
+    }
+    json operator()(const decision::DumpRefused& d) const {
+        return {{"type", "dump_refused"},
+                {"player", d.player},
+                {"letter", std::string(1, d.letter)},
+                {"bunch", d.bunch}};
+    }
+    json operator()(const decision::Disqualified& d) const {
+        return {{"type", "disqualified"}, {"player", d.player}, {"reason", d.reason}};
+    }
+    json operator()(const decision::GameOver& d) const {
+        return {{"type", "game_over"},
+                {"end", to_string(d.end)},
+                {"winner", d.winner ? json(*d.winner) : json(nullptr)}};
+    }
+};
+
+// Reads the fields of one record, remembering the first problem.
+class Fields {
+  public:
+    explicit Fields(const json& object) : object_(object) {}
+
+    template <class T>
+    T get(const char* key) {
+        if (!error_.empty())
+            return T{};
+        const auto it = object_.find(key);
+        if (it == object_.end()) {
+            error_ = fmt::format("no \"{}\"", key);
+            return T{};
+        }
+        try {
+            return it->template get<T>();
+        } catch (const json::exception&) {
+            error_ = fmt::format("\"{}\" has the wrong type", key);
+            return T{};
+        }
+    }
+    char letter(const char* key) {
+        const auto text = get<std::string>(key);
+        if (error_.empty() && text.size() != 1)
+            error_ = fmt::format("\"{}\" is not one letter", key);
+        return text.empty() ? '\0' : text[0];
+    }
+    std::optional<int> optional_int(const char* key) {
+        const auto it = object_.find(key);
+        if (it != object_.end() && it->is_null())
+            return std::nullopt;
+        return get<int>(key);
+    }
+    const std::string& error() const { return error_; }
+    // Nothing but the fields read may be there: an added field is an edit.
+    void expect_size(std::size_t fields) {
+        if (error_.empty() && object_.size() != fields)
+            error_ = fmt::format("{} fields where {} were expected", object_.size(), fields);
+    }
+
+  private:
+    const json& object_;
+    std::string error_;
+};
+
+template <class Result, class Event>
+std::variant<Result, std::string> checked(Fields& fields, std::size_t size, Event event) {
+    fields.expect_size(size);
+    if (!fields.error().empty())
+        return fields.error();
+    return Result{std::move(event)};
+}
+
+}  // namespace
+
+json to_json(const Input& input) {
+    return std::visit(ToJson{}, input);
+}
+json to_json(const Decision& decision) {
+    return std::visit(ToJson{}, decision);
+}
+
+std::variant<Input, std::string> input_from_json(const json& object) {
+    if (!object.is_object())
+        return std::string("not an object");
+    Fields f(object);
+    const auto type = f.get<std::string>("type");
+    if (type == "ready")
+        return checked<Input>(f, 2, input::Ready{f.get<int>("player")});
+    if (type == "peel")
+        return checked<Input>(f, 3, input::Peel{f.get<int>("player"), f.get<std::string>("grid")});
+    if (type == "dump")
+        return checked<Input>(f, 3, input::Dump{f.get<int>("player"), f.letter("letter")});
+    if (type == "violation")
+        return checked<Input>(f, 3,
+                              input::Violation{f.get<int>("player"), f.get<std::string>("reason")});
+    if (type == "gone")
+        return checked<Input>(f, 3,
+                              input::Gone{f.get<int>("player"), f.get<std::string>("reason")});
+    if (type == "ready_timeout")
+        return checked<Input>(f, 1, input::ReadyTimeout{});
+    if (type == "game_timeout")
+        return checked<Input>(f, 1, input::GameTimeout{});
+    if (type == "abort")
+        return checked<Input>(f, 2, input::Abort{f.get<std::string>("reason")});
+    if (!f.error().empty())
+        return f.error();
+    return fmt::format("unknown input type \"{}\"", type);
+}
+
+std::variant<Decision, std::string> decision_from_json(const json& object) {
+    if (!object.is_object())
+        return std::string("not an object");
+    Fields f(object);
+    const auto type = f.get<std::string>("type");
+    if (type == "hands_dealt")
+        return checked<Decision>(f, 2,
+                                 decision::HandsDealt{f.get<std::vector<std::string>>("hands")});
+    if (type == "peel_accepted")
+        return checked<Decision>(
+            f, 5,
+            decision::PeelAccepted{f.get<int>("player"), f.get<int>("number"),
+                                   f.get<std::string>("tiles"), f.get<int>("bunch")});
+    if (type == "peel_stale")
+        return checked<Decision>(
+            f, 5,
+            decision::PeelStale{f.get<int>("player"), f.get<std::string>("unseen"),
+                                f.get<int>("number"), f.get<int>("current")});
+    if (type == "dumped")
+        return checked<Decision>(f, 4,
+                                 decision::Dumped{f.get<int>("player"), f.letter("letter"),
+                                                  f.get<std::string>("tiles")});
+    if (type == "dump_refused")
+        return checked<Decision>(
+            f, 4,
+            decision::DumpRefused{f.get<int>("player"), f.letter("letter"), f.get<int>("bunch")});
+    if (type == "disqualified")
+        return checked<Decision>(
+            f, 3, decision::Disqualified{f.get<int>("player"), f.get<std::string>("reason")});
+    if (type == "game_over") {
+        const auto end_text = f.get<std::string>("end");
+        const auto end = end_from_string(end_text);
+        const auto winner = f.optional_int("winner");
+        if (f.error().empty() && !end)
+            return fmt::format("unknown end \"{}\"", end_text);
+        return checked<Decision>(f, 3, decision::GameOver{end.value_or(End::aborted), winner});
+    }
+    if (!f.error().empty())
+        return f.error();
+    return fmt::format("unknown decision type \"{}\"", type);
+}
+
+}  // namespace bg

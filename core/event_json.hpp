@@ -1,0 +1,21 @@
+// Events as JSON objects, the records of the event log. Reading is strict: a record that is not
+// exactly what writing makes is refused with a reason, so an edited log is noticed.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "core/events.hpp"
+
+namespace bg {
+
+nlohmann::json to_json(const Input& input);
+nlohmann::json to_json(const Decision& decision);
+
+// The input or decision a record's object holds, or why it is not one.
+std::variant<Input, std::string> input_from_json(const nlohmann::json& object);
+std::variant<Decision, std::string> decision_from_json(const nlohmann::json& object);
+
+}  // namespace bg

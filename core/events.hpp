@@ -1,0 +1,117 @@
+// Everything that happens in a game, as data. Inputs come from outside the core (player
+// messages, timers, process exits, the host's own signals); decisions are what the core makes
+// of them. The event log is the sequence of both; the game state is a fold of the inputs, and
+// replaying them must give back the same decisions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace bg {
+
+using PlayerId = int;
+
+namespace input {
+struct Ready {
+    PlayerId player = 0;
+    friend bool operator==(const Ready&, const Ready&) = default;
+};
+struct Peel {
+    PlayerId player = 0;
+    std::string grid;  // the grid text after 'p', not yet parsed
+    friend bool operator==(const Peel&, const Peel&) = default;
+};
+struct Dump {
+    PlayerId player = 0;
+    char letter = 0;
+    friend bool operator==(const Dump&, const Dump&) = default;
+};
+// A byte stream the protocol does not allow, found by a framer.
+struct Violation {
+    PlayerId player = 0;
+    std::string reason;
+    friend bool operator==(const Violation&, const Violation&) = default;
+};
+// The player can no longer play: it exited, closed its output, could not start, or stopped
+// reading what the host sends.
+struct Gone {
+    PlayerId player = 0;
+    std::string reason;
+    friend bool operator==(const Gone&, const Gone&) = default;
+};
+struct ReadyTimeout {
+    friend bool operator==(const ReadyTimeout&, const ReadyTimeout&) = default;
+};
+struct GameTimeout {
+    friend bool operator==(const GameTimeout&, const GameTimeout&) = default;
+};
+// The host was told to stop (SIGINT, SIGTERM).
+struct Abort {
+    std::string reason;
+    friend bool operator==(const Abort&, const Abort&) = default;
+};
+}  // namespace input
+
+using Input = std::variant<input::Ready, input::Peel, input::Dump, input::Violation, input::Gone,
+                           input::ReadyTimeout, input::GameTimeout, input::Abort>;
+
+enum class End { bananas, last_player_standing, everyone_out, game_timeout, aborted };
+std::string_view to_string(End end);
+std::optional<End> end_from_string(std::string_view text);
+
+namespace decision {
+// Every hand goes out at once; hands[i] is player i's, in alphabetical order ("" when out).
+struct HandsDealt {
+    std::vector<std::string> hands;
+    friend bool operator==(const HandsDealt&, const HandsDealt&) = default;
+};
+// A valid peel, the number-th of the game. tiles[i] is the tile dealt to player i, '.' for a
+// player out (and for everyone when the peel is bananas).
+struct PeelAccepted {
+    PlayerId player = 0;
+    int number = 0;
+    std::string tiles;
+    int bunch = 0;  // tiles left in the bunch after the deal
+    friend bool operator==(const PeelAccepted&, const PeelAccepted&) = default;
+};
+// A peel made before the player could see the newest tiles it was dealt: dropped, no penalty.
+struct PeelStale {
+    PlayerId player = 0;
+    std::string unseen;  // the tiles its grid lacks, dealt after its last move
+    int number = 0;      // the last peel whose tiles its grid holds
+    int current = 0;     // the newest peel
+    friend bool operator==(const PeelStale&, const PeelStale&) = default;
+};
+struct Dumped {
+    PlayerId player = 0;
+    char letter = 0;
+    std::string tiles;  // three, in alphabetical order
+    friend bool operator==(const Dumped&, const Dumped&) = default;
+};
+// Fewer than three tiles in the bunch: the letter stays in the hand.
+struct DumpRefused {
+    PlayerId player = 0;
+    char letter = 0;
+    int bunch = 0;
+    friend bool operator==(const DumpRefused&, const DumpRefused&) = default;
+};
+struct Disqualified {
+    PlayerId player = 0;
+    std::string reason;
+    friend bool operator==(const Disqualified&, const Disqualified&) = default;
+};
+struct GameOver {
+    End end = End::aborted;
+    std::optional<PlayerId> winner;
+    friend bool operator==(const GameOver&, const GameOver&) = default;
+};
+}  // namespace decision
+
+using Decision = std::variant<decision::HandsDealt, decision::PeelAccepted, decision::PeelStale,
+                              decision::Dumped, decision::DumpRefused, decision::Disqualified,
+                              decision::GameOver>;
+
+}  // namespace bg

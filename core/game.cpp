@@ -1,0 +1,318 @@
+#include "core/game.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/grid.hpp"
+#include "core/judge.hpp"
+#include "core/text.hpp"
+
+namespace bg {
+
+namespace {
+
+constexpr std::size_t dump_needs = 3;
+
+}  // namespace
+
+std::string_view to_string(End end) {
+    switch (end) {
+        case End::bananas:
+            return "bananas";
+        case End::last_player_standing:
+            return "last_player_standing";
+        case End::everyone_out:
+            return "everyone_out";
+        case End::game_timeout:
+            return "game_timeout";
+        case End::aborted:
+            return "aborted";
+    }
+    return "?";
+}
+
+std::optional<End> end_from_string(std::string_view text) {
+    for (End end : {End::bananas, End::last_player_standing, End::everyone_out, End::game_timeout,
+                    End::aborted})
+        if (to_string(end) == text)
+            return end;
+    return std::nullopt;
+}
+
+std::optional<Game> Game::create(const GameConfig& config, const Dictionary& dictionary,
+                                 std::string* error) {
+    const auto rules = tile_rules_for(config.players, config.sets, error);
+    if (!rules)
+        return std::nullopt;
+    return Game(config, *rules, dictionary);
+}
+
+Game::Game(const GameConfig& config, const TileRules& rules, const Dictionary& dictionary)
+    : config_(config),
+      rules_(rules),
+      dictionary_(&dictionary),
+      rng_(config.seed),
+      players_(static_cast<std::size_t>(config.players)) {
+    const std::string tiles = rules_.tiles().to_string();
+    bunch_.assign(tiles.begin(), tiles.end());
+    rng_.shuffle(std::span(bunch_));
+}
+
+std::vector<Decision> Game::handle(const Input& input) {
+    Decisions out;
+    if (over())
+        return out;
+    std::visit([&](const auto& event) { on(event, out); }, input);
+    return out;
+}
+
+LetterCounts Game::tiles_in_play() const {
+    LetterCounts all;
+    for (char tile : bunch_)
+        all.add(tile);
+    for (const auto& player : players_)
+        all += player.hand;
+    return all;
+}
+
+char Game::draw() {
+    const char tile = bunch_.back();
+    bunch_.pop_back();
+    return tile;
+}
+
+// A returned tile goes to a random place in the bunch, as it would in the real game.
+void Game::put_back(char tile) {
+    const auto at = rng_.bounded(static_cast<std::uint32_t>(bunch_.size() + 1));
+    bunch_.insert(bunch_.begin() + at, tile);
+}
+
+int Game::players_in() const {
+    return static_cast<int>(std::count_if(players_.begin(), players_.end(), [](const auto& p) {
+        return p.phase != PlayerState::Phase::out;
+    }));
+}
+
+bool Game::valid_player(PlayerId player) const {
+    return player >= 0 && player < static_cast<int>(players_.size()) &&
+           players_[player].phase != PlayerState::Phase::out;
+}
+
+void Game::on(const input::Ready& ready, Decisions& out) {
+    if (!valid_player(ready.player))
+        return;
+    auto& player = players_[ready.player];
+    if (player.phase != PlayerState::Phase::joining)
+        return disqualify(ready.player, "protocol error: sent r (ready) a second time", out);
+    player.phase = PlayerState::Phase::ready;
+    deal_if_all_ready(out);
+}
+
+bool Game::may_move(PlayerId id, std::string_view move, Decisions& out) {
+    if (!valid_player(id))
+        return false;
+    if (players_[id].phase == PlayerState::Phase::playing)
+        return true;
+    disqualify(
+        id,
+        fmt::format("protocol error: sent {} before its hand was dealt{}", move,
+                    players_[id].phase == PlayerState::Phase::joining ? " (and before r)" : ""),
+        out);
+    return false;
+}
+
+void Game::on(const input::Peel& peel, Decisions& out) {
+    if (!may_move(peel.player, "p (peel)", out))
+        return;
+    auto& player = players_[peel.player];
+    const std::string unseen = std::exchange(player.unseen, {});
+    const std::vector<int> unseen_numbers = std::exchange(player.unseen_numbers, {});
+
+    auto parsed = parse_grid(peel.grid);
+    if (const auto* error = std::get_if<GridError>(&parsed))
+        return disqualify(peel.player, "illegal peel: " + error->message, out);
+    const Grid& grid = std::get<Grid>(parsed);
+    const LetterCounts on_grid = tiles_of(grid);
+
+    // A grid holding the hand less the newest tiles dealt since the player last moved reflects
+    // a hand it really had: it raced a peel it could not have seen. Judge it against that hand.
+    std::size_t lacking = 0;
+    LetterCounts seen_hand = player.hand;
+    for (std::size_t k = 1; k <= unseen.size() && on_grid != seen_hand; ++k) {
+        seen_hand.remove(unseen[unseen.size() - k]);
+        if (on_grid == seen_hand)
+            lacking = k;
+    }
+    if (lacking == 0)
+        seen_hand = player.hand;
+
+    const Verdict verdict = judge(grid, seen_hand, *dictionary_);
+    if (!verdict.legal()) {
+        return disqualify(peel.player,
+                          fmt::format("illegal peel: {}{}", verdict.message,
+                                      lacking ? fmt::format(" (judged against its hand before "
+                                                            "the newest {} tiles)",
+                                                            lacking)
+                                              : ""),
+                          out);
+    }
+    if (lacking > 0) {
+        const std::size_t first_unseen = unseen.size() - lacking;
+        out.push_back(decision::PeelStale{peel.player, unseen.substr(first_unseen),
+                                          unseen_numbers[first_unseen] - 1, peel_number_});
+        return;
+    }
+
+    ++player.peels;
+    player.grid = peel.grid;
+    const int number = ++peel_number_;
+    if (static_cast<int>(bunch_.size()) < players_in()) {
+        out.push_back(decision::PeelAccepted{peel.player, number, std::string(players_.size(), '.'),
+                                             static_cast<int>(bunch_.size())});
+        return finish(End::bananas, peel.player, out);
+    }
+    std::string dealt(players_.size(), '.');
+    for (std::size_t i = 0; i < players_.size(); ++i) {
+        auto& p = players_[i];
+        if (p.phase != PlayerState::Phase::playing)
+            continue;
+        dealt[i] = draw();
+        p.hand.add(dealt[i]);
+        p.unseen += dealt[i];
+        p.unseen_numbers.push_back(number);
+    }
+    out.push_back(
+        decision::PeelAccepted{peel.player, number, dealt, static_cast<int>(bunch_.size())});
+}
+
+void Game::on(const input::Dump& dump, Decisions& out) {
+    if (!may_move(dump.player, "d (dump)", out))
+        return;
+    auto& player = players_[dump.player];
+    player.unseen.clear();
+    player.unseen_numbers.clear();
+    if (!is_tile_letter(dump.letter))
+        return disqualify(
+            dump.player,
+            fmt::format("protocol error: dump letter {} is not A-Z", quote_byte(dump.letter)), out);
+    if (player.hand.count(dump.letter) == 0)
+        return disqualify(dump.player,
+                          fmt::format("illegal dump: {} is not in its hand", dump.letter), out);
+    if (bunch_.size() < dump_needs) {
+        out.push_back(
+            decision::DumpRefused{dump.player, dump.letter, static_cast<int>(bunch_.size())});
+        return;
+    }
+    player.hand.remove(dump.letter);
+    put_back(dump.letter);
+    LetterCounts drawn;
+    for (std::size_t i = 0; i < dump_needs; ++i)
+        drawn.add(draw());
+    player.hand += drawn;
+    ++player.dumps;
+    out.push_back(decision::Dumped{dump.player, dump.letter, drawn.to_string()});
+}
+
+void Game::on(const input::Violation& violation, Decisions& out) {
+    if (!valid_player(violation.player))
+        return;
+    disqualify(violation.player, "protocol error: " + violation.reason, out);
+}
+
+void Game::on(const input::Gone& gone, Decisions& out) {
+    if (!valid_player(gone.player))
+        return;
+    disqualify(gone.player, gone.reason, out);
+}
+
+void Game::on(const input::ReadyTimeout&, Decisions& out) {
+    if (dealt_)
+        return;
+    for (std::size_t i = 0; i < players_.size() && !over(); ++i)
+        if (players_[i].phase == PlayerState::Phase::joining)
+            disqualify(static_cast<PlayerId>(i), "not ready (no r) before the ready timeout", out);
+}
+
+void Game::on(const input::GameTimeout&, Decisions& out) {
+    // Fewest tiles in hand wins; a tie for fewest has no winner.
+    std::optional<PlayerId> best;
+    bool tie = false;
+    for (std::size_t i = 0; i < players_.size(); ++i) {
+        if (!dealt_ || players_[i].phase == PlayerState::Phase::out)
+            continue;
+        const auto tiles = players_[i].hand.total();
+        if (!best || tiles < players_[*best].hand.total()) {
+            best = static_cast<PlayerId>(i);
+            tie = false;
+        } else if (tiles == players_[*best].hand.total()) {
+            tie = true;
+        }
+    }
+    finish(End::game_timeout, tie ? std::nullopt : best, out);
+}
+
+void Game::on(const input::Abort&, Decisions& out) {
+    finish(End::aborted, std::nullopt, out);
+}
+
+void Game::disqualify(PlayerId id, std::string reason, Decisions& out) {
+    auto& player = players_[id];
+    player.phase = PlayerState::Phase::out;
+    player.reason = reason;
+    player.unseen.clear();
+    player.unseen_numbers.clear();
+    const std::string tiles = player.hand.to_string();
+    player.hand = {};
+    for (char tile : tiles)
+        put_back(tile);
+    out.push_back(decision::Disqualified{id, std::move(reason)});
+    end_if_decided(out);
+    if (!over())
+        deal_if_all_ready(out);
+}
+
+void Game::deal_if_all_ready(Decisions& out) {
+    if (dealt_ || over())
+        return;
+    for (const auto& player : players_)
+        if (player.phase == PlayerState::Phase::joining)
+            return;
+    deal_hands(out);
+}
+
+void Game::deal_hands(Decisions& out) {
+    dealt_ = true;
+    decision::HandsDealt hands;
+    for (auto& player : players_) {
+        if (player.phase != PlayerState::Phase::ready) {
+            hands.hands.emplace_back();
+            continue;
+        }
+        player.phase = PlayerState::Phase::playing;
+        for (int i = 0; i < rules_.hand_size; ++i)
+            player.hand.add(draw());
+        hands.hands.push_back(player.hand.to_string());
+    }
+    out.push_back(std::move(hands));
+}
+
+void Game::end_if_decided(Decisions& out) {
+    const int in = players_in();
+    if (in == 0)
+        return finish(End::everyone_out, std::nullopt, out);
+    if (in == 1 && players_.size() > 1) {
+        const auto it = std::find_if(players_.begin(), players_.end(), [](const auto& p) {
+            return p.phase != PlayerState::Phase::out;
+        });
+        finish(End::last_player_standing, static_cast<PlayerId>(it - players_.begin()), out);
+    }
+}
+
+void Game::finish(End end, std::optional<PlayerId> winner, Decisions& out) {
+    end_ = end;
+    winner_ = winner;
+    out.push_back(decision::GameOver{end, winner});
+}
+
+}  // namespace bg

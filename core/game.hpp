@@ -1,0 +1,97 @@
+// The referee's decisions: a pure state machine. handle() takes one input and returns the
+// decisions it leads to, already applied; the same inputs in the same order always give the
+// same decisions, so a log of inputs replays to the same game.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/dictionary.hpp"
+#include "core/events.hpp"
+#include "core/letters.hpp"
+#include "core/random.hpp"
+#include "core/tiles.hpp"
+
+namespace bg {
+
+struct GameConfig {
+    std::uint64_t seed = 0;
+    int players = 2;
+    int sets = 1;  // requested; more are used when the players need them (tile_rules_for)
+};
+
+struct PlayerState {
+    enum class Phase { joining, ready, playing, out };
+    Phase phase = Phase::joining;
+    LetterCounts hand;
+    std::optional<std::string> grid;  // the last accepted grid
+    int peels = 0;
+    int dumps = 0;
+    std::string reason;  // why it is out
+    // Tiles dealt to it by peels since the host last heard from it, oldest first, with the
+    // number of the peel that dealt each: what a racing peel may not have seen yet.
+    std::string unseen;
+    std::vector<int> unseen_numbers;
+};
+
+class Game {
+  public:
+    // nullopt, with the reason in `error`, for a player count or set count out of range.
+    static std::optional<Game> create(const GameConfig& config, const Dictionary& dictionary,
+                                      std::string* error);
+
+    std::vector<Decision> handle(const Input& input);
+
+    const GameConfig& config() const { return config_; }
+    const TileRules& rules() const { return rules_; }
+    const std::vector<PlayerState>& players() const { return players_; }
+    std::size_t bunch_size() const { return bunch_.size(); }
+    int peel_number() const { return peel_number_; }
+    bool dealt() const { return dealt_; }
+    bool over() const { return end_.has_value(); }
+    std::optional<End> end() const { return end_; }
+    std::optional<PlayerId> winner() const { return winner_; }
+    // Every tile of the game: the bunch plus every hand still in play.
+    LetterCounts tiles_in_play() const;
+
+  private:
+    Game(const GameConfig& config, const TileRules& rules, const Dictionary& dictionary);
+
+    using Decisions = std::vector<Decision>;
+    void on(const input::Ready& ready, Decisions& out);
+    void on(const input::Peel& peel, Decisions& out);
+    void on(const input::Dump& dump, Decisions& out);
+    void on(const input::Violation& violation, Decisions& out);
+    void on(const input::Gone& gone, Decisions& out);
+    void on(const input::ReadyTimeout&, Decisions& out);
+    void on(const input::GameTimeout&, Decisions& out);
+    void on(const input::Abort&, Decisions& out);
+
+    // False, after disqualifying the player, when it may not move now.
+    bool may_move(PlayerId player, std::string_view move, Decisions& out);
+    void disqualify(PlayerId player, std::string reason, Decisions& out);
+    void deal_hands(Decisions& out);
+    void deal_if_all_ready(Decisions& out);
+    void end_if_decided(Decisions& out);
+    void finish(End end, std::optional<PlayerId> winner, Decisions& out);
+    char draw();
+    void put_back(char tile);
+    int players_in() const;
+    bool valid_player(PlayerId player) const;
+
+    GameConfig config_;
+    TileRules rules_;
+    const Dictionary* dictionary_;
+    SplitMix64 rng_;
+    std::vector<char> bunch_;  // drawn from the back
+    std::vector<PlayerState> players_;
+    int peel_number_ = 0;
+    bool dealt_ = false;
+    std::optional<End> end_;
+    std::optional<PlayerId> winner_;
+};
+
+}  // namespace bg

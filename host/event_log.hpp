@@ -1,0 +1,31 @@
+// The event log: JSON Lines, one record per line, each with a sequence number and a monotonic
+// timestamp. {"seq":0,"t":0,"start":{...}} first, then "input" and "decision" records in the
+// order the host handled them, then {"result":{...}}.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace bg {
+
+class EventLog {
+  public:
+    // Without a path, records are numbered but not written.
+    explicit EventLog(std::FILE* file = nullptr) : file_(file) {}
+
+    void append(const char* kind, nlohmann::json body, std::uint64_t t_ns);
+    // Written records reach the file before any effect of them is sent to a player.
+    void flush();
+    std::uint64_t next_seq() const { return seq_; }
+    bool failed() const { return failed_; }
+
+  private:
+    std::FILE* file_;
+    std::uint64_t seq_ = 0;
+    bool failed_ = false;
+};
+
+}  // namespace bg

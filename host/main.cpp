@@ -1,0 +1,207 @@
+// host: the Bananagrams referee. Spawns the players, deals, judges, and says who won.
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+#include <uv.h>
+#include <boost/program_options.hpp>
+
+#include "host/event_log.hpp"
+#include "host/match.hpp"
+#include "host/replay.hpp"
+#include "host/result.hpp"
+#include "wordlist/default_wordlist.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int exit_played = 0;
+constexpr int exit_failed = 1;         // unreadable dictionary or log, a log that does not replay
+constexpr int exit_usage = 2;          // bad options
+constexpr int exit_player_failed = 3;  // a player's command could not start (the game was played)
+
+const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
+       host --replay LOG [--json]
+
+Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
+session of its own, and talks to the host over its stdin and stdout in the original spec's
+protocol. A live line per event goes to stderr, with each player's stderr prefixed by
+[player N]; the result goes to stdout.
+
+Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
+be read, or a log does not replay; 2 bad options; 3 a player's command could not start (the
+game was still played and its result printed); 128+N the host was stopped by signal N.
+
+)";
+
+double seconds_option(const po::variables_map& vm, const char* name) {
+    const double value = vm[name].as<double>();
+    if (!(value >= 0) || value > 1e6)
+        throw po::error(fmt::format("--{} must be between 0 and 1000000 seconds", name));
+    return value;
+}
+
+void print_result(const nlohmann::json& result, bool json) {
+    if (json)
+        fmt::print("{}\n", result.dump());
+    else
+        fmt::print("{}", bg::result_table(result));
+    std::fflush(stdout);
+}
+
+int replay(const std::string& path, bool json) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        fmt::print(stderr, "host: cannot open log {}: {}\n", path, std::strerror(errno));
+        return exit_failed;
+    }
+    auto replayed = bg::replay_log(in);
+    if (auto* error = std::get_if<std::string>(&replayed)) {
+        fmt::print(stderr, "host: {}: {}\n", path, *error);
+        return exit_failed;
+    }
+    print_result(std::get<nlohmann::json>(replayed), json);
+    return exit_played;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // A player that dies with our bytes in its pipe must not take the host with it.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    po::options_description options("Options");
+    // clang-format off
+    options.add_options()
+        ("help,h", "show this help and exit")
+        ("seed", po::value<std::uint64_t>(),
+         "the deal: the same seed and the same players give the same tiles (default: a random "
+         "seed, printed and logged)")
+        ("dict", po::value<std::string>(),
+         "word list file: one word a line, any case; lines that are not all letters are skipped "
+         "(default: the built-in list)")
+        ("sets", po::value<int>()->default_value(1),
+         "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
+        ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
+        ("log", po::value<std::string>(), "write the event log (JSON Lines) to this file")
+        ("replay", po::value<std::string>(),
+         "rebuild a game from its event log alone, spawning nothing, and print its result")
+        ("ready-timeout", po::value<double>()->default_value(10),
+         "seconds for every player to send r; a player not ready by then is disqualified")
+        ("game-timeout", po::value<double>()->default_value(600),
+         "seconds from the deal to the end; then the player holding the fewest tiles wins "
+         "(a tie: no winner); 0 for no limit")
+        ("kill-grace", po::value<std::uint64_t>()->default_value(2000),
+         "milliseconds between SIGTERM and SIGKILL for a player's process group")
+        ("legacy-dialect", po::value<std::string>()->default_value("v1"),
+         "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
+         "(its README.org)")
+        ("quiet,q", po::bool_switch(), "no live lines on stderr");
+    // clang-format on
+    po::options_description hidden;
+    hidden.add_options()("command", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description positional;
+    positional.add("command", -1);
+
+    po::variables_map vm;
+    bg::Setup setup;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
+                  vm);
+        po::notify(vm);
+        if (vm.count("help")) {
+            std::cout << usage_text << "\n" << options << "\n";
+            return exit_played;
+        }
+        if (vm.count("replay")) {
+            if (vm.count("command"))
+                throw po::error("--replay spawns nothing: give no player commands with it");
+            return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>());
+        }
+        if (!vm.count("command"))
+            throw po::error("no player commands given");
+        setup.commands = vm["command"].as<std::vector<std::string>>();
+        setup.game.players = static_cast<int>(setup.commands.size());
+        setup.game.sets = vm["sets"].as<int>();
+        std::string error;
+        if (!bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
+            throw po::error(error);
+        const auto dialect = bg::legacy_dialect_from_string(vm["legacy-dialect"].as<std::string>());
+        if (!dialect)
+            throw po::error("--legacy-dialect must be v1 or v0");
+        setup.dialect = *dialect;
+        setup.ready_timeout_ms =
+            static_cast<std::uint64_t>(seconds_option(vm, "ready-timeout") * 1000);
+        setup.game_timeout_ms =
+            static_cast<std::uint64_t>(seconds_option(vm, "game-timeout") * 1000);
+        setup.kill_grace_ms = vm["kill-grace"].as<std::uint64_t>();
+    } catch (const po::error& e) {
+        fmt::print(stderr, "host: {}\nTry 'host --help'.\n", e.what());
+        return exit_usage;
+    }
+
+    std::optional<bg::Dictionary> loaded;
+    const bg::Dictionary* dictionary = &bg::default_wordlist();
+    if (vm.count("dict")) {
+        setup.dictionary = vm["dict"].as<std::string>();
+        auto file = bg::Dictionary::from_file(setup.dictionary);
+        if (auto* error = std::get_if<std::string>(&file)) {
+            fmt::print(stderr, "host: {}\n", *error);
+            return exit_failed;
+        }
+        loaded.emplace(std::move(std::get<bg::Dictionary>(file)));
+        dictionary = &*loaded;
+    }
+    setup.dictionary_fingerprint = dictionary->stats().fingerprint;
+
+    setup.game.seed = vm.count("seed")
+                          ? vm["seed"].as<std::uint64_t>()
+                          : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+
+    std::FILE* log_file = nullptr;
+    if (vm.count("log")) {
+        const auto path = vm["log"].as<std::string>();
+        log_file = std::fopen(path.c_str(), "w");
+        if (!log_file) {
+            fmt::print(stderr, "host: cannot write log {}: {}\n", path, std::strerror(errno));
+            return exit_failed;
+        }
+    }
+    bg::EventLog log(log_file);
+
+    const bool quiet = vm["quiet"].as<bool>();
+    if (!quiet)
+        fmt::print(stderr, "seed {}\n", setup.game.seed);
+    const bool json = vm["json"].as<bool>();
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    int status = exit_played;
+    {
+        bg::Match match(&loop, setup, *dictionary, log, [quiet](double t, const std::string& line) {
+            if (!quiet)
+                fmt::print(stderr, "[{:8.3f}s] {}\n", t, line);
+        });
+        match.start();
+        uv_run(&loop, UV_RUN_DEFAULT);
+        print_result(bg::result_json(match.setup(), match.game()), json);
+        if (match.any_failed_to_start())
+            status = exit_player_failed;
+        if (match.abort_signal() != 0)
+            status = 128 + match.abort_signal();
+    }
+    if (uv_loop_close(&loop) != 0)
+        fmt::print(stderr, "host: internal: libuv handles left open\n");
+    if (log_file && (log.failed() || std::fclose(log_file) != 0)) {
+        fmt::print(stderr, "host: the event log could not be written completely\n");
+        if (status == exit_played)
+            status = exit_failed;
+    }
+    return status;
+}

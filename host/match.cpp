@@ -1,0 +1,301 @@
+#include "host/match.hpp"
+
+#include <csignal>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include "core/event_json.hpp"
+#include "host/result.hpp"
+
+namespace bg {
+
+namespace {
+
+// A player that lets this much of the host's output pile up unread cannot stall the game or
+// grow the host: it is out.
+constexpr std::size_t output_queue_limit = 1 << 20;
+// Of a player's stderr, this much is passed on; the rest is counted and dropped.
+constexpr std::size_t stderr_limit = 1 << 20;
+
+std::string describe_exit(std::int64_t status, int signal) {
+    if (signal != 0)
+        return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
+    return fmt::format("exited with status {}", status);
+}
+
+}  // namespace
+
+struct Match::Seat {
+    Seat(uv_loop_t* loop, PlayerId id, const std::string& command, ProcessEvents events)
+        : reader(id), process(loop, command, std::move(events)) {}
+
+    LegacyReader reader;
+    PlayerProcess process;
+    bool ready_sent = false;  // it said r: an exit now is not a failure to start
+    std::size_t stderr_bytes = 0;
+};
+
+Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
+             Reporter reporter)
+    : loop_(loop),
+      setup_(std::move(setup)),
+      dictionary_(dictionary),
+      log_(log),
+      reporter_(std::move(reporter)) {
+    std::string error;
+    game_ = Game::create(setup_.game, dictionary_, &error);
+    if (!game_)
+        throw std::invalid_argument(error);
+    for (uv_timer_t* timer : {&ready_timer_, &game_timer_}) {
+        uv_timer_init(loop_, timer);
+        timer->data = this;
+    }
+    for (uv_signal_t* signal : {&sigint_, &sigterm_}) {
+        uv_signal_init(loop_, signal);
+        signal->data = this;
+    }
+}
+
+Match::~Match() = default;
+
+std::uint64_t Match::now_ns() const {
+    return uv_hrtime() - started_ns_;
+}
+
+void Match::start() {
+    started_ns_ = uv_hrtime();
+    log_.append("start", to_json(setup_), 0);
+    log_.flush();
+
+    const auto on_signal = [](uv_signal_t* handle, int signum) {
+        auto* self = static_cast<Match*>(handle->data);
+        self->abort_signal_ = signum;
+        self->submit(input::Abort{signum == SIGINT ? "SIGINT" : "SIGTERM"});
+    };
+    uv_signal_start(&sigint_, on_signal, SIGINT);
+    uv_signal_start(&sigterm_, on_signal, SIGTERM);
+
+    for (std::size_t i = 0; i < setup_.commands.size(); ++i) {
+        const auto id = static_cast<PlayerId>(i);
+        ProcessEvents events;
+        events.on_output = [this, id](std::string_view bytes) {
+            Seat& seat = *seats_[id];
+            if (out(id) || seat.reader.failed())
+                return;
+            std::vector<Input> inputs;
+            seat.reader.feed(bytes, inputs);
+            for (auto& in : inputs) {
+                if (std::holds_alternative<input::Ready>(in))
+                    seat.ready_sent = true;
+                submit(std::move(in));
+            }
+        };
+        events.on_output_end = [this, id] {
+            Seat& seat = *seats_[id];
+            if (out(id))
+                return;
+            std::vector<Input> inputs;
+            seat.reader.finish(inputs);
+            for (auto& in : inputs)
+                submit(std::move(in));
+            // Say why, if it is dying: a peek that leaves the exit status for libuv to reap.
+            siginfo_t info{};
+            if (waitid(P_PID, static_cast<id_t>(seat.process.pid()), &info,
+                       WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                info.si_pid != 0) {
+                const bool signalled = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED;
+                on_exit(id, signalled ? 0 : info.si_status, signalled ? info.si_status : 0);
+                return;
+            }
+            submit(input::Gone{id, "closed its output (stdout)"});
+        };
+        events.on_log = [this, id](std::string_view line) {
+            Seat& seat = *seats_[id];
+            if (seat.stderr_bytes > stderr_limit)
+                return;
+            seat.stderr_bytes += line.size() + 1;
+            if (seat.stderr_bytes > stderr_limit)
+                fmt::print(stderr, "[player {}] (more stderr dropped)\n", id + 1);
+            else
+                fmt::print(stderr, "[player {}] {}\n", id + 1, line);
+        };
+        events.on_exit = [this, id](std::int64_t status, int signal) {
+            on_exit(id, status, signal);
+        };
+        events.on_write_error = [this, id](int error) {
+            submit(
+                input::Gone{id, fmt::format("stopped reading its input ({})", uv_strerror(error))});
+        };
+        events.on_finished = [this] { close_if_done(); };
+        seats_.push_back(std::make_unique<Seat>(loop_, id, setup_.commands[i], std::move(events)));
+    }
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        const int error = seats_[i]->process.spawn();
+        if (error < 0) {
+            failed_to_start_ = true;
+            submit(input::Gone{static_cast<PlayerId>(i),
+                               fmt::format("could not start: {}", uv_strerror(error))});
+        }
+    }
+    uv_timer_start(
+        &ready_timer_,
+        [](uv_timer_t* timer) { static_cast<Match*>(timer->data)->submit(input::ReadyTimeout{}); },
+        setup_.ready_timeout_ms, 0);
+}
+
+bool Match::out(PlayerId id) const {
+    return game_->over() || game_->players()[id].phase == PlayerState::Phase::out;
+}
+
+void Match::on_exit(PlayerId id, std::int64_t status, int signal) {
+    if (out(id))
+        return;
+    Seat& seat = *seats_[id];
+    std::string reason = describe_exit(status, signal);
+    // sh's own statuses for a command it could not find (127) or run (126).
+    if (!seat.ready_sent && signal == 0 && (status == 126 || status == 127)) {
+        failed_to_start_ = true;
+        reason = fmt::format("could not start: sh {} ({})", reason,
+                             status == 127 ? "command not found" : "command not executable");
+    }
+    submit(input::Gone{id, std::move(reason)});
+}
+
+// Inputs are handled one at a time, in the order they arrive, even when handling one raises
+// another.
+void Match::submit(Input input) {
+    if (game_->over())
+        return;
+    pending_.push_back(std::move(input));
+    if (handling_)
+        return;
+    handling_ = true;
+    for (std::size_t i = 0; i < pending_.size() && !game_->over(); ++i)
+        handle(pending_[i]);
+    pending_.clear();
+    handling_ = false;
+}
+
+void Match::handle(const Input& in) {
+    const std::uint64_t t = now_ns();
+    log_.append("input", to_json(in), t);
+    const std::vector<Decision> decisions = game_->handle(in);
+    for (const auto& d : decisions)
+        log_.append("decision", to_json(d), t);
+    log_.flush();
+    for (const auto& d : decisions) {
+        if (reporter_)
+            reporter_(static_cast<double>(t) / 1e9, describe(d));
+        perform(d);
+    }
+}
+
+void Match::send(PlayerId id, std::string_view letters) {
+    PlayerProcess& process = seats_[id]->process;
+    process.write(legacy_message(setup_.dialect, letters));
+    if (process.queued_bytes() > output_queue_limit)
+        submit(input::Gone{
+            id, fmt::format("does not read its input ({} bytes queued)", process.queued_bytes())});
+}
+
+void Match::perform(const Decision& decision) {
+    std::visit(
+        [this](const auto& d) {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, decision::HandsDealt>) {
+                // Every hand in the same loop turn.
+                for (std::size_t i = 0; i < d.hands.size(); ++i)
+                    if (!d.hands[i].empty())
+                        send(static_cast<PlayerId>(i), d.hands[i]);
+                uv_timer_stop(&ready_timer_);
+                if (setup_.game_timeout_ms > 0)
+                    uv_timer_start(
+                        &game_timer_,
+                        [](uv_timer_t* timer) {
+                            static_cast<Match*>(timer->data)->submit(input::GameTimeout{});
+                        },
+                        setup_.game_timeout_ms, 0);
+            } else if constexpr (std::is_same_v<D, decision::PeelAccepted>) {
+                for (std::size_t i = 0; i < d.tiles.size(); ++i)
+                    if (d.tiles[i] != '.')
+                        send(static_cast<PlayerId>(i), std::string(1, d.tiles[i]));
+            } else if constexpr (std::is_same_v<D, decision::Dumped>) {
+                send(d.player, d.tiles);
+            } else if constexpr (std::is_same_v<D, decision::DumpRefused>) {
+                // A legacy player has no refusal message: its letter comes back, as if swapped
+                // for itself, which keeps its count of tiles right.
+                send(d.player, std::string(1, d.letter));
+            } else if constexpr (std::is_same_v<D, decision::Disqualified>) {
+                seats_[d.player]->process.terminate(setup_.kill_grace_ms);
+            } else if constexpr (std::is_same_v<D, decision::GameOver>) {
+                end_game();
+            }
+            // PeelStale: a legacy player is sent nothing; the tiles it lacked are on their way.
+        },
+        decision);
+}
+
+void Match::end_game() {
+    uv_timer_stop(&ready_timer_);
+    uv_timer_stop(&game_timer_);
+    log_.append("result", result_json(setup_, *game_), now_ns());
+    log_.flush();
+    for (auto& seat : seats_)
+        seat->process.terminate(setup_.kill_grace_ms);
+    close_if_done();
+}
+
+void Match::close_if_done() {
+    if (closing_ || !game_->over())
+        return;
+    for (const auto& seat : seats_)
+        if (!seat->process.finished())
+            return;
+    closing_ = true;
+    for (uv_handle_t* handle :
+         {reinterpret_cast<uv_handle_t*>(&ready_timer_),
+          reinterpret_cast<uv_handle_t*>(&game_timer_), reinterpret_cast<uv_handle_t*>(&sigint_),
+          reinterpret_cast<uv_handle_t*>(&sigterm_)})
+        uv_close(handle, nullptr);
+}
+
+std::string Match::describe(const Decision& decision) const {
+    return std::visit(
+        [this](const auto& d) -> std::string {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, decision::HandsDealt>) {
+                int dealt = 0;
+                for (const auto& hand : d.hands)
+                    dealt += hand.empty() ? 0 : 1;
+                return fmt::format("hands dealt to {} players ({} tiles each); {} in the bunch",
+                                   dealt, game_->rules().hand_size, game_->bunch_size());
+            } else if constexpr (std::is_same_v<D, decision::PeelAccepted>) {
+                if (game_->over() && game_->end() == End::bananas && game_->winner() == d.player)
+                    return fmt::format("player {} peeled with {} tiles in the bunch: bananas!",
+                                       d.player + 1, d.bunch);
+                return fmt::format("player {} peeled (#{}); {} tiles in the bunch", d.player + 1,
+                                   d.number, d.bunch);
+            } else if constexpr (std::is_same_v<D, decision::PeelStale>) {
+                return fmt::format(
+                    "player {} peeled stale (its grid reflects peel #{}, now #{}; it lacks {}): "
+                    "dropped",
+                    d.player + 1, d.number, d.current, d.unseen);
+            } else if constexpr (std::is_same_v<D, decision::Dumped>) {
+                return fmt::format("player {} dumped {} for {}", d.player + 1, d.letter, d.tiles);
+            } else if constexpr (std::is_same_v<D, decision::DumpRefused>) {
+                return fmt::format("player {} cannot dump {}: {} tiles in the bunch", d.player + 1,
+                                   d.letter, d.bunch);
+            } else if constexpr (std::is_same_v<D, decision::Disqualified>) {
+                return fmt::format("player {} disqualified: {}", d.player + 1, d.reason);
+            } else {
+                return fmt::format("game over: {}, {}", to_string(d.end),
+                                   d.winner ? fmt::format("player {} won", *d.winner + 1)
+                                            : std::string("no winner"));
+            }
+        },
+        decision);
+}
+
+}  // namespace bg

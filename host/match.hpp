@@ -1,0 +1,78 @@
+// A live game: the libuv side of the host. Every player message, timer, process exit and signal
+// becomes an input; each input is logged, handed to the core, and the decisions it yields are
+// logged before their effects (bytes, signals) go out.
+#pragma once
+
+#include <uv.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compat/legacy.hpp"
+#include "core/dictionary.hpp"
+#include "core/game.hpp"
+#include "host/event_log.hpp"
+#include "host/setup.hpp"
+#include "transport/player_process.hpp"
+
+namespace bg {
+
+class Match {
+  public:
+    // Live lines for people, one per decision worth telling.
+    using Reporter = std::function<void(double seconds, const std::string& line)>;
+
+    Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
+          Reporter reporter);
+    Match(const Match&) = delete;
+    Match& operator=(const Match&) = delete;
+    ~Match();
+
+    // Spawns the players and starts the clocks; uv_run then plays the game to its end and
+    // returns once every player's processes are gone and every handle is closed.
+    void start();
+
+    const Game& game() const { return *game_; }
+    const Setup& setup() const { return setup_; }
+    // Players whose command could not be started at all.
+    bool any_failed_to_start() const { return failed_to_start_; }
+    // The signal that aborted the game, or 0.
+    int abort_signal() const { return abort_signal_; }
+
+  private:
+    struct Seat;
+
+    void submit(Input input);
+    void handle(const Input& input);
+    void perform(const Decision& decision);
+    void send(PlayerId player, std::string_view letters);
+    void on_exit(PlayerId player, std::int64_t status, int signal);
+    bool out(PlayerId player) const;  // out of the game, or the game is over
+    void end_game();
+    void close_if_done();
+    std::uint64_t now_ns() const;
+    std::string describe(const Decision& decision) const;
+
+    uv_loop_t* loop_;
+    Setup setup_;
+    const Dictionary& dictionary_;
+    EventLog& log_;
+    Reporter reporter_;
+    std::optional<Game> game_;
+    std::vector<std::unique_ptr<Seat>> seats_;
+    uv_timer_t ready_timer_{};
+    uv_timer_t game_timer_{};
+    uv_signal_t sigint_{};
+    uv_signal_t sigterm_{};
+    std::uint64_t started_ns_ = 0;
+    std::vector<Input> pending_;
+    bool handling_ = false;
+    bool closing_ = false;
+    bool failed_to_start_ = false;
+    int abort_signal_ = 0;
+};
+
+}  // namespace bg

@@ -1,0 +1,144 @@
+#include "host/replay.hpp"
+
+#include <deque>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/event_json.hpp"
+#include "core/game.hpp"
+#include "host/result.hpp"
+#include "host/setup.hpp"
+#include "wordlist/default_wordlist.hpp"
+
+namespace bg {
+
+using nlohmann::json;
+
+namespace {
+
+// The dictionary a log names, checked against the fingerprint it recorded.
+std::variant<const Dictionary*, std::string> dictionary_for(const Setup& setup,
+                                                            std::optional<Dictionary>& loaded) {
+    const Dictionary* dict = &default_wordlist();
+    if (!setup.dictionary.empty()) {
+        auto file = Dictionary::from_file(setup.dictionary);
+        if (auto* error = std::get_if<std::string>(&file))
+            return *error;
+        loaded.emplace(std::move(std::get<Dictionary>(file)));
+        dict = &*loaded;
+    }
+    if (dict->stats().fingerprint != setup.dictionary_fingerprint)
+        return fmt::format("the word list {} is not the one the game was played with",
+                           setup.dictionary.empty() ? "built into this host" : setup.dictionary);
+    return dict;
+}
+
+std::string decision_text(const Decision& d) {
+    return to_json(d).dump();
+}
+
+}  // namespace
+
+std::variant<json, std::string> replay_log(std::istream& in) {
+    std::optional<Setup> setup;
+    std::optional<Dictionary> loaded;
+    std::optional<Game> game;
+    std::deque<Decision> expected;
+    std::optional<json> result;
+    std::uint64_t last_t = 0;
+    std::size_t line_number = 0;
+    std::string line;
+    bool ended_with_newline = true;
+
+    while (std::getline(in, line)) {
+        ++line_number;
+        ended_with_newline = !in.eof();
+        const auto where = [&](const std::string& what) {
+            return fmt::format("log line {}: {}", line_number, what);
+        };
+        if (result)
+            return where("a record after the result");
+        json record = json::parse(line, nullptr, false);
+        if (record.is_discarded() && in.eof())
+            return where("cut off in the middle of a record");
+        if (record.is_discarded() || !record.is_object())
+            return where("not a JSON object");
+        if (record.size() != 3 || !record.contains("seq") || !record.contains("t") ||
+            !record["seq"].is_number_unsigned() || !record["t"].is_number_unsigned())
+            return where("not a record (seq, t and one event)");
+        if (record["seq"].get<std::uint64_t>() != line_number - 1)
+            return where(fmt::format("sequence number {} where {} was due", record["seq"].dump(),
+                                     line_number - 1));
+        const auto t = record["t"].get<std::uint64_t>();
+        if (t < last_t)
+            return where("time goes backwards");
+        last_t = t;
+
+        if (!setup) {
+            if (!record.contains("start"))
+                return where("the log does not begin with a start record");
+            auto parsed = setup_from_json(record["start"]);
+            if (auto* error = std::get_if<std::string>(&parsed))
+                return where(*error);
+            setup = std::get<Setup>(parsed);
+            auto dict = dictionary_for(*setup, loaded);
+            if (auto* error = std::get_if<std::string>(&dict))
+                return where(*error);
+            std::string error;
+            game = Game::create(setup->game, *std::get<const Dictionary*>(dict), &error);
+            if (!game)
+                return where(error);
+            continue;
+        }
+        if (record.contains("input")) {
+            if (!expected.empty())
+                return where("an input where the decision " + decision_text(expected.front()) +
+                             " was due");
+            auto parsed = input_from_json(record["input"]);
+            if (auto* error = std::get_if<std::string>(&parsed))
+                return where("bad input: " + *error);
+            const Input& input = std::get<Input>(parsed);
+            const PlayerId player = std::visit(
+                [](const auto& e) -> PlayerId {
+                    if constexpr (requires { e.player; })
+                        return e.player;
+                    return 0;
+                },
+                input);
+            if (player < 0 || player >= setup->game.players)
+                return where(fmt::format("no player {}", player));
+            for (auto& d : game->handle(input))
+                expected.push_back(std::move(d));
+        } else if (record.contains("decision")) {
+            auto parsed = decision_from_json(record["decision"]);
+            if (auto* error = std::get_if<std::string>(&parsed))
+                return where("bad decision: " + *error);
+            if (expected.empty())
+                return where("a decision no input led to: " + record["decision"].dump());
+            if (!(std::get<Decision>(parsed) == expected.front()))
+                return where(fmt::format("the log says {}, the rules decide {}",
+                                         record["decision"].dump(),
+                                         decision_text(expected.front())));
+            expected.pop_front();
+        } else if (record.contains("result")) {
+            if (!expected.empty() || !game->over())
+                return where("a result before the game was over");
+            result = result_json(*setup, *game);
+            if (record["result"] != *result)
+                return where("the logged result differs from the replayed one");
+        } else {
+            return where("unknown record");
+        }
+    }
+    if (line_number == 0)
+        return std::string("the log is empty");
+    if (!ended_with_newline)
+        return fmt::format("log line {}: cut off (no end of line)", line_number);
+    if (!result)
+        return fmt::format("the log ends after line {} before the game's result (cut off?)",
+                           line_number);
+    return *result;
+}
+
+}  // namespace bg

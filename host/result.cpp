@@ -1,0 +1,55 @@
+#include "host/result.hpp"
+
+#include <fmt/format.h>
+
+namespace bg {
+
+using nlohmann::json;
+
+nlohmann::json result_json(const Setup& setup, const Game& game) {
+    json players = json::array();
+    for (std::size_t i = 0; i < game.players().size(); ++i) {
+        const PlayerState& p = game.players()[i];
+        const bool out = p.phase == PlayerState::Phase::out;
+        const bool won = game.winner() == static_cast<PlayerId>(i);
+        players.push_back({{"command", setup.commands[i]},
+                           {"protocol", fmt::format("legacy-{}", to_string(setup.dialect))},
+                           {"outcome", won   ? "won"
+                                       : out ? "disqualified"
+                                             : "lost"},
+                           {"reason", out ? json(p.reason) : json(nullptr)},
+                           {"hand", p.hand.to_string()},
+                           {"tiles", p.hand.total()},
+                           {"grid", p.grid ? json(*p.grid) : json(nullptr)},
+                           {"peels", p.peels},
+                           {"dumps", p.dumps}});
+    }
+    return {{"seed", setup.game.seed},
+            {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},
+            {"end", game.end() ? json(to_string(*game.end())) : json(nullptr)},
+            {"peels", game.peel_number()},
+            {"bunch", game.bunch_size()},
+            {"players", players}};
+}
+
+std::string result_table(const json& result) {
+    std::string out = fmt::format(
+        "seed {}: {}, {}\n", result["seed"].get<std::uint64_t>(),
+        result["end"].is_null() ? "unfinished" : result["end"].get<std::string>(),
+        result["winner"].is_null() ? "no winner"
+                                   : fmt::format("player {} won", result["winner"].get<int>() + 1));
+    out += fmt::format("{:>2}  {:<12} {:>5} {:>5} {:>5}  {}\n", "#", "outcome", "peels", "dumps",
+                       "tiles", "command");
+    int seat = 0;
+    for (const auto& p : result["players"]) {
+        out += fmt::format("{:>2}  {:<12} {:>5} {:>5} {:>5}  {}\n", ++seat,
+                           p["outcome"].get<std::string>(), p["peels"].get<int>(),
+                           p["dumps"].get<int>(), p["tiles"].get<int>(),
+                           p["command"].get<std::string>());
+        if (!p["reason"].is_null())
+            out += fmt::format("{:>2}  {}\n", "", p["reason"].get<std::string>());
+    }
+    return out;
+}
+
+}  // namespace bg

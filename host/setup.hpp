@@ -1,0 +1,33 @@
+// What a game is played with: everything the event log's start record holds, so that a replay
+// rebuilds the same game from the log alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compat/legacy.hpp"
+#include "core/game.hpp"
+
+namespace bg {
+
+struct Setup {
+    GameConfig game;
+    std::vector<std::string> commands;
+    LegacyDialect dialect = LegacyDialect::v1;
+    std::string dictionary;  // the --dict path, or "" for the built-in list
+    std::uint64_t dictionary_fingerprint = 0;
+    std::uint64_t ready_timeout_ms = 10'000;
+    std::uint64_t game_timeout_ms = 600'000;
+    std::uint64_t kill_grace_ms = 2'000;
+};
+
+inline constexpr int log_version = 1;
+
+nlohmann::json to_json(const Setup& setup);
+// The setup a start record holds, or why it is not one.
+std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object);
+
+}  // namespace bg

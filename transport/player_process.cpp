@@ -1,0 +1,203 @@
+#include "transport/player_process.hpp"
+
+#include <csignal>
+#include <memory>
+
+#include <sys/types.h>
+
+namespace bg {
+
+namespace {
+
+struct WriteRequest {
+    uv_write_t request{};
+    std::string bytes;
+};
+
+PlayerProcess* owner(uv_handle_t* handle) {
+    return static_cast<PlayerProcess*>(handle->data);
+}
+
+bool is_open(const uv_pipe_t& pipe) {
+    return !uv_is_closing(reinterpret_cast<const uv_handle_t*>(&pipe));
+}
+
+}  // namespace
+
+PlayerProcess::PlayerProcess(uv_loop_t* loop, std::string command, ProcessEvents events)
+    : loop_(loop), command_(std::move(command)), events_(std::move(events)) {
+    for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_}) {
+        uv_pipe_init(loop_, pipe, 0);
+        pipe->data = this;
+        ++open_handles_;
+    }
+    uv_timer_init(loop_, &kill_timer_);
+    kill_timer_.data = this;
+    ++open_handles_;
+}
+
+int PlayerProcess::spawn() {
+    const char* args[] = {"sh", "-c", command_.c_str(), nullptr};
+    uv_stdio_container_t stdio[3];
+    stdio[0].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
+    stdio[0].data.stream = reinterpret_cast<uv_stream_t*>(&stdin_);
+    stdio[1].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[1].data.stream = reinterpret_cast<uv_stream_t*>(&stdout_);
+    stdio[2].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[2].data.stream = reinterpret_cast<uv_stream_t*>(&stderr_);
+
+    uv_process_options_t options{};
+    options.file = "/bin/sh";
+    options.args = const_cast<char**>(args);
+    options.stdio = stdio;
+    options.stdio_count = 3;
+    // A session of its own: its process group is everything it starts, and is what we signal.
+    options.flags = UV_PROCESS_DETACHED;
+    options.exit_cb = [](uv_process_t* process, std::int64_t status, int signal) {
+        owner(reinterpret_cast<uv_handle_t*>(process))->on_process_exit(status, signal);
+    };
+    process_.data = this;
+    const int error = uv_spawn(loop_, &process_, &options);
+    ++open_handles_;  // a process handle must be closed even when the spawn failed
+    if (error < 0) {
+        exited_ = true;
+        for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_})
+            close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+        close_handle(reinterpret_cast<uv_handle_t*>(&process_));
+        check_finished();
+        return error;
+    }
+    spawned_ = true;
+    pid_ = process_.pid;
+    const auto alloc = [](uv_handle_t* handle, std::size_t, uv_buf_t* buf) {
+        auto* self = owner(handle);
+        *buf = uv_buf_init(self->read_buffer_, sizeof self->read_buffer_);
+    };
+    const auto read = [](uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+        owner(reinterpret_cast<uv_handle_t*>(stream))->on_read(stream, nread, buf);
+    };
+    uv_read_start(reinterpret_cast<uv_stream_t*>(&stdout_), alloc, read);
+    uv_read_start(reinterpret_cast<uv_stream_t*>(&stderr_), alloc, read);
+    return 0;
+}
+
+void PlayerProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+    const bool is_stdout = stream == reinterpret_cast<uv_stream_t*>(&stdout_);
+    if (nread > 0) {
+        const std::string_view bytes(buf->base, static_cast<std::size_t>(nread));
+        if (is_stdout) {
+            events_.on_output(bytes);
+            return;
+        }
+        for (char c : bytes) {
+            if (c == '\n' || log_line_.size() >= stderr_line_max)
+                flush_log_line();
+            if (c != '\n')
+                log_line_ += c;
+        }
+        return;
+    }
+    if (nread == 0)
+        return;  // EAGAIN: nothing this time
+    // EOF, or an error that ends the stream all the same.
+    close_handle(reinterpret_cast<uv_handle_t*>(stream));
+    if (is_stdout) {
+        events_.on_output_end();
+    } else {
+        flush_log_line();
+    }
+    check_finished();
+}
+
+void PlayerProcess::flush_log_line() {
+    if (!log_line_.empty())
+        events_.on_log(log_line_);
+    log_line_.clear();
+}
+
+void PlayerProcess::on_process_exit(std::int64_t status, int signal) {
+    exited_ = true;
+    close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
+    close_handle(reinterpret_cast<uv_handle_t*>(&process_));
+    events_.on_exit(status, signal);
+    check_finished();
+}
+
+void PlayerProcess::write(std::string bytes) {
+    if (!spawned_ || !is_open(stdin_))
+        return;
+    auto request = std::make_unique<WriteRequest>();
+    request->bytes = std::move(bytes);
+    request->request.data = this;
+    uv_buf_t buf = uv_buf_init(request->bytes.data(), static_cast<unsigned>(request->bytes.size()));
+    const auto done = [](uv_write_t* req, int status) {
+        std::unique_ptr<WriteRequest> owned(reinterpret_cast<WriteRequest*>(req));
+        auto* self = static_cast<PlayerProcess*>(req->data);
+        if (status < 0 && status != UV_ECANCELED)
+            self->events_.on_write_error(status);
+    };
+    const int error =
+        uv_write(&request->request, reinterpret_cast<uv_stream_t*>(&stdin_), &buf, 1, done);
+    if (error < 0) {
+        events_.on_write_error(error);
+        return;
+    }
+    request.release();  // freed by `done`
+}
+
+std::size_t PlayerProcess::queued_bytes() const {
+    return is_open(stdin_)
+               ? uv_stream_get_write_queue_size(reinterpret_cast<const uv_stream_t*>(&stdin_))
+               : 0;
+}
+
+void PlayerProcess::terminate(std::uint64_t grace_ms) {
+    if (terminating_ || finished_)
+        return;
+    terminating_ = true;
+    if (spawned_)
+        ::kill(-pid_, SIGTERM);
+    if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
+        return;
+    uv_timer_start(
+        &kill_timer_,
+        [](uv_timer_t* timer) {
+            auto* self = owner(reinterpret_cast<uv_handle_t*>(timer));
+            self->killed_ = true;
+            if (self->spawned_)
+                ::kill(-self->pid_, SIGKILL);
+            // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
+            for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_})
+                self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+            self->check_finished();
+        },
+        grace_ms, 0);
+}
+
+void PlayerProcess::close_handle(uv_handle_t* handle) {
+    if (uv_is_closing(handle))
+        return;
+    uv_close(handle, [](uv_handle_t* closed) {
+        auto* self = owner(closed);
+        if (--self->open_handles_ == 0) {
+            self->finished_ = true;
+            if (self->events_.on_finished)
+                self->events_.on_finished();
+        }
+    });
+}
+
+// Finished: exited, and both outputs closed. Anything still in its group is killed: a player's
+// processes never outlive it.
+void PlayerProcess::check_finished() {
+    if (!exited_ || is_open(stdout_) || is_open(stderr_))
+        return;
+    if (spawned_ && !killed_) {
+        ::kill(-pid_, SIGKILL);
+        killed_ = true;
+    }
+    close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
+    close_handle(reinterpret_cast<uv_handle_t*>(&kill_timer_));
+}
+
+}  // namespace bg

@@ -1,0 +1,72 @@
+// One player's process: spawned through `sh -c` in a session of its own, talked to over pipes,
+// and ended by signalling its whole process group, SIGTERM first and SIGKILL after a grace.
+//
+// It owns its libuv handles. Memory is never freed before their close callbacks have run: the
+// object must outlive uv_run, and it reports finished() once the process has exited, both
+// output pipes are closed and nothing of its group is left.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace bg {
+
+struct ProcessEvents {
+    std::function<void(std::string_view bytes)> on_output;  // from its stdout
+    std::function<void()> on_output_end;                    // stdout closed (EOF or error)
+    std::function<void(std::string_view line)> on_log;      // a line of its stderr
+    std::function<void(std::int64_t status, int signal)> on_exit;
+    std::function<void(int uv_error)> on_write_error;  // it closed its stdin, most likely
+    std::function<void()> on_finished;
+};
+
+class PlayerProcess {
+  public:
+    PlayerProcess(uv_loop_t* loop, std::string command, ProcessEvents events);
+    PlayerProcess(const PlayerProcess&) = delete;
+    PlayerProcess& operator=(const PlayerProcess&) = delete;
+
+    // 0, or a negative libuv error code.
+    int spawn();
+    void write(std::string bytes);
+    std::size_t queued_bytes() const;
+    // SIGTERM to the group now, SIGKILL to the group after `grace_ms` unless all of it is gone.
+    // Idempotent.
+    void terminate(std::uint64_t grace_ms);
+    bool finished() const { return finished_; }
+    int pid() const { return pid_; }
+    const std::string& command() const { return command_; }
+
+  private:
+    static constexpr std::size_t stderr_line_max = 4096;
+
+    void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+    void on_process_exit(std::int64_t status, int signal);
+    void close_handle(uv_handle_t* handle);
+    void check_finished();
+    void flush_log_line();
+
+    uv_loop_t* loop_;
+    std::string command_;
+    ProcessEvents events_;
+    uv_process_t process_{};
+    uv_pipe_t stdin_{};
+    uv_pipe_t stdout_{};
+    uv_pipe_t stderr_{};
+    uv_timer_t kill_timer_{};
+    int open_handles_ = 0;
+    int pid_ = 0;
+    bool spawned_ = false;
+    bool exited_ = false;
+    bool terminating_ = false;
+    bool killed_ = false;
+    bool finished_ = false;
+    char read_buffer_[64 * 1024];
+    std::string log_line_;
+};
+
+}  // namespace bg
