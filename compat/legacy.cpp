@@ -66,11 +66,14 @@ void LegacyReader::feed(std::string_view bytes, std::vector<Input>& out) {
                 pending_.append(bytes.substr(0, take));
                 bytes.remove_prefix(take);
                 offset_ += take;
-                if (pending_.size() < grid_header_size)
-                    break;
-                auto size = parse_grid_size(pending_);
+                // Digits are checked as they come, so "p\n" fails now, not at end of stream.
+                std::string header = pending_;
+                header.resize(grid_header_size, '0');
+                auto size = parse_grid_size(header);
                 if (const auto* error = std::get_if<GridError>(&size))
                     return fail("p (peel): " + error->message, out);
+                if (pending_.size() < grid_header_size)
+                    break;
                 cells_left_ = std::get<GridSize>(size).cells();
                 pending_.reserve(grid_header_size + cells_left_);
                 state_ = State::grid_cells;

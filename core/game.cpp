@@ -126,8 +126,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (!may_move(peel.player, "p (peel)", out))
         return;
     auto& player = players_[peel.player];
-    const std::string unseen = std::exchange(player.unseen, {});
-    const std::vector<int> unseen_numbers = std::exchange(player.unseen_numbers, {});
+    const std::string& unseen = player.unseen;
 
     auto parsed = parse_grid(peel.grid);
     if (const auto* error = std::get_if<GridError>(&parsed))
@@ -140,7 +139,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     std::size_t lacking = 0;
     LetterCounts seen_hand = player.hand;
     for (std::size_t k = 1; k <= unseen.size() && on_grid != seen_hand; ++k) {
-        seen_hand.remove(unseen[unseen.size() - k]);
+        if (!seen_hand.remove(unseen[unseen.size() - k])) break;  // dumped since: not a race
         if (on_grid == seen_hand)
             lacking = k;
     }
@@ -160,10 +159,13 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (lacking > 0) {
         const std::size_t first_unseen = unseen.size() - lacking;
         out.push_back(decision::PeelStale{peel.player, unseen.substr(first_unseen),
-                                          unseen_numbers[first_unseen] - 1, peel_number_});
+                                          player.unseen_numbers[first_unseen] - 1, peel_number_});
         return;
     }
 
+    // An accepted grid holds every tile dealt before it: nothing before now is unseen.
+    player.unseen.clear();
+    player.unseen_numbers.clear();
     ++player.peels;
     player.grid = peel.grid;
     const int number = ++peel_number_;
@@ -190,8 +192,6 @@ void Game::on(const input::Dump& dump, Decisions& out) {
     if (!may_move(dump.player, "d (dump)", out))
         return;
     auto& player = players_[dump.player];
-    player.unseen.clear();
-    player.unseen_numbers.clear();
     if (!is_tile_letter(dump.letter))
         return disqualify(
             dump.player,

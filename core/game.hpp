@@ -31,8 +31,9 @@ struct PlayerState {
     int peels = 0;
     int dumps = 0;
     std::string reason;  // why it is out
-    // Tiles dealt to it by peels since the host last heard from it, oldest first, with the
-    // number of the peel that dealt each: what a racing peel may not have seen yet.
+    // Tiles dealt to it by peels since its last accepted peel, oldest first, with the number of
+    // the peel that dealt each: what a racing peel may not have seen yet. Only an accepted grid
+    // proves which tiles a player has read; any later message may have been sent before them.
     std::string unseen;
     std::vector<int> unseen_numbers;
 };

@@ -150,13 +150,22 @@ Crossword::Layout Crossword::build(const LetterCounts& hand, int attempts,
                             const int x = ax - dx * offset, y = ay - dy * offset;
                             if (!canvas.fits(word->text, x, y, dx, dy))
                                 continue;
+                            // The word may run through more tiles than the anchor: only
+                            // its empty cells take tiles from the hand.
+                            LetterCounts laid;
+                            for (std::size_t k = 0; k < word->text.size(); ++k)
+                                if (canvas.at(x + dx * static_cast<int>(k),
+                                              y + dy * static_cast<int>(k)) == '.')
+                                    laid.add(word->text[k]);
+                            if (!left.contains(laid))
+                                continue;
                             for (std::size_t k = 0; k < word->text.size(); ++k) {
                                 const int cx = x + dx * static_cast<int>(k),
                                           cy = y + dy * static_cast<int>(k);
                                 if (canvas.at(cx, cy) == '.')
                                     canvas.set(cx, cy, word->text[k]);
                             }
-                            left -= needs;
+                            left -= laid;
                             placed = true;
                             break;
                         }

@@ -1,0 +1,51 @@
+#include "core/event_json.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace bg;
+
+TEST_CASE("event json: every input and decision round-trips", "[event_json]") {
+    const std::vector<Input> inputs = {input::Ready{1},          input::Peel{0, "001001A"},
+                                       input::Dump{2, 'Q'},      input::Violation{1, "x"},
+                                       input::Gone{0, "exited"}, input::ReadyTimeout{},
+                                       input::GameTimeout{},     input::Abort{"SIGINT"}};
+    for (const auto& in : inputs) {
+        INFO(to_json(in).dump());
+        const auto back = input_from_json(to_json(in));
+        REQUIRE(std::holds_alternative<Input>(back));
+        CHECK(std::get<Input>(back) == in);
+    }
+    const std::vector<Decision> decisions = {
+        decision::HandsDealt{{"AB", "", "CD"}}, decision::PeelAccepted{1, 3, "A.B", 40},
+        decision::PeelStale{0, "XY", 2, 4},     decision::Dumped{0, 'Q', "AEZ"},
+        decision::DumpRefused{1, 'K', 2},       decision::Disqualified{2, "why"},
+        decision::GameOver{End::bananas, 1},    decision::GameOver{End::aborted, std::nullopt}};
+    for (const auto& d : decisions) {
+        INFO(to_json(d).dump());
+        const auto back = decision_from_json(to_json(d));
+        REQUIRE(std::holds_alternative<Decision>(back));
+        CHECK(std::get<Decision>(back) == d);
+    }
+}
+
+TEST_CASE("event json: records that are not exactly what the host writes are refused",
+          "[event_json]") {
+    using nlohmann::json;
+    const auto input_error = [](const json& j) {
+        return std::get<std::string>(input_from_json(j));
+    };
+    const auto decision_error = [](const json& j) {
+        return std::get<std::string>(decision_from_json(j));
+    };
+    CHECK(input_error(json::array()) == "not an object");
+    CHECK(input_error({{"type", "jump"}}) == "unknown input type \"jump\"");
+    CHECK(input_error({{"type", "ready"}}) == "no \"player\"");
+    CHECK(input_error({{"type", "ready"}, {"player", "one"}}) == "\"player\" has the wrong type");
+    CHECK(input_error({{"type", "ready"}, {"player", 1}, {"extra", 2}}) ==
+          "3 fields where 2 were expected");
+    CHECK(input_error({{"type", "dump"}, {"player", 1}, {"letter", "QQ"}}) ==
+          "\"letter\" is not one letter");
+    CHECK(decision_error({{"type", "game_over"}, {"end", "draw"}, {"winner", nullptr}}) ==
+          "unknown end \"draw\"");
+    CHECK(decision_error({{"kind", "x"}}) == "no \"type\"");
+}

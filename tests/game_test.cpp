@@ -1,0 +1,280 @@
+#include "core/game.hpp"
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include "core/judge.hpp"
+#include "players/staircase.hpp"
+
+using namespace bg;
+
+namespace {
+
+// Every two-letter string: a staircase of any hand is legal.
+const Dictionary& two_letters() {
+    static const Dictionary dict = [] {
+        std::string text;
+        for (char a = 'A'; a <= 'Z'; ++a)
+            for (char b = 'A'; b <= 'Z'; ++b)
+                text += std::string{a, b, '\n'};
+        return Dictionary::from_text(text);
+    }();
+    return dict;
+}
+
+Game new_game(int players, std::uint64_t seed = 42) {
+    std::string error;
+    auto game = Game::create(GameConfig{seed, players, 1}, two_letters(), &error);
+    REQUIRE(game);
+    return std::move(*game);
+}
+
+Game dealt_game(int players, std::uint64_t seed = 42) {
+    Game game = new_game(players, seed);
+    for (int p = 0; p < players; ++p)
+        game.handle(input::Ready{p});
+    REQUIRE(game.dealt());
+    return game;
+}
+
+std::string staircase_of(const LetterCounts& hand) {
+    return serialise(staircase_grid(hand.to_string()));
+}
+
+input::Peel fresh_peel(const Game& game, PlayerId p) {
+    return input::Peel{p, staircase_of(game.players()[p].hand)};
+}
+
+template <class D>
+const D& only(const std::vector<Decision>& decisions, std::size_t at = 0) {
+    REQUIRE(decisions.size() > at);
+    const D* d = std::get_if<D>(&decisions[at]);
+    REQUIRE(d != nullptr);
+    return *d;
+}
+
+void check_conserved(const Game& game) {
+    CHECK(game.tiles_in_play() == game.rules().tiles());
+}
+
+}  // namespace
+
+TEST_CASE("game: hands go out once every player is ready, the same for the same seed", "[game]") {
+    Game game = new_game(3);
+    CHECK(game.handle(input::Ready{0}).empty());
+    CHECK(game.handle(input::Ready{2}).empty());
+    const auto decisions = game.handle(input::Ready{1});
+    const auto& dealt = only<decision::HandsDealt>(decisions);
+    REQUIRE(dealt.hands.size() == 3);
+    for (int p = 0; p < 3; ++p) {
+        CHECK(dealt.hands[p].size() == 21);
+        CHECK(dealt.hands[p] == game.players()[p].hand.to_string());
+    }
+    CHECK(game.bunch_size() == 144 - 63);
+    check_conserved(game);
+
+    CHECK(dealt_game(3).players()[1].hand == game.players()[1].hand);
+    CHECK(dealt_game(3, 43).players()[1].hand != game.players()[1].hand);
+}
+
+TEST_CASE("game: a golden deal pins the shuffle", "[game]") {
+    // Computed by an independent Python transcription of README.md's shuffle: any change to the
+    // shuffle, the tile set or the dealing order changes this deal.
+    const Game game = dealt_game(2, 1);
+    CHECK(game.players()[0].hand.to_string() == "ADEIIIILLNNNORRRSTXYZ");
+    CHECK(game.players()[1].hand.to_string() == "AABEEFGIIJKLLNOOSTVVY");
+}
+
+TEST_CASE("game: protocol order is enforced", "[game]") {
+    Game game = new_game(3);
+    game.handle(input::Ready{0});
+    auto ready_twice = game.handle(input::Ready{0});
+    CHECK(only<decision::Disqualified>(ready_twice).reason ==
+          "protocol error: sent r (ready) a second time");
+    auto early = game.handle(input::Peel{1, "001001A"});
+    CHECK(only<decision::Disqualified>(early).reason ==
+          "protocol error: sent p (peel) before its hand was dealt (and before r)");
+    // Two of three are out: the last one standing wins.
+    CHECK(only<decision::GameOver>(early, 1) == decision::GameOver{End::last_player_standing, 2});
+}
+
+TEST_CASE("game: a valid peel deals one tile to every player", "[game]") {
+    Game game = dealt_game(3);
+    const auto before1 = game.players()[1].hand.total();
+    const auto decisions = game.handle(fresh_peel(game, 0));
+    const auto& peel = only<decision::PeelAccepted>(decisions);
+    CHECK(peel.number == 1);
+    CHECK(peel.tiles.size() == 3);
+    CHECK(peel.bunch == 144 - 63 - 3);
+    CHECK(game.players()[1].hand.total() == before1 + 1);
+    CHECK(game.players()[1].hand.count(peel.tiles[1]) >= 1);
+    CHECK(game.players()[0].peels == 1);
+    CHECK(game.players()[0].grid.has_value());
+    check_conserved(game);
+    CHECK(only<decision::PeelAccepted>(game.handle(fresh_peel(game, 2))).number == 2);
+}
+
+TEST_CASE("game: a peel that raced the newest tiles is stale, never punished", "[game]") {
+    Game game = dealt_game(2);
+    const LetterCounts old_hand = game.players()[1].hand;
+    const auto first = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
+
+    // Player 1 peels the hand it had before peel 1's tile reached it.
+    auto decisions = game.handle(input::Peel{1, staircase_of(old_hand)});
+    const auto& stale = only<decision::PeelStale>(decisions);
+    CHECK(stale.unseen == std::string(1, first.tiles[1]));
+    CHECK(stale.number == 0);
+    CHECK(stale.current == 1);
+    CHECK(game.players()[1].phase == PlayerState::Phase::playing);
+    CHECK(game.players()[1].peels == 0);
+
+    // Another peel lands while it catches up: a grid holding the first tile but not the second
+    // is stale too, though the player has been heard from since the first was dealt.
+    const LetterCounts caught_up = game.players()[1].hand;
+    const auto second = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
+    decisions = game.handle(input::Peel{1, staircase_of(caught_up)});
+    CHECK(only<decision::PeelStale>(decisions).unseen == std::string(1, second.tiles[1]));
+    CHECK(only<decision::PeelStale>(decisions).number == 1);
+
+    // Fresh at last: accepted.
+    CHECK(only<decision::PeelAccepted>(game.handle(fresh_peel(game, 1))).number == 3);
+    check_conserved(game);
+}
+
+TEST_CASE("game: a stale grid is judged against the hand it reflects", "[game]") {
+    Game game = dealt_game(2);
+    const std::string old_letters = game.players()[1].hand.to_string();
+    game.handle(fresh_peel(game, 0));
+    // The hand it had, but in one row: a 21-letter run is no two-letter word. Racing a peel is
+    // no excuse for an illegal grid.
+    const auto d = game.handle(input::Peel{1, fmt::format("021001{}", old_letters)});
+    CHECK(only<decision::Disqualified>(d).reason ==
+          fmt::format("illegal peel: not in the word list: {} (across from column 0, row 0) "
+                      "(judged against its hand before the newest 1 tiles)",
+                      old_letters));
+}
+
+TEST_CASE("game: illegal peels disqualify, with the reason, and return the tiles", "[game]") {
+    SECTION("malformed grid") {
+        Game game = dealt_game(3);
+        const auto d = game.handle(input::Peel{0, "003005..AHERA.TT.YE."});
+        CHECK(only<decision::Disqualified>(d).reason ==
+              "illegal peel: grid of width 3 and height 5 needs 15 cells, got 14");
+        CHECK(game.players()[0].hand.empty());
+        CHECK(game.bunch_size() == 144 - 42);
+        check_conserved(game);
+    }
+    SECTION("tiles that are not the hand, and not a race") {
+        Game game = dealt_game(3);
+        LetterCounts hand = game.players()[0].hand;
+        hand.add('Q');
+        const auto d = game.handle(input::Peel{0, staircase_of(hand)});
+        CHECK(only<decision::Disqualified>(d).reason ==
+              "illegal peel: grid tiles are not the hand; not in the hand: Q (1)");
+    }
+    SECTION("tiles not joined") {
+        Game game = dealt_game(3);
+        std::string letters = game.players()[0].hand.to_string();
+        std::string grid = serialise(staircase_grid(letters.substr(0, 20)));
+        // Widen the staircase by a column holding the last tile, apart from the others.
+        auto g = staircase_grid(letters.substr(0, 20));
+        Grid wide{g.width + 2, g.height, {}};
+        for (int y = 0; y < g.height; ++y)
+            wide.cells += g.cells.substr(static_cast<std::size_t>(y) * g.width, g.width) +
+                          (y == 0 ? std::string{'.', letters[20]} : std::string(".."));
+        const auto d = game.handle(input::Peel{0, serialise(wide)});
+        CHECK(only<decision::Disqualified>(d).reason.rfind("illegal peel: grid is not connected",
+                                                           0) == 0);
+    }
+}
+
+TEST_CASE("game: dumps swap one tile for three, or are refused when the bunch is short", "[game]") {
+    Game game = dealt_game(2);
+    const char letter = game.players()[0].hand.to_string()[0];
+    const auto d = game.handle(input::Dump{0, letter});
+    const auto& dumped = only<decision::Dumped>(d);
+    CHECK(dumped.letter == letter);
+    CHECK(dumped.tiles.size() == 3);
+    CHECK(game.players()[0].hand.total() == 23);
+    CHECK(game.players()[0].dumps == 1);
+    CHECK(game.bunch_size() == 144 - 42 - 2);
+    check_conserved(game);
+
+    LetterCounts hand = game.players()[1].hand;
+    char absent = 'A';
+    while (hand.count(absent) > 0)
+        ++absent;
+    CHECK(only<decision::Disqualified>(game.handle(input::Dump{1, absent})).reason ==
+          fmt::format("illegal dump: {} is not in its hand", absent));
+}
+
+TEST_CASE("game: the bunch running short ends the game in bananas", "[game]") {
+    Game game = dealt_game(2);
+    // Drain the bunch to two tiles with peels, then dump: refused.
+    while (game.bunch_size() >= 4)
+        game.handle(fresh_peel(game, game.peel_number() % 2));
+    CHECK(game.bunch_size() == 2);
+    const char letter = game.players()[0].hand.to_string()[0];
+    CHECK(only<decision::DumpRefused>(game.handle(input::Dump{0, letter})) ==
+          decision::DumpRefused{0, letter, 2});
+    // Two tiles for two players: one more round of tiles.
+    CHECK(only<decision::PeelAccepted>(game.handle(fresh_peel(game, 1))).bunch == 0);
+    check_conserved(game);
+    // Fewer tiles than players: the next valid peel is bananas.
+    const auto last = game.handle(fresh_peel(game, 0));
+    CHECK(only<decision::PeelAccepted>(last).tiles == "..");
+    CHECK(only<decision::GameOver>(last, 1) == decision::GameOver{End::bananas, 0});
+    CHECK(game.winner() == 0);
+    CHECK(game.handle(fresh_peel(game, 1)).empty());  // nothing happens after the end
+}
+
+TEST_CASE("game: players leaving end the game when one or none is left", "[game]") {
+    Game game = dealt_game(3);
+    CHECK(
+        only<decision::Disqualified>(game.handle(input::Gone{0, "exited with status 1"})).reason ==
+        "exited with status 1");
+    CHECK_FALSE(game.over());
+    check_conserved(game);
+    const auto d = game.handle(input::Violation{1, "bad byte"});
+    CHECK(only<decision::Disqualified>(d).reason == "protocol error: bad byte");
+    CHECK(only<decision::GameOver>(d, 1) == decision::GameOver{End::last_player_standing, 2});
+
+    Game solo = dealt_game(1);
+    const auto gone = solo.handle(input::Gone{0, "closed its output (stdout)"});
+    CHECK(only<decision::GameOver>(gone, 1) == decision::GameOver{End::everyone_out, std::nullopt});
+}
+
+TEST_CASE("game: a ready timeout disqualifies the players not ready and deals the rest", "[game]") {
+    Game game = new_game(3);
+    game.handle(input::Ready{0});
+    game.handle(input::Ready{1});
+    const auto d = game.handle(input::ReadyTimeout{});
+    CHECK(only<decision::Disqualified>(d).reason == "not ready (no r) before the ready timeout");
+    const auto& dealt = only<decision::HandsDealt>(d, 1);
+    CHECK(dealt.hands[2].empty());
+    CHECK(dealt.hands[0].size() == 21);
+    CHECK(game.handle(input::ReadyTimeout{}).empty());
+}
+
+TEST_CASE("game: at the game timeout the fewest tiles win, and a tie has no winner", "[game]") {
+    Game game = dealt_game(2);
+    game.handle(input::Dump{0, game.players()[0].hand.to_string()[0]});
+    CHECK(only<decision::GameOver>(game.handle(input::GameTimeout{})) ==
+          decision::GameOver{End::game_timeout, 1});
+
+    Game tied = dealt_game(2);
+    CHECK(only<decision::GameOver>(tied.handle(input::GameTimeout{})) ==
+          decision::GameOver{End::game_timeout, std::nullopt});
+}
+
+TEST_CASE("game: an abort ends the game with no winner", "[game]") {
+    Game game = dealt_game(2);
+    CHECK(only<decision::GameOver>(game.handle(input::Abort{"SIGINT"})) ==
+          decision::GameOver{End::aborted, std::nullopt});
+}
+
+TEST_CASE("game: player and set counts out of range are refused", "[game]") {
+    std::string error;
+    CHECK_FALSE(Game::create(GameConfig{1, 0, 1}, two_letters(), &error));
+    CHECK(error == "0 players: a game has 1 to 64");
+}
