@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include <fmt/format.h>
-#include <sys/wait.h>
 
 #include "core/event_json.hpp"
 #include "host/result.hpp"
@@ -18,23 +17,33 @@ namespace {
 constexpr std::size_t output_queue_limit = 1 << 20;
 // Of a player's stderr, this much is passed on; the rest is counted and dropped.
 constexpr std::size_t stderr_limit = 1 << 20;
+// How long a closed pipe waits for the process's exit before it is the reason itself.
+constexpr std::uint64_t exit_wait_ms = 50;
 
 std::string describe_exit(std::int64_t status, int signal) {
     if (signal != 0)
         return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
+    // sh reports a command killed by signal N as status 128 + N.
+    if (status > 128 && status < 128 + NSIG)
+        return fmt::format("exited with status {} (its command was killed by signal {}: {})",
+                           status, status - 128, strsignal(static_cast<int>(status - 128)));
     return fmt::format("exited with status {}", status);
 }
-
 }  // namespace
 
 struct Match::Seat {
     Seat(uv_loop_t* loop, PlayerId id, const std::string& command, ProcessEvents events)
-        : reader(id), process(loop, command, std::move(events)) {}
+        : reader(id), process(loop, command, std::move(events)) {
+        uv_timer_init(loop, &gone_timer);
+    }
 
     LegacyReader reader;
     PlayerProcess process;
     bool ready_sent = false;  // it said r: an exit now is not a failure to start
     std::size_t stderr_bytes = 0;
+    // A closed pipe usually means the process is dying: its exit, a moment later, says why.
+    uv_timer_t gone_timer{};
+    std::string gone_reason;
 };
 
 Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
@@ -100,16 +109,7 @@ void Match::start() {
             seat.reader.finish(inputs);
             for (auto& in : inputs)
                 submit(std::move(in));
-            // Say why, if it is dying: a peek that leaves the exit status for libuv to reap.
-            siginfo_t info{};
-            if (waitid(P_PID, static_cast<id_t>(seat.process.pid()), &info,
-                       WEXITED | WNOHANG | WNOWAIT) == 0 &&
-                info.si_pid != 0) {
-                const bool signalled = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED;
-                on_exit(id, signalled ? 0 : info.si_status, signalled ? info.si_status : 0);
-                return;
-            }
-            submit(input::Gone{id, "closed its output (stdout)"});
+            gone_soon(id, "closed its output (stdout)");
         };
         events.on_log = [this, id](std::string_view line) {
             Seat& seat = *seats_[id];
@@ -125,8 +125,7 @@ void Match::start() {
             on_exit(id, status, signal);
         };
         events.on_write_error = [this, id](int error) {
-            submit(
-                input::Gone{id, fmt::format("stopped reading its input ({})", uv_strerror(error))});
+            gone_soon(id, fmt::format("stopped reading its input ({})", uv_strerror(error)));
         };
         events.on_finished = [this] { close_if_done(); };
         seats_.push_back(std::make_unique<Seat>(loop_, id, setup_.commands[i], std::move(events)));
@@ -143,6 +142,25 @@ void Match::start() {
         &ready_timer_,
         [](uv_timer_t* timer) { static_cast<Match*>(timer->data)->submit(input::ReadyTimeout{}); },
         setup_.ready_timeout_ms, 0);
+}
+
+void Match::gone_soon(PlayerId id, std::string reason) {
+    Seat& seat = *seats_[id];
+    if (out(id) || uv_is_active(reinterpret_cast<uv_handle_t*>(&seat.gone_timer)))
+        return;
+    seat.gone_reason = std::move(reason);
+    seat.gone_timer.data = this;
+    uv_timer_start(
+        &seat.gone_timer,
+        [](uv_timer_t* timer) {
+            auto* self = static_cast<Match*>(timer->data);
+            for (std::size_t i = 0; i < self->seats_.size(); ++i) {
+                const auto id = static_cast<PlayerId>(i);
+                if (&self->seats_[i]->gone_timer == timer && !self->out(id))
+                    self->submit(input::Gone{id, self->seats_[i]->gone_reason});
+            }
+        },
+        exit_wait_ms, 0);
 }
 
 bool Match::out(PlayerId id) const {
@@ -254,6 +272,8 @@ void Match::close_if_done() {
         if (!seat->process.finished())
             return;
     closing_ = true;
+    for (auto& seat : seats_)
+        uv_close(reinterpret_cast<uv_handle_t*>(&seat->gone_timer), nullptr);
     for (uv_handle_t* handle :
          {reinterpret_cast<uv_handle_t*>(&ready_timer_),
           reinterpret_cast<uv_handle_t*>(&game_timer_), reinterpret_cast<uv_handle_t*>(&sigint_),

@@ -50,7 +50,9 @@ class Match {
     void perform(const Decision& decision);
     void send(PlayerId player, std::string_view letters);
     void on_exit(PlayerId player, std::int64_t status, int signal);
-    bool out(PlayerId player) const;  // out of the game, or the game is over
+    bool out(PlayerId player) const;
+    // `reason` puts the player out unless its exit, coming first, gives a better one.
+    void gone_soon(PlayerId player, std::string reason);  // out of the game, or the game is over
     void end_game();
     void close_if_done();
     std::uint64_t now_ns() const;

@@ -1,5 +1,7 @@
 #include "transport/player_process.hpp"
 
+#include "transport/process_group.hpp"
+
 #include <csignal>
 #include <memory>
 
@@ -159,19 +161,23 @@ void PlayerProcess::terminate(std::uint64_t grace_ms) {
         ::kill(-pid_, SIGTERM);
     if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
         return;
-    uv_timer_start(
-        &kill_timer_,
-        [](uv_timer_t* timer) {
-            auto* self = owner(reinterpret_cast<uv_handle_t*>(timer));
-            self->killed_ = true;
-            if (self->spawned_)
-                ::kill(-self->pid_, SIGKILL);
-            // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
-            for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_})
-                self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
-            self->check_finished();
-        },
-        grace_ms, 0);
+    uv_timer_start(&kill_timer_, kill_timer_tick, grace_ms, 0);
+}
+
+// Fires once at the end of the grace, then polls until the group is gone.
+void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
+    auto* self = owner(reinterpret_cast<uv_handle_t*>(timer));
+    if (self->killed_) {
+        self->wait_for_group();
+        return;
+    }
+    self->killed_ = true;
+    if (self->spawned_)
+        ::kill(-self->pid_, SIGKILL);
+    // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
+    for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_})
+        self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+    self->check_finished();
 }
 
 void PlayerProcess::close_handle(uv_handle_t* handle) {
@@ -197,7 +203,22 @@ void PlayerProcess::check_finished() {
         killed_ = true;
     }
     close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
-    close_handle(reinterpret_cast<uv_handle_t*>(&kill_timer_));
+    wait_for_group();
+}
+
+// SIGKILL takes a moment to land: the player is finished when nothing of its group runs any
+// more, or after group_wait_polls polls whatever is left.
+void PlayerProcess::wait_for_group() {
+    const bool gone = !spawned_ || !process_group_alive(pid_);
+    auto* timer = reinterpret_cast<uv_handle_t*>(&kill_timer_);
+    if (gone || ++group_polls_ > group_wait_polls) {
+        close_handle(timer);
+        return;
+    }
+    if (!uv_is_closing(timer) && uv_timer_get_repeat(&kill_timer_) == 0) {
+        uv_timer_stop(&kill_timer_);
+        uv_timer_start(&kill_timer_, kill_timer_tick, group_poll_ms, group_poll_ms);
+    }
 }
 
 }  // namespace bg

@@ -43,11 +43,15 @@ class PlayerProcess {
 
   private:
     static constexpr std::size_t stderr_line_max = 4096;
+    static constexpr std::uint64_t group_poll_ms = 2;
+    static constexpr int group_wait_polls = 500;
 
     void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
     void on_process_exit(std::int64_t status, int signal);
     void close_handle(uv_handle_t* handle);
     void check_finished();
+    void wait_for_group();
+    static void kill_timer_tick(uv_timer_t* timer);
     void flush_log_line();
 
     uv_loop_t* loop_;
@@ -65,6 +69,7 @@ class PlayerProcess {
     bool terminating_ = false;
     bool killed_ = false;
     bool finished_ = false;
+    int group_polls_ = 0;
     char read_buffer_[64 * 1024];
     std::string log_line_;
 };

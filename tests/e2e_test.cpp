@@ -1,0 +1,339 @@
+// End-to-end: the real host, real player processes, real pipes and signals.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/support/run.hpp"
+
+using bg::test::run;
+using bg::test::Run;
+using nlohmann::json;
+
+namespace {
+
+const std::string host = BG_HOST_PATH;
+const std::string reference_bot = BG_REFERENCE_BOT_PATH;
+const std::string two_letters = BG_TESTS_DIR "/data/two_letters.txt";
+
+std::string bot(const std::string& mode, const std::string& extra = "") {
+    return "python3 " BG_TESTS_DIR "/bots/test_bot.py " + mode + (extra.empty() ? "" : " " + extra);
+}
+
+// A file name of this test's own.
+std::string scratch(const std::string& name) {
+    return "e2e-" + std::to_string(getpid()) + "-" + name;
+}
+
+struct Game {
+    Run run;
+    json result;
+};
+
+// Plays a game with the two-letter word list, a fixed seed, short clocks and --json.
+Game play(const std::vector<std::string>& players, std::vector<std::string> options = {}) {
+    std::vector<std::string> argv = {host,     "--json",    "--seed",       "7",
+                                     "--dict", two_letters, "--kill-grace", "300"};
+    if (std::find(options.begin(), options.end(), "--ready-timeout") == options.end())
+        options.insert(options.end(), {"--ready-timeout", "5"});
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), players.begin(), players.end());
+    Game game{run(argv), {}};
+    INFO("stderr: " << game.run.err);
+    game.result = json::parse(game.run.out, nullptr, false);
+    REQUIRE_FALSE(game.result.is_discarded());
+    return game;
+}
+
+std::string reason(const json& result, int player) {
+    const auto& r = result["players"][player]["reason"];
+    return r.is_null() ? "" : r.get<std::string>();
+}
+
+std::vector<json> log_records(const std::string& path) {
+    std::vector<json> records;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line))
+        records.push_back(json::parse(line));
+    return records;
+}
+
+int count_decisions(const std::vector<json>& records, const std::string& type, int player) {
+    int n = 0;
+    for (const auto& r : records)
+        if (r.contains("decision") && r["decision"]["type"] == type &&
+            r["decision"].value("player", -1) == player)
+            ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: two players play to bananas, and the log replays to the same result", "[e2e]") {
+    const std::string log = scratch("bananas.log");
+    const Game game = play({bot("staircase"), bot("staircase")}, {"--log", log});
+    CHECK(game.run.status == 0);
+    CHECK(game.result["end"] == "bananas");
+    REQUIRE(game.result["winner"].is_number());
+    CHECK(game.result["seed"] == 7);
+    const int winner = game.result["winner"];
+    CHECK(game.result["players"][winner]["outcome"] == "won");
+    CHECK(game.result["players"][1 - winner]["outcome"] == "lost");
+    CHECK(game.result["players"][winner]["hand"].get<std::string>().size() ==
+          game.result["players"][winner]["tiles"].get<std::size_t>());
+    for (const auto& p : game.result["players"]) {
+        CHECK(p["protocol"] == "legacy-v1");
+        CHECK(p["reason"].is_null());
+    }
+
+    const Run replay = run({host, "--replay", log, "--json"});
+    CHECK(replay.status == 0);
+    CHECK(json::parse(replay.out) == game.result);
+    std::remove(log.c_str());
+}
+
+TEST_CASE("e2e: the reference bots play a real game on the default word list", "[e2e]") {
+    const Run r = run({host, "--json", "--seed", "11", reference_bot, reference_bot}, 60);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = json::parse(r.out);
+    CHECK(result["end"] == "bananas");
+    REQUIRE(result["winner"].is_number());
+    CHECK(result["players"][0]["outcome"] != "disqualified");
+    CHECK(result["players"][1]["outcome"] != "disqualified");
+}
+
+TEST_CASE("e2e: the same seed deals the same hands", "[e2e]") {
+    const std::string a = scratch("deal-a.log"), b = scratch("deal-b.log");
+    play({bot("sleep"), bot("sleep")}, {"--log", a, "--game-timeout", "0.3"});
+    play({bot("sleep"), bot("sleep")}, {"--log", b, "--game-timeout", "0.3"});
+    const auto hands = [](const std::string& path) {
+        for (const auto& r : log_records(path))
+            if (r.contains("decision") && r["decision"]["type"] == "hands_dealt")
+                return r["decision"]["hands"];
+        return json();
+    };
+    CHECK(hands(a) == hands(b));
+    CHECK(hands(a)[0].get<std::string>().size() == 21);
+    std::remove(a.c_str());
+    std::remove(b.c_str());
+}
+
+TEST_CASE("e2e: both legacy dialects", "[e2e]") {
+    // The bot exits with an error if a v0 host sends '.' or a v1 host does not.
+    const Game v0 =
+        play({bot("staircase", "--v0"), bot("staircase", "--v0")}, {"--legacy-dialect", "v0"});
+    CHECK(v0.result["end"] == "bananas");
+    CHECK(v0.result["players"][0]["protocol"] == "legacy-v0");
+    const Game wrong = play({bot("staircase", "--v0"), bot("sleep")});
+    CHECK(wrong.result["players"][0]["outcome"] == "disqualified");
+}
+
+TEST_CASE("e2e: illegal moves disqualify with a precise reason, and the game goes on", "[e2e]") {
+    struct Case {
+        const char* mode;
+        const char* reason_start;
+    };
+    for (const auto& c :
+         {Case{"bad-word", "illegal peel: not in the word list: "},
+          Case{"wrong-tiles", "illegal peel: grid tiles are not the hand; not in the hand: Q (1)"},
+          Case{"bad-grid", "illegal peel: grid cell at column 1, row 0 is 'b', not A-Z or '.'"},
+          Case{"dump-absent", "illegal dump: "}}) {
+        INFO(c.mode);
+        const Game game = play({bot(c.mode), bot("sleep")});
+        CHECK(game.run.status == 0);
+        CHECK(game.result["players"][0]["outcome"] == "disqualified");
+        CHECK(reason(game.result, 0).rfind(c.reason_start, 0) == 0);
+        CHECK(game.result["players"][1]["outcome"] == "won");
+        CHECK(game.result["end"] == "last_player_standing");
+    }
+}
+
+TEST_CASE("e2e: protocol errors disqualify with a precise reason", "[e2e]") {
+    struct Case {
+        const char* mode;
+        const char* reason;
+    };
+    for (const auto& c : {
+             Case{"whitespace",
+                  "protocol error: byte 1 of its output is 0x0a, where a message (r, p or d) "
+                  "should start"},
+             Case{"garbage",
+                  "protocol error: byte 1 of its output is 'x', where a message (r, p or d) "
+                  "should start"},
+             Case{"ready-twice", "protocol error: sent r (ready) a second time"},
+             Case{"peel-before-ready",
+                  "protocol error: sent p (peel) before its hand was dealt (and before r)"},
+         }) {
+        INFO(c.mode);
+        const Game game = play({bot(c.mode), bot("staircase"), bot("staircase")});
+        CHECK(reason(game.result, 0) == c.reason);
+        CHECK(game.result["end"] == "bananas");
+    }
+}
+
+TEST_CASE("e2e: a player that is never ready is disqualified at the ready timeout", "[e2e]") {
+    const Game game =
+        play({bot("never-ready"), bot("staircase"), bot("staircase")}, {"--ready-timeout", "0.5"});
+    CHECK(reason(game.result, 0) == "not ready (no r) before the ready timeout");
+    CHECK(game.result["end"] == "bananas");
+}
+
+TEST_CASE("e2e: players that crash, exit or close their output are out, with why", "[e2e]") {
+    // Against a player that never moves, the game waits for theirs.
+    const Game crash = play({bot("crash"), bot("sleep")});
+    CHECK(reason(crash.result, 0) ==
+          "exited with status 139 (its command was killed by signal 11: Segmentation fault)");
+    CHECK(crash.result["winner"] == 1);
+    const Game exits = play({bot("exit"), bot("sleep")});
+    CHECK(reason(exits.result, 0) == "exited with status 3");
+    // sh keeps its own copy of the pipe unless the command takes its place.
+    const Game closes = play({"exec " + bot("close-stdout"), bot("sleep")});
+    CHECK(reason(closes.result, 0) == "closed its output (stdout)");
+}
+
+TEST_CASE("e2e: a player ignoring SIGTERM is killed after the grace", "[e2e]") {
+    const std::string pidfile = scratch("ignore-term.pid");
+    const auto started = std::chrono::steady_clock::now();
+    const Game game = play({bot("ignore-term", "--pidfile " + pidfile), bot("staircase")});
+    CHECK(game.run.status == 0);
+    CHECK(game.result["end"] == "bananas");
+    const int pid = std::stoi(bg::test::read_file(pidfile));
+    CHECK_FALSE(bg::test::process_alive(pid));
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+    std::remove(pidfile.c_str());
+}
+
+TEST_CASE("e2e: a player that forks a child and exits leaves nothing behind", "[e2e]") {
+    const std::string pidfile = scratch("fork.pid");
+    const Game game = play({bot("fork-and-exit", "--pidfile " + pidfile), bot("sleep")});
+    CHECK(reason(game.result, 0) == "exited with status 0");
+    const int child = std::stoi(bg::test::read_file(pidfile + ".child"));
+    CHECK_FALSE(bg::test::process_alive(child));
+    std::remove(pidfile.c_str());
+    std::remove((pidfile + ".child").c_str());
+}
+
+TEST_CASE("e2e: floods and silence cannot stall the host", "[e2e]") {
+    SECTION("a flood on stdout: one endless grid") {
+        const Game game = play({bot("flood-stdout"), bot("staircase")});
+        CHECK(game.result["players"][0]["outcome"] == "disqualified");
+        CHECK(game.result["players"][1]["outcome"] == "won");
+    }
+    SECTION("a flood on stderr") {
+        const Game game = play({bot("flood-stderr"), bot("staircase")});
+        CHECK(game.result["end"] == "bananas");
+        CHECK(game.run.err.find("[player 1] (more stderr dropped)") != std::string::npos);
+        CHECK(game.run.err.size() < 3u << 20);
+    }
+    SECTION("a player that never reads") {
+        const Game game = play({bot("never-read"), bot("staircase")});
+        CHECK(game.result["end"] == "bananas");
+        CHECK(game.result["winner"] == 1);
+    }
+}
+
+TEST_CASE("e2e: a racing peel is stale, dropped, and then made good", "[e2e]") {
+    const std::string log = scratch("stale.log");
+    const Game game = play({bot("peel-once"), bot("stale-racer")}, {"--log", log});
+    const auto records = log_records(log);
+    CHECK(count_decisions(records, "peel_stale", 1) >= 1);
+    CHECK(count_decisions(records, "disqualified", 1) == 0);
+    CHECK(game.result["winner"] == 1);
+    CHECK(game.result["end"] == "bananas");
+    CHECK(run({host, "--replay", log, "--json"}).status == 0);
+    std::remove(log.c_str());
+}
+
+TEST_CASE("e2e: dumps", "[e2e]") {
+    const Game game = play({bot("dump-then-play"), bot("sleep")});
+    CHECK(game.result["players"][0]["dumps"] == 1);
+    CHECK(game.result["winner"] == 0);
+}
+
+TEST_CASE("e2e: the game timeout ranks by tiles left", "[e2e]") {
+    const Game game = play({bot("sleep"), bot("sleep")}, {"--game-timeout", "0.3"});
+    CHECK(game.run.status == 0);
+    CHECK(game.result["end"] == "game_timeout");
+    CHECK(game.result["winner"].is_null());  // 21 tiles each: a tie
+}
+
+TEST_CASE("e2e: the host stopped by a signal ends the game and its players", "[e2e]") {
+    const std::string pidfile = scratch("abort.pid");
+    auto background = bg::test::start({host, "--json", "--kill-grace", "300",
+                                       bot("ignore-term", "--pidfile " + pidfile), bot("sleep")});
+    for (int i = 0; i < 100 && bg::test::read_file(pidfile).empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    kill(background.pid, SIGTERM);
+    const Run r = background.wait();
+    CHECK(r.status == 128 + SIGTERM);
+    const json result = json::parse(r.out);
+    CHECK(result["end"] == "aborted");
+    CHECK(result["winner"].is_null());
+    CHECK_FALSE(bg::test::process_alive(std::stoi(bg::test::read_file(pidfile))));
+    std::remove(pidfile.c_str());
+}
+
+TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "[e2e]") {
+    Run r = run({host});
+    CHECK(r.status == 2);
+    CHECK(r.err == "host: no player commands given\nTry 'host --help'.\n");
+    r = run({host, "--legacy-dialect", "v7", "x"});
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--legacy-dialect must be v1 or v0") != std::string::npos);
+    r = run({host, "--seed", "banana", "x"});
+    CHECK(r.status == 2);
+    r = run({host, "--dict", "/nonexistent/words", "x"});
+    CHECK(r.status == 1);
+    CHECK(r.err == "host: cannot open word list /nonexistent/words: No such file or directory\n");
+    r = run({host, "--replay", "/nonexistent/log"});
+    CHECK(r.status == 1);
+    r = run({host, "--help"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("--kill-grace") != std::string::npos);
+}
+
+TEST_CASE("e2e: a player command that cannot start", "[e2e]") {
+    const Game game = play({"/nonexistent/bot", bot("sleep")});
+    CHECK(game.run.status == 3);
+    CHECK(reason(game.result, 0) ==
+          "could not start: sh exited with status 127 (command not found)");
+    CHECK(game.result["end"] == "last_player_standing");
+}
+
+TEST_CASE("e2e: an edited or cut-off log is reported", "[e2e]") {
+    const std::string log = scratch("edit.log");
+    play({bot("staircase"), bot("staircase")}, {"--log", log});
+    const std::string text = bg::test::read_file(log);
+    const auto write = [&](const std::string& contents) {
+        std::ofstream(log, std::ios::trunc) << contents;
+        return run({host, "--replay", log});
+    };
+    Run r = write(text.substr(0, text.size() / 2));
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cut off") != std::string::npos);
+
+    std::string edited = text;
+    const auto at = edited.find("\"type\":\"hands_dealt\"");
+    REQUIRE(at != std::string::npos);
+    const auto hand = edited.find("\"hands\":[\"", at > 200 ? at - 200 : 0) + 10;
+    edited[hand] = edited[hand] == 'A' ? 'B' : 'A';
+    r = write(edited);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("the log says") != std::string::npos);
+
+    r = write(text.substr(0, text.rfind("{\"result\"")));
+    CHECK(r.status == 1);
+    CHECK(r.err.find("before the game's result") != std::string::npos);
+
+    r = write(text);
+    CHECK(r.status == 0);
+    std::remove(log.c_str());
+}
