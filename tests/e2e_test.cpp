@@ -337,3 +337,14 @@ TEST_CASE("e2e: an edited or cut-off log is reported", "[e2e]") {
     CHECK(r.status == 0);
     std::remove(log.c_str());
 }
+
+TEST_CASE("e2e: the Python example player makes legal peels on the default word list", "[e2e]") {
+    const Run r = run({host, "--json", "--seed", "3", "--game-timeout", "6",
+                       "exec python3 " BG_SOURCE_DIR "/players/example_player.py", "exec " + bot("sleep")},
+                      60);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = json::parse(r.out);
+    CHECK(result["players"][0]["outcome"] != "disqualified");
+    CHECK(result["players"][0]["peels"].get<int>() >= 1);
+}
