@@ -78,26 +78,26 @@ int main(int argc, char** argv) {
     // clang-format off
     options.add_options()
         ("help,h", "show this help and exit")
-        ("seed", po::value<std::uint64_t>(),
+        ("seed", po::value<std::uint64_t>()->value_name("N"),
          "the deal: the same seed and the same players give the same tiles (default: a random "
          "seed, printed and logged)")
-        ("dict", po::value<std::string>(),
+        ("dict", po::value<std::string>()->value_name("FILE"),
          "word list file: one word a line, any case; lines that are not all letters are skipped "
          "(default: the built-in list)")
-        ("sets", po::value<int>()->default_value(1),
+        ("sets", po::value<int>()->value_name("N")->default_value(1),
          "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
-        ("log", po::value<std::string>(), "write the event log (JSON Lines) to this file")
-        ("replay", po::value<std::string>(),
+        ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
+        ("replay", po::value<std::string>()->value_name("FILE"),
          "rebuild a game from its event log alone, spawning nothing, and print its result")
-        ("ready-timeout", po::value<double>()->default_value(10),
+        ("ready-timeout", po::value<double>()->value_name("SEC")->default_value(10),
          "seconds for every player to send r; a player not ready by then is disqualified")
-        ("game-timeout", po::value<double>()->default_value(600),
+        ("game-timeout", po::value<double>()->value_name("SEC")->default_value(600),
          "seconds from the deal to the end; then the player holding the fewest tiles wins "
          "(a tie: no winner); 0 for no limit")
-        ("kill-grace", po::value<std::uint64_t>()->default_value(2000),
+        ("kill-grace", po::value<std::uint64_t>()->value_name("MS")->default_value(2000),
          "milliseconds between SIGTERM and SIGKILL for a player's process group")
-        ("legacy-dialect", po::value<std::string>()->default_value("v1"),
+        ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")->default_value("v1"),
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr");

@@ -47,6 +47,7 @@ Game play(const std::vector<std::string>& players, std::vector<std::string> opti
     INFO("stderr: " << game.run.err);
     game.result = json::parse(game.run.out, nullptr, false);
     REQUIRE_FALSE(game.result.is_discarded());
+    CHECK(game.run.err.find("libuv handles left open") == std::string::npos);
     return game;
 }
 
@@ -339,9 +340,10 @@ TEST_CASE("e2e: an edited or cut-off log is reported", "[e2e]") {
 }
 
 TEST_CASE("e2e: the Python example player makes legal peels on the default word list", "[e2e]") {
-    const Run r = run({host, "--json", "--seed", "3", "--game-timeout", "6",
-                       "exec python3 " BG_SOURCE_DIR "/players/example_player.py", "exec " + bot("sleep")},
-                      60);
+    const Run r =
+        run({host, "--json", "--seed", "3", "--game-timeout", "6",
+             "exec python3 " BG_SOURCE_DIR "/players/example_player.py", "exec " + bot("sleep")},
+            60);
     INFO(r.err);
     REQUIRE(r.status == 0);
     const json result = json::parse(r.out);
