@@ -92,10 +92,13 @@ elif mode == "peel-once":  # one peel, then reads but never moves again
     peel()
     while receive():
         pass
-elif mode == "stale-racer":  # peels the hand it was dealt after a peel it has not read
+elif mode == "stale-racer":  # once another peel's tile has come, peels the hand it was dealt
     send("r")
-    receive()
-    time.sleep(0.5)
+    data = ""
+    while data.count(".") < 2:
+        data += os.read(0, 65536).decode()
+    send("p" + staircase(sorted(data.split(".")[0])))
+    hand.extend(c for c in data if c != ".")
     peel()
     play()
 elif mode == "sleep":  # ready, then nothing
