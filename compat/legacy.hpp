@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/events.hpp"
+#include "protocol/grid_framer.hpp"
 
 namespace bg {
 
@@ -27,18 +28,17 @@ class LegacyReader {
     void feed(std::string_view bytes, std::vector<Input>& out);
     bool failed() const { return state_ == State::failed; }
     // Bytes held for a message not yet complete (at most one grid).
-    std::size_t buffered() const { return pending_.size(); }
+    std::size_t buffered() const { return grid_.buffered(); }
     // The stream ended: a message cut off in the middle is a violation.
     void finish(std::vector<Input>& out);
 
   private:
-    enum class State { message_start, dump_letter, grid_size, grid_cells, failed };
+    enum class State { message_start, dump_letter, grid, failed };
     void fail(std::string reason, std::vector<Input>& out);
 
     PlayerId player_;
     State state_ = State::message_start;
-    std::string pending_;  // the grid being read
-    std::size_t cells_left_ = 0;
+    GridFramer grid_;
     std::size_t offset_ = 0;  // bytes of the stream consumed so far
 };
 

@@ -9,11 +9,20 @@ using nlohmann::json;
 namespace {
 
 struct ToJson {
+    json operator()(const input::Hello& e) const {
+        return {{"type", "hello"}, {"player", e.player}, {"version", e.version}};
+    }
+    json operator()(const decision::Greeted& d) const {
+        return {{"type", "greeted"}, {"player", d.player}, {"version", d.version}};
+    }
     json operator()(const input::Ready& e) const {
         return {{"type", "ready"}, {"player", e.player}};
     }
     json operator()(const input::Peel& e) const {
-        return {{"type", "peel"}, {"player", e.player}, {"grid", e.grid}};
+        return {{"type", "peel"},
+                {"player", e.player},
+                {"grid", e.grid},
+                {"reflects", e.reflects ? json(*e.reflects) : json(nullptr)}};
     }
     json operator()(const input::Dump& e) const {
         return {{"type", "dump"}, {"player", e.player}, {"letter", std::string(1, e.letter)}};
@@ -136,10 +145,14 @@ std::variant<Input, std::string> input_from_json(const json& object) {
         return std::string("not an object");
     Fields f(object);
     const auto type = f.get<std::string>("type");
+    if (type == "hello")
+        return checked<Input>(f, 3, input::Hello{f.get<int>("player"), f.get<int>("version")});
     if (type == "ready")
         return checked<Input>(f, 2, input::Ready{f.get<int>("player")});
     if (type == "peel")
-        return checked<Input>(f, 3, input::Peel{f.get<int>("player"), f.get<std::string>("grid")});
+        return checked<Input>(f, 4,
+                              input::Peel{f.get<int>("player"), f.get<std::string>("grid"),
+                                          f.optional_int("reflects")});
     if (type == "dump")
         return checked<Input>(f, 3, input::Dump{f.get<int>("player"), f.letter("letter")});
     if (type == "violation")
@@ -164,6 +177,9 @@ std::variant<Decision, std::string> decision_from_json(const json& object) {
         return std::string("not an object");
     Fields f(object);
     const auto type = f.get<std::string>("type");
+    if (type == "greeted")
+        return checked<Decision>(f, 3,
+                                 decision::Greeted{f.get<int>("player"), f.get<int>("version")});
     if (type == "hands_dealt")
         return checked<Decision>(f, 2,
                                  decision::HandsDealt{f.get<std::vector<std::string>>("hands")});

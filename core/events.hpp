@@ -14,6 +14,10 @@ namespace bg {
 
 using PlayerId = int;
 
+// Protocol versions a player can speak: the legacy protocol of the original spec, and v2.
+inline constexpr int protocol_legacy = 1;
+inline constexpr int protocol_v2 = 2;
+
 namespace input {
 struct Ready {
     PlayerId player = 0;
@@ -22,12 +26,21 @@ struct Ready {
 struct Peel {
     PlayerId player = 0;
     std::string grid;  // the grid text after 'p', not yet parsed
+    // Protocol v2: the number of the newest peel whose tile the grid holds. Legacy peels say
+    // nothing; the host infers it from the tiles.
+    std::optional<int> reflects;
     friend bool operator==(const Peel&, const Peel&) = default;
 };
 struct Dump {
     PlayerId player = 0;
     char letter = 0;
     friend bool operator==(const Dump&, const Dump&) = default;
+};
+// A v2 handshake: the version the player asked for (2 or more).
+struct Hello {
+    PlayerId player = 0;
+    int version = 0;
+    friend bool operator==(const Hello&, const Hello&) = default;
 };
 // A byte stream the protocol does not allow, found by a framer.
 struct Violation {
@@ -55,14 +68,20 @@ struct Abort {
 };
 }  // namespace input
 
-using Input = std::variant<input::Ready, input::Peel, input::Dump, input::Violation, input::Gone,
-                           input::ReadyTimeout, input::GameTimeout, input::Abort>;
+using Input = std::variant<input::Hello, input::Ready, input::Peel, input::Dump, input::Violation,
+                           input::Gone, input::ReadyTimeout, input::GameTimeout, input::Abort>;
 
 enum class End { bananas, last_player_standing, everyone_out, game_timeout, aborted };
 std::string_view to_string(End end);
 std::optional<End> end_from_string(std::string_view text);
 
 namespace decision {
+// The answer to a v2 handshake: the version the host will speak with the player.
+struct Greeted {
+    PlayerId player = 0;
+    int version = 0;
+    friend bool operator==(const Greeted&, const Greeted&) = default;
+};
 // Every hand goes out at once; hands[i] is player i's, in alphabetical order ("" when out).
 struct HandsDealt {
     std::vector<std::string> hands;
@@ -110,8 +129,8 @@ struct GameOver {
 };
 }  // namespace decision
 
-using Decision = std::variant<decision::HandsDealt, decision::PeelAccepted, decision::PeelStale,
-                              decision::Dumped, decision::DumpRefused, decision::Disqualified,
-                              decision::GameOver>;
+using Decision = std::variant<decision::Greeted, decision::HandsDealt, decision::PeelAccepted,
+                              decision::PeelStale, decision::Dumped, decision::DumpRefused,
+                              decision::Disqualified, decision::GameOver>;
 
 }  // namespace bg

@@ -67,6 +67,25 @@ std::vector<Decision> Game::handle(const Input& input) {
     return out;
 }
 
+std::vector<int> Game::standings() const {
+    std::vector<int> ranks(players_.size(), 0);
+    for (std::size_t i = 0; i < players_.size(); ++i) {
+        if (players_[i].phase == PlayerState::Phase::out)
+            continue;
+        const auto tiles = players_[i].hand.total();
+        int ahead = 0;
+        for (std::size_t j = 0; j < players_.size(); ++j) {
+            if (j == i || players_[j].phase == PlayerState::Phase::out)
+                continue;
+            if (winner_ == static_cast<PlayerId>(j) ||
+                (winner_ != static_cast<PlayerId>(i) && players_[j].hand.total() < tiles))
+                ++ahead;
+        }
+        ranks[i] = ahead + 1;
+    }
+    return ranks;
+}
+
 LetterCounts Game::tiles_in_play() const {
     LetterCounts all;
     for (char tile : bunch_)
@@ -97,6 +116,17 @@ int Game::players_in() const {
 bool Game::valid_player(PlayerId player) const {
     return player >= 0 && player < static_cast<int>(players_.size()) &&
            players_[player].phase != PlayerState::Phase::out;
+}
+
+void Game::on(const input::Hello& hello, Decisions& out) {
+    if (!valid_player(hello.player))
+        return;
+    auto& player = players_[hello.player];
+    if (player.phase != PlayerState::Phase::joining || player.version != protocol_legacy)
+        return disqualify(hello.player, "protocol error: a v2 handshake after its first message",
+                          out);
+    player.version = protocol_v2;
+    out.push_back(decision::Greeted{hello.player, protocol_v2});
 }
 
 void Game::on(const input::Ready& ready, Decisions& out) {
@@ -134,32 +164,58 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     const Grid& grid = std::get<Grid>(parsed);
     const LetterCounts on_grid = tiles_of(grid);
 
-    // A grid holding the hand less the newest tiles dealt since the player last moved reflects
-    // a hand it really had: it raced a peel it could not have seen. Judge it against that hand.
+    if (peel.reflects) {
+        const int n = *peel.reflects;
+        if (n > peel_number_)
+            return disqualify(peel.player,
+                              fmt::format("protocol error: its peel says it reflects peel {:04}, "
+                                          "which is from the future (the newest is {:04})",
+                                          n, peel_number_),
+                              out);
+        if (n < player.seen)
+            return disqualify(peel.player,
+                              fmt::format("protocol error: its peel says it reflects peel {:04}, "
+                                          "older than peel {:04}, which it has already seen",
+                                          n, player.seen),
+                              out);
+    }
+
+    // A grid holding the hand less the newest tiles dealt since the player's last accepted peel
+    // reflects a hand it really had: it raced peels it could not have seen. It is judged
+    // against that hand. A v2 peel says which hand; a legacy one is taken at its tiles' word.
     std::size_t lacking = 0;
     LetterCounts seen_hand = player.hand;
-    for (std::size_t k = 1; k <= unseen.size() && on_grid != seen_hand; ++k) {
-        if (!seen_hand.remove(unseen[unseen.size() - k])) break;  // dumped since: not a race
-        if (on_grid == seen_hand)
-            lacking = k;
+    if (on_grid != player.hand) {
+        const std::size_t most =
+            peel.reflects ? static_cast<std::size_t>(peel_number_ - *peel.reflects) : unseen.size();
+        for (std::size_t k = 1; k <= most && k <= unseen.size(); ++k) {
+            if (!seen_hand.remove(unseen[unseen.size() - k]))
+                break;  // dumped since: not a race
+            if (on_grid == seen_hand || (peel.reflects && k == most))
+                lacking = k;
+            if (on_grid == seen_hand)
+                break;
+        }
     }
     if (lacking == 0)
         seen_hand = player.hand;
+    const int reflects =
+        lacking == 0 ? peel_number_ : player.unseen_numbers[unseen.size() - lacking] - 1;
 
     const Verdict verdict = judge(grid, seen_hand, *dictionary_);
     if (!verdict.legal()) {
         return disqualify(peel.player,
                           fmt::format("illegal peel: {}{}", verdict.message,
-                                      lacking ? fmt::format(" (judged against its hand before "
-                                                            "the newest {} tiles)",
-                                                            lacking)
+                                      lacking ? fmt::format(" (judged against its hand as of "
+                                                            "peel {:04})",
+                                                            reflects)
                                               : ""),
                           out);
     }
     if (lacking > 0) {
-        const std::size_t first_unseen = unseen.size() - lacking;
-        out.push_back(decision::PeelStale{peel.player, unseen.substr(first_unseen),
-                                          player.unseen_numbers[first_unseen] - 1, peel_number_});
+        player.seen = peel_number_;
+        out.push_back(decision::PeelStale{peel.player, unseen.substr(unseen.size() - lacking),
+                                          reflects, peel_number_});
         return;
     }
 
@@ -169,6 +225,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     ++player.peels;
     player.grid = peel.grid;
     const int number = ++peel_number_;
+    player.seen = number;
     if (static_cast<int>(bunch_.size()) < players_in()) {
         out.push_back(decision::PeelAccepted{peel.player, number, std::string(players_.size(), '.'),
                                              static_cast<int>(bunch_.size())});

@@ -26,6 +26,7 @@ struct GameConfig {
 struct PlayerState {
     enum class Phase { joining, ready, playing, out };
     Phase phase = Phase::joining;
+    int version = protocol_legacy;  // protocol_v2 once it said hello in v2
     LetterCounts hand;
     std::optional<std::string> grid;  // the last accepted grid
     int peels = 0;
@@ -36,6 +37,9 @@ struct PlayerState {
     // proves which tiles a player has read; any later message may have been sent before them.
     std::string unseen;
     std::vector<int> unseen_numbers;
+    // The newest peel it is known to have seen (its accepted peel, or the number in a NAK):
+    // a v2 peel may not claim to reflect an older one.
+    int seen = 0;
 };
 
 class Game {
@@ -55,6 +59,9 @@ class Game {
     bool over() const { return end_.has_value(); }
     std::optional<End> end() const { return end_; }
     std::optional<PlayerId> winner() const { return winner_; }
+    // Each player's final standing: 1 for the winner, then by fewest tiles held (a tie shares a
+    // rank); 0 for a player out.
+    std::vector<int> standings() const;
     // Every tile of the game: the bunch plus every hand still in play.
     LetterCounts tiles_in_play() const;
 
@@ -62,6 +69,7 @@ class Game {
     Game(const GameConfig& config, const TileRules& rules, const Dictionary& dictionary);
 
     using Decisions = std::vector<Decision>;
+    void on(const input::Hello& hello, Decisions& out);
     void on(const input::Ready& ready, Decisions& out);
     void on(const input::Peel& peel, Decisions& out);
     void on(const input::Dump& dump, Decisions& out);

@@ -37,7 +37,7 @@ struct Match::Seat {
         uv_timer_init(loop, &gone_timer);
     }
 
-    LegacyReader reader;
+    PlayerReader reader;
     PlayerProcess process;
     bool ready_sent = false;  // it said r: an exit now is not a failure to start
     std::size_t stderr_bytes = 0;
@@ -210,49 +210,31 @@ void Match::handle(const Input& in) {
     }
 }
 
-void Match::send(PlayerId id, std::string_view letters) {
-    PlayerProcess& process = seats_[id]->process;
-    process.write(legacy_message(setup_.dialect, letters));
+void Match::send(const Outgoing& message) {
+    PlayerProcess& process = seats_[message.player]->process;
+    process.write(message.bytes);
     if (process.queued_bytes() > output_queue_limit)
-        submit(input::Gone{
-            id, fmt::format("does not read its input ({} bytes queued)", process.queued_bytes())});
+        submit(input::Gone{message.player, fmt::format("does not read its input ({} bytes queued)",
+                                                       process.queued_bytes())});
 }
 
 void Match::perform(const Decision& decision) {
-    std::visit(
-        [this](const auto& d) {
-            using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, decision::HandsDealt>) {
-                // Every hand in the same loop turn.
-                for (std::size_t i = 0; i < d.hands.size(); ++i)
-                    if (!d.hands[i].empty())
-                        send(static_cast<PlayerId>(i), d.hands[i]);
-                uv_timer_stop(&ready_timer_);
-                if (setup_.game_timeout_ms > 0)
-                    uv_timer_start(
-                        &game_timer_,
-                        [](uv_timer_t* timer) {
-                            static_cast<Match*>(timer->data)->submit(input::GameTimeout{});
-                        },
-                        setup_.game_timeout_ms, 0);
-            } else if constexpr (std::is_same_v<D, decision::PeelAccepted>) {
-                for (std::size_t i = 0; i < d.tiles.size(); ++i)
-                    if (d.tiles[i] != '.')
-                        send(static_cast<PlayerId>(i), std::string(1, d.tiles[i]));
-            } else if constexpr (std::is_same_v<D, decision::Dumped>) {
-                send(d.player, d.tiles);
-            } else if constexpr (std::is_same_v<D, decision::DumpRefused>) {
-                // A legacy player has no refusal message: its letter comes back, as if swapped
-                // for itself, which keeps its count of tiles right.
-                send(d.player, std::string(1, d.letter));
-            } else if constexpr (std::is_same_v<D, decision::Disqualified>) {
-                seats_[d.player]->process.terminate(setup_.kill_grace_ms);
-            } else if constexpr (std::is_same_v<D, decision::GameOver>) {
-                end_game();
-            }
-            // PeelStale: a legacy player is sent nothing; the tiles it lacked are on their way.
-        },
-        decision);
+    for (const Outgoing& message : messages_for(decision, *game_, setup_.dialect))
+        send(message);
+    if (std::holds_alternative<decision::HandsDealt>(decision)) {
+        uv_timer_stop(&ready_timer_);
+        if (setup_.game_timeout_ms > 0)
+            uv_timer_start(
+                &game_timer_,
+                [](uv_timer_t* timer) {
+                    static_cast<Match*>(timer->data)->submit(input::GameTimeout{});
+                },
+                setup_.game_timeout_ms, 0);
+    } else if (const auto* out = std::get_if<decision::Disqualified>(&decision)) {
+        seats_[out->player]->process.terminate(setup_.kill_grace_ms);
+    } else if (std::holds_alternative<decision::GameOver>(decision)) {
+        end_game();
+    }
 }
 
 void Match::end_game() {
@@ -285,7 +267,9 @@ std::string Match::describe(const Decision& decision) const {
     return std::visit(
         [this](const auto& d) -> std::string {
             using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, decision::HandsDealt>) {
+            if constexpr (std::is_same_v<D, decision::Greeted>) {
+                return fmt::format("player {} speaks protocol v{}", d.player + 1, d.version);
+            } else if constexpr (std::is_same_v<D, decision::HandsDealt>) {
                 int dealt = 0;
                 for (const auto& hand : d.hands)
                     dealt += hand.empty() ? 0 : 1;

@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "compat/legacy.hpp"
 #include "core/dictionary.hpp"
 #include "core/game.hpp"
 #include "host/event_log.hpp"
 #include "host/setup.hpp"
+#include "protocol/outbox.hpp"
+#include "protocol/player_reader.hpp"
 #include "transport/player_process.hpp"
 
 namespace bg {
@@ -48,7 +49,7 @@ class Match {
     void submit(Input input);
     void handle(const Input& input);
     void perform(const Decision& decision);
-    void send(PlayerId player, std::string_view letters);
+    void send(const Outgoing& message);
     void on_exit(PlayerId player, std::int64_t status, int signal);
     bool out(PlayerId player) const;
     // `reason` puts the player out unless its exit, coming first, gives a better one.

@@ -8,12 +8,16 @@ using nlohmann::json;
 
 nlohmann::json result_json(const Setup& setup, const Game& game) {
     json players = json::array();
+    const std::vector<int> standings = game.standings();
     for (std::size_t i = 0; i < game.players().size(); ++i) {
         const PlayerState& p = game.players()[i];
         const bool out = p.phase == PlayerState::Phase::out;
         const bool won = game.winner() == static_cast<PlayerId>(i);
         players.push_back({{"command", setup.commands[i]},
-                           {"protocol", fmt::format("legacy-{}", to_string(setup.dialect))},
+                           {"protocol", p.version == protocol_v2
+                                            ? std::string("v2")
+                                            : fmt::format("legacy-{}", to_string(setup.dialect))},
+                           {"rank", standings[i]},
                            {"outcome", won   ? "won"
                                        : out ? "disqualified"
                                              : "lost"},

@@ -1,7 +1,6 @@
-// The reference bot: plays real games in the legacy protocol. It keeps the multiset of tiles it
-// has been sent, lays them out as a crossword, peels when every tile is down, and dumps a tile
-// it could not place otherwise. It never needs to tell a peel's tile from a dump's: all are
-// tiles in its hand.
+// The reference bot: plays real games, in protocol v2 or, with --legacy, in the original spec's
+// protocol. It keeps the tiles it has been sent, lays them out as a crossword, peels when every
+// tile is down, and dumps a tile it could not place otherwise.
 #include <poll.h>
 #include <unistd.h>
 
@@ -19,11 +18,7 @@
 
 namespace {
 
-struct Options {
-    bool v0 = false;
-    std::string dict;
-    std::uint64_t seed = 1;
-};
+constexpr int attempts = 12;
 
 bool write_all(std::string_view bytes) {
     while (!bytes.empty()) {
@@ -37,50 +32,179 @@ bool write_all(std::string_view bytes) {
     return true;
 }
 
-// Reads what the host has sent within `timeout_ms` (-1: wait for something). Letters only:
-// the '.' terminators of the v1 dialect mark message ends. False at end of input.
-bool read_some(int timeout_ms, std::string& letters, int& messages) {
+// Appends what the host has sent: within `timeout_ms` (-1: waits for something), then all that
+// is already there. False at the end of input.
+bool read_available(int timeout_ms, std::string& bytes) {
     pollfd fd{STDIN_FILENO, POLLIN, 0};
-    const int ready = ::poll(&fd, 1, timeout_ms);
-    if (ready == 0)
-        return true;
-    if (ready < 0)
-        return errno == EINTR;
-    char buffer[4096];
-    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n <= 0)
-        return n < 0 && errno == EINTR;
-    for (ssize_t i = 0; i < n; ++i) {
-        if (buffer[i] == '.')
-            ++messages;
-        else if (bg::is_tile_letter(buffer[i]))
-            letters += buffer[i];
+    for (int wait = timeout_ms;; wait = 0) {
+        const int ready = ::poll(&fd, 1, wait);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return true;
+        char buffer[4096];
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        bytes.append(buffer, static_cast<std::size_t>(n));
     }
-    return true;
+}
+
+void add_letters(bg::LetterCounts& hand, std::string_view bytes) {
+    for (char c : bytes)
+        if (bg::is_tile_letter(c))
+            hand.add(c);
+}
+
+// The letter to dump of those it could not place: the rarest are the hardest to place.
+char hardest(const bg::LetterCounts& leftover) {
+    for (char c : std::string_view("QZXJKVWYBFHGMPCUDLOTNSRAIE"))
+        if (leftover.count(c) > 0)
+            return c;
+    return 0;
+}
+
+// Legacy: every letter the host sends is a tile now in the hand, whatever message it came in.
+// With no refusal message and no numbers, it can only take care: after a dump it waits for
+// three tiles, and one letter alone, its own, means the dump was refused.
+int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
+    if (!write_all("r"))
+        return 0;
+    bg::LetterCounts hand;
+    bool refused = false;
+    for (std::uint64_t round = 0;; ++round) {
+        std::string bytes;
+        if (!read_available(-1, bytes))
+            return 0;
+        bg::LetterCounts arrived;
+        add_letters(arrived, bytes);
+        if (arrived.empty())
+            continue;
+        hand += arrived;
+        if (arrived.total() >= 3)
+            refused = false;
+        auto layout = crossword.build(hand, attempts, seed + round);
+        if (!layout.leftover.empty() && !refused) {
+            const char dump = hardest(layout.leftover);
+            hand.remove(dump);
+            if (!write_all(std::string{'d', dump}))
+                return 0;
+            std::string reply;
+            bg::LetterCounts back;
+            while (back.total() < 3) {
+                const auto before = back.total();
+                if (!read_available(back.empty() ? -1 : 200, reply))
+                    return 0;
+                back = {};
+                add_letters(back, reply);
+                if (back.total() == before)
+                    break;  // a short reply: the dump was refused
+            }
+            refused = back.total() < 3 && back.count(dump) > 0;
+            hand += back;
+            layout = crossword.build(hand, attempts, seed + round);
+        }
+        if (layout.leftover.empty() && !write_all("p" + bg::serialise(layout.grid)))
+            return 0;
+    }
+}
+
+// Protocol v2 (protocol-v2.md): every message says what it is, so the bot knows which peel its
+// hand reflects, and when its move has been answered.
+int play_v2(const bg::Crossword& crossword, std::uint64_t seed) {
+    if (!write_all("v002R"))
+        return 0;
+    bg::LetterCounts hand;
+    std::string pending;   // bytes of a message not yet ended
+    int seen = 0;          // the newest peel whose tile is in the hand
+    bool waiting = false;  // for the answer to its peel or dump
+    bool refused = false;  // a dump was refused: none again before new tiles come
+    const auto number = [](const std::string& m) { return std::stoi(m.substr(1, 4)); };
+    for (std::uint64_t round = 0;; ++round) {
+        if (!read_available(-1, pending))
+            return 0;
+        bool heard = false;
+        for (std::size_t dot; (dot = pending.find('.')) != std::string::npos;) {
+            const std::string m = pending.substr(0, dot);
+            pending.erase(0, dot + 1);
+            heard = true;
+            switch (m.empty() ? '?' : m[0]) {
+                case 'H':  // H, the number of the newest peel, the hand
+                    seen = number(m);
+                    add_letters(hand, m.substr(5));
+                    break;
+                case 'P':  // P, its number, the tile, the bunch
+                    seen = std::max(seen, number(m));
+                    hand.add(m[5]);
+                    refused = false;
+                    break;
+                case 'N':  // stale: its tiles are in P messages already read
+                    seen = std::max(seen, number(m));
+                    waiting = false;
+                    break;
+                case 'A':
+                    waiting = false;
+                    break;
+                case 'D':
+                    add_letters(hand, m.substr(1));
+                    waiting = false;
+                    break;
+                case 'X':
+                    hand.add(m[1]);
+                    refused = true;
+                    waiting = false;
+                    break;
+                case 'E':
+                    return 0;  // the game is over for it; SIGTERM follows
+                default:
+                    break;  // V: the version it asked for
+            }
+        }
+        if (waiting || !heard || hand.empty())
+            continue;
+        const auto layout = crossword.build(hand, attempts, seed + round);
+        if (layout.leftover.empty()) {
+            char peel_number[8];
+            std::snprintf(peel_number, sizeof peel_number, "%04d", seen);
+            if (!write_all("P" + std::string(peel_number) + bg::serialise(layout.grid)))
+                return 0;
+            waiting = true;
+        } else if (!refused) {
+            const char dump = hardest(layout.leftover);
+            hand.remove(dump);
+            if (!write_all(std::string{'D', dump}))
+                return 0;
+            waiting = true;
+        }
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Options options;
+    bool legacy = false;
+    std::string dict;
+    std::uint64_t seed = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--v0")
-            options.v0 = true;
+        if (arg == "--legacy")
+            legacy = true;
         else if (arg == "--dict" && i + 1 < argc)
-            options.dict = argv[++i];
+            dict = argv[++i];
         else if (arg == "--seed" && i + 1 < argc)
-            options.seed = std::stoull(argv[++i]);
+            seed = std::stoull(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: reference_bot [--v0] [--dict FILE] [--seed N]\n");
+            std::fprintf(stderr, "usage: reference_bot [--legacy] [--dict FILE] [--seed N]\n");
             return 2;
         }
     }
     std::vector<std::string> words;
-    if (options.dict.empty()) {
+    if (dict.empty()) {
         words = bg::default_wordlist().words();
     } else {
-        auto loaded = bg::Dictionary::from_file(options.dict);
+        auto loaded = bg::Dictionary::from_file(dict);
         if (auto* error = std::get_if<std::string>(&loaded)) {
             std::fprintf(stderr, "reference_bot: %s\n", error->c_str());
             return 1;
@@ -88,69 +212,5 @@ int main(int argc, char** argv) {
         words = std::get<bg::Dictionary>(loaded).words();
     }
     const bg::Crossword crossword(std::move(words));
-    const bg::Crossword* player = &crossword;
-
-    if (!write_all("r"))
-        return 0;
-    bg::LetterCounts hand;
-    std::string letters;
-    int messages = 0;
-    std::uint64_t round = 0;
-    bool dump_refused = false;
-    while (true) {
-        // Wait for tiles, then take everything already sent so the grid is as fresh as can be.
-        letters.clear();
-        if (!read_some(-1, letters, messages))
-            return 0;
-        while (true) {
-            const std::size_t before = letters.size();
-            if (!read_some(0, letters, messages))
-                return 0;
-            if (letters.size() == before)
-                break;
-        }
-        if (letters.empty())
-            continue;
-        for (char c : letters)
-            hand.add(c);
-        if (letters.size() >= 3)
-            dump_refused = false;
-
-        const auto layout = player->build(hand, 12, options.seed + round++);
-        if (layout.leftover.empty()) {
-            if (!write_all("p" + bg::serialise(layout.grid)))
-                return 0;
-            continue;
-        }
-        if (dump_refused)
-            continue;  // wait for a peel to bring new tiles
-        // Dump the hardest leftover: the rarest letters are the hardest to place.
-        static constexpr std::string_view hardest_first = "QZXJKVWYBFHGMPCUDLOTNSRAIE";
-        char dump = 0;
-        for (char c : hardest_first)
-            if (layout.leftover.count(c) > 0) {
-                dump = c;
-                break;
-            }
-        hand.remove(dump);
-        if (!write_all(std::string{'d', dump}))
-            return 0;
-        // The reply is three tiles, or the same tile back when the bunch is short.
-        std::string reply;
-        while (reply.size() < 3) {
-            const std::size_t before = reply.size();
-            if (!read_some(reply.empty() ? -1 : 200, reply, messages))
-                return 0;
-            if (reply.size() == before)
-                break;  // a short reply: the dump was refused
-        }
-        if (reply.size() < 3 && reply.find(dump) != std::string::npos)
-            dump_refused = true;
-        for (char c : reply)
-            hand.add(c);
-        // Think again with what came back, without waiting for more.
-        const auto again = player->build(hand, 12, options.seed + round++);
-        if (again.leftover.empty())
-            write_all("p" + bg::serialise(again.grid));
-    }
+    return legacy ? play_legacy(crossword, seed) : play_v2(crossword, seed);
 }

@@ -42,7 +42,7 @@ std::string staircase_of(const LetterCounts& hand) {
 }
 
 input::Peel fresh_peel(const Game& game, PlayerId p) {
-    return input::Peel{p, staircase_of(game.players()[p].hand)};
+    return input::Peel{p, staircase_of(game.players()[p].hand), {}};
 }
 
 template <class D>
@@ -91,7 +91,7 @@ TEST_CASE("game: protocol order is enforced", "[game]") {
     auto ready_twice = game.handle(input::Ready{0});
     CHECK(only<decision::Disqualified>(ready_twice).reason ==
           "protocol error: sent r (ready) a second time");
-    auto early = game.handle(input::Peel{1, "001001A"});
+    auto early = game.handle(input::Peel{1, "001001A", {}});
     CHECK(only<decision::Disqualified>(early).reason ==
           "protocol error: sent p (peel) before its hand was dealt (and before r)");
     // Two of three are out: the last one standing wins.
@@ -120,7 +120,7 @@ TEST_CASE("game: a peel that raced the newest tiles is stale, never punished", "
     const auto first = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
 
     // Player 1 peels the hand it had before peel 1's tile reached it.
-    auto decisions = game.handle(input::Peel{1, staircase_of(old_hand)});
+    auto decisions = game.handle(input::Peel{1, staircase_of(old_hand), {}});
     const auto& stale = only<decision::PeelStale>(decisions);
     CHECK(stale.unseen == std::string(1, first.tiles[1]));
     CHECK(stale.number == 0);
@@ -132,7 +132,7 @@ TEST_CASE("game: a peel that raced the newest tiles is stale, never punished", "
     // is stale too, though the player has been heard from since the first was dealt.
     const LetterCounts caught_up = game.players()[1].hand;
     const auto second = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
-    decisions = game.handle(input::Peel{1, staircase_of(caught_up)});
+    decisions = game.handle(input::Peel{1, staircase_of(caught_up), {}});
     CHECK(only<decision::PeelStale>(decisions).unseen == std::string(1, second.tiles[1]));
     CHECK(only<decision::PeelStale>(decisions).number == 1);
 
@@ -147,17 +147,17 @@ TEST_CASE("game: a stale grid is judged against the hand it reflects", "[game]")
     game.handle(fresh_peel(game, 0));
     // The hand it had, but in one row: a 21-letter run is no two-letter word. Racing a peel is
     // no excuse for an illegal grid.
-    const auto d = game.handle(input::Peel{1, fmt::format("021001{}", old_letters)});
+    const auto d = game.handle(input::Peel{1, fmt::format("021001{}", old_letters), {}});
     CHECK(only<decision::Disqualified>(d).reason ==
           fmt::format("illegal peel: not in the word list: {} (across from column 0, row 0) "
-                      "(judged against its hand before the newest 1 tiles)",
+                      "(judged against its hand as of peel 0000)",
                       old_letters));
 }
 
 TEST_CASE("game: illegal peels disqualify, with the reason, and return the tiles", "[game]") {
     SECTION("malformed grid") {
         Game game = dealt_game(3);
-        const auto d = game.handle(input::Peel{0, "003005..AHERA.TT.YE."});
+        const auto d = game.handle(input::Peel{0, "003005..AHERA.TT.YE.", {}});
         CHECK(only<decision::Disqualified>(d).reason ==
               "illegal peel: grid of width 3 and height 5 needs 15 cells, got 14");
         CHECK(game.players()[0].hand.empty());
@@ -168,7 +168,7 @@ TEST_CASE("game: illegal peels disqualify, with the reason, and return the tiles
         Game game = dealt_game(3);
         LetterCounts hand = game.players()[0].hand;
         hand.add('Q');
-        const auto d = game.handle(input::Peel{0, staircase_of(hand)});
+        const auto d = game.handle(input::Peel{0, staircase_of(hand), {}});
         CHECK(only<decision::Disqualified>(d).reason ==
               "illegal peel: grid tiles are not the hand; not in the hand: Q (1)");
     }
@@ -182,7 +182,7 @@ TEST_CASE("game: illegal peels disqualify, with the reason, and return the tiles
         for (int y = 0; y < g.height; ++y)
             wide.cells += g.cells.substr(static_cast<std::size_t>(y) * g.width, g.width) +
                           (y == 0 ? std::string{'.', letters[20]} : std::string(".."));
-        const auto d = game.handle(input::Peel{0, serialise(wide)});
+        const auto d = game.handle(input::Peel{0, serialise(wide), {}});
         CHECK(only<decision::Disqualified>(d).reason.rfind("illegal peel: grid is not connected",
                                                            0) == 0);
     }
@@ -277,4 +277,73 @@ TEST_CASE("game: player and set counts out of range are refused", "[game]") {
     std::string error;
     CHECK_FALSE(Game::create(GameConfig{1, 0, 1}, two_letters(), &error));
     CHECK(error == "0 players: a game has 1 to 64");
+}
+
+TEST_CASE("game: v2 players say hello, and their peels say what they reflect", "[game][v2]") {
+    Game game = new_game(2);
+    CHECK(only<decision::Greeted>(game.handle(input::Hello{0, 2})) == decision::Greeted{0, 2});
+    CHECK(only<decision::Greeted>(game.handle(input::Hello{1, 9})).version == 2);
+    game.handle(input::Ready{0});
+    game.handle(input::Ready{1});
+    const LetterCounts old_hand = game.players()[1].hand;
+    game.handle(fresh_peel(game, 0));  // peel 1
+
+    // Stale, and said so: the grid reflects peel 0.
+    auto d = game.handle(input::Peel{1, staircase_of(old_hand), 0});
+    CHECK(only<decision::PeelStale>(d).number == 0);
+    CHECK(only<decision::PeelStale>(d).current == 1);
+    // Having been told of peel 1, it may not claim an older one.
+    d = game.handle(input::Peel{1, staircase_of(old_hand), 0});
+    CHECK(only<decision::Disqualified>(d).reason ==
+          "protocol error: its peel says it reflects peel 0000, older than peel 0001, which it "
+          "has already seen");
+}
+
+TEST_CASE("game: a v2 peel from the future, or wrong about its hand, is out", "[game][v2]") {
+    Game game = new_game(3);
+    for (int p = 0; p < 3; ++p)
+        game.handle(input::Hello{p, 2});
+    for (int p = 0; p < 3; ++p)
+        game.handle(input::Ready{p});
+    const LetterCounts old_hand = game.players()[2].hand;
+    CHECK(only<decision::PeelAccepted>(
+              game.handle(input::Peel{0, staircase_of(game.players()[0].hand), 0}))
+              .number == 1);
+    auto d = game.handle(input::Peel{1, staircase_of(game.players()[1].hand), 5});
+    CHECK(only<decision::Disqualified>(d).reason ==
+          "protocol error: its peel says it reflects peel 0005, which is from the future (the "
+          "newest is 0001)");
+    // It says it has seen peel 1, yet its grid lacks peel 1's tile.
+    d = game.handle(input::Peel{2, staircase_of(old_hand), 1});
+    CHECK(only<decision::Disqualified>(d).reason.rfind("illegal peel: grid tiles are not the hand",
+                                                       0) == 0);
+}
+
+TEST_CASE("game: a v2 grid holding every tile is fresh, whatever number it names", "[game][v2]") {
+    Game game = new_game(2);
+    game.handle(input::Hello{1, 2});
+    game.handle(input::Ready{0});
+    game.handle(input::Ready{1});
+    game.handle(fresh_peel(game, 0));
+    CHECK(only<decision::PeelAccepted>(
+              game.handle(input::Peel{1, staircase_of(game.players()[1].hand), 0}))
+              .number == 2);
+}
+
+TEST_CASE("game: a handshake after the first message is a protocol error", "[game][v2]") {
+    Game game = new_game(2);
+    game.handle(input::Ready{0});
+    CHECK(only<decision::Disqualified>(game.handle(input::Hello{0, 2})).reason ==
+          "protocol error: a v2 handshake after its first message");
+}
+
+TEST_CASE("game: standings put the winner first, then the fewest tiles", "[game]") {
+    Game game = dealt_game(3);
+    game.handle(input::Dump{0, game.players()[0].hand.to_string()[0]});
+    game.handle(input::GameTimeout{});
+    CHECK(game.standings() == std::vector<int>{3, 1, 1});
+    Game out = dealt_game(3);
+    out.handle(input::Gone{2, "gone"});
+    out.handle(input::GameTimeout{});
+    CHECK(out.standings() == std::vector<int>{1, 1, 0});
 }

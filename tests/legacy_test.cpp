@@ -29,8 +29,8 @@ std::string violation(std::string_view bytes) {
 TEST_CASE("legacy: messages need no terminator, in any chunking", "[legacy]") {
     const std::string stream = "rdQp003005..AHERA.TT.YE..dZp001001A";
     const std::vector<Input> expected = {input::Ready{3}, input::Dump{3, 'Q'},
-                                         input::Peel{3, "003005..AHERA.TT.YE.."},
-                                         input::Dump{3, 'Z'}, input::Peel{3, "001001A"}};
+                                         input::Peel{3, "003005..AHERA.TT.YE..", {}},
+                                         input::Dump{3, 'Z'}, input::Peel{3, "001001A", {}}};
     for (std::size_t chunk : {1, 2, 5, 7, 100}) {
         INFO("chunks of " << chunk);
         CHECK(read_all(stream, chunk) == expected);
@@ -60,7 +60,7 @@ TEST_CASE("legacy: nothing is read after a violation", "[legacy]") {
 
 TEST_CASE("legacy: a grid's cells are passed on for the judge, whatever they are", "[legacy]") {
     // The size frames the message; the judge names the bad cell.
-    CHECK(read_all("p001002a\n") == std::vector<Input>{input::Peel{3, "001002a\n"}});
+    CHECK(read_all("p001002a\n") == std::vector<Input>{input::Peel{3, "001002a\n", {}}});
 }
 
 TEST_CASE("legacy: the largest grid is buffered, and no more", "[legacy]") {

@@ -1,0 +1,30 @@
+// Reads one player's output in whichever protocol it speaks, told by its first byte: "r" is
+// a legacy player's ready, "v" a v2 handshake. No flag is needed, and a legacy player can
+// never be taken for a v2 one: its first message is always r.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "compat/legacy.hpp"
+#include "protocol/v2_reader.hpp"
+
+namespace bg {
+
+class PlayerReader {
+  public:
+    explicit PlayerReader(PlayerId player) : player_(player) {}
+
+    void feed(std::string_view bytes, std::vector<Input>& out);
+    void finish(std::vector<Input>& out);
+    bool failed() const;
+
+  private:
+    PlayerId player_;
+    std::variant<std::monostate, LegacyReader, V2Reader> reader_;
+    bool failed_ = false;
+};
+
+}  // namespace bg

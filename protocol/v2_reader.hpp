@@ -1,0 +1,39 @@
+// Protocol v2, player to host (protocol-v2.md): after the handshake "v" + three digits,
+// "R" (ready), "P" + four-digit peel number + grid, "D" + letter.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/events.hpp"
+#include "protocol/grid_framer.hpp"
+
+namespace bg {
+
+inline constexpr int v2_number_width = 4;
+
+class V2Reader {
+  public:
+    explicit V2Reader(PlayerId player) : player_(player) {}
+
+    // `bytes` starts with the handshake's "v". The first byte the grammar does not allow becomes
+    // one Violation; everything after it is ignored.
+    void feed(std::string_view bytes, std::vector<Input>& out);
+    void finish(std::vector<Input>& out);
+    bool failed() const { return state_ == State::failed; }
+
+  private:
+    enum class State { handshake, version, message_start, number, grid, dump_letter, failed };
+    void fail(std::string reason, std::vector<Input>& out);
+
+    PlayerId player_;
+    State state_ = State::handshake;
+    std::string digits_;
+    int number_ = 0;
+    GridFramer grid_;
+    std::size_t offset_ = 0;
+};
+
+}  // namespace bg
