@@ -28,7 +28,7 @@ class Outbox {
         const auto winner = game_.winner();
         std::replace(reason.begin(), reason.end(), ' ', '_');
         v2_message(p, fmt::format("E{}{:02}{}{:04}{}", outcome, game_.standings()[p],
-                                  winner && game_.over() ? fmt::format("{:02}", *winner) : "--",
+                                  winner && game_.over() ? fmt::format("{:02}", *winner + 1) : "--",
                                   reason.size(), reason));
     }
 

@@ -1,0 +1,133 @@
+// Golden transcripts: every example session in protocol-v2.md is played through the same
+// readers, rules and encoder the host uses, and must come out byte for byte as written.
+//
+// A transcript is a fenced block tagged `transcript`. Its first line sets the game
+// ("seed 1 players 2"), with every two-letter string as the word list; then each line is
+// `N> bytes` (player N sends), `N< bytes` (player N must receive exactly this next), or
+// `! game_timeout` / `! ready_timeout` (a host timer fires). Players count from 1.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/game.hpp"
+#include "protocol/outbox.hpp"
+#include "protocol/player_reader.hpp"
+
+using namespace bg;
+
+namespace {
+
+const Dictionary& two_letters() {
+    static const Dictionary dict = [] {
+        std::string text;
+        for (char a = 'A'; a <= 'Z'; ++a)
+            for (char b = 'A'; b <= 'Z'; ++b)
+                text += std::string{a, b, '\n'};
+        return Dictionary::from_text(text);
+    }();
+    return dict;
+}
+
+std::vector<std::vector<std::string>> transcripts(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::vector<std::vector<std::string>> found;
+    std::string line;
+    bool inside = false;
+    while (std::getline(in, line)) {
+        if (line == "```transcript") {
+            inside = true;
+            found.emplace_back();
+        } else if (inside && line == "```") {
+            inside = false;
+        } else if (inside) {
+            found.back().push_back(line);
+        }
+    }
+    return found;
+}
+
+// Plays one transcript; with `print`, writes it out with what the host really sent instead of
+// checking (to write a new example).
+void play(const std::vector<std::string>& lines, bool print) {
+    REQUIRE(!lines.empty());
+    std::istringstream header(lines[0]);
+    std::string word;
+    GameConfig config;
+    while (header >> word) {
+        if (word == "seed")
+            header >> config.seed;
+        if (word == "players")
+            header >> config.players;
+    }
+    std::string error;
+    auto game = Game::create(config, two_letters(), &error);
+    REQUIRE(game);
+    std::vector<PlayerReader> readers;
+    for (int p = 0; p < config.players; ++p)
+        readers.emplace_back(p);
+    std::vector<std::deque<std::string>> sent(static_cast<std::size_t>(config.players));
+    const auto handle = [&](const Input& input) {
+        for (const auto& d : game->handle(input))
+            for (const auto& message : messages_for(d, *game, LegacyDialect::v1))
+                sent[message.player].push_back(message.bytes);
+    };
+    const auto flush = [&] {
+        for (std::size_t p = 0; p < sent.size(); ++p)
+            for (; !sent[p].empty(); sent[p].pop_front())
+                std::cout << p + 1 << "< " << sent[p].front() << "\n";
+    };
+    if (print)
+        std::cout << lines[0] << "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        INFO("transcript line " << i + 1 << ": " << line);
+        if (line == "! game_timeout" || line == "! ready_timeout") {
+            if (print)
+                std::cout << line << "\n";
+            handle(line == "! game_timeout" ? Input{input::GameTimeout{}}
+                                            : Input{input::ReadyTimeout{}});
+            continue;
+        }
+        REQUIRE(line.size() >= 3);
+        const auto player = static_cast<std::size_t>(line[0] - '1');
+        REQUIRE(player < sent.size());
+        const std::string bytes = line.substr(3);
+        if (line[1] == '>') {
+            if (print) {
+                flush();
+                std::cout << line << "\n";
+            }
+            std::vector<Input> inputs;
+            readers[player].feed(bytes, inputs);
+            for (const auto& in : inputs)
+                handle(in);
+        } else if (!print) {
+            REQUIRE(line[1] == '<');
+            REQUIRE_FALSE(sent[player].empty());
+            CHECK(sent[player].front() == bytes);
+            sent[player].pop_front();
+        }
+    }
+    if (print) {
+        flush();
+        return;
+    }
+    for (std::size_t p = 0; p < sent.size(); ++p) {
+        INFO("player " << p + 1 << " was sent more than the transcript shows");
+        CHECK(sent[p].empty());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("transcripts: every example in protocol-v2.md is what the host sends", "[transcript]") {
+    const auto all = transcripts(BG_SOURCE_DIR "/protocol-v2.md");
+    REQUIRE(all.size() >= 2);  // the v2 race and the mixed game
+    const bool print = std::getenv("BG_PRINT_TRANSCRIPTS") != nullptr;
+    for (const auto& lines : all)
+        play(lines, print);
+}
