@@ -231,10 +231,17 @@ void Match::perform(const Decision& decision) {
                 },
                 setup_.game_timeout_ms, 0);
     } else if (const auto* out = std::get_if<decision::Disqualified>(&decision)) {
-        seats_[out->player]->process.terminate(setup_.kill_grace_ms);
+        stop(out->player);
     } else if (std::holds_alternative<decision::GameOver>(decision)) {
         end_game();
     }
+}
+
+// A v2 player has been sent its end message: it gets the grace to read it and leave before
+// SIGTERM. A legacy player is signalled at once, as the original spec says.
+void Match::stop(PlayerId player) {
+    const bool v2 = game_->players()[player].version == protocol_v2;
+    seats_[player]->process.terminate(setup_.kill_grace_ms, v2 ? setup_.kill_grace_ms : 0);
 }
 
 void Match::end_game() {
@@ -242,8 +249,8 @@ void Match::end_game() {
     uv_timer_stop(&game_timer_);
     log_.append("result", result_json(setup_, *game_), now_ns());
     log_.flush();
-    for (auto& seat : seats_)
-        seat->process.terminate(setup_.kill_grace_ms);
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+        stop(static_cast<PlayerId>(i));
     close_if_done();
 }
 

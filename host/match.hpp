@@ -55,6 +55,7 @@ class Match {
     // `reason` puts the player out unless its exit, coming first, gives a better one.
     void gone_soon(PlayerId player, std::string reason);  // out of the game, or the game is over
     void end_game();
+    void stop(PlayerId player);
     void close_if_done();
     std::uint64_t now_ns() const;
     std::string describe(const Decision& decision) const;

@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -170,7 +171,8 @@ TEST_CASE("e2e: protocol errors disqualify with a precise reason", "[e2e]") {
                   "should start"},
              Case{"ready-twice", "protocol error: sent r (ready) a second time"},
              Case{"peel-before-ready",
-                  "protocol error: sent p (peel) before its hand was dealt (and before r)"},
+                  "protocol error: byte 0 of its output is 'p', where r (legacy ready) or v (v2 "
+                  "handshake) should start"},
          }) {
         INFO(c.mode);
         const Game game = play({bot(c.mode), bot("staircase"), bot("staircase")});
@@ -347,6 +349,120 @@ TEST_CASE("e2e: the Python example player makes legal peels on the default word 
     INFO(r.err);
     REQUIRE(r.status == 0);
     const json result = json::parse(r.out);
+    CHECK(result["players"][0]["outcome"] != "disqualified");
+    CHECK(result["players"][0]["peels"].get<int>() >= 1);
+}
+
+namespace {
+
+std::string v2_bot(const std::string& mode, const std::string& record = "") {
+    return "exec python3 " BG_TESTS_DIR "/bots/v2_bot.py " + mode +
+           (record.empty() ? "" : " --record " + record);
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: v2 and legacy reference bots share games, in every seat order", "[e2e][v2]") {
+    const std::string legacy = reference_bot + " --legacy";
+    for (int seat = 0; seat < 3; ++seat) {
+        std::vector<std::string> players(3, reference_bot);
+        players[seat] = legacy;
+        std::vector<std::string> argv = {host, "--json", "--seed", std::to_string(20 + seat)};
+        argv.insert(argv.end(), players.begin(), players.end());
+        const Run r = run(argv, 60);
+        INFO("legacy bot in seat " << seat + 1 << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        const json result = json::parse(r.out);
+        CHECK(result["end"] == "bananas");
+        for (int p = 0; p < 3; ++p) {
+            CHECK(result["players"][p]["protocol"] == (p == seat ? "legacy-v1" : "v2"));
+            CHECK(result["players"][p]["outcome"] != "disqualified");
+        }
+    }
+}
+
+TEST_CASE("e2e: a stale v2 peel is NAKed with what it lacks, then made good", "[e2e][v2]") {
+    const std::string log = scratch("v2-stale.log"), record = scratch("v2-stale.txt");
+    // The racer checks its NAK byte for byte and leaves (and so loses) if it is wrong.
+    const Game game = play({v2_bot("racer", record), bot("peel-once")}, {"--log", log});
+    CHECK(count_decisions(log_records(log), "peel_stale", 0) == 1);
+    CHECK(game.result["players"][0]["outcome"] == "won");
+    CHECK(game.result["players"][0]["protocol"] == "v2");
+    CHECK(game.result["players"][1]["protocol"] == "legacy-v1");
+    const auto messages = lines_of(record);
+    CHECK(std::count_if(messages.begin(), messages.end(),
+                        [](const std::string& m) { return m.rfind("N0001", 0) == 0; }) == 1);
+    CHECK(run({host, "--replay", log}).status == 0);
+    std::remove(log.c_str());
+    std::remove(record.c_str());
+}
+
+TEST_CASE("e2e: a v2 dump is refused when the bunch is short", "[e2e][v2]") {
+    const std::string record = scratch("v2-dump.txt");
+    const Game game = play({v2_bot("dump-when-short", record), bot("sleep")});
+    CHECK(game.result["winner"] == 0);
+    const auto messages = lines_of(record);
+    const auto refusal = std::find_if(messages.begin(), messages.end(),
+                                      [](const std::string& m) { return m[0] == 'X'; });
+    REQUIRE(refusal != messages.end());
+    CHECK(refusal->size() == 6);
+    CHECK(refusal->substr(2) == "0002");  // two players, 102 tiles: 2 are left after 50 peels
+    std::remove(record.c_str());
+}
+
+TEST_CASE("e2e: v2 bots are told the end, who won, and why they were out", "[e2e][v2]") {
+    const std::string winner = scratch("v2-won.txt"), out = scratch("v2-out.txt");
+    play({v2_bot("staircase", winner), v2_bot("future", out)});
+    CHECK(lines_of(winner).back() == "EW0101" + std::string("0000"));
+    const std::string reason =
+        "protocol_error:_its_peel_says_it_reflects_peel_0099,_which_is_from_the_future_(the_"
+        "newest_is_0000)";
+    // Its disqualification ended the game, so it is told who won.
+    CHECK(lines_of(out).back() == fmt::format("EQ0001{:04}{}", reason.size(), reason));
+    std::remove(winner.c_str());
+    std::remove(out.c_str());
+}
+
+TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {
+    struct Case {
+        const char* mode;
+        const char* reason;
+    };
+    for (const auto& c : {
+             Case{"future",
+                  "protocol error: its peel says it reflects peel 0099, which is from the future "
+                  "(the newest is 0000)"},
+             Case{"old",
+                  "protocol error: its peel says it reflects peel 0000, older than peel 0001, "
+                  "which it has already seen"},
+             Case{"legacy-after-handshake",
+                  "protocol error: byte 5 of its output is the legacy message 'p' after a v2 "
+                  "handshake (v2 speaks R, P and D)"},
+         }) {
+        INFO(c.mode);
+        const Game game = play({v2_bot(c.mode), bot("sleep")});
+        CHECK(reason(game.result, 0) == c.reason);
+        CHECK(game.result["winner"] == 1);
+    }
+}
+
+TEST_CASE("e2e: the Python v2 example player makes legal peels", "[e2e][v2]") {
+    const Run r =
+        run({host, "--json", "--seed", "3", "--game-timeout", "6",
+             "exec python3 " BG_SOURCE_DIR "/players/example_player_v2.py", "exec " + bot("sleep")},
+            60);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = json::parse(r.out);
+    CHECK(result["players"][0]["protocol"] == "v2");
     CHECK(result["players"][0]["outcome"] != "disqualified");
     CHECK(result["players"][0]["peels"].get<int>() >= 1);
 }

@@ -153,22 +153,39 @@ std::size_t PlayerProcess::queued_bytes() const {
                : 0;
 }
 
-void PlayerProcess::terminate(std::uint64_t grace_ms) {
+void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms) {
     if (terminating_ || finished_)
         return;
     terminating_ = true;
-    if (spawned_)
-        ::kill(-pid_, SIGTERM);
+    grace_ms_ = grace_ms;
     if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
         return;
-    uv_timer_start(&kill_timer_, kill_timer_tick, grace_ms, 0);
+    if (farewell_ms > 0 && spawned_ && is_open(stdin_)) {
+        // End of input once what is queued has been written: a player may read its last
+        // message and leave by itself.
+        uv_shutdown(&shutdown_, reinterpret_cast<uv_stream_t*>(&stdin_),
+                    [](uv_shutdown_t*, int) {});
+        uv_timer_start(&kill_timer_, kill_timer_tick, farewell_ms, 0);
+        return;
+    }
+    send_sigterm();
 }
 
-// Fires once at the end of the grace, then polls until the group is gone.
+void PlayerProcess::send_sigterm() {
+    signalled_ = true;
+    if (spawned_)
+        ::kill(-pid_, SIGTERM);
+    uv_timer_start(&kill_timer_, kill_timer_tick, grace_ms_, 0);
+}
+
 void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
     auto* self = owner(reinterpret_cast<uv_handle_t*>(timer));
     if (self->killed_) {
         self->wait_for_group();
+        return;
+    }
+    if (!self->signalled_) {
+        self->send_sigterm();
         return;
     }
     self->killed_ = true;

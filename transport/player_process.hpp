@@ -34,9 +34,10 @@ class PlayerProcess {
     int spawn();
     void write(std::string bytes);
     std::size_t queued_bytes() const;
-    // SIGTERM to the group now, SIGKILL to the group after `grace_ms` unless all of it is gone.
-    // Idempotent.
-    void terminate(std::uint64_t grace_ms);
+    // SIGTERM to the group, and SIGKILL to the group `grace_ms` later unless all of it is gone.
+    // With a farewell, its input is closed first (after what is queued for it), and SIGTERM
+    // waits `farewell_ms` for it to leave by itself. Idempotent.
+    void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
     bool finished() const { return finished_; }
     int pid() const { return pid_; }
     const std::string& command() const { return command_; }
@@ -51,6 +52,7 @@ class PlayerProcess {
     void close_handle(uv_handle_t* handle);
     void check_finished();
     void wait_for_group();
+    void send_sigterm();
     static void kill_timer_tick(uv_timer_t* timer);
     void flush_log_line();
 
@@ -62,6 +64,9 @@ class PlayerProcess {
     uv_pipe_t stdout_{};
     uv_pipe_t stderr_{};
     uv_timer_t kill_timer_{};
+    uv_shutdown_t shutdown_{};
+    std::uint64_t grace_ms_ = 0;
+    bool signalled_ = false;  // SIGTERM sent
     int open_handles_ = 0;
     int pid_ = 0;
     bool spawned_ = false;

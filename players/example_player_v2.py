@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The example player in protocol v2 (protocol-v2.md): the same crossword play as
+example_player.py, but every host message says what it is, so the bot always knows which peel
+its hand reflects and when its move has been answered.
+
+    example_player_v2.py [--dict WORDLIST]
+"""
+import collections
+import os
+
+from example_player import DICT, HARDEST_FIRST, build, grid_text, load_words
+
+
+def messages(stream):
+    """Yields each host message, without its '.'. An E message's reason may hold '.': the game
+    is over for us at E anyway."""
+    pending = ""
+    while True:
+        data = os.read(0, 65536)
+        if not data:
+            return
+        pending += data.decode()
+        while "." in pending:
+            message, pending = pending.split(".", 1)
+            yield message
+            if message.startswith("E"):
+                return
+
+
+def main():
+    words = load_words(DICT)
+    hand = collections.Counter()
+    seen = 0          # the newest peel whose tile is in our hand
+    waiting = True    # for the hand, or the answer to our last move
+    refused = False   # a dump was refused: none again until a new tile comes
+    os.write(1, b"v002R")
+    for m in messages(0):
+        kind = m[0]
+        if kind == "H":                   # H nnnn letters
+            seen, waiting = int(m[1:5]), False
+            hand.update(m[5:])
+        elif kind == "P":                 # P nnnn tile bunch
+            seen, refused = int(m[1:5]), False
+            hand[m[5]] += 1
+        elif kind in "AD":                # our peel accepted; our dump's three tiles
+            waiting = False
+            hand.update(m[1:] if kind == "D" else "")
+        elif kind == "N":                 # stale: the tiles we lacked came in P messages
+            seen, waiting = max(seen, int(m[1:5])), False
+        elif kind == "X":                 # dump refused: the tile stays ours
+            hand[m[1]] += 1
+            waiting, refused = False, True
+        elif kind == "E":
+            return
+        if waiting:
+            continue
+        cells, left = build(hand, words)
+        if not sum(left.values()):
+            os.write(1, ("P%04d%s" % (seen, grid_text(cells))).encode())
+            waiting = True
+        elif not refused:
+            tile = next(c for c in HARDEST_FIRST if left[c])
+            hand[tile] -= 1
+            os.write(1, ("D" + tile).encode())
+            waiting = True
+
+
+if __name__ == "__main__":
+    main()
