@@ -42,13 +42,13 @@ std::string result_table(const json& result) {
         result["end"].is_null() ? "unfinished" : result["end"].get<std::string>(),
         result["winner"].is_null() ? "no winner"
                                    : fmt::format("player {} won", result["winner"].get<int>() + 1));
-    out += fmt::format("{:>2}  {:<12} {:>5} {:>5} {:>5}  {}\n", "#", "outcome", "peels", "dumps",
-                       "tiles", "command");
+    out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5}  {}\n", "#", "outcome", "protocol",
+                       "peels", "dumps", "tiles", "command");
     int seat = 0;
     for (const auto& p : result["players"]) {
-        out += fmt::format("{:>2}  {:<12} {:>5} {:>5} {:>5}  {}\n", ++seat,
-                           p["outcome"].get<std::string>(), p["peels"].get<int>(),
-                           p["dumps"].get<int>(), p["tiles"].get<int>(),
+        out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5}  {}\n", ++seat,
+                           p["outcome"].get<std::string>(), p["protocol"].get<std::string>(),
+                           p["peels"].get<int>(), p["dumps"].get<int>(), p["tiles"].get<int>(),
                            p["command"].get<std::string>());
         if (!p["reason"].is_null())
             out += fmt::format("{:>2}  {}\n", "", p["reason"].get<std::string>());
