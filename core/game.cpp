@@ -175,9 +175,11 @@ void Game::on(const input::Peel& peel, Decisions& out) {
         if (n < player.seen)
             return disqualify(peel.player,
                               fmt::format("protocol error: its peel says it reflects peel {:04}, "
-                                          "older than peel {:04}, which it has already seen",
+                                          "older than peel {:04}, which its earlier peels "
+                                          "showed it had seen",
                                           n, player.seen),
                               out);
+        player.seen = n;
     }
 
     // A grid holding the hand less the newest tiles dealt since the player's last accepted peel
@@ -213,7 +215,6 @@ void Game::on(const input::Peel& peel, Decisions& out) {
                           out);
     }
     if (lacking > 0) {
-        player.seen = peel_number_;
         out.push_back(decision::PeelStale{peel.player, unseen.substr(unseen.size() - lacking),
                                           reflects, peel_number_});
         return;
@@ -225,7 +226,8 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     ++player.peels;
     player.grid = peel.grid;
     const int number = ++peel_number_;
-    player.seen = number;
+    // Its grid held every tile before this peel; this peel's own tile may still be unread.
+    player.seen = std::max(player.seen, number - 1);
     if (static_cast<int>(bunch_.size()) < players_in()) {
         out.push_back(decision::PeelAccepted{peel.player, number, std::string(players_.size(), '.'),
                                              static_cast<int>(bunch_.size())});

@@ -37,8 +37,9 @@ struct PlayerState {
     // proves which tiles a player has read; any later message may have been sent before them.
     std::string unseen;
     std::vector<int> unseen_numbers;
-    // The newest peel it is known to have seen (its accepted peel, or the number in a NAK):
-    // a v2 peel may not claim to reflect an older one.
+    // The newest peel its own messages prove it has seen: the number its last v2 peel stated,
+    // or the one before its last accepted peel. A v2 peel may not go back on it. (A NAK proves
+    // nothing: it may not have been read yet.)
     int seen = 0;
 };
 

@@ -442,7 +442,7 @@ TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {
                   "(the newest is 0000)"},
              Case{"old",
                   "protocol error: its peel says it reflects peel 0000, older than peel 0001, "
-                  "which it has already seen"},
+                  "which its earlier peels showed it had seen"},
              Case{"legacy-after-handshake",
                   "protocol error: byte 5 of its output is the legacy message 'p' after a v2 "
                   "handshake (v2 speaks R, P and D)"},

@@ -292,11 +292,18 @@ TEST_CASE("game: v2 players say hello, and their peels say what they reflect", "
     auto d = game.handle(input::Peel{1, staircase_of(old_hand), 0});
     CHECK(only<decision::PeelStale>(d).number == 0);
     CHECK(only<decision::PeelStale>(d).current == 1);
-    // Having been told of peel 1, it may not claim an older one.
+    // A NAK proves nothing (it may be unread): the same stale peel is stale again.
+    CHECK(
+        only<decision::PeelStale>(game.handle(input::Peel{1, staircase_of(old_hand), 0})).number ==
+        0);
+    // Its own peel saying it has seen peel 1 does: it may not go back to 0 after it.
+    CHECK(only<decision::PeelAccepted>(
+              game.handle(input::Peel{1, staircase_of(game.players()[1].hand), 1}))
+              .number == 2);
     d = game.handle(input::Peel{1, staircase_of(old_hand), 0});
     CHECK(only<decision::Disqualified>(d).reason ==
-          "protocol error: its peel says it reflects peel 0000, older than peel 0001, which it "
-          "has already seen");
+          "protocol error: its peel says it reflects peel 0000, older than peel 0001, which its "
+          "earlier peels showed it had seen");
 }
 
 TEST_CASE("game: a v2 peel from the future, or wrong about its hand, is out", "[game][v2]") {

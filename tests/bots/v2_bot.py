@@ -111,7 +111,9 @@ elif mode == "racer":  # peels its dealt hand after another peel's tile has come
 elif mode == "future":
     peel(number=99)
     until("")  # to its end message
-elif mode == "old":  # peel 1, then a peel claiming peel 0
+elif mode == "old":  # peels 1 and 2 (stating 0, then 1), then a peel claiming peel 0
+    peel()
+    until("A")
     peel()
     until("A")
     peel(number=0)
