@@ -171,7 +171,8 @@ std::vector<unsigned char> Dictionary::image() const {
     std::memcpy(out.data(), image_magic, sizeof image_magic);
     std::memcpy(out.data() + sizeof image_magic, header, sizeof header);
     std::memcpy(out.data() + header_size, slots_, slot_bytes);
-    std::memcpy(out.data() + header_size + slot_bytes, blob_, blob_size_);
+    if (blob_size_ > 0)  // an empty list has no blob at all
+        std::memcpy(out.data() + header_size + slot_bytes, blob_, blob_size_);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "core/event_json.hpp"
 
+#include "core/json_value.hpp"
+
 #include <fmt/format.h>
 
 namespace bg {
@@ -92,12 +94,12 @@ class Fields {
             error_ = fmt::format("no \"{}\"", key);
             return T{};
         }
-        try {
-            return it->template get<T>();
-        } catch (const json::exception&) {
+        auto value = json_value<T>(*it);
+        if (!value) {
             error_ = fmt::format("\"{}\" has the wrong type", key);
             return T{};
         }
+        return std::move(*value);
     }
     char letter(const char* key) {
         const auto text = get<std::string>(key);

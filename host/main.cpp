@@ -59,7 +59,8 @@ int replay(const std::string& path, bool json) {
         fmt::print(stderr, "host: cannot open log {}: {}\n", path, std::strerror(errno));
         return exit_failed;
     }
-    auto replayed = bg::replay_log(in);
+    std::optional<bg::Dictionary> loaded;
+    auto replayed = bg::replay_log(in, bg::host_dictionaries(loaded));
     if (auto* error = std::get_if<std::string>(&replayed)) {
         fmt::print(stderr, "host: {}: {}\n", path, *error);
         return exit_failed;

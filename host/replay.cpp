@@ -9,7 +9,6 @@
 #include "core/game.hpp"
 #include "host/result.hpp"
 #include "host/setup.hpp"
-#include "wordlist/default_wordlist.hpp"
 
 namespace bg {
 
@@ -17,32 +16,15 @@ using nlohmann::json;
 
 namespace {
 
-// The dictionary a log names, checked against the fingerprint it recorded.
-std::variant<const Dictionary*, std::string> dictionary_for(const Setup& setup,
-                                                            std::optional<Dictionary>& loaded) {
-    const Dictionary* dict = &default_wordlist();
-    if (!setup.dictionary.empty()) {
-        auto file = Dictionary::from_file(setup.dictionary);
-        if (auto* error = std::get_if<std::string>(&file))
-            return *error;
-        loaded.emplace(std::move(std::get<Dictionary>(file)));
-        dict = &*loaded;
-    }
-    if (dict->stats().fingerprint != setup.dictionary_fingerprint)
-        return fmt::format("the word list {} is not the one the game was played with",
-                           setup.dictionary.empty() ? "built into this host" : setup.dictionary);
-    return dict;
-}
-
 std::string decision_text(const Decision& d) {
     return to_json(d).dump();
 }
 
 }  // namespace
 
-std::variant<json, std::string> replay_log(std::istream& in) {
+std::variant<json, std::string> replay_log(std::istream& in,
+                                           const DictionaryFinder& find_dictionary) {
     std::optional<Setup> setup;
-    std::optional<Dictionary> loaded;
     std::optional<Game> game;
     std::deque<Decision> expected;
     std::optional<json> result;
@@ -82,7 +64,7 @@ std::variant<json, std::string> replay_log(std::istream& in) {
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where(*error);
             setup = std::get<Setup>(parsed);
-            auto dict = dictionary_for(*setup, loaded);
+            auto dict = find_dictionary(*setup);
             if (auto* error = std::get_if<std::string>(&dict))
                 return where(*error);
             std::string error;

@@ -1,6 +1,10 @@
 #include "host/setup.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
+
+#include "core/json_value.hpp"
 
 namespace bg {
 
@@ -18,29 +22,46 @@ nlohmann::json to_json(const Setup& s) {
 }
 
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
-    try {
-        if (object.at("version").get<int>() != log_version)
-            return fmt::format("log version {} is not {}", object.at("version").dump(),
-                               log_version);
-        Setup s;
-        s.game.seed = object.at("seed").get<std::uint64_t>();
-        s.commands = object.at("players").get<std::vector<std::string>>();
-        s.game.players = static_cast<int>(s.commands.size());
-        s.game.sets = object.at("sets").get<int>();
-        const auto dialect = legacy_dialect_from_string(object.at("dialect").get<std::string>());
-        if (!dialect)
-            return std::string("unknown dialect");
-        s.dialect = *dialect;
-        s.dictionary = object.at("dictionary").get<std::string>();
-        s.dictionary_fingerprint =
-            std::stoull(object.at("dictionary_fingerprint").get<std::string>(), nullptr, 16);
-        s.ready_timeout_ms = object.at("ready_timeout_ms").get<std::uint64_t>();
-        s.game_timeout_ms = object.at("game_timeout_ms").get<std::uint64_t>();
-        s.kill_grace_ms = object.at("kill_grace_ms").get<std::uint64_t>();
-        return s;
-    } catch (const std::exception& e) {
-        return fmt::format("bad start record: {}", e.what());
-    }
+    std::string missing;
+    const auto field = [&]<class T>(const char* key, T& into) {
+        const auto it = object.find(key);
+        std::optional<T> value;
+        if (it != object.end())
+            value = json_value<T>(*it);
+        if (value)
+            into = std::move(*value);
+        else if (missing.empty())
+            missing = key;
+    };
+    if (!object.is_object())
+        return std::string("bad start record: not an object");
+    int version = 0;
+    field("version", version);
+    if (missing.empty() && version != log_version)
+        return fmt::format("log version {} is not {}", version, log_version);
+    Setup s;
+    std::string dialect, fingerprint;
+    field("seed", s.game.seed);
+    field("players", s.commands);
+    field("sets", s.game.sets);
+    field("dialect", dialect);
+    field("dictionary", s.dictionary);
+    field("dictionary_fingerprint", fingerprint);
+    field("ready_timeout_ms", s.ready_timeout_ms);
+    field("game_timeout_ms", s.game_timeout_ms);
+    field("kill_grace_ms", s.kill_grace_ms);
+    if (!missing.empty())
+        return fmt::format("bad start record: \"{}\" is missing or of the wrong type", missing);
+    s.game.players = static_cast<int>(s.commands.size());
+    const auto parsed_dialect = legacy_dialect_from_string(dialect);
+    if (!parsed_dialect)
+        return fmt::format("bad start record: unknown dialect \"{}\"", dialect);
+    s.dialect = *parsed_dialect;
+    char* end = nullptr;
+    s.dictionary_fingerprint = std::strtoull(fingerprint.c_str(), &end, 16);
+    if (fingerprint.size() != 16 || end != fingerprint.c_str() + fingerprint.size())
+        return std::string("bad start record: the dictionary fingerprint is not 16 hex digits");
+    return s;
 }
 
 }  // namespace bg

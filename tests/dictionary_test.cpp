@@ -111,3 +111,12 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
     CHECK(std::get<std::string>(loaded) ==
           "cannot open word list /nonexistent/words: No such file or directory");
 }
+
+TEST_CASE("dictionary: an empty list makes an image too", "[dictionary]") {
+    // Found by fuzz_dictionary: the image of a list with no words copied from a null blob.
+    const auto empty = Dictionary::from_text("");
+    const auto copy = Dictionary::from_image(empty.image());
+    REQUIRE(copy);
+    CHECK(copy->stats().words == 0);
+    CHECK_FALSE(copy->contains("A"));
+}
