@@ -55,14 +55,29 @@ std::vector<Decision> Sim::fire(const Input& timer) {
 }
 
 std::vector<Decision> Sim::handle(const Input& input) {
-    log_.push_back(input);
+    if (broken_ == Broken::never_times_out && std::holds_alternative<input::GameTimeout>(input))
+        return {};
+    if (broken_ != Broken::forgets_an_input || ++handled_ != 2)
+        log_.push_back(input);
     std::vector<Decision> made = game_.handle(input);
-    if (broken_ == Broken::acks_stale_peels)
-        for (auto& d : made)
-            if (const auto* stale = std::get_if<decision::PeelStale>(&d))
+    for (auto& d : made) {
+        if (const auto* stale = std::get_if<decision::PeelStale>(&d)) {
+            if (broken_ == Broken::acks_stale_peels)
                 d = decision::PeelAccepted{stale->player, stale->current,
                                            std::string(players_.size(), '.'),
                                            static_cast<int>(game_.bunch_size())};
+            else if (broken_ == Broken::punishes_legacy_stale &&
+                     players_[static_cast<std::size_t>(stale->player)].speaks == Speaks::legacy)
+                d = decision::Disqualified{stale->player, "stale"};
+        } else if (auto* peel = std::get_if<decision::PeelAccepted>(&d)) {
+            if (broken_ == Broken::skips_a_peel_number && peel->number >= 2)
+                ++peel->number;
+            if (broken_ == Broken::talks_to_the_disqualified)
+                for (std::size_t p = 0; p < players_.size(); ++p)
+                    if (out_[p] && peel->tiles[p] == '.')
+                        peel->tiles[p] = 'E';
+        }
+    }
     for (const auto& d : made) {
         decisions_.push_back(d);
         deliver(d);

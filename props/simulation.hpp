@@ -28,8 +28,16 @@ inline void showValue(Speaks speaks, std::ostream& os) {
     os << (speaks == Speaks::v2 ? "v2" : "legacy");
 }
 
-// A deliberately broken host, to show that a property can fail.
-enum class Broken { no, acks_stale_peels };
+// Deliberately broken hosts, to show that each property can fail.
+enum class Broken {
+    no,
+    acks_stale_peels,           // 3: a stale peel is ACKed
+    punishes_legacy_stale,      // 3, 4: a legacy player's stale peel disqualifies it
+    skips_a_peel_number,        // 2: the second peel's tiles are numbered 3
+    talks_to_the_disqualified,  // 5: a player out still gets peel tiles
+    forgets_an_input,           // 6: the log misses the second input
+    never_times_out,            // 7: the game timeout is ignored
+};
 
 struct SimPlayer {
     struct Message {
@@ -94,6 +102,7 @@ class Sim {
     std::vector<std::string> wire_;
     std::vector<bool> out_;
     bool sent_after_out_ = false;
+    int handled_ = 0;
 };
 
 // Every two-letter string: a staircase of any hand is legal.
