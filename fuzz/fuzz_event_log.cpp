@@ -7,27 +7,13 @@
 #include <string>
 
 #include "host/replay.hpp"
-
-namespace {
-
-const bg::Dictionary& two_letters() {
-    static const bg::Dictionary dict = [] {
-        std::string text;
-        for (char a = 'A'; a <= 'Z'; ++a)
-            for (char b = 'A'; b <= 'Z'; ++b)
-                text += std::string{a, b, '\n'};
-        return bg::Dictionary::from_text(text);
-    }();
-    return dict;
-}
-
-}  // namespace
+#include "players/staircase.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream log(std::string(reinterpret_cast<const char*>(data), size));
     const auto result = bg::replay_log(
         log, [](const bg::Setup&) -> std::variant<const bg::Dictionary*, std::string> {
-            return &two_letters();
+            return &bg::two_letter_words();
         });
     if (const auto* error = std::get_if<std::string>(&result); error && error->empty())
         std::abort();

@@ -9,24 +9,9 @@
 
 namespace bg::fuzz {
 
-namespace {
-
-const Dictionary& two_letters() {
-    static const Dictionary dict = [] {
-        std::string text;
-        for (char a = 'A'; a <= 'Z'; ++a)
-            for (char b = 'A'; b <= 'Z'; ++b)
-                text += std::string{a, b, '\n'};
-        return Dictionary::from_text(text);
-    }();
-    return dict;
-}
-
-}  // namespace
-
 void play_stream(std::string_view bytes, LegacyDialect dialect) {
     std::string error;
-    auto game = Game::create(GameConfig{7, 2, 1}, two_letters(), &error);
+    auto game = Game::create(GameConfig{7, 2, 1}, two_letter_words(), &error);
     game->handle(input::Ready{1});
     PlayerReader reader(0);
     const auto handle = [&](const Input& in) {

@@ -3,9 +3,10 @@
 namespace bg {
 
 void EventLog::append(const char* kind, nlohmann::json body, std::uint64_t t_ns) {
-    nlohmann::json record = {{"seq", seq_++}, {"t", t_ns}, {kind, std::move(body)}};
-    if (!file_ || failed_)
+    const std::uint64_t seq = seq_++;
+    if (!writing())
         return;
+    const nlohmann::json record = {{"seq", seq}, {"t", t_ns}, {kind, std::move(body)}};
     const std::string line = record.dump() + "\n";
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
         failed_ = true;

@@ -16,6 +16,9 @@ class EventLog {
     // Without a path, records are numbered but not written.
     explicit EventLog(std::FILE* file = nullptr) : file_(file) {}
 
+    // Whether records are written: when not, callers need not build them.
+    bool writing() const { return file_ != nullptr && !failed_; }
+    // Writes one record, or, when not writing(), only counts it.
     void append(const char* kind, nlohmann::json body, std::uint64_t t_ns);
     // Written records reach the file before any effect of them is sent to a player.
     void flush();

@@ -185,10 +185,12 @@ int main(int argc, char** argv) {
     uv_loop_init(&loop);
     int status = exit_played;
     {
-        bg::Match match(&loop, setup, *dictionary, log, [quiet](double t, const std::string& line) {
-            if (!quiet)
+        bg::Match::Reporter live_lines;
+        if (!quiet)
+            live_lines = [](double t, const std::string& line) {
                 fmt::print(stderr, "[{:8.3f}s] {}\n", t, line);
-        });
+            };
+        bg::Match match(&loop, setup, *dictionary, log, live_lines);
         match.start();
         uv_run(&loop, UV_RUN_DEFAULT);
         print_result(bg::result_json(match.setup(), match.game()), json);

@@ -198,10 +198,12 @@ void Match::submit(Input input) {
 
 void Match::handle(const Input& in) {
     const std::uint64_t t = now_ns();
-    log_.append("input", to_json(in), t);
+    // Records are built only when written: on a game without --log this is the hot path.
+    const bool logging = log_.writing();
+    log_.append("input", logging ? to_json(in) : nlohmann::json(), t);
     const std::vector<Decision> decisions = game_->handle(in);
     for (const auto& d : decisions)
-        log_.append("decision", to_json(d), t);
+        log_.append("decision", logging ? to_json(d) : nlohmann::json(), t);
     log_.flush();
     for (const auto& d : decisions) {
         if (reporter_)

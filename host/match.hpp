@@ -23,7 +23,7 @@ namespace bg {
 
 class Match {
   public:
-    // Live lines for people, one per decision worth telling.
+    // Live lines for people, one per decision; none (and no work to make them) when empty.
     using Reporter = std::function<void(double seconds, const std::string& line)>;
 
     Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,

@@ -3,11 +3,25 @@
 // joined. Test and benchmark bots use it to make valid grids without searching.
 #pragma once
 
+#include <string>
 #include <string_view>
 
+#include "core/dictionary.hpp"
 #include "core/grid.hpp"
 
 namespace bg {
+
+// Every two-letter string, AA to ZZ: the word list under which any staircase is legal.
+inline const Dictionary& two_letter_words() {
+    static const Dictionary dict = [] {
+        std::string text;
+        for (char a = 'A'; a <= 'Z'; ++a)
+            for (char b = 'A'; b <= 'Z'; ++b)
+                text += std::string{a, b, '\n'};
+        return Dictionary::from_text(text);
+    }();
+    return dict;
+}
 
 inline Grid staircase_grid(std::string_view letters) {
     const int n = static_cast<int>(letters.size());

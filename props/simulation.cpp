@@ -6,22 +6,11 @@
 
 namespace bg::props {
 
-const Dictionary& two_letters() {
-    static const Dictionary dict = [] {
-        std::string text;
-        for (char a = 'A'; a <= 'Z'; ++a)
-            for (char b = 'A'; b <= 'Z'; ++b)
-                text += std::string{a, b, '\n'};
-        return Dictionary::from_text(text);
-    }();
-    return dict;
-}
-
 namespace {
 
 Game new_game(std::uint64_t seed, int players) {
     std::string error;
-    return *Game::create(GameConfig{seed, players, 1}, two_letters(), &error);
+    return *Game::create(GameConfig{seed, players, 1}, two_letter_words(), &error);
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ class Sim {
     // A message went to a player after the decision that put it out.
     bool sent_after_out() const { return sent_after_out_; }
 
-    // The staircase grid of what player p has seen, the legal play of it under two_letters().
+    // The staircase grid of what player p has seen, the legal play of it under two_letter_words().
     std::string staircase_of_seen(PlayerId p) const;
 
   private:
@@ -104,9 +104,6 @@ class Sim {
     bool sent_after_out_ = false;
     int handled_ = 0;
 };
-
-// Every two-letter string: a staircase of any hand is legal.
-const Dictionary& two_letters();
 
 // The inputs of a log replayed into a fresh game: its decisions, and every byte it sends.
 struct Replay {

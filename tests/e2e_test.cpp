@@ -420,13 +420,15 @@ TEST_CASE("e2e: a v2 dump is refused when the bunch is short", "[e2e][v2]") {
 
 TEST_CASE("e2e: v2 bots are told the end, who won, and why they were out", "[e2e][v2]") {
     const std::string winner = scratch("v2-won.txt"), out = scratch("v2-out.txt");
-    play({v2_bot("staircase", winner), v2_bot("future", out)});
+    play({v2_bot("staircase", winner), v2_bot("future")});
     CHECK(lines_of(winner).back() == "EW0101" + std::string("0000"));
+    // Against a player that never moves, so that the newest peel is surely 0000.
+    play({v2_bot("future", out), bot("sleep")});
     const std::string reason =
         "protocol_error:_its_peel_says_it_reflects_peel_0099,_which_is_from_the_future_(the_"
         "newest_is_0000)";
-    // Its disqualification ended the game, so it is told who won.
-    CHECK(lines_of(out).back() == fmt::format("EQ0001{:04}{}", reason.size(), reason));
+    // Its disqualification ended the game, so it is told who won: seat 2.
+    CHECK(lines_of(out).back() == fmt::format("EQ0002{:04}{}", reason.size(), reason));
     std::remove(winner.c_str());
     std::remove(out.c_str());
 }

@@ -10,21 +10,9 @@ using namespace bg;
 
 namespace {
 
-// Every two-letter string: a staircase of any hand is legal.
-const Dictionary& two_letters() {
-    static const Dictionary dict = [] {
-        std::string text;
-        for (char a = 'A'; a <= 'Z'; ++a)
-            for (char b = 'A'; b <= 'Z'; ++b)
-                text += std::string{a, b, '\n'};
-        return Dictionary::from_text(text);
-    }();
-    return dict;
-}
-
 Game new_game(int players, std::uint64_t seed = 42) {
     std::string error;
-    auto game = Game::create(GameConfig{seed, players, 1}, two_letters(), &error);
+    auto game = Game::create(GameConfig{seed, players, 1}, two_letter_words(), &error);
     REQUIRE(game);
     return std::move(*game);
 }
@@ -275,7 +263,7 @@ TEST_CASE("game: an abort ends the game with no winner", "[game]") {
 
 TEST_CASE("game: player and set counts out of range are refused", "[game]") {
     std::string error;
-    CHECK_FALSE(Game::create(GameConfig{1, 0, 1}, two_letters(), &error));
+    CHECK_FALSE(Game::create(GameConfig{1, 0, 1}, two_letter_words(), &error));
     CHECK(error == "0 players: a game has 1 to 64");
 }
 

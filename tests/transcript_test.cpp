@@ -13,23 +13,13 @@
 #include <sstream>
 
 #include "core/game.hpp"
+#include "players/staircase.hpp"
 #include "protocol/outbox.hpp"
 #include "protocol/player_reader.hpp"
 
 using namespace bg;
 
 namespace {
-
-const Dictionary& two_letters() {
-    static const Dictionary dict = [] {
-        std::string text;
-        for (char a = 'A'; a <= 'Z'; ++a)
-            for (char b = 'A'; b <= 'Z'; ++b)
-                text += std::string{a, b, '\n'};
-        return Dictionary::from_text(text);
-    }();
-    return dict;
-}
 
 std::vector<std::vector<std::string>> transcripts(const std::string& path) {
     std::ifstream in(path);
@@ -64,7 +54,7 @@ void play(const std::vector<std::string>& lines, bool print) {
             header >> config.players;
     }
     std::string error;
-    auto game = Game::create(config, two_letters(), &error);
+    auto game = Game::create(config, two_letter_words(), &error);
     REQUIRE(game);
     std::vector<PlayerReader> readers;
     for (int p = 0; p < config.players; ++p)
