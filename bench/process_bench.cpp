@@ -131,19 +131,20 @@ int main(int argc, char** argv) {
     const std::string build = argv[1], words = argv[2];
     const bool quick = argc > 3 && std::string(argv[3]) == "--quick";
     const std::string host = build + "/host", bot = build + "/bench/peel_bot";
-    const int peels = quick ? 20 : 2000;
+    const int peels = quick ? 50 : 2000;
     const int games = quick ? 2 : 60;
     const std::string trips_file = fmt::format("/tmp/bg-bench-{}.trips", getpid());
 
-    // 1. Peel round trips. 16 sets give one game room for more than 1000 peels.
-    const std::string timed = fmt::format("exec {} time {} {}", bot, peels / 2, trips_file);
+    // 1. Peel round trips: 50 a game (two players share 102 tiles: 51 peels), game after game,
+    // so that grids stay the size of real ones. Host and relay take turns, so that noise hits
+    // both alike.
+    const std::string timed = fmt::format("exec {} time 50 {}", bot, trips_file);
     std::vector<double> host_trips, relay_trips;
-    for (int round = 0; round < 2; ++round) {  // interleaved, so that noise hits both alike
-        Child h =
-            spawn(fmt::format("exec {} -q --dict {} --sets 16 --seed {} --kill-grace 100 '{}' "
-                              "'printf r; exec sleep 600'",
-                              host, words, round + 1, timed),
-                  false);
+    for (int round = 0; round < peels / 50; ++round) {
+        Child h = spawn(fmt::format("exec {} -q --dict {} --seed {} --kill-grace 100 '{}' "
+                                    "'printf r; exec sleep 600'",
+                                    host, words, round + 1, timed),
+                        false);
         reap(h.pid);
         for (double t : read_trips(trips_file))
             host_trips.push_back(t);

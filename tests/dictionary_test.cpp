@@ -57,7 +57,7 @@ TEST_CASE("dictionary: lowercase_only drops capitalised entries", "[dictionary]"
 TEST_CASE("dictionary: an image round-trips and is used in place", "[dictionary]") {
     std::string text;
     for (int i = 0; i < 5000; ++i)
-        text += "w" + std::to_string(i * 7919) + "\n";  // all skipped
+        text.append("w").append(std::to_string(i * 7919)).append("\n");  // all skipped
     for (char a = 'a'; a <= 'z'; ++a)
         for (char b = 'a'; b <= 'z'; ++b)
             text += std::string{a, b, 'x'} + "\n";
