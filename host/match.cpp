@@ -190,8 +190,11 @@ void Match::submit(Input input) {
     if (handling_)
         return;
     handling_ = true;
-    for (std::size_t i = 0; i < pending_.size() && !game_->over(); ++i)
-        handle(pending_[i]);
+    for (std::size_t i = 0; i < pending_.size() && !game_->over(); ++i) {
+        // Moved out: handling it may queue more, which may move the queue's storage.
+        const Input next = std::move(pending_[i]);
+        handle(next);
+    }
     pending_.clear();
     handling_ = false;
 }

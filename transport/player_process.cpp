@@ -1,11 +1,11 @@
 #include "transport/player_process.hpp"
 
-#include "transport/process_group.hpp"
-
 #include <csignal>
 #include <memory>
 
 #include <sys/types.h>
+
+#include "transport/process_group.hpp"
 
 namespace bg {
 
