@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "protocol/grid_framer.hpp"
+#include "protocol/message_body.hpp"
 
 namespace bg {
 
@@ -26,19 +26,18 @@ class LegacyReader {
     explicit LegacyReader(PlayerId player) : player_(player) {}
 
     void feed(std::string_view bytes, std::vector<Input>& out);
-    bool failed() const { return state_ == State::failed; }
+    bool failed() const { return failed_; }
     // Bytes held for a message not yet complete (at most one grid).
-    std::size_t buffered() const { return grid_.buffered(); }
+    std::size_t buffered() const { return body_.buffered(); }
     // The stream ended: a message cut off in the middle is a violation.
     void finish(std::vector<Input>& out);
 
   private:
-    enum class State { message_start, dump_letter, grid, failed };
     void fail(std::string reason, std::vector<Input>& out);
 
     PlayerId player_;
-    State state_ = State::message_start;
-    GridFramer grid_;
+    bool failed_ = false;
+    MessageBody body_;
     std::size_t offset_ = 0;  // bytes of the stream consumed so far
 };
 

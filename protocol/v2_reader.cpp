@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "core/letters.hpp"
 #include "core/text.hpp"
 
 namespace bg {
@@ -21,7 +20,7 @@ bool is_digit(char c) {
 
 void V2Reader::fail(std::string reason, std::vector<Input>& out) {
     state_ = State::failed;
-    grid_ = GridFramer();
+    body_ = MessageBody();
     out.push_back(input::Violation{player_, std::move(reason)});
 }
 
@@ -50,8 +49,8 @@ void V2Reader::feed(std::string_view bytes, std::vector<Input>& out) {
                     break;
                 const int value = std::stoi(std::exchange(digits_, {}));
                 if (!version) {
-                    number_ = value;
-                    state_ = State::grid;
+                    body_.begin('P', value);
+                    state_ = State::body;
                     break;
                 }
                 if (value < protocol_v2)
@@ -69,7 +68,8 @@ void V2Reader::feed(std::string_view bytes, std::vector<Input>& out) {
                 } else if (c == 'P') {
                     state_ = State::number;
                 } else if (c == 'D') {
-                    state_ = State::dump_letter;
+                    body_.begin('D');
+                    state_ = State::body;
                 } else if (c == 'r' || c == 'p' || c == 'd') {
                     return fail(
                         fmt::format("byte {} of its output is the legacy message {} after a "
@@ -84,24 +84,12 @@ void V2Reader::feed(std::string_view bytes, std::vector<Input>& out) {
                 }
                 bytes.remove_prefix(1);
                 break;
-            case State::dump_letter:
-                if (!is_tile_letter(c))
-                    return fail(fmt::format("byte {} of its output is {}: D (dump) takes a letter "
-                                            "A-Z",
-                                            offset_, quote_byte(c)),
-                                out);
-                out.push_back(input::Dump{player_, c});
-                state_ = State::message_start;
-                bytes.remove_prefix(1);
-                break;
-            case State::grid: {
-                const auto status = grid_.feed(bytes);
-                if (status == GridFramer::Status::failed)
-                    return fail("P (peel): " + grid_.error(), out);
-                if (status == GridFramer::Status::done) {
-                    out.push_back(input::Peel{player_, grid_.take(), number_});
+            case State::body: {
+                std::string reason;
+                if (!body_.feed(bytes, offset_, player_, out, reason))
+                    return fail(std::move(reason), out);
+                if (!body_.active())
                     state_ = State::message_start;
-                }
                 break;
             }
             case State::failed:

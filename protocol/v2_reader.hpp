@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "protocol/grid_framer.hpp"
+#include "protocol/message_body.hpp"
 
 namespace bg {
 
@@ -25,14 +25,13 @@ class V2Reader {
     bool failed() const { return state_ == State::failed; }
 
   private:
-    enum class State { handshake, version, message_start, number, grid, dump_letter, failed };
+    enum class State { handshake, version, message_start, number, body, failed };
     void fail(std::string reason, std::vector<Input>& out);
 
     PlayerId player_;
     State state_ = State::handshake;
     std::string digits_;
-    int number_ = 0;
-    GridFramer grid_;
+    MessageBody body_;
     std::size_t offset_ = 0;
 };
 

@@ -12,6 +12,8 @@ import signal
 import sys
 import time
 
+from staircase import staircase
+
 args = sys.argv[1:]
 mode = args[0]
 v0 = "--v0" in args
@@ -51,17 +53,8 @@ def drain():
     return True
 
 
-def staircase(letters):
-    n = len(letters)
-    width, height = n // 2 + 1, (n + 1) // 2
-    cells = [["."] * width for _ in range(height)]
-    for k, c in enumerate(letters):
-        cells[k // 2][(k + 1) // 2] = c
-    return "%03d%03d%s" % (width, height, "".join("".join(r) for r in cells))
-
-
 def peel():
-    send("p" + staircase(sorted(hand)))
+    send("p" + staircase(hand))
 
 
 def play():
@@ -97,7 +90,7 @@ elif mode == "stale-racer":  # once another peel's tile has come, peels the hand
     data = ""
     while data.count(".") < 2:
         data += os.read(0, 65536).decode()
-    send("p" + staircase(sorted(data.split(".")[0])))
+    send("p" + staircase(data.split(".")[0]))
     hand.extend(c for c in data if c != ".")
     peel()
     play()

@@ -3,7 +3,7 @@
 every host message, one a line without its '.', to the --record file, and exits with status 1
 (which puts it out of the game, failing the test) when the host breaks protocol-v2.md.
 
-Grids are staircases (see test_bot.py): legal under tests/data/two_letters.txt.
+Grids are staircases (staircase.py): legal under tests/data/two_letters.txt.
 
     v2_bot.py MODE [--record FILE]
 """
@@ -11,6 +11,8 @@ import os
 import select
 import sys
 import time
+
+from staircase import staircase
 
 args = sys.argv[1:]
 mode = args[0]
@@ -28,16 +30,6 @@ def send(text):
 
 def fail(why):
     sys.exit("v2_bot: " + why)
-
-
-def staircase(letters):
-    letters = sorted(letters)
-    n = len(letters)
-    width, height = n // 2 + 1, (n + 1) // 2
-    cells = [["."] * width for _ in range(height)]
-    for k, c in enumerate(letters):
-        cells[k // 2][(k + 1) // 2] = c
-    return "%03d%03d%s" % (width, height, "".join("".join(r) for r in cells))
 
 
 def next_message():
