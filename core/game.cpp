@@ -162,7 +162,8 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (const auto* error = std::get_if<GridError>(&parsed))
         return disqualify(peel.player, "illegal peel: " + error->message, out);
     const Grid& grid = std::get<Grid>(parsed);
-    const LetterCounts on_grid = tiles_of(grid);
+    const GridTiles tiles = tiles_on(grid);
+    const LetterCounts& on_grid = tiles.letters;
 
     if (peel.reflects) {
         const int n = *peel.reflects;
@@ -204,7 +205,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     const int reflects =
         lacking == 0 ? peel_number_ : player.unseen_numbers[unseen.size() - lacking] - 1;
 
-    const Verdict verdict = judge(grid, seen_hand, *dictionary_);
+    const Verdict verdict = judge(grid, tiles, seen_hand, *dictionary_);
     if (!verdict.legal()) {
         return disqualify(peel.player,
                           fmt::format("illegal peel: {}{}", verdict.message,

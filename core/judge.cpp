@@ -12,6 +12,8 @@ namespace {
 
 constexpr std::size_t bad_words_in_message = 5;
 
+constexpr std::uint32_t no_tile = UINT32_MAX;
+
 // Cell indices of the tiles of a grid, in reading order. Grids are mostly empty, so whole
 // 8-byte words of '.' are skipped at once.
 std::vector<std::uint32_t> tile_positions(const std::string& cells) {
@@ -40,44 +42,73 @@ std::string describe_letters(const LetterCounts& letters) {
     return fmt::format("{} ({})", letters.to_string(), letters.total());
 }
 
-// Index of the first tile not reachable from tile 0 through edges, or npos.
-std::size_t first_unreached(const Grid& grid, const std::vector<std::uint32_t>& positions) {
-    if (positions.empty())
-        return std::string::npos;
-    std::vector<bool> reached(positions.size(), false);
-    std::vector<std::uint32_t> stack{0};
-    reached[0] = true;
-    const auto w = static_cast<std::uint32_t>(grid.width);
-    const auto visit = [&](std::uint32_t cell) {
-        if (grid.cells[cell] == '.')
-            return;
-        const auto it = std::lower_bound(positions.begin(), positions.end(), cell);
-        const std::size_t index = static_cast<std::size_t>(it - positions.begin());
-        if (!reached[index]) {
-            reached[index] = true;
-            stack.push_back(static_cast<std::uint32_t>(index));
+// How the tiles of a grid touch, by index into GridTiles::cells: each tile's right and lower
+// neighbours, found in one pass since the cells ascend. Connectivity and the words both follow
+// these links, so that judging costs no search and no division per tile.
+struct Links {
+    std::vector<std::uint32_t> right;  // the tile right of tile i in its row, or no_tile
+    std::vector<std::uint32_t> below;  // the tile under tile i, or no_tile
+    std::vector<bool> has_above;       // whether a tile is under another one
+
+    Links(const Grid& grid, const std::vector<std::uint32_t>& cells)
+        : right(cells.size(), no_tile),
+          below(cells.size(), no_tile),
+          has_above(cells.size(), false) {
+        const auto w = static_cast<std::uint32_t>(grid.width);
+        const std::size_t n = cells.size();
+        std::uint32_t row_end = 0;  // the first cell after the current tile's row
+        std::size_t lower = 0;      // cursor: the first tile not before the cell under tile i
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t cell = cells[i];
+            if (cell >= row_end)
+                row_end = (cell / w + 1) * w;
+            if (i + 1 < n && cells[i + 1] == cell + 1 && cell + 1 < row_end)
+                right[i] = static_cast<std::uint32_t>(i + 1);
+            while (lower < n && cells[lower] < cell + w)
+                ++lower;
+            if (lower < n && cells[lower] == cell + w) {
+                below[i] = static_cast<std::uint32_t>(lower);
+                has_above[lower] = true;
+            }
         }
-    };
-    while (!stack.empty()) {
-        const std::uint32_t cell = positions[stack.back()];
-        stack.pop_back();
-        const std::uint32_t x = cell % w;
-        if (x > 0)
-            visit(cell - 1);
-        if (x + 1 < w)
-            visit(cell + 1);
-        if (cell >= w)
-            visit(cell - w);
-        if (cell + w < grid.cells.size())
-            visit(cell + w);
     }
-    const auto it = std::find(reached.begin(), reached.end(), false);
-    return it == reached.end() ? std::string::npos : static_cast<std::size_t>(it - reached.begin());
+};
+
+// Index of the first tile not joined to tile 0 through edges, or npos: union-find over the
+// links, each tile's root being the lowest index of its set.
+std::size_t first_unreached(const Links& links) {
+    const std::size_t n = links.right.size();
+    if (n == 0)
+        return std::string::npos;
+    std::vector<std::uint32_t> root(n);
+    for (std::size_t i = 0; i < n; ++i)
+        root[i] = static_cast<std::uint32_t>(i);
+    const auto find = [&](std::uint32_t i) {
+        while (root[i] != i) {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        return i;
+    };
+    const auto join = [&](std::uint32_t a, std::uint32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b)
+            root[std::max(a, b)] = std::min(a, b);
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const std::uint32_t next : {links.right[i], links.below[i]})
+            if (next != no_tile)
+                join(static_cast<std::uint32_t>(i), next);
+    }
+    for (std::size_t i = 1; i < n; ++i)
+        if (find(static_cast<std::uint32_t>(i)) != 0)
+            return i;
+    return std::string::npos;
 }
 
-std::vector<Verdict::BadWord> bad_words(const Grid& grid,
-                                        const std::vector<std::uint32_t>& positions,
-                                        const Dictionary& dictionary) {
+std::vector<Verdict::BadWord> bad_words(const Grid& grid, const std::vector<std::uint32_t>& cells,
+                                        const Links& links, const Dictionary& dictionary) {
     std::vector<Verdict::BadWord> bad;
     const auto w = static_cast<std::size_t>(grid.width);
     const auto check = [&](std::string_view word, std::size_t first, bool across) {
@@ -85,44 +116,49 @@ std::vector<Verdict::BadWord> bad_words(const Grid& grid,
             bad.push_back({std::string(word), static_cast<int>(first % w),
                            static_cast<int>(first / w), across});
     };
-    // Across: consecutive positions in one row form a run.
-    for (std::size_t i = 0; i < positions.size();) {
-        std::size_t j = i + 1;
-        while (j < positions.size() && positions[j] == positions[j - 1] + 1 &&
-               positions[j] % w != 0)
-            ++j;
-        check(std::string_view(grid.cells).substr(positions[i], j - i), positions[i], true);
-        i = j;
+    // Across: a run follows right links; in reading order, its tiles are consecutive.
+    for (std::size_t i = 0; i < cells.size();) {
+        std::size_t j = i;
+        while (links.right[j] != no_tile)
+            j = links.right[j];
+        check(std::string_view(grid.cells).substr(cells[i], j - i + 1), cells[i], true);
+        i = j + 1;
     }
-    // Down: a run starts at a tile with no tile above it.
+    // Down: a run starts at a tile with a tile below it and none above.
     std::string word;
-    for (const std::uint32_t start : positions) {
-        if (start >= w && grid.cells[start - w] != '.')
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (links.has_above[i] || links.below[i] == no_tile)
             continue;
         word.clear();
-        for (std::size_t cell = start; cell < grid.cells.size() && grid.cells[cell] != '.';
-             cell += w)
-            word += grid.cells[cell];
-        check(word, start, false);
+        for (std::uint32_t t = static_cast<std::uint32_t>(i); t != no_tile; t = links.below[t])
+            word += grid.cells[cells[t]];
+        check(word, cells[i], false);
     }
     return bad;
 }
 
 }  // namespace
 
-LetterCounts tiles_of(const Grid& grid) {
-    LetterCounts tiles;
-    for (const std::uint32_t cell : tile_positions(grid.cells))
-        tiles.add(grid.cells[cell]);
+GridTiles tiles_on(const Grid& grid) {
+    GridTiles tiles{tile_positions(grid.cells), {}};
+    for (const std::uint32_t cell : tiles.cells)
+        tiles.letters.add(grid.cells[cell]);
     return tiles;
 }
 
+LetterCounts tiles_of(const Grid& grid) {
+    return tiles_on(grid).letters;
+}
+
 Verdict judge(const Grid& grid, const LetterCounts& hand, const Dictionary& dictionary) {
+    return judge(grid, tiles_on(grid), hand, dictionary);
+}
+
+Verdict judge(const Grid& grid, const GridTiles& tiles, const LetterCounts& hand,
+              const Dictionary& dictionary) {
     Verdict verdict;
-    const std::vector<std::uint32_t> positions = tile_positions(grid.cells);
-    LetterCounts on_grid;
-    for (const std::uint32_t cell : positions)
-        on_grid.add(grid.cells[cell]);
+    const std::vector<std::uint32_t>& positions = tiles.cells;
+    const LetterCounts& on_grid = tiles.letters;
     if (on_grid != hand) {
         verdict.kind = Verdict::Kind::wrong_tiles;
         verdict.missing = hand.minus_saturating(on_grid);
@@ -135,7 +171,8 @@ Verdict judge(const Grid& grid, const LetterCounts& hand, const Dictionary& dict
         verdict.message = fmt::format("grid tiles are not the hand; {}", fmt::join(parts, "; "));
         return verdict;
     }
-    if (const std::size_t stray = first_unreached(grid, positions); stray != std::string::npos) {
+    const Links links(grid, positions);
+    if (const std::size_t stray = first_unreached(links); stray != std::string::npos) {
         verdict.kind = Verdict::Kind::disconnected;
         verdict.stray_x = static_cast<int>(positions[stray] % grid.width);
         verdict.stray_y = static_cast<int>(positions[stray] / grid.width);
@@ -145,7 +182,7 @@ Verdict judge(const Grid& grid, const LetterCounts& hand, const Dictionary& dict
             verdict.stray_x, verdict.stray_y, positions[0] % grid.width, positions[0] / grid.width);
         return verdict;
     }
-    verdict.bad_words = bad_words(grid, positions, dictionary);
+    verdict.bad_words = bad_words(grid, positions, links, dictionary);
     if (!verdict.bad_words.empty()) {
         verdict.kind = Verdict::Kind::not_a_word;
         std::vector<std::string> parts;

@@ -2,6 +2,7 @@
 // and every run of two or more tiles, across or down, a word.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,18 @@ struct Verdict {
     bool legal() const { return kind == Kind::legal; }
 };
 
+// The tiles on a grid: their cells (indices into Grid::cells) in reading order, and their
+// letters. Found in one scan, which a caller that needs the letters first can hand to judge().
+struct GridTiles {
+    std::vector<std::uint32_t> cells;
+    LetterCounts letters;
+};
+GridTiles tiles_on(const Grid& grid);
+
 Verdict judge(const Grid& grid, const LetterCounts& hand, const Dictionary& dictionary);
+// The same, for the tiles tiles_on(grid) found.
+Verdict judge(const Grid& grid, const GridTiles& tiles, const LetterCounts& hand,
+              const Dictionary& dictionary);
 
 // The tiles on a grid.
 LetterCounts tiles_of(const Grid& grid);
