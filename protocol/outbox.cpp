@@ -1,6 +1,7 @@
 #include "protocol/outbox.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,30 +19,30 @@ class Outbox {
         if (!v2(p))
             out.push_back({p, legacy_message(dialect_, letters)});
     }
-    void v2_message(PlayerId p, std::string text) {
+    // Formatted only for a v2 player: a legacy one costs no formatting.
+    template <typename... Args>
+    void v2_message(PlayerId p, fmt::format_string<Args...> format, Args&&... args) {
         if (v2(p))
-            out.push_back({p, std::move(text) + "."});
+            out.push_back({p, fmt::format(format, std::forward<Args>(args)...) + "."});
     }
     // E: outcome W/L/Q, standing, winner ("--" when none or not yet known), then the reason,
     // length first so that its '.' cannot end the message, spaces as '_'.
     void end(PlayerId p, char outcome, std::string reason) {
         const auto winner = game_.winner();
         std::replace(reason.begin(), reason.end(), ' ', '_');
-        v2_message(p, fmt::format("E{}{:02}{}{:04}{}", outcome, game_.standings()[p],
-                                  winner && game_.over() ? fmt::format("{:02}", *winner + 1) : "--",
-                                  reason.size(), reason));
+        v2_message(p, "E{}{:02}{}{:04}{}", outcome, game_.standings()[p],
+                   winner && game_.over() ? fmt::format("{:02}", *winner + 1) : "--", reason.size(),
+                   reason);
     }
 
-    void operator()(const decision::Greeted& d) {
-        v2_message(d.player, fmt::format("V{:03}", d.version));
-    }
+    void operator()(const decision::Greeted& d) { v2_message(d.player, "V{:03}", d.version); }
     void operator()(const decision::HandsDealt& d) {
         for (std::size_t i = 0; i < d.hands.size(); ++i) {
             if (d.hands[i].empty())
                 continue;
             const auto p = static_cast<PlayerId>(i);
             letters(p, d.hands[i]);
-            v2_message(p, fmt::format("H{:04}{}", game_.peel_number(), d.hands[i]));
+            v2_message(p, "H{:04}{}", game_.peel_number(), d.hands[i]);
         }
     }
     // The peeler's ACK comes after its own tile: once it has read the ACK, its hand holds
@@ -51,25 +52,25 @@ class Outbox {
             if (d.tiles[i] == '.')
                 continue;
             const auto p = static_cast<PlayerId>(i);
-            letters(p, std::string(1, d.tiles[i]));
-            v2_message(p, fmt::format("P{:04}{}{:04}", d.number, d.tiles[i], d.bunch));
+            letters(p, std::string_view(&d.tiles[i], 1));
+            v2_message(p, "P{:04}{}{:04}", d.number, d.tiles[i], d.bunch);
         }
-        v2_message(d.player, fmt::format("A{:04}", d.number));
+        v2_message(d.player, "A{:04}", d.number);
     }
     // A legacy player is sent nothing: the tiles it lacked are already on their way.
     void operator()(const decision::PeelStale& d) {
         std::string lacked = d.unseen;
         std::sort(lacked.begin(), lacked.end());
-        v2_message(d.player, fmt::format("N{:04}{:04}{}", d.current, d.number, lacked));
+        v2_message(d.player, "N{:04}{:04}{}", d.current, d.number, lacked);
     }
     void operator()(const decision::Dumped& d) {
         letters(d.player, d.tiles);
-        v2_message(d.player, "D" + d.tiles);
+        v2_message(d.player, "D{}", d.tiles);
     }
     // A legacy player has no refusal message: its letter comes back, as if swapped for itself.
     void operator()(const decision::DumpRefused& d) {
         letters(d.player, std::string(1, d.letter));
-        v2_message(d.player, fmt::format("X{}{:04}", d.letter, d.bunch));
+        v2_message(d.player, "X{}{:04}", d.letter, d.bunch);
     }
     void operator()(const decision::Disqualified& d) { end(d.player, 'Q', d.reason); }
     void operator()(const decision::GameOver&) {

@@ -128,6 +128,19 @@ void PlayerProcess::on_process_exit(std::int64_t status, int signal) {
 void PlayerProcess::write(std::string bytes) {
     if (!spawned_ || !is_open(stdin_))
         return;
+    auto* stream = reinterpret_cast<uv_stream_t*>(&stdin_);
+    // A message nearly always fits the pipe: written at once, it needs no request and no copy.
+    // uv_try_write writes nothing while earlier bytes wait, so order is kept.
+    uv_buf_t direct = uv_buf_init(bytes.data(), static_cast<unsigned>(bytes.size()));
+    const int written = uv_try_write(stream, &direct, 1);
+    if (written == static_cast<int>(bytes.size()))
+        return;
+    if (written < 0 && written != UV_EAGAIN) {
+        events_.on_write_error(written);
+        return;
+    }
+    if (written > 0)
+        bytes.erase(0, static_cast<std::size_t>(written));
     auto request = std::make_unique<WriteRequest>();
     request->bytes = std::move(bytes);
     request->request.data = this;
@@ -138,8 +151,7 @@ void PlayerProcess::write(std::string bytes) {
         if (status < 0 && status != UV_ECANCELED)
             self->events_.on_write_error(status);
     };
-    const int error =
-        uv_write(&request->request, reinterpret_cast<uv_stream_t*>(&stdin_), &buf, 1, done);
+    const int error = uv_write(&request->request, stream, &buf, 1, done);
     if (error < 0) {
         events_.on_write_error(error);
         return;
