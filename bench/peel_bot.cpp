@@ -1,8 +1,10 @@
 // The benchmarks' player (legacy protocol, v1 dialect): peels staircase grids, which are legal
 // under a word list of every two-letter string, as fast as it can.
-//   peel_bot time N FILE   after its hand: N times, peel and time until the next tile comes,
-//                          then write the N round trips (ns, one a line) to FILE and exit
-//   peel_bot play          peel whenever tiles come, until the game ends
+//   peel_bot time N FILE [CPU]  after its hand: N times, peel and time until the next tile
+//                               comes, then write the N round trips (ns, one a line) to FILE
+//                               and exit; with CPU, it first moves itself to that CPU
+//   peel_bot play               peel whenever tiles come, until the game ends
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,7 +66,16 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     send("r");
     next_message();
-    if (mode == "time" && argc == 4) {
+    if (mode == "time" && (argc == 4 || argc == 5)) {
+        if (argc == 5) {
+            cpu_set_t cpus;
+            CPU_ZERO(&cpus);
+            CPU_SET(std::atoi(argv[4]), &cpus);
+            if (sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
+                std::perror("peel_bot: sched_setaffinity");
+                return 2;
+            }
+        }
         const long n = std::atol(argv[2]);
         std::vector<std::uint64_t> trips;
         trips.reserve(static_cast<std::size_t>(n));
@@ -86,6 +97,6 @@ int main(int argc, char** argv) {
             next_message();
         }
     }
-    std::fprintf(stderr, "usage: peel_bot time N FILE | peel_bot play\n");
+    std::fprintf(stderr, "usage: peel_bot time N FILE [CPU] | peel_bot play\n");
     return 2;
 }

@@ -1,15 +1,13 @@
 // Whole-process benchmarks, each next to a baseline measured in the same run:
-//   1. a peel's round trip through the host, against a relay that answers each peel with a tile
-//      and does nothing else (two pipe hops);
+//   1. a peel's round trip through the host, against the relay program (bench/relay.cpp), which
+//      answers each peel with a tile and does nothing else (two pipe hops), with the processes on
+//      one CPU, on two, and wherever the scheduler puts them;
 //   2. games per second between two fast bots, against only spawning and reaping them;
 //   3. the host's peak RSS in a game on the default word list;
 //   4. the default word list's time to be ready from process start, against an empty start.
 //
 //   process_bench BUILD_DIR WORDLIST [--quick]
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,7 +20,10 @@
 
 #include <fmt/format.h>
 
-extern char** environ;
+#include "bench/spawn.hpp"
+
+using bg::bench::reap;
+using bg::bench::spawn;
 
 namespace {
 
@@ -30,49 +31,6 @@ double now_s() {
     timespec t{};
     clock_gettime(CLOCK_MONOTONIC, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-}
-
-struct Child {
-    pid_t pid = -1;
-    int in = -1;   // its stdin, ours to write
-    int out = -1;  // its stdout, ours to read
-};
-
-// sh -c COMMAND, with pipes when `piped`, else /dev/null for every stream.
-Child spawn(const std::string& command, bool piped) {
-    int to[2] = {-1, -1}, from[2] = {-1, -1};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (piped) {
-        if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
-            std::exit(1);
-        posix_spawn_file_actions_adddup2(&actions, to[0], 0);
-        posix_spawn_file_actions_adddup2(&actions, from[1], 1);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
-    Child child;
-    if (posix_spawn(&child.pid, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ) !=
-        0)
-        std::exit(1);
-    posix_spawn_file_actions_destroy(&actions);
-    if (piped) {
-        close(to[0]);
-        close(from[1]);
-        child.in = to[1];
-        child.out = from[0];
-    }
-    return child;
-}
-
-rusage reap(pid_t pid) {
-    int status = 0;
-    rusage usage{};
-    wait4(pid, &status, 0, &usage);
-    return usage;
 }
 
 std::vector<double> read_trips(const std::string& path) {
@@ -91,34 +49,35 @@ double percentile(const std::vector<double>& sorted, double p) {
                            static_cast<std::size_t>(p * static_cast<double>(sorted.size())))];
 }
 
-// The relay: reads each peel (its length from its grid's size) and answers one tile.
-void relay(const std::string& bot_command) {
-    Child bot = spawn(bot_command, true);
-    char c;
-    if (read(bot.out, &c, 1) != 1)  // r
-        return;
-    const std::string hand = "AAEEHRTTYINNOSSDLLCUM.";
-    (void)!write(bot.in, hand.data(), hand.size());
-    std::string buffer;
-    for (;;) {
-        char chunk[65536];
-        const ssize_t n = read(bot.out, chunk, sizeof chunk);
-        if (n <= 0)
-            break;
-        buffer.append(chunk, static_cast<std::size_t>(n));
-        while (buffer.size() >= 7) {
-            const std::size_t cells =
-                static_cast<std::size_t>(std::atoi(buffer.substr(1, 3).c_str())) *
-                static_cast<std::size_t>(std::atoi(buffer.substr(4, 3).c_str()));
-            if (buffer.size() < 7 + cells)
-                break;
-            buffer.erase(0, 7 + cells);
-            (void)!write(bot.in, "E.", 2);
+// Where the round trips run: the host (or relay) on host_cpu and the bot on bot_cpu; -1 is
+// wherever the scheduler puts it (the bot follows the host when only the host is pinned).
+struct Placement {
+    const char* name;
+    int host_cpu;
+    int bot_cpu;
+    std::vector<double> host{}, relay{};
+};
+
+int cpu_count() {
+    cpu_set_t cpus;
+    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+}
+
+// Moves this process to `cpu` (none when -1): what it spawns from now on starts there too.
+// Returns the CPUs it had.
+cpu_set_t pin_self(int cpu) {
+    cpu_set_t before;
+    sched_getaffinity(0, sizeof before, &before);
+    if (cpu >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0) {
+            std::perror("process_bench: sched_setaffinity");
+            std::exit(1);
         }
     }
-    close(bot.in);
-    close(bot.out);
-    reap(bot.pid);
+    return before;
 }
 
 }  // namespace
@@ -130,31 +89,46 @@ int main(int argc, char** argv) {
     }
     const std::string build = argv[1], words = argv[2];
     const bool quick = argc > 3 && std::string(argv[3]) == "--quick";
-    const std::string host = build + "/host", bot = build + "/bench/peel_bot";
+    const std::string host = build + "/host", bot = build + "/bench/peel_bot",
+                      relay = build + "/bench/relay";
     const int peels = quick ? 50 : 2000;
     const int games = quick ? 2 : 60;
     const std::string trips_file = fmt::format("/tmp/bg-bench-{}.trips", getpid());
 
     // 1. Peel round trips: 50 a game (two players share 102 tiles: 51 peels), game after game,
     // so that grids stay the size of real ones. Host and relay take turns, so that noise hits
-    // both alike.
-    const std::string timed = fmt::format("exec {} time 50 {}", bot, trips_file);
-    std::vector<double> host_trips, relay_trips;
-    for (int round = 0; round < peels / 50; ++round) {
-        Child h = spawn(fmt::format("exec {} -q --dict {} --seed {} --kill-grace 100 '{}' "
-                                    "'printf r; exec sleep 600'",
-                                    host, words, round + 1, timed),
-                        false);
-        reap(h.pid);
-        for (double t : read_trips(trips_file))
-            host_trips.push_back(t);
-        relay(timed);
-        for (double t : read_trips(trips_file))
-            relay_trips.push_back(t);
+    // both alike. A round trip is two wake-ups, and on this kind of machine waking a process on
+    // an idle CPU costs far more than the work either side does: so where the processes run is
+    // fixed, in turn, for both (one CPU for all; host or relay on one and the bot on another),
+    // and then left to the scheduler, as in a real game.
+    std::vector<Placement> placements = {{"one CPU", 0, -1}};
+    if (cpu_count() >= 2)
+        placements.push_back({"host and bot on two CPUs", 0, 1});
+    placements.push_back({"placed by the scheduler", -1, -1});
+    for (Placement& place : placements) {
+        const std::string timed =
+            fmt::format("exec {} time 50 {}{}", bot, trips_file,
+                        place.bot_cpu < 0 ? std::string() : fmt::format(" {}", place.bot_cpu));
+        const cpu_set_t all = pin_self(place.host_cpu);
+        // The round trips a command's bot timed: none if it failed before writing them.
+        const auto timed_by = [&](const std::string& command, std::vector<double>& trips) {
+            std::remove(trips_file.c_str());
+            reap(spawn(command, false).pid);
+            for (double t : read_trips(trips_file))
+                trips.push_back(t);
+        };
+        for (int round = 0; round < peels / 50; ++round) {
+            timed_by(fmt::format("exec {} -q --dict {} --seed {} --kill-grace 100 '{}' "
+                                 "'printf r; exec sleep 600'",
+                                 host, words, round + 1, timed),
+                     place.host);
+            timed_by(fmt::format("exec {} '{}'", relay, timed), place.relay);
+        }
+        sched_setaffinity(0, sizeof all, &all);
+        std::sort(place.host.begin(), place.host.end());
+        std::sort(place.relay.begin(), place.relay.end());
     }
     std::remove(trips_file.c_str());
-    std::sort(host_trips.begin(), host_trips.end());
-    std::sort(relay_trips.begin(), relay_trips.end());
 
     // 2. Games per second, against spawning and reaping the same two bots.
     const std::string player = fmt::format("exec {} play", bot);
@@ -198,9 +172,12 @@ int main(int argc, char** argv) {
         fmt::print("{:<44} {:>9.1f} {:<2} {:>9.1f} {:<2} {:>7.2f}x\n", what, value, unit, baseline,
                    unit, baseline > 0 ? value / baseline : 0);
     };
-    fmt::print("peel round trip, {} peels (baseline: relay)\n", host_trips.size());
-    row("  p50", percentile(host_trips, 0.50), percentile(relay_trips, 0.50), "us");
-    row("  p99", percentile(host_trips, 0.99), percentile(relay_trips, 0.99), "us");
+    for (const Placement& place : placements) {
+        fmt::print("peel round trip, {}, {} peels (baseline: relay)\n", place.name,
+                   place.host.size());
+        row("  p50", percentile(place.host, 0.50), percentile(place.relay, 0.50), "us");
+        row("  p99", percentile(place.host, 0.99), percentile(place.relay, 0.99), "us");
+    }
     row("games per second (baseline: spawn + reap)", game_rate, spawn_rate, "/s");
     fmt::print("{:<44} {:>9.1f} MB\n", "host peak RSS, default word list", rss_mb);
     row("word list ready from start (probe vs empty)", probe / starts * 1000, empty / starts * 1000,

@@ -1,0 +1,56 @@
+#include "bench/spawn.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+extern char** environ;
+
+namespace bg::bench {
+
+Child spawn(const std::string& command, bool piped, bool keep_stderr) {
+    int to[2] = {-1, -1}, from[2] = {-1, -1};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (piped) {
+        if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0) {
+            std::perror("bench: pipe2");
+            std::exit(1);
+        }
+        posix_spawn_file_actions_adddup2(&actions, to[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, from[1], 1);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    }
+    if (!keep_stderr)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
+    Child child;
+    if (posix_spawn(&child.pid, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ) !=
+        0) {
+        std::perror("bench: posix_spawn");
+        std::exit(1);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    if (piped) {
+        close(to[0]);
+        close(from[1]);
+        child.in = to[1];
+        child.out = from[0];
+    }
+    return child;
+}
+
+rusage reap(pid_t pid) {
+    int status = 0;
+    rusage usage{};
+    wait4(pid, &status, 0, &usage);
+    return usage;
+}
+
+}  // namespace bg::bench
