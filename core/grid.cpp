@@ -7,14 +7,6 @@
 
 namespace bg {
 
-namespace {
-
-bool is_cell(char c) {
-    return c == '.' || is_tile_letter(c);
-}
-
-}  // namespace
-
 std::variant<GridSize, GridError> parse_grid_size(std::string_view text) {
     using Kind = GridError::Kind;
     if (text.size() < grid_header_size)
@@ -48,12 +40,17 @@ std::variant<Grid, GridError> parse_grid(std::string_view text) {
                          fmt::format("grid of width {} and height {} needs {} cells, got {}",
                                      grid.width, grid.height, expected, cells.size())};
     }
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-        if (!is_cell(cells[i]))
-            return GridError{Kind::bad_cell, grid_header_size + i,
-                             fmt::format("grid cell at column {}, row {} is {}, not A-Z or '.'",
-                                         i % grid.width, i / grid.width, quote_byte(cells[i]))};
-    }
+    std::size_t bad = cells.size();
+    for_each_non_dot(cells, [&](std::size_t i) {
+        if (is_tile_letter(cells[i]))
+            return true;
+        bad = i;
+        return false;
+    });
+    if (bad < cells.size())
+        return GridError{Kind::bad_cell, grid_header_size + bad,
+                         fmt::format("grid cell at column {}, row {} is {}, not A-Z or '.'",
+                                     bad % grid.width, bad / grid.width, quote_byte(cells[bad]))};
     grid.cells.assign(cells);
     return grid;
 }

@@ -2,7 +2,10 @@
 // yyy rows of exactly xxx cells, each a tile A-Z or '.' for an empty cell.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -40,6 +43,28 @@ struct GridSize {
 // The size in the first six bytes of a grid text (which may go on past them).
 std::variant<GridSize, GridError> parse_grid_size(std::string_view text);
 std::variant<Grid, GridError> parse_grid(std::string_view text);
+
+// Calls visit(i) for the index i of every byte of `cells` that is not '.', in order, while it
+// returns true. Grids are mostly empty, so whole 8-byte words of '.' are skipped at once.
+template <typename Visit>
+void for_each_non_dot(std::string_view cells, Visit&& visit) {
+    constexpr std::uint64_t all_dots = 0x2e2e2e2e2e2e2e2eULL;
+    const std::size_t n = cells.size();
+    std::size_t i = 0;
+    while (i < n) {
+        if (i + 8 <= n) {
+            std::uint64_t chunk;
+            std::memcpy(&chunk, cells.data() + i, 8);
+            if (chunk == all_dots) {
+                i += 8;
+                continue;
+            }
+        }
+        for (const std::size_t end = std::min(n, i + 8); i < end; ++i)
+            if (cells[i] != '.' && !visit(i))
+                return;
+    }
+}
 std::string serialise(const Grid& grid);
 
 }  // namespace bg

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include <fmt/format.h>
 
@@ -14,27 +13,13 @@ constexpr std::size_t bad_words_in_message = 5;
 
 constexpr std::uint32_t no_tile = UINT32_MAX;
 
-// Cell indices of the tiles of a grid, in reading order. Grids are mostly empty, so whole
-// 8-byte words of '.' are skipped at once.
+// Cell indices of the tiles of a grid, in reading order.
 std::vector<std::uint32_t> tile_positions(const std::string& cells) {
     std::vector<std::uint32_t> positions;
-    constexpr std::uint64_t all_dots = 0x2e2e2e2e2e2e2e2eULL;
-    const std::size_t n = cells.size();
-    std::size_t i = 0;
-    while (i < n) {
-        if (i + 8 <= n) {
-            std::uint64_t chunk;
-            std::memcpy(&chunk, cells.data() + i, 8);
-            if (chunk == all_dots) {
-                i += 8;
-                continue;
-            }
-        }
-        const std::size_t end = std::min(n, i + 8);
-        for (; i < end; ++i)
-            if (cells[i] != '.')
-                positions.push_back(static_cast<std::uint32_t>(i));
-    }
+    for_each_non_dot(cells, [&](std::size_t i) {
+        positions.push_back(static_cast<std::uint32_t>(i));
+        return true;
+    });
     return positions;
 }
 

@@ -85,6 +85,13 @@ TEST_CASE("grid: every malformation has its own precise error", "[grid]") {
         CHECK(e.message == "grid cell at column 0, row 4 is 0x0a, not A-Z or '.'");
         CHECK(failed("001001\xff").kind == Kind::bad_cell);
         CHECK(failed("001001 ").kind == Kind::bad_cell);
+        // Empty cells are skipped eight at a time: a bad cell after them is still found, the
+        // first of several is the one named, and so is one in a short tail.
+        e = failed("020001........A.-x........");
+        CHECK(e.offset == 6 + 10);
+        CHECK(e.message == "grid cell at column 10, row 0 is '-', not A-Z or '.'");
+        CHECK(failed("011001........._.").offset == 6 + 9);
+        CHECK(failed("011001..........*").offset == 6 + 10);
     }
 }
 
