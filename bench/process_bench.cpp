@@ -23,7 +23,7 @@
 
 #include "bench/spawn.hpp"
 
-using bg::bench::reap;
+using bg::bench::reap_ok;
 using bg::bench::spawn;
 
 namespace {
@@ -37,7 +37,7 @@ double now_s() {
 // Spawns a command and waits for it to end.
 double seconds_to_run(const std::string& command) {
     const double start = now_s();
-    reap(spawn(command, false).pid);
+    reap_ok(spawn(command, false).pid, command);
     return now_s() - start;
 }
 
@@ -66,9 +66,15 @@ struct Placement {
     std::vector<double> host{}, relay{};
 };
 
-int cpu_count() {
+// The CPUs this process may run on, lowest first.
+std::vector<int> usable_cpus() {
+    std::vector<int> usable;
     cpu_set_t cpus;
-    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &cpus))
+                usable.push_back(cpu);
+    return usable;
 }
 
 // Moves this process to `cpu` (none when -1): what it spawns from now on starts there too.
@@ -109,9 +115,12 @@ int main(int argc, char** argv) {
     // an idle CPU costs far more than the work either side does: so where the processes run is
     // fixed, in turn, for both (one CPU for all; host or relay on one and the bot on another),
     // and then left to the scheduler, as in a real game.
-    std::vector<Placement> placements = {{"one CPU", 0, -1}};
-    if (cpu_count() >= 2)
-        placements.push_back({"host and bot on two CPUs", 0, 1});
+    const std::vector<int> cpus = usable_cpus();
+    std::vector<Placement> placements;
+    if (!cpus.empty())
+        placements.push_back({"one CPU", cpus[0], -1});
+    if (cpus.size() >= 2)
+        placements.push_back({"host and bot on two CPUs", cpus[0], cpus[1]});
     placements.push_back({"placed by the scheduler", -1, -1});
     for (Placement& place : placements) {
         const std::string timed =
@@ -121,7 +130,7 @@ int main(int argc, char** argv) {
         // The round trips a command's bot timed: none if it failed before writing them.
         const auto timed_by = [&](const std::string& command, std::vector<double>& trips) {
             std::remove(trips_file.c_str());
-            reap(spawn(command, false).pid);
+            reap_ok(spawn(command, false).pid, command);
             for (double t : read_trips(trips_file))
                 trips.push_back(t);
         };
@@ -137,6 +146,16 @@ int main(int argc, char** argv) {
         std::sort(place.relay.begin(), place.relay.end());
     }
     std::remove(trips_file.c_str());
+    // Every timed peel must have come back, through both: else a figure would be made of none.
+    for (const Placement& place : placements)
+        if (place.host.size() != static_cast<std::size_t>(peels) ||
+            place.relay.size() != static_cast<std::size_t>(peels)) {
+            std::fprintf(stderr,
+                         "process_bench: %s: %zu of %d round trips through the host, %zu through "
+                         "the relay\n",
+                         place.name, place.host.size(), peels, place.relay.size());
+            return 1;
+        }
 
     // 2. Games per second, against spawning and reaping the same two bots, and against a relay
     // game (the same bots, dealt and answered tile for tile with no rules): the least a game of
@@ -151,19 +170,17 @@ int main(int argc, char** argv) {
         relay_time += seconds_to_run(fmt::format("exec {} '{}' '{}'", relay, player, player));
         const double start = now_s();
         const pid_t a = spawn(player, false).pid, b = spawn(player, false).pid;
-        reap(a);
-        reap(b);
+        reap_ok(a, player);
+        reap_ok(b, player);
         spawn_time += now_s() - start;
     }
     const double game_rate = games / host_time, relay_rate = games / relay_time,
                  spawn_rate = games / spawn_time;
 
     // 3. Peak RSS of the host in a game on the default word list.
-    const rusage usage =
-        reap(spawn(fmt::format("exec {} -q --seed 1 {}/reference_bot {}/reference_bot", host, build,
-                               build),
-                   false)
-                 .pid);
+    const std::string reference_game =
+        fmt::format("exec {} -q --seed 1 {}/reference_bot {}/reference_bot", host, build, build);
+    const rusage usage = reap_ok(spawn(reference_game, false).pid, reference_game);
     const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
 
     // 4. The default word list, ready from process start: one lookup, against an empty run.

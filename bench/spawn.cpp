@@ -46,10 +46,29 @@ Child spawn(const std::string& command, bool piped, bool keep_stderr) {
     return child;
 }
 
+namespace {
+
+rusage reap(pid_t pid, int& status) {
+    rusage usage{};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        status = -1;
+    return usage;
+}
+
+}  // namespace
+
 rusage reap(pid_t pid) {
     int status = 0;
-    rusage usage{};
-    wait4(pid, &status, 0, &usage);
+    return reap(pid, status);
+}
+
+rusage reap_ok(pid_t pid, const std::string& what) {
+    int status = 0;
+    const rusage usage = reap(pid, status);
+    if (status != 0) {
+        std::fprintf(stderr, "bench: %s ended with wait status %d\n", what.c_str(), status);
+        std::exit(1);
+    }
     return usage;
 }
 

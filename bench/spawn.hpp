@@ -19,7 +19,9 @@ struct Child {
 // /dev/null unless `keep_stderr`. Exits the program if it cannot.
 Child spawn(const std::string& command, bool piped, bool keep_stderr = false);
 
-// Waits for the child to exit; its resource usage.
+// Waits for the child to end; its resource usage.
 rusage reap(pid_t pid);
+// The same, for a child that must exit with status 0: else the program stops, naming `what`.
+rusage reap_ok(pid_t pid, const std::string& what);
 
 }  // namespace bg::bench
