@@ -2,25 +2,20 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support/read_bytes.hpp"
+
 using namespace bg;
 
 namespace {
 
+constexpr PlayerId player = 2;
+
 std::vector<Input> read_all(std::string_view bytes, std::size_t chunk = 1000000) {
-    PlayerReader reader(2);
-    std::vector<Input> out;
-    for (std::size_t i = 0; i < bytes.size(); i += chunk)
-        reader.feed(bytes.substr(i, chunk), out);
-    reader.finish(out);
-    return out;
+    return test::read_all(PlayerReader(player), bytes, chunk);
 }
 
 std::string violation(std::string_view bytes) {
-    const auto out = read_all(bytes);
-    REQUIRE_FALSE(out.empty());
-    const auto* v = std::get_if<input::Violation>(&out.back());
-    REQUIRE(v != nullptr);
-    return v->reason;
+    return test::violation_reason(read_all(bytes), player);
 }
 
 }  // namespace
