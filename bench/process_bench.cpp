@@ -34,7 +34,7 @@ double now_s() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
-// Spawns a command and waits for it to end.
+// Seconds to spawn a command and see it end; it must exit with status 0.
 double seconds_to_run(const std::string& command) {
     const double start = now_s();
     reap_ok(spawn(command, false).pid, command);
