@@ -33,12 +33,9 @@ std::string describe_letters(const LetterCounts& letters) {
 struct Links {
     std::vector<std::uint32_t> right;  // the tile right of tile i in its row, or no_tile
     std::vector<std::uint32_t> below;  // the tile under tile i, or no_tile
-    std::vector<bool> has_above;       // whether a tile is under another one
 
     Links(const Grid& grid, const std::vector<std::uint32_t>& cells)
-        : right(cells.size(), no_tile),
-          below(cells.size(), no_tile),
-          has_above(cells.size(), false) {
+        : right(cells.size(), no_tile), below(cells.size(), no_tile) {
         const auto w = static_cast<std::uint32_t>(grid.width);
         const std::size_t n = cells.size();
         std::uint32_t row_end = 0;  // the first cell after the current tile's row
@@ -51,10 +48,8 @@ struct Links {
                 right[i] = static_cast<std::uint32_t>(i + 1);
             while (lower < n && cells[lower] < cell + w)
                 ++lower;
-            if (lower < n && cells[lower] == cell + w) {
+            if (lower < n && cells[lower] == cell + w)
                 below[i] = static_cast<std::uint32_t>(lower);
-                has_above[lower] = true;
-            }
         }
     }
 };
@@ -112,7 +107,8 @@ std::vector<Verdict::BadWord> bad_words(const Grid& grid, const std::vector<std:
     // Down: a run starts at a tile with a tile below it and none above.
     std::string word;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-        if (links.has_above[i] || links.below[i] == no_tile)
+        const std::uint32_t cell = cells[i];
+        if (links.below[i] == no_tile || (cell >= w && grid.cells[cell - w] != '.'))
             continue;
         word.clear();
         for (std::uint32_t t = static_cast<std::uint32_t>(i); t != no_tile; t = links.below[t])
