@@ -4,7 +4,6 @@
 //                               comes, then write the N round trips (ns, one a line) to FILE
 //                               and exit; with CPU, it first moves itself to that CPU
 //   peel_bot play               peel whenever tiles come, until the game ends
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/spawn.hpp"
 #include "core/grid.hpp"
 #include "core/letters.hpp"
 #include "players/staircase.hpp"
@@ -67,15 +67,8 @@ int main(int argc, char** argv) {
     send("r");
     next_message();
     if (mode == "time" && (argc == 4 || argc == 5)) {
-        if (argc == 5) {
-            cpu_set_t cpus;
-            CPU_ZERO(&cpus);
-            CPU_SET(std::atoi(argv[4]), &cpus);
-            if (sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
-                std::perror("peel_bot: sched_setaffinity");
-                return 2;
-            }
-        }
+        if (argc == 5)
+            bg::bench::pin_to_cpu(std::atoi(argv[4]), "peel_bot");
         const long n = std::atol(argv[2]);
         std::vector<std::uint64_t> trips;
         trips.reserve(static_cast<std::size_t>(n));

@@ -82,15 +82,8 @@ std::vector<int> usable_cpus() {
 cpu_set_t pin_self(int cpu) {
     cpu_set_t before;
     sched_getaffinity(0, sizeof before, &before);
-    if (cpu >= 0) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        if (sched_setaffinity(0, sizeof one, &one) != 0) {
-            std::perror("process_bench: sched_setaffinity");
-            std::exit(1);
-        }
-    }
+    if (cpu >= 0)
+        bg::bench::pin_to_cpu(cpu, "process_bench");
     return before;
 }
 

@@ -13,9 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "bench/spawn.hpp"
+#include "core/grid.hpp"
 
 namespace {
 
@@ -27,15 +30,18 @@ struct Player {
     std::string buffer;
 };
 
-// Complete peels at the front of a player's buffer, taken off it.
+// Complete peels at the front of a player's buffer, taken off it: 'p', the grid's size, its
+// cells. The benchmarks' bots send nothing else.
 int take_peels(std::string& buffer) {
     int peels = 0;
-    while (buffer.size() >= 7) {
-        const std::size_t cells = static_cast<std::size_t>(std::atoi(buffer.substr(1, 3).c_str())) *
-                                  static_cast<std::size_t>(std::atoi(buffer.substr(4, 3).c_str()));
-        if (buffer.size() < 7 + cells)
+    while (buffer.size() >= 1 + bg::grid_header_size) {
+        const auto size = bg::parse_grid_size(std::string_view(buffer).substr(1));
+        if (!std::holds_alternative<bg::GridSize>(size))
+            std::exit(1);  // not a bench bot's peel
+        const std::size_t length = 1 + bg::grid_header_size + std::get<bg::GridSize>(size).cells();
+        if (buffer.size() < length)
             break;
-        buffer.erase(0, 7 + cells);
+        buffer.erase(0, length);
         ++peels;
     }
     return peels;

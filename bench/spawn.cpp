@@ -1,6 +1,7 @@
 #include "bench/spawn.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +71,17 @@ rusage reap_ok(pid_t pid, const std::string& what) {
         std::exit(1);
     }
     return usage;
+}
+
+void pin_to_cpu(int cpu, const char* who) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) {
+        std::fprintf(stderr, "%s: cannot move to CPU %d: ", who, cpu);
+        std::perror("sched_setaffinity");
+        std::exit(1);
+    }
 }
 
 }  // namespace bg::bench

@@ -1,5 +1,5 @@
-// Starting and reaping the benchmarks' processes, with as little as the system allows: posix_spawn
-// of `sh -c COMMAND`, as the host starts a player.
+// Starting, placing and reaping the benchmarks' processes, with as little as the system allows:
+// posix_spawn of `sh -c COMMAND`, as the host starts a player.
 #pragma once
 
 #include <sys/resource.h>
@@ -23,5 +23,9 @@ Child spawn(const std::string& command, bool piped, bool keep_stderr = false);
 rusage reap(pid_t pid);
 // The same, for a child that must exit with status 0: else the program stops, naming `what`.
 rusage reap_ok(pid_t pid, const std::string& what);
+
+// Moves the calling process to one CPU (what it starts from then on starts there too). Exits the
+// program, naming `who`, if it cannot.
+void pin_to_cpu(int cpu, const char* who);
 
 }  // namespace bg::bench
