@@ -69,7 +69,7 @@ class Outbox {
     }
     // A legacy player has no refusal message: its letter comes back, as if swapped for itself.
     void operator()(const decision::DumpRefused& d) {
-        letters(d.player, std::string(1, d.letter));
+        letters(d.player, std::string_view(&d.letter, 1));
         v2_message(d.player, "X{}{:04}", d.letter, d.bunch);
     }
     void operator()(const decision::Disqualified& d) { end(d.player, 'Q', d.reason); }
