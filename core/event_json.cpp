@@ -23,22 +23,22 @@ struct ToJson {
     json operator()(const input::Peel& e) const {
         return {{"type", "peel"},
                 {"player", e.player},
-                {"grid", e.grid},
+                {"grid", bytes_to_json(e.grid)},
                 {"reflects", e.reflects ? json(*e.reflects) : json(nullptr)}};
     }
     json operator()(const input::Dump& e) const {
         return {{"type", "dump"}, {"player", e.player}, {"letter", std::string(1, e.letter)}};
     }
     json operator()(const input::Violation& e) const {
-        return {{"type", "violation"}, {"player", e.player}, {"reason", e.reason}};
+        return {{"type", "violation"}, {"player", e.player}, {"reason", bytes_to_json(e.reason)}};
     }
     json operator()(const input::Gone& e) const {
-        return {{"type", "gone"}, {"player", e.player}, {"reason", e.reason}};
+        return {{"type", "gone"}, {"player", e.player}, {"reason", bytes_to_json(e.reason)}};
     }
     json operator()(const input::ReadyTimeout&) const { return {{"type", "ready_timeout"}}; }
     json operator()(const input::GameTimeout&) const { return {{"type", "game_timeout"}}; }
     json operator()(const input::Abort& e) const {
-        return {{"type", "abort"}, {"reason", e.reason}};
+        return {{"type", "abort"}, {"reason", bytes_to_json(e.reason)}};
     }
 
     json operator()(const decision::HandsDealt& d) const {
@@ -71,7 +71,8 @@ struct ToJson {
                 {"bunch", d.bunch}};
     }
     json operator()(const decision::Disqualified& d) const {
-        return {{"type", "disqualified"}, {"player", d.player}, {"reason", d.reason}};
+        return {
+            {"type", "disqualified"}, {"player", d.player}, {"reason", bytes_to_json(d.reason)}};
     }
     json operator()(const decision::GameOver& d) const {
         return {{"type", "game_over"},
@@ -98,6 +99,18 @@ class Fields {
         if (!value) {
             error_ = fmt::format("\"{}\" has the wrong type", key);
             return T{};
+        }
+        return std::move(*value);
+    }
+    // Bytes written with bytes_to_json.
+    std::string bytes(const char* key) {
+        if (!error_.empty())
+            return {};
+        const auto it = object_.find(key);
+        auto value = it == object_.end() ? std::nullopt : bytes_from_json(*it);
+        if (!value) {
+            error_ = fmt::format("no \"{}\", or not a string of bytes", key);
+            return {};
         }
         return std::move(*value);
     }
@@ -152,23 +165,20 @@ std::variant<Input, std::string> input_from_json(const json& object) {
     if (type == "ready")
         return checked<Input>(f, 2, input::Ready{f.get<int>("player")});
     if (type == "peel")
-        return checked<Input>(f, 4,
-                              input::Peel{f.get<int>("player"), f.get<std::string>("grid"),
-                                          f.optional_int("reflects")});
+        return checked<Input>(
+            f, 4, input::Peel{f.get<int>("player"), f.bytes("grid"), f.optional_int("reflects")});
     if (type == "dump")
         return checked<Input>(f, 3, input::Dump{f.get<int>("player"), f.letter("letter")});
     if (type == "violation")
-        return checked<Input>(f, 3,
-                              input::Violation{f.get<int>("player"), f.get<std::string>("reason")});
+        return checked<Input>(f, 3, input::Violation{f.get<int>("player"), f.bytes("reason")});
     if (type == "gone")
-        return checked<Input>(f, 3,
-                              input::Gone{f.get<int>("player"), f.get<std::string>("reason")});
+        return checked<Input>(f, 3, input::Gone{f.get<int>("player"), f.bytes("reason")});
     if (type == "ready_timeout")
         return checked<Input>(f, 1, input::ReadyTimeout{});
     if (type == "game_timeout")
         return checked<Input>(f, 1, input::GameTimeout{});
     if (type == "abort")
-        return checked<Input>(f, 2, input::Abort{f.get<std::string>("reason")});
+        return checked<Input>(f, 2, input::Abort{f.bytes("reason")});
     if (!f.error().empty())
         return f.error();
     return fmt::format("unknown input type \"{}\"", type);
@@ -204,8 +214,8 @@ std::variant<Decision, std::string> decision_from_json(const json& object) {
             f, 4,
             decision::DumpRefused{f.get<int>("player"), f.letter("letter"), f.get<int>("bunch")});
     if (type == "disqualified")
-        return checked<Decision>(
-            f, 3, decision::Disqualified{f.get<int>("player"), f.get<std::string>("reason")});
+        return checked<Decision>(f, 3,
+                                 decision::Disqualified{f.get<int>("player"), f.bytes("reason")});
     if (type == "game_over") {
         const auto end_text = f.get<std::string>("end");
         const auto end = end_from_string(end_text);

@@ -63,8 +63,44 @@ std::vector<Decision> Game::handle(const Input& input) {
     Decisions out;
     if (over())
         return out;
-    std::visit([&](const auto& event) { on(event, out); }, input);
+    if (within_limits(input, out))
+        std::visit([&](const auto& event) { on(event, out); }, input);
     return out;
+}
+
+bool Game::within_limits(const Input& input, Decisions& out) {
+    PlayerId id = -1;
+    std::size_t grid_bytes = 0;
+    if (const auto* peel = std::get_if<input::Peel>(&input)) {
+        id = peel->player;
+        grid_bytes = peel->grid.size();
+    } else if (const auto* dump = std::get_if<input::Dump>(&input)) {
+        id = dump->player;
+    } else if (const auto* ready = std::get_if<input::Ready>(&input)) {
+        id = ready->player;
+    } else if (const auto* hello = std::get_if<input::Hello>(&input)) {
+        id = hello->player;
+    }
+    if (!valid_player(id))
+        return true;  // not a player's message, or one the rules ignore
+    auto& player = players_[id];
+    player.grid_bytes += grid_bytes;
+    if (++player.messages > max_messages_per_player) {
+        disqualify(id,
+                   fmt::format("flooded the host: more than {} messages (the limit for a game)",
+                               max_messages_per_player),
+                   out);
+        return false;
+    }
+    if (player.grid_bytes > max_grid_bytes_per_player) {
+        disqualify(id,
+                   fmt::format("flooded the host: more than {} MiB of peel grids (the limit for "
+                               "a game)",
+                               max_grid_bytes_per_player >> 20),
+                   out);
+        return false;
+    }
+    return true;
 }
 
 std::vector<int> Game::standings() const {
@@ -136,6 +172,8 @@ void Game::on(const input::Ready& ready, Decisions& out) {
     if (player.phase != PlayerState::Phase::joining)
         return disqualify(ready.player, "protocol error: sent r (ready) a second time", out);
     player.phase = PlayerState::Phase::ready;
+    // The last player left, now that it is ready, has won; it could not win before.
+    end_if_decided(out);
     deal_if_all_ready(out);
 }
 
@@ -286,12 +324,16 @@ void Game::on(const input::Gone& gone, Decisions& out) {
     disqualify(gone.player, gone.reason, out);
 }
 
+// Everyone not ready is out at once: the order of seats decides nothing, and a player that
+// never said r never wins.
 void Game::on(const input::ReadyTimeout&, Decisions& out) {
     if (dealt_)
         return;
-    for (std::size_t i = 0; i < players_.size() && !over(); ++i)
+    for (std::size_t i = 0; i < players_.size(); ++i)
         if (players_[i].phase == PlayerState::Phase::joining)
-            disqualify(static_cast<PlayerId>(i), "not ready (no r) before the ready timeout", out);
+            put_out(static_cast<PlayerId>(i), "not ready (no r) before the ready timeout", out);
+    end_if_decided(out);
+    deal_if_all_ready(out);
 }
 
 void Game::on(const input::GameTimeout&, Decisions& out) {
@@ -317,6 +359,12 @@ void Game::on(const input::Abort&, Decisions& out) {
 }
 
 void Game::disqualify(PlayerId id, std::string reason, Decisions& out) {
+    put_out(id, std::move(reason), out);
+    end_if_decided(out);
+    deal_if_all_ready(out);
+}
+
+void Game::put_out(PlayerId id, std::string reason, Decisions& out) {
     auto& player = players_[id];
     player.phase = PlayerState::Phase::out;
     player.reason = reason;
@@ -327,9 +375,6 @@ void Game::disqualify(PlayerId id, std::string reason, Decisions& out) {
     for (char tile : tiles)
         put_back(tile);
     out.push_back(decision::Disqualified{id, std::move(reason)});
-    end_if_decided(out);
-    if (!over())
-        deal_if_all_ready(out);
 }
 
 void Game::deal_if_all_ready(Decisions& out) {
@@ -357,7 +402,11 @@ void Game::deal_hands(Decisions& out) {
     out.push_back(std::move(hands));
 }
 
+// One player left of several wins, once it has said r: before that it has not shown it can
+// play at all, and waits for its r or the ready timeout.
 void Game::end_if_decided(Decisions& out) {
+    if (over())
+        return;
     const int in = players_in();
     if (in == 0)
         return finish(End::everyone_out, std::nullopt, out);
@@ -365,6 +414,8 @@ void Game::end_if_decided(Decisions& out) {
         const auto it = std::find_if(players_.begin(), players_.end(), [](const auto& p) {
             return p.phase != PlayerState::Phase::out;
         });
+        if (it->phase == PlayerState::Phase::joining)
+            return;
         finish(End::last_player_standing, static_cast<PlayerId>(it - players_.begin()), out);
     }
 }

@@ -17,6 +17,12 @@
 
 namespace bg {
 
+// What one player may send in a game. A player past either limit is out for flooding: they
+// bound the event log, which records every message (README, "The event log"), and the host's
+// live lines. An honest bot stays far below both (README, "Security").
+inline constexpr int max_messages_per_player = 10'000;
+inline constexpr std::size_t max_grid_bytes_per_player = std::size_t{64} << 20;
+
 struct GameConfig {
     std::uint64_t seed = 0;
     int players = 2;
@@ -31,7 +37,9 @@ struct PlayerState {
     std::optional<std::string> grid;  // the last accepted grid
     int peels = 0;
     int dumps = 0;
-    std::string reason;  // why it is out
+    int messages = 0;            // handshake, ready, peels and dumps it has sent
+    std::size_t grid_bytes = 0;  // the bytes of all its peels' grids
+    std::string reason;          // why it is out
     // Tiles dealt to it by peels since its last accepted peel, oldest first, with the number of
     // the peel that dealt each: what a racing peel may not have seen yet. Only an accepted grid
     // proves which tiles a player has read; any later message may have been sent before them.
@@ -80,9 +88,13 @@ class Game {
     void on(const input::GameTimeout&, Decisions& out);
     void on(const input::Abort&, Decisions& out);
 
+    // False, after disqualifying the player, when this message takes it past its limits.
+    bool within_limits(const Input& input, Decisions& out);
     // False, after disqualifying the player, when it may not move now.
     bool may_move(PlayerId player, std::string_view move, Decisions& out);
     void disqualify(PlayerId player, std::string reason, Decisions& out);
+    // Out, its tiles back in the bunch; whether that ends the game is for the caller to see.
+    void put_out(PlayerId player, std::string reason, Decisions& out);
     void deal_hands(Decisions& out);
     void deal_if_all_ready(Decisions& out);
     void end_if_decided(Decisions& out);

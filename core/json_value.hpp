@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -39,5 +41,16 @@ std::optional<T> json_value(const nlohmann::json& value) {
         }
     }
 }
+
+}  // namespace bg
+
+namespace bg {
+
+// Untrusted bytes (a player's grid, a command line) in JSON without loss: a string when they
+// are well-formed UTF-8, else {"hex": "..."} with two lower-case hex digits a byte. JSON
+// strings cannot hold other bytes, and a writer that meets one throws.
+nlohmann::json bytes_to_json(std::string_view bytes);
+// The bytes back from either form; nullopt for anything else.
+std::optional<std::string> bytes_from_json(const nlohmann::json& value);
 
 }  // namespace bg

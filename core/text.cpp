@@ -32,4 +32,81 @@ std::string quote_bytes(std::string_view text, std::size_t limit) {
     return out;
 }
 
+namespace {
+
+// The length of the UTF-8 sequence at the start of `text` and its code point, or 0 when the
+// bytes there are not a well-formed sequence.
+std::size_t utf8_sequence(std::string_view text, char32_t& code_point) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(0);
+    std::size_t length = 0;
+    char32_t min = 0;
+    if (lead < 0x80) {
+        code_point = lead;
+        return 1;
+    } else if ((lead & 0xE0) == 0xC0) {
+        length = 2, min = 0x80, code_point = lead & 0x1F;
+    } else if ((lead & 0xF0) == 0xE0) {
+        length = 3, min = 0x800, code_point = lead & 0x0F;
+    } else if ((lead & 0xF8) == 0xF0) {
+        length = 4, min = 0x10000, code_point = lead & 0x07;
+    } else {
+        return 0;
+    }
+    if (text.size() < length)
+        return 0;
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((byte(i) & 0xC0) != 0x80)
+            return 0;
+        code_point = (code_point << 6) | (byte(i) & 0x3F);
+    }
+    if (code_point < min || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
+        return 0;
+    return length;
+}
+
+bool shown_as_is(char32_t c) {
+    if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F))
+        return false;  // C0 and C1 controls, DEL: escape sequences start with these
+    if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069))
+        return false;  // bidirectional embeddings, overrides and isolates
+    return c != 0x200E && c != 0x200F && c != 0x061C;  // direction marks
+}
+
+}  // namespace
+
+bool valid_utf8(std::string_view text) {
+    while (!text.empty()) {
+        char32_t c = 0;
+        const std::size_t length = utf8_sequence(text, c);
+        if (length == 0)
+            return false;
+        text.remove_prefix(length);
+    }
+    return true;
+}
+
+std::string escape_for_terminal(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    while (!text.empty()) {
+        char32_t c = 0;
+        const std::size_t length = utf8_sequence(text, c);
+        if (length == 0) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[0]));
+            text.remove_prefix(1);
+            continue;
+        }
+        if (c == '\\')
+            out += "\\\\";
+        else if (!shown_as_is(c))
+            out += c < 0x100 ? fmt::format("\\x{:02x}", static_cast<unsigned>(c))
+                             : fmt::format("\\u{{{:04x}}}", static_cast<unsigned>(c));
+        else
+            out.append(text.substr(0, length));
+        text.remove_prefix(length);
+    }
+    return out;
+}
+
 }  // namespace bg

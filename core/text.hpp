@@ -1,4 +1,4 @@
-// Small helpers for quoting untrusted bytes in messages.
+// Small helpers for quoting untrusted bytes in messages and on terminals.
 #pragma once
 
 #include <string>
@@ -12,5 +12,15 @@ std::string quote_byte(char byte);
 // At most `limit` bytes of `text`, with printable bytes as they are and others as \xNN, and
 // "... (N bytes)" when cut.
 std::string quote_bytes(std::string_view text, std::size_t limit = 40);
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF): what JSON strings and terminals may carry as they are.
+bool valid_utf8(std::string_view text);
+
+// Untrusted text made safe for a terminal: control characters (C0, DEL, C1), invalid UTF-8 and
+// the bidirectional controls that reorder what is shown become \xNN or \u{NNNN}, and a
+// backslash becomes \\, so that no line can move the cursor, erase, recolour, write the
+// clipboard or pose as another line.
+std::string escape_for_terminal(std::string_view text);
 
 }  // namespace bg

@@ -1,5 +1,8 @@
 #include "host/event_log.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 namespace bg {
 
 void EventLog::append(const char* kind, nlohmann::json body, std::uint64_t t_ns) {
@@ -7,14 +10,28 @@ void EventLog::append(const char* kind, nlohmann::json body, std::uint64_t t_ns)
     if (!writing())
         return;
     const nlohmann::json record = {{"seq", seq}, {"t", t_ns}, {kind, std::move(body)}};
-    const std::string line = record.dump() + "\n";
+    std::string line;
+    try {
+        // Every string in a record is valid UTF-8 by construction (untrusted bytes go through
+        // bytes_to_json); should one not be, the log is failed, and the game with it.
+        line = record.dump() + "\n";
+    } catch (const nlohmann::json::exception& e) {
+        return fail(std::string("a record could not be written as JSON: ") + e.what());
+    }
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
-        failed_ = true;
+        fail(std::strerror(errno));
 }
 
 void EventLog::flush() {
     if (file_ && !failed_ && std::fflush(file_) != 0)
-        failed_ = true;
+        fail(std::strerror(errno));
+}
+
+void EventLog::fail(std::string error) {
+    if (failed_)
+        return;
+    failed_ = true;
+    error_ = std::move(error);
 }
 
 }  // namespace bg

@@ -24,11 +24,16 @@ class EventLog {
     void flush();
     std::uint64_t next_seq() const { return seq_; }
     bool failed() const { return failed_; }
+    // Why the log could not be written, once failed().
+    const std::string& error() const { return error_; }
 
   private:
+    void fail(std::string error);
+
     std::FILE* file_;
     std::uint64_t seq_ = 0;
     bool failed_ = false;
+    std::string error_;
 };
 
 }  // namespace bg

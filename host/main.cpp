@@ -1,14 +1,21 @@
 // host: the Bananagrams referee. Spawns the players, deals, judges, and says who won.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <uv.h>
 #include <boost/program_options.hpp>
 
+#include "core/text.hpp"
+#include "host/console.hpp"
 #include "host/event_log.hpp"
 #include "host/match.hpp"
 #include "host/replay.hpp"
@@ -23,6 +30,16 @@ constexpr int exit_played = 0;
 constexpr int exit_failed = 1;         // unreadable dictionary or log, a log that does not replay
 constexpr int exit_usage = 2;          // bad options
 constexpr int exit_player_failed = 3;  // a player's command could not start (the game was played)
+constexpr int exit_output_failed =
+    4;  // stdout or stderr could not be written (the game was played)
+
+bg::Console out(stdout);
+bg::Console err(stderr);
+
+template <class... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
+    err.write(fmt::format(format, std::forward<Args>(args)...));
+}
 
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
        host --replay LOG [--json]
@@ -33,40 +50,73 @@ protocol. A live line per event goes to stderr, with each player's stderr prefix
 [player N]; the result goes to stdout.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
-be read, or a log does not replay; 2 bad options; 3 a player's command could not start (the
-game was still played and its result printed); 128+N the host was stopped by signal N.
+be read, a log does not replay, or the event log could not be written (the game is aborted at
+once); 2 bad options; 3 a player's command could not start (the game was still played and its
+result printed); 4 stdout or stderr could not be written (the game was still played, and
+logged); 128+N the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game
+is aborted and every player ended). SIGUSR1 and SIGUSR2 are ignored.
 
 )";
 
-double seconds_option(const po::variables_map& vm, const char* name) {
+// A duration in seconds: at least a millisecond (0 only where it means "none"), at most 10^6.
+std::uint64_t milliseconds_option(const po::variables_map& vm, const char* name,
+                                  bool zero_is_none) {
     const double value = vm[name].as<double>();
-    if (!(value >= 0) || value > 1e6)
-        throw po::error(fmt::format("--{} must be between 0 and 1000000 seconds", name));
+    if (zero_is_none && value == 0)
+        return 0;
+    if (!(value >= 0.001) || value > 1e6)
+        throw po::error(fmt::format("--{} must be between 0.001 and 1000000 seconds{}", name,
+                                    zero_is_none ? " (or 0 for none)" : ""));
+    return static_cast<std::uint64_t>(value * 1000);
+}
+
+// A whole number in [min, max], written in decimal digits only: Boost would take "-1" for an
+// unsigned option as 2^64-1.
+std::uint64_t count_option(const po::variables_map& vm, const char* name, std::uint64_t min,
+                           std::uint64_t max) {
+    const auto& text = vm[name].as<std::string>();
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
+        value > max)
+        throw po::error(fmt::format("--{} must be a whole number from {} to {}, not '{}'", name,
+                                    min, max, bg::escape_for_terminal(text)));
     return value;
+}
+
+// Nothing the host inherited (a terminal's, a scheduler's or a caller's descriptors) reaches a
+// player: every descriptor past stderr is closed at exec.
+void close_inherited_descriptors_on_exec() {
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return;
+    for (int fd = 3; fd < 65536; ++fd) {
+        const int flags = ::fcntl(fd, F_GETFD);
+        if (flags >= 0)
+            ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    }
 }
 
 void print_result(const nlohmann::json& result, bool json) {
     if (json)
-        fmt::print("{}\n", result.dump());
+        out.write(result.dump() + "\n");
     else
-        fmt::print("{}", bg::result_table(result));
-    std::fflush(stdout);
+        out.write(bg::result_table(result));
 }
 
 int replay(const std::string& path, bool json) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        fmt::print(stderr, "host: cannot open log {}: {}\n", path, std::strerror(errno));
+        say("host: cannot open log {}: {}\n", bg::escape_for_terminal(path), std::strerror(errno));
         return exit_failed;
     }
     std::optional<bg::Dictionary> loaded;
     auto replayed = bg::replay_log(in, bg::host_dictionaries(loaded));
     if (auto* error = std::get_if<std::string>(&replayed)) {
-        fmt::print(stderr, "host: {}: {}\n", path, *error);
+        say("host: {}: {}\n", bg::escape_for_terminal(path), *error);
         return exit_failed;
     }
     print_result(std::get<nlohmann::json>(replayed), json);
-    return exit_played;
+    return out.failed() ? exit_output_failed : exit_played;
 }
 
 }  // namespace
@@ -74,12 +124,15 @@ int replay(const std::string& path, bool json) {
 int main(int argc, char** argv) {
     // A player that dies with our bytes in its pipe must not take the host with it.
     std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGUSR1, SIG_IGN);
+    std::signal(SIGUSR2, SIG_IGN);
+    close_inherited_descriptors_on_exec();
 
     po::options_description options("Options");
     // clang-format off
     options.add_options()
         ("help,h", "show this help and exit")
-        ("seed", po::value<std::uint64_t>()->value_name("N"),
+        ("seed", po::value<std::string>()->value_name("N"),
          "the deal: the same seed and the same players give the same tiles (default: a random "
          "seed, printed and logged)")
         ("dict", po::value<std::string>()->value_name("FILE"),
@@ -96,8 +149,8 @@ int main(int argc, char** argv) {
         ("game-timeout", po::value<double>()->value_name("SEC")->default_value(600),
          "seconds from the deal to the end; then the player holding the fewest tiles wins "
          "(a tie: no winner); 0 for no limit")
-        ("kill-grace", po::value<std::uint64_t>()->value_name("MS")->default_value(2000),
-         "milliseconds between SIGTERM and SIGKILL for a player's process group")
+        ("kill-grace", po::value<std::string>()->value_name("MS")->default_value("2000"),
+         "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
         ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")->default_value("v1"),
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
@@ -117,8 +170,10 @@ int main(int argc, char** argv) {
                   vm);
         po::notify(vm);
         if (vm.count("help")) {
-            std::cout << usage_text << "\n" << options << "\n";
-            return exit_played;
+            std::ostringstream help;
+            help << usage_text << "\n" << options << "\n";
+            out.write(help.str());
+            return out.failed() ? exit_output_failed : exit_played;
         }
         if (vm.count("replay")) {
             if (vm.count("command"))
@@ -137,13 +192,14 @@ int main(int argc, char** argv) {
         if (!dialect)
             throw po::error("--legacy-dialect must be v1 or v0");
         setup.dialect = *dialect;
-        setup.ready_timeout_ms =
-            static_cast<std::uint64_t>(seconds_option(vm, "ready-timeout") * 1000);
-        setup.game_timeout_ms =
-            static_cast<std::uint64_t>(seconds_option(vm, "game-timeout") * 1000);
-        setup.kill_grace_ms = vm["kill-grace"].as<std::uint64_t>();
+        setup.ready_timeout_ms = milliseconds_option(vm, "ready-timeout", false);
+        setup.game_timeout_ms = milliseconds_option(vm, "game-timeout", true);
+        setup.kill_grace_ms = count_option(vm, "kill-grace", 0, 600'000);
+        setup.game.seed = vm.count("seed") ? count_option(vm, "seed", 0, UINT64_MAX)
+                                           : (std::uint64_t{std::random_device{}()} << 32) ^
+                                                 std::random_device{}();
     } catch (const po::error& e) {
-        fmt::print(stderr, "host: {}\nTry 'host --help'.\n", e.what());
+        say("host: {}\nTry 'host --help'.\n", bg::escape_for_terminal(e.what()));
         return exit_usage;
     }
 
@@ -153,7 +209,7 @@ int main(int argc, char** argv) {
         setup.dictionary = vm["dict"].as<std::string>();
         auto file = bg::Dictionary::from_file(setup.dictionary);
         if (auto* error = std::get_if<std::string>(&file)) {
-            fmt::print(stderr, "host: {}\n", *error);
+            say("host: {}\n", bg::escape_for_terminal(*error));
             return exit_failed;
         }
         loaded.emplace(std::move(std::get<bg::Dictionary>(file)));
@@ -161,16 +217,14 @@ int main(int argc, char** argv) {
     }
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
 
-    setup.game.seed = vm.count("seed")
-                          ? vm["seed"].as<std::uint64_t>()
-                          : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-
     std::FILE* log_file = nullptr;
     if (vm.count("log")) {
         const auto path = vm["log"].as<std::string>();
-        log_file = std::fopen(path.c_str(), "w");
+        // Close-on-exec ("e"): no player may write, cut or read the record of its own game.
+        log_file = std::fopen(path.c_str(), "we");
         if (!log_file) {
-            fmt::print(stderr, "host: cannot write log {}: {}\n", path, std::strerror(errno));
+            say("host: cannot write log {}: {}\n", bg::escape_for_terminal(path),
+                std::strerror(errno));
             return exit_failed;
         }
     }
@@ -178,7 +232,7 @@ int main(int argc, char** argv) {
 
     const bool quiet = vm["quiet"].as<bool>();
     if (!quiet)
-        fmt::print(stderr, "seed {}\n", setup.game.seed);
+        say("seed {}\n", setup.game.seed);
     const bool json = vm["json"].as<bool>();
 
     uv_loop_t loop;
@@ -186,11 +240,12 @@ int main(int argc, char** argv) {
     int status = exit_played;
     {
         bg::Match::Reporter live_lines;
+        bg::Match::PlayerLines player_lines = [](bg::PlayerId player, const std::string& line) {
+            say("[player {}] {}\n", player + 1, line);
+        };
         if (!quiet)
-            live_lines = [](double t, const std::string& line) {
-                fmt::print(stderr, "[{:8.3f}s] {}\n", t, line);
-            };
-        bg::Match match(&loop, setup, *dictionary, log, live_lines);
+            live_lines = [](double t, const std::string& line) { say("[{:8.3f}s] {}\n", t, line); };
+        bg::Match match(&loop, setup, *dictionary, log, live_lines, player_lines);
         match.start();
         uv_run(&loop, UV_RUN_DEFAULT);
         print_result(bg::result_json(match.setup(), match.game()), json);
@@ -200,11 +255,19 @@ int main(int argc, char** argv) {
             status = 128 + match.abort_signal();
     }
     if (uv_loop_close(&loop) != 0)
-        fmt::print(stderr, "host: internal: libuv handles left open\n");
-    if (log_file && (log.failed() || std::fclose(log_file) != 0)) {
-        fmt::print(stderr, "host: the event log could not be written completely\n");
-        if (status == exit_played)
-            status = exit_failed;
+        say("host: internal: libuv handles left open\n");
+    if (log_file) {
+        const bool closed = std::fclose(log_file) == 0;
+        if (log.failed() || !closed) {
+            say("host: the event log {} could not be written ({}){}\n",
+                bg::escape_for_terminal(vm["log"].as<std::string>()),
+                log.failed() ? log.error() : std::strerror(errno),
+                log.failed() ? ": the game was aborted" : "");
+            if (status == exit_played || status == exit_player_failed)
+                status = exit_failed;
+        }
     }
+    if ((out.failed() || err.failed()) && status == exit_played)
+        status = exit_output_failed;
     return status;
 }

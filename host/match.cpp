@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/event_json.hpp"
+#include "core/text.hpp"
 #include "host/result.hpp"
 
 namespace bg {
@@ -47,12 +48,13 @@ struct Match::Seat {
 };
 
 Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
-             Reporter reporter)
+             Reporter reporter, PlayerLines player_lines)
     : loop_(loop),
       setup_(std::move(setup)),
       dictionary_(dictionary),
       log_(log),
-      reporter_(std::move(reporter)) {
+      reporter_(std::move(reporter)),
+      player_lines_(std::move(player_lines)) {
     std::string error;
     game_ = Game::create(setup_.game, dictionary_, &error);
     if (!game_)
@@ -61,9 +63,9 @@ Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLo
         uv_timer_init(loop_, timer);
         timer->data = this;
     }
-    for (uv_signal_t* signal : {&sigint_, &sigterm_}) {
-        uv_signal_init(loop_, signal);
-        signal->data = this;
+    for (uv_signal_t& signal : signals_) {
+        uv_signal_init(loop_, &signal);
+        signal.data = this;
     }
 }
 
@@ -78,13 +80,21 @@ void Match::start() {
     log_.append("start", to_json(setup_), 0);
     log_.flush();
 
+    // A closed terminal (SIGHUP) or ssh session, ^C, ^\\ and kill all end the game the same
+    // way: aborted, recorded, and every player ended.
     const auto on_signal = [](uv_signal_t* handle, int signum) {
         auto* self = static_cast<Match*>(handle->data);
-        self->abort_signal_ = signum;
-        self->submit(input::Abort{signum == SIGINT ? "SIGINT" : "SIGTERM"});
+        if (self->abort_signal_ == 0)
+            self->abort_signal_ = signum;
+        self->submit(input::Abort{fmt::format("SIG{}", sigabbrev_np(signum))});
     };
-    uv_signal_start(&sigint_, on_signal, SIGINT);
-    uv_signal_start(&sigterm_, on_signal, SIGTERM);
+    for (std::size_t i = 0; i < signals_.size(); ++i)
+        uv_signal_start(&signals_[i], on_signal, abort_signals[i]);
+    if (log_.failed()) {
+        // Not one player is started for a game that cannot be recorded.
+        submit(input::Abort{"the event log could not be written"});
+        return;
+    }
 
     for (std::size_t i = 0; i < setup_.commands.size(); ++i) {
         const auto id = static_cast<PlayerId>(i);
@@ -116,10 +126,12 @@ void Match::start() {
             if (seat.stderr_bytes > stderr_limit)
                 return;
             seat.stderr_bytes += line.size() + 1;
+            if (!player_lines_)
+                return;
             if (seat.stderr_bytes > stderr_limit)
-                fmt::print(stderr, "[player {}] (more stderr dropped)\n", id + 1);
+                player_lines_(id, "(more stderr dropped)");
             else
-                fmt::print(stderr, "[player {}] {}\n", id + 1, line);
+                player_lines_(id, escape_for_terminal(line));
         };
         events.on_exit = [this, id](std::int64_t status, int signal) {
             on_exit(id, status, signal);
@@ -208,6 +220,14 @@ void Match::handle(const Input& in) {
     for (const auto& d : decisions)
         log_.append("decision", logging ? to_json(d) : nlohmann::json(), t);
     log_.flush();
+    if (log_.failed()) {
+        // Nothing unrecorded goes out: the game ends here, as aborted.
+        if (game_->over())
+            end_game();
+        else
+            submit(input::Abort{"the event log could not be written"});
+        return;
+    }
     for (const auto& d : decisions) {
         if (reporter_)
             reporter_(static_cast<double>(t) / 1e9, describe(d));
@@ -268,11 +288,11 @@ void Match::close_if_done() {
     closing_ = true;
     for (auto& seat : seats_)
         uv_close(reinterpret_cast<uv_handle_t*>(&seat->gone_timer), nullptr);
-    for (uv_handle_t* handle :
-         {reinterpret_cast<uv_handle_t*>(&ready_timer_),
-          reinterpret_cast<uv_handle_t*>(&game_timer_), reinterpret_cast<uv_handle_t*>(&sigint_),
-          reinterpret_cast<uv_handle_t*>(&sigterm_)})
+    for (uv_handle_t* handle : {reinterpret_cast<uv_handle_t*>(&ready_timer_),
+                                reinterpret_cast<uv_handle_t*>(&game_timer_)})
         uv_close(handle, nullptr);
+    for (uv_signal_t& signal : signals_)
+        uv_close(reinterpret_cast<uv_handle_t*>(&signal), nullptr);
 }
 
 std::string Match::describe(const Decision& decision) const {

@@ -5,6 +5,8 @@
 
 #include <uv.h>
 
+#include <array>
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -25,9 +27,13 @@ class Match {
   public:
     // Live lines for people, one per decision; none (and no work to make them) when empty.
     using Reporter = std::function<void(double seconds, const std::string& line)>;
+    // A line of a player's stderr, already escaped for a terminal; none when empty.
+    using PlayerLines = std::function<void(PlayerId player, const std::string& line)>;
+    // The signals that abort a game: each ends it as `aborted`, with every player ended.
+    static constexpr std::array<int, 4> abort_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
     Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
-          Reporter reporter);
+          Reporter reporter, PlayerLines player_lines);
     Match(const Match&) = delete;
     Match& operator=(const Match&) = delete;
     ~Match();
@@ -65,12 +71,12 @@ class Match {
     const Dictionary& dictionary_;
     EventLog& log_;
     Reporter reporter_;
+    PlayerLines player_lines_;
     std::optional<Game> game_;
     std::vector<std::unique_ptr<Seat>> seats_;
     uv_timer_t ready_timer_{};
     uv_timer_t game_timer_{};
-    uv_signal_t sigint_{};
-    uv_signal_t sigterm_{};
+    std::array<uv_signal_t, abort_signals.size()> signals_{};
     std::uint64_t started_ns_ = 0;
     std::vector<Input> pending_;
     bool handling_ = false;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/json_value.hpp"
+#include "core/text.hpp"
+
 namespace bg {
 
 using nlohmann::json;
@@ -13,7 +16,7 @@ nlohmann::json result_json(const Setup& setup, const Game& game) {
         const PlayerState& p = game.players()[i];
         const bool out = p.phase == PlayerState::Phase::out;
         const bool won = game.winner() == static_cast<PlayerId>(i);
-        players.push_back({{"command", setup.commands[i]},
+        players.push_back({{"command", bytes_to_json(setup.commands[i])},
                            {"protocol", p.version == protocol_v2
                                             ? std::string("v2")
                                             : fmt::format("legacy-{}", to_string(setup.dialect))},
@@ -21,7 +24,7 @@ nlohmann::json result_json(const Setup& setup, const Game& game) {
                            {"outcome", won   ? "won"
                                        : out ? "disqualified"
                                              : "lost"},
-                           {"reason", out ? json(p.reason) : json(nullptr)},
+                           {"reason", out ? bytes_to_json(p.reason) : json(nullptr)},
                            {"hand", p.hand.to_string()},
                            {"tiles", p.hand.total()},
                            {"grid", p.grid ? json(*p.grid) : json(nullptr)},
@@ -49,9 +52,10 @@ std::string result_table(const json& result) {
         out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5}  {}\n", ++seat,
                            p["outcome"].get<std::string>(), p["protocol"].get<std::string>(),
                            p["peels"].get<int>(), p["dumps"].get<int>(), p["tiles"].get<int>(),
-                           p["command"].get<std::string>());
+                           escape_for_terminal(bytes_from_json(p["command"]).value_or("?")));
         if (!p["reason"].is_null())
-            out += fmt::format("{:>2}  {}\n", "", p["reason"].get<std::string>());
+            out += fmt::format("{:>2}  {}\n", "",
+                               escape_for_terminal(bytes_from_json(p["reason"]).value_or("?")));
     }
     return out;
 }

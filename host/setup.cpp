@@ -8,13 +8,20 @@
 
 namespace bg {
 
+nlohmann::json commands_json(const std::vector<std::string>& commands) {
+    auto array = nlohmann::json::array();
+    for (const auto& command : commands)
+        array.push_back(bytes_to_json(command));
+    return array;
+}
+
 nlohmann::json to_json(const Setup& s) {
     return {{"version", log_version},
             {"seed", s.game.seed},
-            {"players", s.commands},
+            {"players", commands_json(s.commands)},
             {"sets", s.game.sets},
             {"dialect", to_string(s.dialect)},
-            {"dictionary", s.dictionary},
+            {"dictionary", bytes_to_json(s.dictionary)},
             {"dictionary_fingerprint", fmt::format("{:016x}", s.dictionary_fingerprint)},
             {"ready_timeout_ms", s.ready_timeout_ms},
             {"game_timeout_ms", s.game_timeout_ms},
@@ -42,10 +49,23 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     Setup s;
     std::string dialect, fingerprint;
     field("seed", s.game.seed);
-    field("players", s.commands);
+    const auto bytes_field = [&](const nlohmann::json* value, const char* key, std::string& into) {
+        auto bytes = value ? bytes_from_json(*value) : std::nullopt;
+        if (bytes)
+            into = std::move(*bytes);
+        else if (missing.empty())
+            missing = key;
+    };
+    if (const auto it = object.find("players"); it != object.end() && it->is_array()) {
+        for (const auto& command : *it)
+            bytes_field(&command, "players", s.commands.emplace_back());
+    } else if (missing.empty()) {
+        missing = "players";
+    }
     field("sets", s.game.sets);
     field("dialect", dialect);
-    field("dictionary", s.dictionary);
+    const auto dictionary = object.find("dictionary");
+    bytes_field(dictionary == object.end() ? nullptr : &*dictionary, "dictionary", s.dictionary);
     field("dictionary_fingerprint", fingerprint);
     field("ready_timeout_ms", s.ready_timeout_ms);
     field("game_timeout_ms", s.game_timeout_ms);

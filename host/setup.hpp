@@ -27,6 +27,8 @@ struct Setup {
 inline constexpr int log_version = 1;
 
 nlohmann::json to_json(const Setup& setup);
+// Player commands as the log and the result hold them: any bytes, without loss.
+nlohmann::json commands_json(const std::vector<std::string>& commands);
 // The setup a start record holds, or why it is not one.
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object);
 

@@ -104,7 +104,24 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK(std::get<std::string>(loaded) ==
           "word list " + path + " holds no words (2 lines skipped)");
+
+    {
+        std::ofstream out(path);
+        out << "zebra\nyak\n\xff\x01\n123\n^^\n";
+    }
+    loaded = Dictionary::from_file(path);
+    REQUIRE(std::holds_alternative<std::string>(loaded));
+    CHECK(std::get<std::string>(loaded) ==
+          "word list " + path +
+              " is mostly not words: 3 of its 5 lines are not all letters (the first is line 3); "
+              "give a list of one word a line");
     std::remove(path.c_str());
+
+    // Read no further than the limit: the host must not fill its memory from /dev/zero.
+    loaded = Dictionary::from_file("/dev/zero");
+    REQUIRE(std::holds_alternative<std::string>(loaded));
+    CHECK(std::get<std::string>(loaded) ==
+          "word list /dev/zero is larger than 64 MiB: is it a word list?");
 
     loaded = Dictionary::from_file("/nonexistent/words");
     REQUIRE(std::holds_alternative<std::string>(loaded));

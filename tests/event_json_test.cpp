@@ -1,4 +1,5 @@
 #include "core/event_json.hpp"
+#include "core/json_value.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -53,4 +54,22 @@ TEST_CASE("event json: records that are not exactly what the host writes are ref
     CHECK(decision_error({{"type", "game_over"}, {"end", "draw"}, {"winner", nullptr}}) ==
           "unknown end \"draw\"");
     CHECK(decision_error({{"kind", "x"}}) == "no \"type\"");
+}
+
+TEST_CASE("event json: any bytes a player sends are logged without loss", "[event_json]") {
+    const std::string raw = std::string("002001A") + '\xff' + std::string(1, '\0') + "\x1b";
+    const input::Peel peel{0, raw, {}};
+    const nlohmann::json record = to_json(Input{peel});
+    CHECK(record["grid"]["hex"] == "30303230303141ff001b");
+    CHECK_NOTHROW(record.dump());
+    const auto back = input_from_json(nlohmann::json::parse(record.dump()));
+    REQUIRE(std::holds_alternative<Input>(back));
+    CHECK(std::get<Input>(back) == Input{peel});
+
+    // UTF-8 stays a string; hex holding UTF-8 is a second spelling of it, and refused.
+    CHECK(bytes_to_json("caf\xc3\xa9") == "caf\xc3\xa9");
+    CHECK(bytes_from_json(nlohmann::json{{"hex", "41"}}) == std::nullopt);
+    CHECK(bytes_from_json(nlohmann::json{{"hex", "4"}}) == std::nullopt);
+    CHECK(bytes_from_json(nlohmann::json{{"hex", "zz"}}) == std::nullopt);
+    CHECK(bytes_from_json(nlohmann::json{{"hex", "ff"}}) == std::string("\xff"));
 }

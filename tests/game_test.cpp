@@ -82,8 +82,54 @@ TEST_CASE("game: protocol order is enforced", "[game]") {
     auto early = game.handle(input::Peel{1, "001001A", {}});
     CHECK(only<decision::Disqualified>(early).reason ==
           "protocol error: sent p (peel) before its hand was dealt (and before r)");
-    // Two of three are out: the last one standing wins.
-    CHECK(only<decision::GameOver>(early, 1) == decision::GameOver{End::last_player_standing, 2});
+    // Two of three are out, but the last one has not said r: it has not won yet.
+    CHECK(early.size() == 1);
+    CHECK_FALSE(game.over());
+    CHECK(only<decision::GameOver>(game.handle(input::Ready{2})) ==
+          decision::GameOver{End::last_player_standing, 2});
+}
+
+TEST_CASE("game: nobody ready at the ready timeout: nobody wins, whatever the seat", "[game]") {
+    Game game = new_game(3);
+    const auto d = game.handle(input::ReadyTimeout{});
+    REQUIRE(d.size() == 4);
+    for (int p = 0; p < 3; ++p)
+        CHECK(std::get<decision::Disqualified>(d[static_cast<std::size_t>(p)]).player == p);
+    CHECK(only<decision::GameOver>(d, 3) == decision::GameOver{End::everyone_out, std::nullopt});
+
+    // The others gone before it said r, the last seat still waits for its own r.
+    Game left = new_game(2);
+    left.handle(input::Gone{0, "exited with status 1"});
+    CHECK_FALSE(left.over());
+    const auto timeout = left.handle(input::ReadyTimeout{});
+    CHECK(only<decision::GameOver>(timeout, 1) ==
+          decision::GameOver{End::everyone_out, std::nullopt});
+}
+
+TEST_CASE("game: a player past its message or grid limits is out for flooding", "[game]") {
+    Game game = dealt_game(2);
+    for (int i = 2; i <= max_messages_per_player; ++i)  // r was the first
+        REQUIRE(game.handle(input::Dump{0, game.players()[0].hand.to_string()[0]}).size() == 1);
+    const auto flood = game.handle(input::Dump{0, game.players()[0].hand.to_string()[0]});
+    CHECK(only<decision::Disqualified>(flood).reason ==
+          "flooded the host: more than 10000 messages (the limit for a game)");
+    CHECK(only<decision::GameOver>(flood, 1) == decision::GameOver{End::last_player_standing, 1});
+
+    // A legal stale peel, dropped each time, but a megabyte of grid each time.
+    Game grids = dealt_game(2);
+    const std::string small = staircase_of(grids.players()[0].hand);
+    const int width = std::stoi(small.substr(0, 3)), height = std::stoi(small.substr(3, 3));
+    std::string big = "999999" + std::string(999 * 999, '.');
+    for (int row = 0; row < height; ++row)
+        big.replace(6 + static_cast<std::size_t>(row) * 999, static_cast<std::size_t>(width),
+                    small.substr(6 + static_cast<std::size_t>(row * width),
+                                 static_cast<std::size_t>(width)));
+    REQUIRE(grids.handle(fresh_peel(grids, 1)).size() == 1);
+    std::size_t sent = 0;
+    for (sent = big.size(); sent <= max_grid_bytes_per_player; sent += big.size())
+        REQUIRE(only<decision::PeelStale>(grids.handle(input::Peel{0, big, {}})).player == 0);
+    CHECK(only<decision::Disqualified>(grids.handle(input::Peel{0, big, {}})).reason ==
+          "flooded the host: more than 64 MiB of peel grids (the limit for a game)");
 }
 
 TEST_CASE("game: a valid peel deals one tile to every player", "[game]") {
