@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -26,12 +28,13 @@ namespace po = boost::program_options;
 
 namespace {
 
+// Exit statuses; "played" means the game ran to its end and its result was printed.
 constexpr int exit_played = 0;
-constexpr int exit_failed = 1;         // unreadable dictionary or log, a log that does not replay
-constexpr int exit_usage = 2;          // bad options
-constexpr int exit_player_failed = 3;  // a player's command could not start (the game was played)
-constexpr int exit_output_failed =
-    4;  // stdout or stderr could not be written (the game was played)
+constexpr int exit_failed = 1;  // a word list or log unreadable, a log not replaying or not written
+constexpr int exit_usage = 2;   // bad options
+constexpr int exit_player_failed = 3;  // a player's command could not start (played)
+constexpr int exit_output_failed = 4;  // stdout or stderr could not be written (played)
+constexpr int exit_no_sandbox = 5;     // the player sandbox cannot be set up here
 
 bg::Console out(stdout);
 bg::Console err(stderr);
@@ -45,7 +48,8 @@ const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
        host --replay LOG [--json]
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
-session of its own, and talks to the host over its stdin and stdout in the original spec's
+sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
+for a private /tmp, a clean environment, limits), and talks to the host over its stdin and stdout in the original spec's
 protocol. A live line per event goes to stderr, with each player's stderr prefixed by
 [player N]; the result goes to stdout.
 
@@ -53,7 +57,7 @@ Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or l
 be read, a log does not replay, or the event log could not be written (the game is aborted at
 once); 2 bad options; 3 a player's command could not start (the game was still played and its
 result printed); 4 stdout or stderr could not be written (the game was still played, and
-logged); 128+N the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game
+logged); 5 the player sandbox cannot be set up here (the message says what to install); 128+N the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game
 is aborted and every player ended). SIGUSR1 and SIGUSR2 are ignored.
 
 )";
@@ -155,6 +159,29 @@ int main(int argc, char** argv) {
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr");
+    po::options_description sandbox_options("Sandbox (each player in its own; see the README's Security section)");
+    sandbox_options.add_options()
+        ("no-sandbox", po::bool_switch(),
+         "run the commands as they are, as this user, with this environment: only for bots "
+         "you trust")
+        ("env", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
+         "pass this variable of the host's environment to every player (again for more); they "
+         "get PATH, HOME=/tmp and LANG otherwise")
+        ("sandbox-user", po::value<std::string>()->value_name("USER")->default_value("nobody"),
+         "when the host runs as root, the unprivileged user the players run as")
+        ("memory", po::value<std::string>()->value_name("MIB")->default_value("4096"),
+         "address space of each of a player's processes, in MiB")
+        ("cpu-time", po::value<std::string>()->value_name("SEC")->default_value("1200"),
+         "CPU seconds for each of a player's processes")
+        ("max-processes", po::value<std::string>()->value_name("N")->default_value("128"),
+         "processes and threads a player may have at once")
+        ("max-open-files", po::value<std::string>()->value_name("N")->default_value("256"),
+         "open files for each of a player's processes")
+        ("max-file-size", po::value<std::string>()->value_name("MIB")->default_value("64"),
+         "largest file a player may write, in MiB")
+        ("tmp-size", po::value<std::string>()->value_name("MIB")->default_value("64"),
+         "size of a player's private /tmp (and /dev/shm), in MiB");
+    options.add(sandbox_options);
     // clang-format on
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::vector<std::string>>());
@@ -165,6 +192,8 @@ int main(int argc, char** argv) {
 
     po::variables_map vm;
     bg::Setup setup;
+    bg::SandboxConfig sandbox;
+    bool sandboxed = true;
     try {
         po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
                   vm);
@@ -192,6 +221,27 @@ int main(int argc, char** argv) {
         if (!dialect)
             throw po::error("--legacy-dialect must be v1 or v0");
         setup.dialect = *dialect;
+        sandboxed = !vm["no-sandbox"].as<bool>();
+        auto& limits = sandbox.limits;
+        limits.memory_mib = count_option(vm, "memory", 16, 1 << 20);
+        limits.cpu_seconds = count_option(vm, "cpu-time", 1, 1'000'000);
+        limits.processes = count_option(vm, "max-processes", 1, 100'000);
+        limits.open_files = count_option(vm, "max-open-files", 8, 1 << 20);
+        limits.file_size_mib = count_option(vm, "max-file-size", 1, 1 << 20);
+        limits.tmp_mib = count_option(vm, "tmp-size", 1, 1 << 20);
+        sandbox.user = vm["sandbox-user"].as<std::string>();
+        if (vm.count("env"))
+            for (const auto& name : vm["env"].as<std::vector<std::string>>()) {
+                const bool valid =
+                    !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                    std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                    });
+                if (!valid)
+                    throw po::error(fmt::format("--env takes a variable's name, not '{}'",
+                                                bg::escape_for_terminal(name)));
+                sandbox.pass_env.push_back(name);
+            }
         setup.ready_timeout_ms = milliseconds_option(vm, "ready-timeout", false);
         setup.game_timeout_ms = milliseconds_option(vm, "game-timeout", true);
         setup.kill_grace_ms = count_option(vm, "kill-grace", 0, 600'000);
@@ -230,6 +280,30 @@ int main(int argc, char** argv) {
     }
     bg::EventLog log(log_file);
 
+    std::vector<bg::Launch> launches;
+    if (sandboxed) {
+        if (vm.count("log"))
+            sandbox.secret_paths.push_back(vm["log"].as<std::string>());
+        if (vm.count("dict"))
+            sandbox.private_paths.push_back(vm["dict"].as<std::string>());
+        auto created = bg::Sandbox::create(sandbox, setup.commands);
+        if (auto* error = std::get_if<std::string>(&created)) {
+            say("host: {}\n", bg::escape_for_terminal(*error));
+            if (log_file) {
+                std::fclose(log_file);
+                std::remove(vm["log"].as<std::string>().c_str());
+            }
+            return exit_no_sandbox;
+        }
+        const auto& made = std::get<bg::Sandbox>(created);
+        for (std::size_t i = 0; i < setup.commands.size(); ++i)
+            launches.push_back(made.launch(i));
+        setup.sandbox = bg::sandbox_json(made.config());
+    } else {
+        for (const auto& command : setup.commands)
+            launches.push_back(bg::unsandboxed_launch(command));
+    }
+
     const bool quiet = vm["quiet"].as<bool>();
     if (!quiet)
         say("seed {}\n", setup.game.seed);
@@ -245,7 +319,8 @@ int main(int argc, char** argv) {
         };
         if (!quiet)
             live_lines = [](double t, const std::string& line) { say("[{:8.3f}s] {}\n", t, line); };
-        bg::Match match(&loop, setup, *dictionary, log, live_lines, player_lines);
+        bg::Match match(&loop, setup, *dictionary, log, live_lines, player_lines,
+                        std::move(launches));
         match.start();
         uv_run(&loop, UV_RUN_DEFAULT);
         print_result(bg::result_json(match.setup(), match.game()), json);

@@ -33,8 +33,8 @@ std::string describe_exit(std::int64_t status, int signal) {
 }  // namespace
 
 struct Match::Seat {
-    Seat(uv_loop_t* loop, PlayerId id, const std::string& command, ProcessEvents events)
-        : reader(id), process(loop, command, std::move(events)) {
+    Seat(uv_loop_t* loop, PlayerId id, Launch launch, ProcessEvents events)
+        : reader(id), process(loop, std::move(launch), std::move(events)) {
         uv_timer_init(loop, &gone_timer);
     }
 
@@ -48,13 +48,16 @@ struct Match::Seat {
 };
 
 Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
-             Reporter reporter, PlayerLines player_lines)
+             Reporter reporter, PlayerLines player_lines, std::vector<Launch> launches)
     : loop_(loop),
       setup_(std::move(setup)),
       dictionary_(dictionary),
       log_(log),
       reporter_(std::move(reporter)),
-      player_lines_(std::move(player_lines)) {
+      player_lines_(std::move(player_lines)),
+      launches_(std::move(launches)) {
+    if (launches_.size() != setup_.commands.size())
+        throw std::invalid_argument("one launch a player");
     std::string error;
     game_ = Game::create(setup_.game, dictionary_, &error);
     if (!game_)
@@ -140,7 +143,8 @@ void Match::start() {
             gone_soon(id, fmt::format("stopped reading its input ({})", uv_strerror(error)));
         };
         events.on_finished = [this] { close_if_done(); };
-        seats_.push_back(std::make_unique<Seat>(loop_, id, setup_.commands[i], std::move(events)));
+        seats_.push_back(
+            std::make_unique<Seat>(loop_, id, std::move(launches_[i]), std::move(events)));
     }
     for (std::size_t i = 0; i < seats_.size(); ++i) {
         const int error = seats_[i]->process.spawn();

@@ -33,7 +33,7 @@ class Match {
     static constexpr std::array<int, 4> abort_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
     Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, EventLog& log,
-          Reporter reporter, PlayerLines player_lines);
+          Reporter reporter, PlayerLines player_lines, std::vector<Launch> launches);
     Match(const Match&) = delete;
     Match& operator=(const Match&) = delete;
     ~Match();
@@ -72,6 +72,7 @@ class Match {
     EventLog& log_;
     Reporter reporter_;
     PlayerLines player_lines_;
+    std::vector<Launch> launches_;  // how each player is started, in seat order
     std::optional<Game> game_;
     std::vector<std::unique_ptr<Seat>> seats_;
     uv_timer_t ready_timer_{};

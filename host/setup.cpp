@@ -25,7 +25,21 @@ nlohmann::json to_json(const Setup& s) {
             {"dictionary_fingerprint", fmt::format("{:016x}", s.dictionary_fingerprint)},
             {"ready_timeout_ms", s.ready_timeout_ms},
             {"game_timeout_ms", s.game_timeout_ms},
-            {"kill_grace_ms", s.kill_grace_ms}};
+            {"kill_grace_ms", s.kill_grace_ms},
+            {"sandbox", s.sandbox}};
+}
+
+nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
+    const SandboxLimits& limits = sandbox.limits;
+    return {{"tool", "bwrap"},
+            {"user", bytes_to_json(sandbox.user)},
+            {"env", sandbox.pass_env},
+            {"memory_mib", limits.memory_mib},
+            {"cpu_seconds", limits.cpu_seconds},
+            {"processes", limits.processes},
+            {"open_files", limits.open_files},
+            {"file_size_mib", limits.file_size_mib},
+            {"tmp_mib", limits.tmp_mib}};
 }
 
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
@@ -70,6 +84,8 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     field("ready_timeout_ms", s.ready_timeout_ms);
     field("game_timeout_ms", s.game_timeout_ms);
     field("kill_grace_ms", s.kill_grace_ms);
+    if (const auto it = object.find("sandbox"); it != object.end())
+        s.sandbox = *it;
     if (!missing.empty())
         return fmt::format("bad start record: \"{}\" is missing or of the wrong type", missing);
     s.game.players = static_cast<int>(s.commands.size());

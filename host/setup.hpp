@@ -10,6 +10,7 @@
 
 #include "compat/legacy.hpp"
 #include "core/game.hpp"
+#include "transport/sandbox.hpp"
 
 namespace bg {
 
@@ -22,6 +23,8 @@ struct Setup {
     std::uint64_t ready_timeout_ms = 10'000;
     std::uint64_t game_timeout_ms = 600'000;
     std::uint64_t kill_grace_ms = 2'000;
+    // The players' sandbox and its limits, for the record (null: none); replay needs none of it.
+    nlohmann::json sandbox = nullptr;
 };
 
 inline constexpr int log_version = 1;
@@ -29,6 +32,7 @@ inline constexpr int log_version = 1;
 nlohmann::json to_json(const Setup& setup);
 // Player commands as the log and the result hold them: any bytes, without loss.
 nlohmann::json commands_json(const std::vector<std::string>& commands);
+nlohmann::json sandbox_json(const SandboxConfig& sandbox);
 // The setup a start record holds, or why it is not one.
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object);
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "tests/support/run.hpp"
@@ -196,31 +197,34 @@ TEST_CASE("e2e: players that crash, exit or close their output are out, with why
     CHECK(crash.result["winner"] == 1);
     const Game exits = play({bot("exit"), bot("sleep")});
     CHECK(reason(exits.result, 0) == "exited with status 3");
-    // sh keeps its own copy of the pipe unless the command takes its place.
-    const Game closes = play({"exec " + bot("close-stdout"), bot("sleep")});
+    // sh keeps its own copy of the pipe unless the command takes its place. (In a sandbox,
+    // bwrap's own processes hold it as well: there the end of a player's output is seen when
+    // the player exits.)
+    const Game closes = play({"exec " + bot("close-stdout"), bot("sleep")}, {"--no-sandbox"});
     CHECK(reason(closes.result, 0) == "closed its output (stdout)");
 }
 
 TEST_CASE("e2e: a player ignoring SIGTERM is killed after the grace", "[e2e]") {
-    const std::string pidfile = scratch("ignore-term.pid");
-    const auto started = std::chrono::steady_clock::now();
-    const Game game = play({bot("ignore-term", "--pidfile " + pidfile), bot("staircase")});
-    CHECK(game.run.status == 0);
-    CHECK(game.result["end"] == "bananas");
-    const int pid = std::stoi(bg::test::read_file(pidfile));
-    CHECK_FALSE(bg::test::process_alive(pid));
-    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
-    std::remove(pidfile.c_str());
+    for (const char* sandbox : {"--sandbox-user=nobody", "--no-sandbox"}) {
+        INFO(sandbox);
+        const std::string tag = scratch("ignore-term");
+        const auto started = std::chrono::steady_clock::now();
+        const Game game = play({bot("ignore-term", "--tag " + tag), bot("staircase")}, {sandbox});
+        CHECK(game.run.status == 0);
+        CHECK(game.result["end"] == "bananas");
+        CHECK(bg::test::processes_tagged(tag).empty());
+        CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+    }
 }
 
 TEST_CASE("e2e: a player that forks a child and exits leaves nothing behind", "[e2e]") {
-    const std::string pidfile = scratch("fork.pid");
-    const Game game = play({bot("fork-and-exit", "--pidfile " + pidfile), bot("sleep")});
-    CHECK(reason(game.result, 0) == "exited with status 0");
-    const int child = std::stoi(bg::test::read_file(pidfile + ".child"));
-    CHECK_FALSE(bg::test::process_alive(child));
-    std::remove(pidfile.c_str());
-    std::remove((pidfile + ".child").c_str());
+    for (const char* sandbox : {"--sandbox-user=nobody", "--no-sandbox"}) {
+        INFO(sandbox);
+        const std::string tag = scratch("fork");
+        const Game game = play({bot("fork-and-exit", "--tag " + tag), bot("sleep")}, {sandbox});
+        CHECK(reason(game.result, 0) == "exited with status 0");
+        CHECK(bg::test::processes_tagged(tag).empty());
+    }
 }
 
 TEST_CASE("e2e: floods and silence cannot stall the host", "[e2e]") {
@@ -268,20 +272,22 @@ TEST_CASE("e2e: the game timeout ranks by tiles left", "[e2e]") {
 }
 
 TEST_CASE("e2e: the host stopped by a signal ends the game and its players", "[e2e]") {
-    const std::string pidfile = scratch("abort.pid");
-    auto background = bg::test::start({host, "--json", "--kill-grace", "300",
-                                       bot("ignore-term", "--pidfile " + pidfile), bot("sleep")});
-    for (int i = 0; i < 100 && bg::test::read_file(pidfile).empty(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    kill(background.pid, SIGTERM);
-    const Run r = background.wait();
-    CHECK(r.status == 128 + SIGTERM);
-    const json result = json::parse(r.out);
-    CHECK(result["end"] == "aborted");
-    CHECK(result["winner"].is_null());
-    CHECK_FALSE(bg::test::process_alive(std::stoi(bg::test::read_file(pidfile))));
-    std::remove(pidfile.c_str());
+    // A closed terminal (SIGHUP) and ^\\ (SIGQUIT) end a game as SIGTERM and ^C do.
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) {
+        INFO(strsignal(signal));
+        const std::string tag = scratch("abort");
+        auto background = bg::test::start({host, "--json", "--kill-grace", "300",
+                                           bot("ignore-term", "--tag " + tag), bot("sleep")});
+        REQUIRE(bg::test::wait_for_tagged(tag));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        kill(background.pid, signal);
+        const Run r = background.wait();
+        CHECK(r.status == 128 + signal);
+        const json result = json::parse(r.out);
+        CHECK(result["end"] == "aborted");
+        CHECK(result["winner"].is_null());
+        CHECK(bg::test::processes_tagged(tag).empty());
+    }
 }
 
 TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "[e2e]") {
@@ -355,17 +361,20 @@ TEST_CASE("e2e: the Python example player makes legal peels on the default word 
 
 namespace {
 
-std::string v2_bot(const std::string& mode, const std::string& record = "") {
-    return "exec python3 " BG_TESTS_DIR "/bots/v2_bot.py " + mode +
-           (record.empty() ? "" : " --record " + record);
+std::string v2_bot(const std::string& mode, bool record = false) {
+    return "exec python3 " BG_TESTS_DIR "/bots/v2_bot.py " + mode + (record ? " --record" : "");
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-    std::vector<std::string> lines;
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
+// The host messages a v2_bot --record in seat `player` (from 0) received, as the host passed
+// its stderr on.
+std::vector<std::string> recorded(const Run& run, int player) {
+    std::vector<std::string> messages;
+    const std::string prefix = fmt::format("[player {}] got ", player + 1);
+    std::istringstream lines(run.err);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind(prefix, 0) == 0)
+            messages.push_back(line.substr(prefix.size()));
+    return messages;
 }
 
 }  // namespace
@@ -390,47 +399,43 @@ TEST_CASE("e2e: v2 and legacy reference bots share games, in every seat order", 
 }
 
 TEST_CASE("e2e: a stale v2 peel is NAKed with what it lacks, then made good", "[e2e][v2]") {
-    const std::string log = scratch("v2-stale.log"), record = scratch("v2-stale.txt");
+    const std::string log = scratch("v2-stale.log");
     // The racer checks its NAK byte for byte and leaves (and so loses) if it is wrong.
-    const Game game = play({v2_bot("racer", record), bot("peel-once")}, {"--log", log});
+    const Game game = play({v2_bot("racer", true), bot("peel-once")}, {"--log", log});
     CHECK(count_decisions(log_records(log), "peel_stale", 0) == 1);
     CHECK(game.result["players"][0]["outcome"] == "won");
     CHECK(game.result["players"][0]["protocol"] == "v2");
     CHECK(game.result["players"][1]["protocol"] == "legacy-v1");
-    const auto messages = lines_of(record);
+    const auto messages = recorded(game.run, 0);
     CHECK(std::count_if(messages.begin(), messages.end(),
                         [](const std::string& m) { return m.rfind("N0001", 0) == 0; }) == 1);
     CHECK(run({host, "--replay", log}).status == 0);
     std::remove(log.c_str());
-    std::remove(record.c_str());
 }
 
 TEST_CASE("e2e: a v2 dump is refused when the bunch is short", "[e2e][v2]") {
-    const std::string record = scratch("v2-dump.txt");
-    const Game game = play({v2_bot("dump-when-short", record), bot("sleep")});
+    const Game game = play({v2_bot("dump-when-short", true), bot("sleep")});
     CHECK(game.result["winner"] == 0);
-    const auto messages = lines_of(record);
+    const auto messages = recorded(game.run, 0);
     const auto refusal = std::find_if(messages.begin(), messages.end(),
                                       [](const std::string& m) { return m[0] == 'X'; });
     REQUIRE(refusal != messages.end());
     CHECK(refusal->size() == 6);
     CHECK(refusal->substr(2) == "0002");  // two players, 102 tiles: 2 are left after 50 peels
-    std::remove(record.c_str());
 }
 
 TEST_CASE("e2e: v2 bots are told the end, who won, and why they were out", "[e2e][v2]") {
-    const std::string winner = scratch("v2-won.txt"), out = scratch("v2-out.txt");
-    play({v2_bot("staircase", winner), v2_bot("future")});
-    CHECK(lines_of(winner).back() == "EW0101" + std::string("0000"));
+    const Game won = play({v2_bot("staircase", true), v2_bot("future")});
+    REQUIRE_FALSE(recorded(won.run, 0).empty());
+    CHECK(recorded(won.run, 0).back() == "EW0101" + std::string("0000"));
     // Against a player that never moves, so that the newest peel is surely 0000.
-    play({v2_bot("future", out), bot("sleep")});
+    const Game out = play({v2_bot("future", true), bot("sleep")});
     const std::string reason =
         "protocol_error:_its_peel_says_it_reflects_peel_0099,_which_is_from_the_future_(the_"
         "newest_is_0000)";
     // Its disqualification ended the game, so it is told who won: seat 2.
-    CHECK(lines_of(out).back() == fmt::format("EQ0002{:04}{}", reason.size(), reason));
-    std::remove(winner.c_str());
-    std::remove(out.c_str());
+    REQUIRE_FALSE(recorded(out.run, 0).empty());
+    CHECK(recorded(out.run, 0).back() == fmt::format("EQ0002{:04}{}", reason.size(), reason));
 }
 
 TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {

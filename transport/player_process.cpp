@@ -1,7 +1,9 @@
 #include "transport/player_process.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <memory>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -26,9 +28,11 @@ bool is_open(const uv_pipe_t& pipe) {
 
 }  // namespace
 
-PlayerProcess::PlayerProcess(uv_loop_t* loop, std::string command, ProcessEvents events)
-    : loop_(loop), command_(std::move(command)), events_(std::move(events)) {
-    for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_}) {
+PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events)
+    : loop_(loop), launch_(std::move(launch)), events_(std::move(events)) {
+    for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_, &info_}) {
+        if (pipe == &info_ && !launch_.sandboxed)
+            continue;
         uv_pipe_init(loop_, pipe, 0);
         pipe->data = this;
         ++open_handles_;
@@ -39,22 +43,37 @@ PlayerProcess::PlayerProcess(uv_loop_t* loop, std::string command, ProcessEvents
 }
 
 int PlayerProcess::spawn() {
-    const char* args[] = {"sh", "-c", command_.c_str(), nullptr};
-    uv_stdio_container_t stdio[3];
+    std::vector<char*> args;
+    for (auto& arg : launch_.argv)
+        args.push_back(arg.data());
+    args.push_back(nullptr);
+    std::vector<char*> env;
+    for (auto& variable : launch_.env)
+        env.push_back(variable.data());
+    env.push_back(nullptr);
+    uv_stdio_container_t stdio[4];
     stdio[0].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
     stdio[0].data.stream = reinterpret_cast<uv_stream_t*>(&stdin_);
     stdio[1].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
     stdio[1].data.stream = reinterpret_cast<uv_stream_t*>(&stdout_);
     stdio[2].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
     stdio[2].data.stream = reinterpret_cast<uv_stream_t*>(&stderr_);
+    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(&info_);
 
     uv_process_options_t options{};
-    options.file = "/bin/sh";
-    options.args = const_cast<char**>(args);
+    options.file = args[0];
+    options.args = args.data();
+    options.env = launch_.env.empty() ? nullptr : env.data();
     options.stdio = stdio;
-    options.stdio_count = 3;
+    options.stdio_count = launch_.sandboxed ? 4 : 3;
     // A session of its own: its process group is everything it starts, and is what we signal.
     options.flags = UV_PROCESS_DETACHED;
+    if (launch_.user) {
+        options.flags |= UV_PROCESS_SETUID | UV_PROCESS_SETGID;
+        options.uid = launch_.user->first;
+        options.gid = launch_.user->second;
+    }
     options.exit_cb = [](uv_process_t* process, std::int64_t status, int signal) {
         owner(reinterpret_cast<uv_handle_t*>(process))->on_process_exit(status, signal);
     };
@@ -63,8 +82,9 @@ int PlayerProcess::spawn() {
     ++open_handles_;  // a process handle must be closed even when the spawn failed
     if (error < 0) {
         exited_ = true;
-        for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_})
-            close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+        for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_, &info_})
+            if (pipe != &info_ || launch_.sandboxed)
+                close_handle(reinterpret_cast<uv_handle_t*>(pipe));
         close_handle(reinterpret_cast<uv_handle_t*>(&process_));
         check_finished();
         return error;
@@ -80,10 +100,34 @@ int PlayerProcess::spawn() {
     };
     uv_read_start(reinterpret_cast<uv_stream_t*>(&stdout_), alloc, read);
     uv_read_start(reinterpret_cast<uv_stream_t*>(&stderr_), alloc, read);
+    if (launch_.sandboxed)
+        uv_read_start(reinterpret_cast<uv_stream_t*>(&info_), alloc, read);
     return 0;
 }
 
+// bwrap's report, {"child-pid": N, ...}: N is the sandbox's init, whose group holds the
+// player's command.
+void PlayerProcess::on_info(std::string_view bytes) {
+    if (info_text_.size() < 4096)
+        info_text_.append(bytes);
+    const auto key = info_text_.find("\"child-pid\":");
+    if (inner_pid_ != 0 || key == std::string::npos)
+        return;
+    const char* start = info_text_.c_str() + key + 12;
+    char* end = nullptr;
+    const long pid = std::strtol(start, &end, 10);
+    if (end != start && (*end == ',' || *end == '\n' || *end == '}' || *end == ' ') && pid > 1)
+        inner_pid_ = static_cast<int>(pid);
+}
+
 void PlayerProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+    if (stream == reinterpret_cast<uv_stream_t*>(&info_)) {
+        if (nread > 0)
+            on_info(std::string_view(buf->base, static_cast<std::size_t>(nread)));
+        else if (nread < 0)
+            close_handle(reinterpret_cast<uv_handle_t*>(stream));
+        return;
+    }
     const bool is_stdout = stream == reinterpret_cast<uv_stream_t*>(&stdout_);
     if (nread > 0) {
         const std::string_view bytes(buf->base, static_cast<std::size_t>(nread));
@@ -185,9 +229,31 @@ void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms)
 
 void PlayerProcess::send_sigterm() {
     signalled_ = true;
-    if (spawned_)
-        ::kill(-pid_, SIGTERM);
+    signal_all(SIGTERM);
     uv_timer_start(&kill_timer_, kill_timer_tick, grace_ms_, 0);
+}
+
+// Unsandboxed, the group the host made. Sandboxed, SIGTERM to the command's group inside (the
+// init there ignores it) so that the player may leave as it likes; SIGKILL to bwrap and to the
+// init, whose death ends everything in the sandbox. Before bwrap has said which init is its
+// own, the group the host made: bwrap, then (through --die-with-parent) everything, at once.
+void PlayerProcess::signal_all(int signal) {
+    if (!spawned_)
+        return;
+    if (inner_pid_ != 0) {
+        ::kill(-inner_pid_, signal);
+        if (signal == SIGKILL)
+            ::kill(inner_pid_, SIGKILL);
+        if (signal != SIGKILL)
+            return;
+    }
+    ::kill(-pid_, signal);
+}
+
+bool PlayerProcess::all_gone() const {
+    if (!spawned_)
+        return true;
+    return !process_group_alive(pid_) && (inner_pid_ == 0 || !process_alive(inner_pid_));
 }
 
 void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
@@ -201,11 +267,11 @@ void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
         return;
     }
     self->killed_ = true;
-    if (self->spawned_)
-        ::kill(-self->pid_, SIGKILL);
+    self->signal_all(SIGKILL);
     // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
-    for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_})
-        self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+    for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_, &self->info_})
+        if (pipe != &self->info_ || self->launch_.sandboxed)
+            self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
     self->check_finished();
 }
 
@@ -228,7 +294,7 @@ void PlayerProcess::check_finished() {
     if (!exited_ || is_open(stdout_) || is_open(stderr_))
         return;
     if (spawned_ && !killed_) {
-        ::kill(-pid_, SIGKILL);
+        signal_all(SIGKILL);
         killed_ = true;
     }
     close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
@@ -238,7 +304,7 @@ void PlayerProcess::check_finished() {
 // SIGKILL takes a moment to land: the player is finished when nothing of its group runs any
 // more, or after group_wait_polls polls whatever is left.
 void PlayerProcess::wait_for_group() {
-    const bool gone = !spawned_ || !process_group_alive(pid_);
+    const bool gone = all_gone();
     auto* timer = reinterpret_cast<uv_handle_t*>(&kill_timer_);
     if (gone || ++group_polls_ > group_wait_polls) {
         close_handle(timer);

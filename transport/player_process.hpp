@@ -1,5 +1,8 @@
-// One player's process: spawned through `sh -c` in a session of its own, talked to over pipes,
-// and ended by signalling its whole process group, SIGTERM first and SIGKILL after a grace.
+// One player's process: spawned through `sh -c` in a session of its own (in a sandbox of its
+// own, see sandbox.hpp, unless the host runs without), talked to over pipes, and ended by
+// signalling its whole process group, SIGTERM first and SIGKILL after a grace. In a sandbox,
+// SIGTERM goes to the command's group inside and SIGKILL to the sandbox's init, which takes
+// every process of the sandbox with it.
 //
 // It owns its libuv handles. Memory is never freed before their close callbacks have run: the
 // object must outlive uv_run, and it reports finished() once the process has exited, both
@@ -12,6 +15,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+
+#include "transport/sandbox.hpp"
 
 namespace bg {
 
@@ -26,7 +31,7 @@ struct ProcessEvents {
 
 class PlayerProcess {
   public:
-    PlayerProcess(uv_loop_t* loop, std::string command, ProcessEvents events);
+    PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events);
     PlayerProcess(const PlayerProcess&) = delete;
     PlayerProcess& operator=(const PlayerProcess&) = delete;
 
@@ -40,7 +45,6 @@ class PlayerProcess {
     void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
     bool finished() const { return finished_; }
     int pid() const { return pid_; }
-    const std::string& command() const { return command_; }
 
   private:
     static constexpr std::size_t stderr_line_max = 4096;
@@ -55,10 +59,16 @@ class PlayerProcess {
     void send_sigterm();
     static void kill_timer_tick(uv_timer_t* timer);
     void flush_log_line();
+    void on_info(std::string_view bytes);
+    void signal_all(int signal);
+    bool all_gone() const;
 
     uv_loop_t* loop_;
-    std::string command_;
+    Launch launch_;
     ProcessEvents events_;
+    uv_pipe_t info_{};  // bwrap's --info-fd, in a sandbox
+    std::string info_text_;
+    int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
     uv_process_t process_{};
     uv_pipe_t stdin_{};
     uv_pipe_t stdout_{};

@@ -32,6 +32,14 @@ bool read_stat(const char* pid, char& state, long& pgrp) {
 
 }  // namespace
 
+bool process_alive(int pid) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%d", pid);
+    char state = 0;
+    long pgrp = 0;
+    return read_stat(name, state, pgrp) && state != 'Z';
+}
+
 bool process_group_alive(int pgid) {
     if (::kill(-pgid, 0) == -1 && errno == ESRCH)
         return false;

@@ -7,4 +7,7 @@ namespace bg {
 // only wait for their parent (init, for a player's orphans) to reap them.
 bool process_group_alive(int pgid);
 
+// True while process `pid` is alive (not a zombie).
+bool process_alive(int pid);
+
 }  // namespace bg

@@ -4,7 +4,10 @@
 Grids are "staircases" (tile k at column (k+1)//2, row k//2): every run is two tiles long, so
 under tests/data/two_letters.txt every staircase of the hand is legal.
 
-    test_bot.py MODE [--v0] [--pidfile FILE]
+    test_bot.py MODE [--v0] [--tag TAG]
+
+--tag does nothing but stand in the bot's command line, where a test finds its processes (and
+its children's, which share it) by it: a sandboxed bot's pid means nothing outside.
 """
 import os
 import select
@@ -17,10 +20,6 @@ from staircase import staircase
 args = sys.argv[1:]
 mode = args[0]
 v0 = "--v0" in args
-pidfile = args[args.index("--pidfile") + 1] if "--pidfile" in args else None
-if pidfile:
-    with open(pidfile, "w") as f:
-        f.write(str(os.getpid()))
 
 hand = []
 
@@ -117,8 +116,6 @@ elif mode == "flood-stderr":
         os.write(2, b"x" * 65535 + b"\n")
 elif mode == "fork-and-exit":  # leaves a child holding nothing of ours, and exits
     if os.fork() == 0:
-        with open(pidfile + ".child", "w") as f:
-            f.write(str(os.getpid()))
         os.closerange(0, 3)
         wait_forever()
     send("r")

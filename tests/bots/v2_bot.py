@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""A protocol v2 player for the end-to-end tests, playing or misbehaving as MODE says. It writes
-every host message, one a line without its '.', to the --record file, and exits with status 1
-(which puts it out of the game, failing the test) when the host breaks protocol-v2.md.
+"""A protocol v2 player for the end-to-end tests, playing or misbehaving as MODE says. With
+--record it writes every host message to its stderr, one a line as "got MESSAGE" without the
+'.' (the host passes it on as "[player N] got ..."; a sandboxed bot has no file to write), and it
+exits with status 1 (which puts it out of the game, failing the test) when the host breaks
+protocol-v2.md.
 
 Grids are staircases (staircase.py): legal under tests/data/two_letters.txt.
 
-    v2_bot.py MODE [--record FILE]
+    v2_bot.py MODE [--record]
 """
 import os
 import select
@@ -16,7 +18,7 @@ from staircase import staircase
 
 args = sys.argv[1:]
 mode = args[0]
-record = args[args.index("--record") + 1] if "--record" in args else None
+record = "--record" in args
 
 hand = []
 pending = ""
@@ -48,8 +50,7 @@ def next_message():
     else:
         message, pending = pending.split(".", 1)
     if record:
-        with open(record, "a") as f:
-            f.write(message + "\n")
+        os.write(2, ("got " + message + "\n").encode())
     kind = message[0]
     if kind == "H":
         seen = int(message[1:5])

@@ -1,5 +1,6 @@
 #include "tests/support/run.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,6 +13,9 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
 
 extern char** environ;
 
@@ -99,6 +103,36 @@ bool process_alive(int pid) {
         return false;
     const auto close = line.rfind(')');
     return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+std::vector<int> processes_tagged(const std::string& tag) {
+    std::vector<int> pids;
+    DIR* proc = opendir("/proc");
+    if (!proc)
+        return pids;
+    while (const dirent* entry = readdir(proc)) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
+            continue;
+        const int pid = std::atoi(entry->d_name);
+        // One argument equal to the tag: the host's and sh's arguments hold it amid others.
+        const std::string cmdline = '\0' + read_file(fmt::format("/proc/{}/cmdline", pid));
+        if (pid != getpid() && cmdline.find('\0' + tag + '\0') != std::string::npos &&
+            process_alive(pid))
+            pids.push_back(pid);
+    }
+    closedir(proc);
+    return pids;
+}
+
+bool wait_for_tagged(const std::string& tag, double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (!processes_tagged(tag).empty())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
 }
 
 std::string read_file(const std::string& path) {

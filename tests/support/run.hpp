@@ -25,6 +25,11 @@ struct Background {
 Background start(const std::vector<std::string>& argv);
 
 bool process_alive(int pid);
+// The live processes (not zombies) on this machine with an argument equal to `tag`: a bot's
+// processes, sandboxed or not, found from outside by a word of its command.
+std::vector<int> processes_tagged(const std::string& tag);
+// Waits (up to `seconds`) until a process holds `tag`; whether one did.
+bool wait_for_tagged(const std::string& tag, double seconds = 10);
 std::string read_file(const std::string& path);
 
 }  // namespace bg::test

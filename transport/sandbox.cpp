@@ -1,0 +1,346 @@
+#include "transport/sandbox.hpp"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace bg {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* no_sandbox_hint = "or pass --no-sandbox to run the players unsandboxed";
+// Where the sandbox's environment comes from when the host has none.
+constexpr const char* default_path = "/usr/local/bin:/usr/bin:/bin";
+
+// `name` found in PATH (or as it is, when it holds a slash); "" when it is nowhere.
+std::string find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos)
+        return ::access(name.c_str(), X_OK) == 0 ? name : "";
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path && *path ? path : default_path);
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return "";
+}
+
+// Whether `ancestor` is `path` or a directory above it.
+bool is_within(const std::string& path, const std::string& ancestor) {
+    if (ancestor == "/")
+        return true;
+    return path == ancestor ||
+           (path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
+            path[ancestor.size()] == '/');
+}
+
+bool is_system_path(const std::string& path) {
+    for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+                            "/opt", "/proc", "/dev", "/sys", "/tmp"})
+        if (is_within(path, dir))
+            return true;
+    return path == "/";
+}
+
+std::string real_path(const std::string& path) {
+    std::error_code error;
+    const fs::path real = fs::canonical(path, error);
+    return error ? "" : real.string();
+}
+
+std::string mib_bytes(std::uint64_t mib) {
+    return std::to_string(mib << 20);
+}
+
+// Runs the launch to its end (at most `seconds`), as the host would start it; its exit status
+// (or -1) and the first of its stderr.
+std::pair<int, std::string> run_once(const Launch& launch, int seconds) {
+    int err[2];
+    if (::pipe2(err, O_CLOEXEC) != 0)
+        return {-1, std::strerror(errno)};
+    std::vector<char*> argv;
+    for (const auto& a : launch.argv)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : launch.env)
+        envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(err[1], 2);
+        const int null = ::open("/dev/null", O_RDWR);
+        ::dup2(null, 0);
+        ::dup2(null, 1);
+        ::dup2(null, 3);  // where --info-fd writes
+        ::setsid();
+        if (launch.user && (::setgroups(0, nullptr) != 0 || ::setgid(launch.user->second) != 0 ||
+                            ::setuid(launch.user->first) != 0)) {
+            const char message[] = "cannot change to the sandbox user\n";
+            (void)!::write(2, message, sizeof message - 1);
+            ::_exit(126);
+        }
+        ::execve(argv[0], argv.data(), envp.data());
+        ::_exit(127);
+    }
+    ::close(err[1]);
+    std::string output;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    pollfd fd{err[0], POLLIN, 0};
+    while (true) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0 || ::poll(&fd, 1, static_cast<int>(left)) == 0) {
+            ::kill(-pid, SIGKILL);
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+            ::close(err[0]);
+            return {-1, "it did not finish in time"};
+        }
+        char buffer[4096];
+        const ssize_t n = ::read(err[0], buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        if (output.size() < 4096)
+            output.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(err[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    while (!output.empty() && output.back() == '\n')
+        output.pop_back();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// The first of `paths` that `user` cannot read (asked of the kernel as that user).
+std::optional<std::string> unreadable_by(std::pair<uid_t, gid_t> user,
+                                         const std::vector<std::string>& paths) {
+    if (paths.empty())
+        return std::nullopt;
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(user.second) != 0 || ::setuid(user.first) != 0)
+            ::_exit(255);
+        for (std::size_t i = 0; i < paths.size() && i < 255; ++i)
+            if (::access(paths[i].c_str(), R_OK) != 0)
+                ::_exit(static_cast<int>(i));
+        ::_exit(254);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 254)
+        return std::nullopt;
+    if (WEXITSTATUS(status) == 255)
+        return std::string("(none: the user cannot be taken on)");
+    return paths[static_cast<std::size_t>(WEXITSTATUS(status))];
+}
+
+}  // namespace
+
+Launch unsandboxed_launch(const std::string& command) {
+    return Launch{{"/bin/sh", "-c", command}, {}, std::nullopt, false};
+}
+
+std::vector<std::string> paths_named_by(const std::string& command) {
+    std::vector<std::string> paths;
+    std::istringstream words(command);
+    for (std::string word; words >> word;) {
+        while (!word.empty() && (word.front() == '\'' || word.front() == '"'))
+            word.erase(0, 1);
+        while (!word.empty() && (word.back() == '\'' || word.back() == '"' || word.back() == ';'))
+            word.pop_back();
+        if (const auto equals = word.find('='); equals != std::string::npos)
+            word.erase(0, equals + 1);  // --dict=FILE
+        if (word.find('/') == std::string::npos)
+            continue;
+        // /proc/self and /dev/stdin name the sandbox's own, not what the host sees.
+        const auto real = real_path(word);
+        if (!real.empty() && !is_within(real, "/proc") && !is_within(real, "/dev") &&
+            !is_within(real, "/sys"))
+            paths.push_back(real);
+    }
+    return paths;
+}
+
+std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
+                                                   std::vector<std::string> commands) {
+    Sandbox sandbox;
+    sandbox.bwrap_path_ = find_program(config.bwrap);
+    sandbox.prlimit_path_ = find_program("prlimit");
+    if (sandbox.prlimit_path_.empty())
+        return fmt::format(
+            "the player sandbox needs prlimit (Debian's util-linux), which is not "
+            "in PATH; {}",
+            no_sandbox_hint);
+    if (sandbox.bwrap_path_.empty())
+        return fmt::format(
+            "the player sandbox needs bubblewrap ({}), which is not installed: apt-get install "
+            "bubblewrap, {}",
+            config.bwrap, no_sandbox_hint);
+    if (::geteuid() == 0) {
+        const passwd* user = nullptr;
+        char* end = nullptr;
+        const unsigned long number = std::strtoul(config.user.c_str(), &end, 10);
+        if (!config.user.empty() && *end == '\0')
+            user = ::getpwuid(static_cast<uid_t>(number));
+        else
+            user = ::getpwnam(config.user.c_str());
+        if (!user)
+            return fmt::format(
+                "the sandbox user {} does not exist: name one with --sandbox-user, {}", config.user,
+                no_sandbox_hint);
+        if (user->pw_uid == 0)
+            return fmt::format(
+                "the sandbox user may not be root: limits on processes do not hold for root; "
+                "name another with --sandbox-user, {}",
+                no_sandbox_hint);
+        sandbox.user_ = std::pair{user->pw_uid, user->pw_gid};
+    }
+
+    const char* path = std::getenv("PATH");
+    const char* lang = std::getenv("LANG");
+    sandbox.env_ = {fmt::format("PATH={}", path && *path ? path : default_path), "HOME=/tmp",
+                    fmt::format("LANG={}", lang && *lang ? lang : "C.UTF-8")};
+    for (const auto& name : config.pass_env)
+        if (const char* value = std::getenv(name.c_str()))
+            sandbox.env_.push_back(fmt::format("{}={}", name, value));
+    for (auto& secret : config.secret_paths)
+        secret = real_path(secret);
+    for (auto& secret : config.private_paths)
+        secret = real_path(secret);
+    for (const auto& command : commands)
+        sandbox.own_paths_.push_back(paths_named_by(command));
+    sandbox.config_ = std::move(config);
+
+    sandbox.commands_ = std::move(commands);
+
+    // A sandbox that cannot be set up here fails now, with bwrap's own reason, never later as
+    // a player that could not start, and never by running the players unsandboxed.
+    Sandbox probe = sandbox;
+    probe.commands_ = {"exit 0"};
+    probe.own_paths_ = {{}};
+    const auto [status, output] = run_once(probe.launch(0), 10);
+    if (status != 0)
+        return fmt::format(
+            "the player sandbox cannot be set up here: {} (bubblewrap needs unprivileged user "
+            "namespaces: sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > "
+            "0); {}",
+            output.empty() ? fmt::format("bwrap exited with status {}", status) : output,
+            no_sandbox_hint);
+    if (sandbox.user_)
+        for (std::size_t seat = 0; seat < sandbox.own_paths_.size(); ++seat)
+            if (const auto path = unreadable_by(*sandbox.user_, sandbox.own_paths_[seat]))
+                return fmt::format(
+                    "player {}'s command names {}, which the sandbox user {} cannot read: make it "
+                    "readable by that user (as root, players run as {}), name another with "
+                    "--sandbox-user, {}",
+                    seat + 1, *path, sandbox.config_.user, sandbox.config_.user, no_sandbox_hint);
+    return sandbox;
+}
+
+Launch Sandbox::launch(std::size_t seat) const {
+    const auto& own = own_paths_[seat];
+    const SandboxLimits& limits = config_.limits;
+    std::vector<std::string> a = {bwrap_path_,
+                                  "--unshare-all",  // pid, net, ipc, uts, cgroup, user
+                                  "--die-with-parent",
+                                  "--new-session",
+                                  "--cap-drop",
+                                  "ALL",
+                                  "--ro-bind",
+                                  "/",
+                                  "/",
+                                  "--dev",
+                                  "/dev",
+                                  "--proc",
+                                  "/proc",
+                                  "--size",
+                                  mib_bytes(limits.tmp_mib),
+                                  "--tmpfs",
+                                  "/tmp",
+                                  "--size",
+                                  mib_bytes(limits.tmp_mib),
+                                  "--tmpfs",
+                                  "/dev/shm"};
+    // Its own files under /tmp, and the working directory, come back read-only.
+    std::error_code error;
+    const std::string cwd = fs::current_path(error).string();
+    std::vector<std::string> keep = own;
+    if (!error)
+        keep.push_back(cwd);
+    for (const auto& path : keep) {
+        if (!is_within(path, "/tmp") || path == "/tmp")
+            continue;
+        const std::string dir =
+            fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+        a.insert(a.end(), {"--ro-bind", dir, dir});
+    }
+    const auto needed = [&](const std::string& dir) {
+        for (const auto& path : keep)
+            if (is_within(path, dir))
+                return true;
+        return false;
+    };
+    const auto hide = [&](const std::string& path) {
+        if (path.empty() || path == "/")
+            return;
+        if (fs::is_directory(path))
+            a.insert(a.end(), {"--tmpfs", path});
+        else
+            a.insert(a.end(), {"--ro-bind", "/dev/null", path});
+    };
+    // The other players' files: their directories, unless this player's own lie within.
+    for (std::size_t other = 0; other < own_paths_.size(); ++other) {
+        if (other == seat)
+            continue;
+        for (const auto& path : own_paths_[other]) {
+            if (is_system_path(path) || std::find(own.begin(), own.end(), path) != own.end())
+                continue;
+            const std::string dir =
+                fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+            if (!needed(dir))
+                hide(dir);
+            else if (!needed(path))
+                hide(path);
+        }
+    }
+    for (const auto& path : config_.private_paths)
+        if (std::find(own.begin(), own.end(), path) == own.end())
+            hide(path);
+    for (const auto& path : config_.secret_paths)
+        hide(path);
+    a.insert(a.end(), {"--clearenv"});
+    for (const auto& variable : env_) {
+        const auto equals = variable.find('=');
+        a.insert(a.end(), {"--setenv", variable.substr(0, equals), variable.substr(equals + 1)});
+    }
+    a.insert(a.end(), {"--info-fd", "3", "--", prlimit_path_,
+                       fmt::format("--as={}", mib_bytes(limits.memory_mib)),
+                       fmt::format("--cpu={}", limits.cpu_seconds),
+                       fmt::format("--nproc={}", limits.processes),
+                       fmt::format("--nofile={}", limits.open_files),
+                       fmt::format("--fsize={}", mib_bytes(limits.file_size_mib)), "/bin/sh", "-c",
+                       seat < commands_.size() ? commands_[seat] : "exit 0"});
+    return Launch{std::move(a), env_, user_, true};
+}
+
+}  // namespace bg

@@ -1,0 +1,85 @@
+// Each player's command in a sandbox of its own, built by bubblewrap (bwrap): the tool Flatpak
+// trusts, from Debian's package of that name. What it isolates, and what it does not, is in the
+// README's Security section.
+//
+// A sandbox has its own PID namespace (it sees and signals nothing outside; all it starts dies
+// with it, setsid or not; it dies with the host, SIGKILL included), no network, its own IPC and
+// host name, a read-only view of the file system with a private size-limited /tmp, the event
+// log and the other players' files hidden, a clean environment, no capabilities, rlimits
+// (prlimit) for memory, CPU time, processes, open files and file size, and nothing but stdin,
+// stdout and stderr open. As root, it runs as an unprivileged user (nobody by default):
+// process limits hold only for users other than root.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace bg {
+
+// How a player's process is started.
+struct Launch {
+    std::vector<std::string> argv;                // argv[0] is a path
+    std::vector<std::string> env;                 // NAME=VALUE; the host's environment when empty
+    std::optional<std::pair<uid_t, gid_t>> user;  // run as this user (the host is root)
+    // argv is bwrap's with --info-fd 3: the sandbox's init reports its pid there.
+    bool sandboxed = false;
+};
+
+// The command as it runs without a sandbox: sh -c, in the host's environment.
+Launch unsandboxed_launch(const std::string& command);
+
+struct SandboxLimits {
+    std::uint64_t memory_mib = 4096;   // address space a process (RLIMIT_AS)
+    std::uint64_t cpu_seconds = 1200;  // CPU time a process (RLIMIT_CPU)
+    std::uint64_t processes = 128;     // processes and threads of the sandbox (RLIMIT_NPROC)
+    std::uint64_t open_files = 256;    // descriptors a process (RLIMIT_NOFILE)
+    std::uint64_t file_size_mib = 64;  // largest file it may write (RLIMIT_FSIZE)
+    std::uint64_t tmp_mib = 64;        // its private /tmp
+};
+
+struct SandboxConfig {
+    std::string bwrap = "bwrap";  // looked up in PATH
+    SandboxLimits limits;
+    std::vector<std::string> pass_env;  // names of the host's variables a player also gets
+    // Files no player may read (the event log) and files only a player that names them in its
+    // command may read (the word list).
+    std::vector<std::string> secret_paths;
+    std::vector<std::string> private_paths;
+    // The user to run as when the host is root ("nobody", a name or a number).
+    std::string user = "nobody";
+};
+
+class Sandbox {
+  public:
+    // A sandbox for the players of one game, or why it cannot be had here (bwrap missing, no
+    // user namespaces, an unknown user...), with what to do about it.
+    static std::variant<Sandbox, std::string> create(SandboxConfig config,
+                                                     std::vector<std::string> commands);
+
+    // How player `seat` is started.
+    Launch launch(std::size_t seat) const;
+    const SandboxConfig& config() const { return config_; }
+
+  private:
+    Sandbox() = default;
+
+    SandboxConfig config_;
+    std::vector<std::string> commands_;
+    std::string bwrap_path_;
+    std::string prlimit_path_;
+    std::optional<std::pair<uid_t, gid_t>> user_;
+    std::vector<std::vector<std::string>> own_paths_;  // per seat: the paths its command names
+    std::vector<std::string> env_;
+};
+
+// The existing paths a command names (words that are paths, or start with one), made absolute
+// and real; the words of a shell command split as sh would for plain words.
+std::vector<std::string> paths_named_by(const std::string& command);
+
+}  // namespace bg
