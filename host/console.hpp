@@ -14,6 +14,8 @@ class Console {
 
     void write(std::string_view text);
     bool failed() const { return failed_; }
+    // It was closed before the host began: nothing written there can arrive.
+    void mark_failed() { failed_ = true; }
 
   private:
     std::FILE* file_;

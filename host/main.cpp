@@ -88,6 +88,25 @@ std::uint64_t count_option(const po::variables_map& vm, const char* name, std::u
     return value;
 }
 
+// A closed stdin, stdout or stderr would be the next file opened (the log, say), and the
+// result would be written into it: each is opened on /dev/null instead, and a closed stdout or
+// stderr counts as one that could not be written.
+void open_standard_descriptors() {
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1)
+            continue;
+        const int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (null >= 0 && null != fd) {
+            ::dup2(null, fd);
+            ::close(null);
+        }
+        if (fd == 1)
+            out.mark_failed();
+        if (fd == 2)
+            err.mark_failed();
+    }
+}
+
 // Nothing the host inherited (a terminal's, a scheduler's or a caller's descriptors) reaches a
 // player: every descriptor past stderr is closed at exec.
 void close_inherited_descriptors_on_exec() {
@@ -130,6 +149,7 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGUSR1, SIG_IGN);
     std::signal(SIGUSR2, SIG_IGN);
+    open_standard_descriptors();
     close_inherited_descriptors_on_exec();
 
     po::options_description options("Options");

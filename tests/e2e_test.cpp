@@ -11,69 +11,15 @@
 #include <sstream>
 #include <thread>
 
-#include "tests/support/run.hpp"
+#include "tests/support/game.hpp"
 
-using bg::test::run;
-using bg::test::Run;
+using namespace bg::test;
 using nlohmann::json;
 
 namespace {
 
-const std::string host = BG_HOST_PATH;
-const std::string reference_bot = BG_REFERENCE_BOT_PATH;
-const std::string two_letters = BG_TESTS_DIR "/data/two_letters.txt";
-
 std::string bot(const std::string& mode, const std::string& extra = "") {
-    return "python3 " BG_TESTS_DIR "/bots/test_bot.py " + mode + (extra.empty() ? "" : " " + extra);
-}
-
-// A file name of this test's own.
-std::string scratch(const std::string& name) {
-    return "e2e-" + std::to_string(getpid()) + "-" + name;
-}
-
-struct Game {
-    Run run;
-    json result;
-};
-
-// Plays a game with the two-letter word list, a fixed seed, short clocks and --json.
-Game play(const std::vector<std::string>& players, std::vector<std::string> options = {}) {
-    std::vector<std::string> argv = {host,     "--json",    "--seed",       "7",
-                                     "--dict", two_letters, "--kill-grace", "300"};
-    if (std::find(options.begin(), options.end(), "--ready-timeout") == options.end())
-        options.insert(options.end(), {"--ready-timeout", "5"});
-    argv.insert(argv.end(), options.begin(), options.end());
-    argv.insert(argv.end(), players.begin(), players.end());
-    Game game{run(argv), {}};
-    INFO("stderr: " << game.run.err);
-    game.result = json::parse(game.run.out, nullptr, false);
-    REQUIRE_FALSE(game.result.is_discarded());
-    CHECK(game.run.err.find("libuv handles left open") == std::string::npos);
-    return game;
-}
-
-std::string reason(const json& result, int player) {
-    const auto& r = result["players"][player]["reason"];
-    return r.is_null() ? "" : r.get<std::string>();
-}
-
-std::vector<json> log_records(const std::string& path) {
-    std::vector<json> records;
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line))
-        records.push_back(json::parse(line));
-    return records;
-}
-
-int count_decisions(const std::vector<json>& records, const std::string& type, int player) {
-    int n = 0;
-    for (const auto& r : records)
-        if (r.contains("decision") && r["decision"]["type"] == type &&
-            r["decision"].value("player", -1) == player)
-            ++n;
-    return n;
+    return python_bot("test_bot", mode, extra);
 }
 
 }  // namespace
@@ -365,16 +311,9 @@ std::string v2_bot(const std::string& mode, bool record = false) {
     return "exec python3 " BG_TESTS_DIR "/bots/v2_bot.py " + mode + (record ? " --record" : "");
 }
 
-// The host messages a v2_bot --record in seat `player` (from 0) received, as the host passed
-// its stderr on.
+// The host messages a v2_bot --record in seat `player` (from 0) received.
 std::vector<std::string> recorded(const Run& run, int player) {
-    std::vector<std::string> messages;
-    const std::string prefix = fmt::format("[player {}] got ", player + 1);
-    std::istringstream lines(run.err);
-    for (std::string line; std::getline(lines, line);)
-        if (line.rfind(prefix, 0) == 0)
-            messages.push_back(line.substr(prefix.size()));
-    return messages;
+    return player_lines(run, player, "got ");
 }
 
 }  // namespace

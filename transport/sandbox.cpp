@@ -185,17 +185,17 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
                                                    std::vector<std::string> commands) {
     Sandbox sandbox;
     sandbox.bwrap_path_ = find_program(config.bwrap);
+    if (sandbox.bwrap_path_.empty())
+        return fmt::format(
+            "the player sandbox needs bubblewrap ({}), which is not installed: apt-get install "
+            "bubblewrap, {}",
+            config.bwrap, no_sandbox_hint);
     sandbox.prlimit_path_ = find_program("prlimit");
     if (sandbox.prlimit_path_.empty())
         return fmt::format(
             "the player sandbox needs prlimit (Debian's util-linux), which is not "
             "in PATH; {}",
             no_sandbox_hint);
-    if (sandbox.bwrap_path_.empty())
-        return fmt::format(
-            "the player sandbox needs bubblewrap ({}), which is not installed: apt-get install "
-            "bubblewrap, {}",
-            config.bwrap, no_sandbox_hint);
     if (::geteuid() == 0) {
         const passwd* user = nullptr;
         char* end = nullptr;

@@ -1,0 +1,333 @@
+// End-to-end: hostile players (tests/bots/attacker.py) against the real host and its sandbox.
+// Each attack is contained: the attacker is out or harmless, the honest players finish with the
+// right result, the log replays, and nothing is left running. Where an attack is safe to run
+// unsandboxed, it is shown to work there, so that each test can fail.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "tests/support/game.hpp"
+
+using namespace bg::test;
+using nlohmann::json;
+
+namespace {
+
+std::string attacker(const std::string& mode, const std::string& extra = "") {
+    return python_bot("attacker", mode, extra);
+}
+std::string bot(const std::string& mode, const std::string& extra = "") {
+    return python_bot("test_bot", mode, extra);
+}
+
+// What the attacker in seat `player` (from 0) reported of its attack.
+std::vector<std::string> attack_lines(const Run& run, int player) {
+    return player_lines(run, player, "attack: ");
+}
+
+bool reported(const Run& run, int player, const std::string& text) {
+    for (const auto& line : attack_lines(run, player))
+        if (line.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+std::string hex(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text)
+        out += fmt::format("{:02x}", c);
+    return out;
+}
+
+// The game's log replays to its result, and none of the tagged processes is left.
+void contained(const Game& game, const std::string& log, const std::vector<std::string>& tags) {
+    const Run replay = run({host, "--replay", log, "--json"});
+    INFO(replay.err);
+    CHECK(replay.status == 0);
+    CHECK(json::parse(replay.out, nullptr, false) == game.result);
+    for (const auto& tag : tags)
+        CHECK(processes_tagged(tag).empty());
+    std::remove(log.c_str());
+}
+
+void kill_tagged(const std::string& tag) {
+    for (int pid : processes_tagged(tag))
+        kill(pid, SIGKILL);
+}
+
+}  // namespace
+
+TEST_CASE("security: a player cannot signal another player, or the host", "[e2e][security]") {
+    const std::string log = scratch("signal.log"), a = scratch("attacker"), v = scratch("victim");
+    const Game game = play({attacker("signal-others", "--victim " + v + " --tag " + a),
+                            bot("peel-once", "--tag " + v)},
+                           {"--log", log});
+    CHECK(game.run.status == 0);
+    CHECK(reported(game.run, 0, "0 victims"));
+    CHECK(game.result["end"] == "bananas");
+    CHECK(game.result["players"][1]["outcome"] != "disqualified");
+    contained(game, log, {a, v});
+
+    const std::string host_log = scratch("signal-host.log");
+    const Game host_attack =
+        play({attacker("signal-host", "--tag " + a), bot("staircase")}, {"--log", host_log});
+    CHECK(host_attack.run.status == 0);
+    CHECK(host_attack.result["end"] == "bananas");
+    CHECK_FALSE(reported(host_attack.run, 0, "to the host"));
+    contained(host_attack, host_log, {a});
+
+    const std::string everything = scratch("kill-everything.log");
+    const Game kill_all =
+        play({attacker("kill-everything", "--tag " + a), bot("staircase")}, {"--log", everything});
+    // It kills its own sh, and so ends its own sandbox: the honest player plays on and wins.
+    CHECK(kill_all.result["winner"] == 1);
+    contained(kill_all, everything, {a});
+
+    // Unsandboxed, the same attacker kills its victim.
+    const Game open = play({attacker("signal-others", "--victim " + v + " --tag " + a),
+                            bot("peel-once", "--tag " + v)},
+                           {"--no-sandbox"});
+    CHECK(reported(open.run, 0, "sent signal 9"));
+    CHECK(reason(open.result, 1).find("signal 9") != std::string::npos);
+    kill_tagged(a);
+}
+
+TEST_CASE("security: a player cannot write into another's output or take its input",
+          "[e2e][security]") {
+    const std::string log = scratch("fds.log"), a = scratch("attacker"), v = scratch("victim");
+    const Game game = play(
+        {attacker("steal-fds", "--victim " + v + " --tag " + a), bot("peel-once", "--tag " + v)},
+        {"--log", log});
+    CHECK(game.result["players"][1]["outcome"] != "disqualified");
+    CHECK_FALSE(reported(game.run, 0, "wrote into"));
+    CHECK_FALSE(reported(game.run, 0, "got its fd"));
+    contained(game, log, {a, v});
+
+    // Unsandboxed, the victim is framed: disqualified for bytes it never wrote.
+    const Game open = play(
+        {attacker("steal-fds", "--victim " + v + " --tag " + a), bot("peel-once", "--tag " + v)},
+        {"--no-sandbox"});
+    CHECK(reported(open.run, 0, "wrote into"));
+    CHECK(reason(open.result, 1).rfind("protocol error:", 0) == 0);
+    kill_tagged(a);
+}
+
+TEST_CASE("security: the log, the word list and other players' files are out of reach",
+          "[e2e][security]") {
+    const std::string log = scratch("files.log"), a = scratch("attacker");
+    const std::string extra = scratch("inherited.txt");
+    // The host inherits a descriptor (5) from whoever started it: no player may get it.
+    const std::string read =
+        fmt::format("--read {} {} {} {} --tag {}", hex(log), hex(two_letters), hex(reference_bot),
+                    hex(BG_TESTS_DIR "/bots/test_bot.py"), a);
+    const std::string forge = attacker("forge-log", "--tag " + a);
+    const Game game =
+        play({attacker("read-files", read), forge, "exec " + reference_bot + " --legacy"},
+             {"--log", log}, {"/bin/sh", "-c", "exec 5>>" + extra + "; exec \"$@\"", "sh"});
+    CHECK(game.run.status == 0);
+    CHECK(reported(game.run, 0, "cannot read " + log));
+    CHECK(reported(game.run, 0, "cannot read " + two_letters));
+    CHECK(reported(game.run, 0, "cannot read " + reference_bot));
+    CHECK(reported(game.run, 0, "read " BG_TESTS_DIR "/bots/test_bot.py"));  // its own folder
+    CHECK(reported(game.run, 1, "descriptors past stderr: none"));
+    contained(game, log, {a});
+    std::remove(extra.c_str());
+
+    // Unsandboxed, the log is there for the taking (descriptors are closed at exec all the same).
+    const std::string open_log = scratch("files-open.log");
+    const Game open =
+        play({attacker("read-files", fmt::format("--read {} --tag {}", hex(open_log), a)),
+              attacker("forge-log", "--tag " + a)},
+             {"--log", open_log, "--no-sandbox"},
+             {"/bin/sh", "-c", "exec 5>>" + extra + "; exec \"$@\"", "sh"});
+    CHECK(reported(open.run, 0, "read " + open_log));
+    CHECK(reported(open.run, 1, "descriptors past stderr: none"));
+    kill_tagged(a);
+    std::remove(open_log.c_str());
+    std::remove(extra.c_str());
+}
+
+TEST_CASE("security: a player gets a clean environment, no network and a read-only system",
+          "[e2e][security]") {
+    const int listener = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(listen(listener, 4) == 0);
+    socklen_t length = sizeof address;
+    getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+    const std::string port = std::to_string(ntohs(address.sin_port));
+    const std::string a = scratch("attacker");
+
+    const Game game = play({attacker("environment", "--tag " + a),
+                            attacker("network", "--port " + port + " --tag " + a),
+                            attacker("write-files", "--tag " + a)},
+                           {"--env", "BG_PASSED", "--tmp-size", "8"},
+                           {"/usr/bin/env", "BG_SECRET=hunter2", "BG_PASSED=yes"});
+    CHECK(game.run.status == 0);
+    CHECK(reported(game.run, 0, "env BG_PASSED=yes"));
+    CHECK(reported(game.run, 0, "env HOME=/tmp"));
+    CHECK_FALSE(reported(game.run, 0, "BG_SECRET"));
+    CHECK(reported(game.run, 1, "cannot connect"));
+    CHECK(reported(game.run, 2, "cannot write " BG_TESTS_DIR "/bots/attacker-was-here"));
+    CHECK(reported(game.run, 2, "cannot write /var/tmp/attacker-was-here"));
+    const auto took = attack_lines(game.run, 2).back();  // "/tmp took N MiB: No space left..."
+    CHECK(took.rfind("/tmp took ", 0) == 0);
+    CHECK(std::stoi(took.substr(10)) <= 8);
+    struct stat st;
+    CHECK(stat(BG_TESTS_DIR "/bots/attacker-was-here", &st) != 0);
+    CHECK(processes_tagged(a).empty());
+
+    // Unsandboxed, all of it is the host's.
+    const Game open = play({attacker("environment", "--tag " + a),
+                            attacker("network", "--port " + port + " --tag " + a)},
+                           {"--no-sandbox"}, {"/usr/bin/env", "BG_SECRET=hunter2"});
+    CHECK(reported(open.run, 0, "env BG_SECRET=hunter2"));
+    CHECK(reported(open.run, 1, "connected"));
+    close(listener);
+    kill_tagged(a);
+}
+
+TEST_CASE("security: a fork bomb stops at the limit and harms no other player", "[e2e][security]") {
+    const std::string log = scratch("bomb.log"), a = scratch("attacker"), v = scratch("victim");
+    // The honest player starts processes (sleep, then python) while the bomb holds its limit.
+    const Game game =
+        play({attacker("fork-bomb", "--tag " + a), "sleep 0.5; " + bot("staircase", "--tag " + v)},
+             {"--log", log, "--max-processes", "24"});
+    CHECK(game.run.status == 0);
+    CHECK(reported(game.run, 0, "then: Resource temporarily unavailable"));
+    CHECK(game.result["players"][1]["outcome"] != "disqualified");
+    CHECK(game.result["end"] == "bananas");
+    contained(game, log, {a, v});
+}
+
+TEST_CASE("security: nothing a player starts outlives it, setsid or not", "[e2e][security]") {
+    const std::string log = scratch("daemon.log"), a = scratch("daemon");
+    const Game game = play({attacker("daemon", "--tag " + a), bot("staircase")}, {"--log", log});
+    CHECK(game.result["end"] == "bananas");
+    contained(game, log, {a});
+
+    // Unsandboxed, the daemon escapes the group kill.
+    play({attacker("daemon", "--tag " + a), bot("staircase")}, {"--no-sandbox"});
+    CHECK_FALSE(processes_tagged(a).empty());
+    kill_tagged(a);
+}
+
+TEST_CASE("security: every sandbox dies with the host, even when the host is killed",
+          "[e2e][security]") {
+    const std::string a = scratch("orphan"), v = scratch("orphan-ignoring-term");
+    auto background = start({host, "--json", attacker("daemon", "--idle --tag " + a),
+                             bot("ignore-term", "--tag " + v)});
+    REQUIRE(wait_for_tagged(a));
+    REQUIRE(wait_for_tagged(v));
+    kill(background.pid, SIGKILL);
+    background.wait();
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {
+        gone = processes_tagged(a).empty() && processes_tagged(v).empty();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(gone);
+    kill_tagged(a);
+    kill_tagged(v);
+}
+
+TEST_CASE("security: a player's stderr cannot drive the organiser's terminal", "[e2e][security]") {
+    const Game game = play({attacker("terminal"), bot("staircase")});
+    CHECK(game.run.err.find('\x1b') == std::string::npos);
+    CHECK(game.run.err.find('\x07') == std::string::npos);
+    CHECK(game.run.err.find('\x9b') == std::string::npos);
+    CHECK(game.run.err.find("\n[player 1] \\x1b[2K\\x0d[  99.000s] game over: bananas, player 2 "
+                            "won\n") != std::string::npos);
+    CHECK(game.run.err.find("\n[player 1] \\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\xff\\xfe\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("security: any byte in a grid or a command is logged and replays", "[e2e][security]") {
+    const std::string log = scratch("bytes.log");
+    const std::string odd = bot("staircase", "--tag \xff\xfe-odd");
+    const Game game = play({attacker("bad-byte-peel"), odd}, {"--log", log});
+    CHECK(game.run.status == 0);
+    CHECK(reason(game.result, 0) ==
+          "illegal peel: grid cell at column 1, row 0 is 0xff, not A-Z or '.'");
+    CHECK(game.result["winner"] == 1);
+    CHECK(game.result["players"][1]["command"]["hex"] == hex(odd));
+    contained(game, log, {});
+}
+
+TEST_CASE("security: a player that floods the log is out, and the log stays bounded",
+          "[e2e][security]") {
+    for (const char* mode : {"stale-flood", "big-stale-flood"}) {
+        INFO(mode);
+        const std::string log = scratch(std::string(mode) + ".log"), a = scratch("flooder");
+        const Game game =
+            play({attacker(mode, "--tag " + a), bot("peel-once")}, {"--log", log}, {});
+        CHECK(game.run.status == 0);
+        CHECK(reason(game.result, 0).rfind("flooded the host: more than ", 0) == 0);
+        CHECK(game.result["winner"] == 1);
+        struct stat st;
+        REQUIRE(stat(log.c_str(), &st) == 0);
+        // README, "The event log": at most 67 MiB a player, and far less for small messages.
+        CHECK(st.st_size < (std::string(mode) == "stale-flood" ? 8 << 20 : 67 << 20));
+        CHECK(game.run.err.size() < 2u << 20);  // 10,000 live lines at most
+        contained(game, log, {a});
+    }
+}
+
+TEST_CASE("security: when nobody is ready, nobody wins", "[e2e][security]") {
+    const Game game = play({bot("never-ready"), bot("never-ready"), bot("never-ready")},
+                           {"--ready-timeout", "0.5"});
+    CHECK(game.result["end"] == "everyone_out");
+    CHECK(game.result["winner"].is_null());
+    for (int p = 0; p < 3; ++p)
+        CHECK(reason(game.result, p) == "not ready (no r) before the ready timeout");
+}
+
+TEST_CASE("security: a log that cannot be written aborts the game before anyone plays",
+          "[e2e][security]") {
+    const std::string a = scratch("unlogged");
+    const Run r = run({host, "--json", "--log", "/dev/full", bot("staircase", "--tag " + a),
+                       bot("staircase", "--tag " + a)});
+    CHECK(r.status == 1);
+    CHECK(json::parse(r.out)["end"] == "aborted");
+    CHECK(r.err.find("the event log /dev/full could not be written (No space left on device): "
+                     "the game was aborted") != std::string::npos);
+    CHECK(processes_tagged(a).empty());
+}
+
+TEST_CASE("security: a closed stdout or a full stderr never stops a game or its log",
+          "[e2e][security]") {
+    const std::string log = scratch("no-output.log");
+    const Run r = run({"/bin/sh", "-c", "exec \"$@\" >&- 2>/dev/full", "sh", host, "--seed", "7",
+                       "--dict", two_letters, "--log", log, bot("staircase"), bot("staircase")});
+    CHECK(r.status == 4);
+    const Run replay = run({host, "--replay", log, "--json"});
+    CHECK(replay.status == 0);
+    CHECK(json::parse(replay.out)["end"] == "bananas");
+    std::remove(log.c_str());
+}
+
+TEST_CASE("security: where the sandbox cannot be had, the host refuses to start",
+          "[e2e][security]") {
+    Run r = run({"/usr/bin/env", "PATH=/nonexistent", host, "x"});
+    CHECK(r.status == 5);
+    CHECK(r.err.find("the player sandbox needs bubblewrap (bwrap), which is not installed: "
+                     "apt-get install bubblewrap, or pass --no-sandbox") != std::string::npos);
+    if (geteuid() == 0) {
+        r = run({host, "--sandbox-user", "no-such-user", "x"});
+        CHECK(r.status == 5);
+        CHECK(r.err.find("the sandbox user no-such-user does not exist") != std::string::npos);
+        r = run({host, "--sandbox-user", "root", "x"});
+        CHECK(r.status == 5);
+        CHECK(r.err.find("may not be root") != std::string::npos);
+    }
+}

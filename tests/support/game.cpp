@@ -1,0 +1,74 @@
+#include "tests/support/game.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+namespace bg::test {
+
+using nlohmann::json;
+
+std::string python_bot(const std::string& name, const std::string& mode, const std::string& extra) {
+    return "python3 " BG_TESTS_DIR "/bots/" + name + ".py " + mode +
+           (extra.empty() ? "" : " " + extra);
+}
+
+std::string scratch(const std::string& name) {
+    return "e2e-" + std::to_string(getpid()) + "-" + name;
+}
+
+Game play(const std::vector<std::string>& players, std::vector<std::string> options,
+          const std::vector<std::string>& prefix) {
+    std::vector<std::string> argv = prefix;
+    argv.insert(argv.end(),
+                {host, "--json", "--seed", "7", "--dict", two_letters, "--kill-grace", "300"});
+    if (std::find(options.begin(), options.end(), "--ready-timeout") == options.end())
+        options.insert(options.end(), {"--ready-timeout", "5"});
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), players.begin(), players.end());
+    Game game{run(argv), {}};
+    INFO("stderr: " << game.run.err);
+    game.result = json::parse(game.run.out, nullptr, false);
+    REQUIRE_FALSE(game.result.is_discarded());
+    CHECK(game.run.err.find("libuv handles left open") == std::string::npos);
+    return game;
+}
+
+std::vector<std::string> player_lines(const Run& run, int player, const std::string& marker) {
+    std::vector<std::string> lines;
+    const std::string prefix = "[player " + std::to_string(player + 1) + "] " + marker;
+    std::istringstream in(run.err);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0)
+            lines.push_back(line.substr(prefix.size()));
+    return lines;
+}
+
+std::string reason(const json& result, int player) {
+    const auto& r = result["players"][player]["reason"];
+    return r.is_string() ? r.get<std::string>() : "";
+}
+
+std::vector<json> log_records(const std::string& path) {
+    std::vector<json> records;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line))
+        records.push_back(json::parse(line));
+    return records;
+}
+
+int count_decisions(const std::vector<json>& records, const std::string& type, int player) {
+    int n = 0;
+    for (const auto& r : records)
+        if (r.contains("decision") && r["decision"]["type"] == type &&
+            r["decision"].value("player", -1) == player)
+            ++n;
+    return n;
+}
+
+}  // namespace bg::test
