@@ -5,7 +5,11 @@
 //   2. games per second between two fast bots, against only spawning and reaping them, and
 //      against a relay game of the same bots;
 //   3. the host's peak RSS in a game on the default word list;
-//   4. the default word list's time to be ready from process start, against an empty start.
+//   4. the default word list's time to be ready from process start, against an empty start;
+//   5. what the players' sandbox costs: a game's start and end, and a peel's round trip, against
+//      the same with --no-sandbox.
+//
+// 1 and 2 run the host with --no-sandbox, as the relay runs its bots: they measure the host.
 //
 //   process_bench BUILD_DIR WORDLIST [--quick]
 #include <sched.h>
@@ -41,11 +45,20 @@ double seconds_to_run(const std::string& command) {
     return now_s() - start;
 }
 
+// Round trips in nanoseconds, one a line, in a file of its own or as a host passed a player's
+// stderr on ("[player 1] N"); in microseconds, sorted.
 std::vector<double> read_trips(const std::string& path) {
     std::vector<double> trips;
     std::ifstream in(path);
-    for (double ns; in >> ns;)
-        trips.push_back(ns / 1000.0);
+    const std::string prefix = "[player 1] ";
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(prefix, 0) == 0)
+            line.erase(0, prefix.size());
+        char* end = nullptr;
+        const double ns = std::strtod(line.c_str(), &end);
+        if (end != line.c_str() && *end == '\0')
+            trips.push_back(ns / 1000.0);
+    }
     std::sort(trips.begin(), trips.end());
     return trips;
 }
@@ -128,8 +141,8 @@ int main(int argc, char** argv) {
                 trips.push_back(t);
         };
         for (int round = 0; round < peels / 50; ++round) {
-            timed_by(fmt::format("exec {} -q --dict {} --seed {} --kill-grace 100 '{}' "
-                                 "'printf r; exec sleep 600'",
+            timed_by(fmt::format("exec {} -q --no-sandbox --dict {} --seed {} --kill-grace 100 "
+                                 "'{}' 'printf r; exec sleep 600'",
                                  host, words, round + 1, timed),
                      place.host);
             timed_by(fmt::format("exec {} '{}'", relay, timed), place.relay);
@@ -157,8 +170,8 @@ int main(int argc, char** argv) {
     double host_time = 0, relay_time = 0, spawn_time = 0;
     for (int g = 0; g < games; ++g) {
         host_time +=
-            seconds_to_run(fmt::format("exec {} -q --dict {} --seed {} --kill-grace 100 "
-                                       "'{}' '{}'",
+            seconds_to_run(fmt::format("exec {} -q --no-sandbox --dict {} --seed {} "
+                                       "--kill-grace 100 '{}' '{}'",
                                        host, words, g + 1, player, player));
         relay_time += seconds_to_run(fmt::format("exec {} '{}' '{}'", relay, player, player));
         const double start = now_s();
@@ -171,8 +184,8 @@ int main(int argc, char** argv) {
                  spawn_rate = games / spawn_time;
 
     // 3. Peak RSS of the host in a game on the default word list.
-    const std::string reference_game =
-        fmt::format("exec {} -q --seed 1 {}/reference_bot {}/reference_bot", host, build, build);
+    const std::string reference_game = fmt::format(
+        "exec {} -q --no-sandbox --seed 1 {}/reference_bot {}/reference_bot", host, build, build);
     const rusage usage = reap_ok(spawn(reference_game, false).pid, reference_game);
     const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
 
@@ -182,6 +195,38 @@ int main(int argc, char** argv) {
     for (int i = 0; i < starts; ++i) {
         probe += seconds_to_run(fmt::format("exec {}/bench/dict_probe", build));
         empty += seconds_to_run(fmt::format("exec {}/bench/dict_probe empty", build));
+    }
+
+    // 5. The sandbox: a game that ends as soon as it is dealt (its start and end), and round
+    // trips placed by the scheduler, sandboxed and not, in turn.
+    const int sandbox_games = quick ? 2 : 60;
+    double boxed_game = 0, open_game = 0;
+    const std::string quitter = "printf r; exec head -c 1 >/dev/null";
+    for (int g = 0; g < sandbox_games; ++g)
+        for (const char* mode : {"", "--no-sandbox"})
+            (*mode ? open_game : boxed_game) += seconds_to_run(
+                fmt::format("exec {} -q {} --dict {} --seed {} --kill-grace 100 '{}' '{}'", host,
+                            mode, words, g + 1, quitter, quitter));
+    std::vector<double> boxed_trips, open_trips;
+    const std::string stderr_trips = fmt::format("/tmp/bg-bench-{}.stderr", getpid());
+    for (int round = 0; round < peels / 50; ++round)
+        for (const char* mode : {"", "--no-sandbox"}) {
+            const std::string command = fmt::format(
+                "exec {} -q {} --dict {} --seed {} --kill-grace 100 '{} time 50 -' "
+                "'printf r; exec sleep 600' 2>{}",
+                host, mode, words, round + 1, "exec " + bot, stderr_trips);
+            reap_ok(spawn(command, false).pid, command);
+            for (double t : read_trips(stderr_trips))
+                (*mode ? open_trips : boxed_trips).push_back(t);
+        }
+    std::remove(stderr_trips.c_str());
+    std::sort(boxed_trips.begin(), boxed_trips.end());
+    std::sort(open_trips.begin(), open_trips.end());
+    if (boxed_trips.size() != static_cast<std::size_t>(peels) ||
+        open_trips.size() != static_cast<std::size_t>(peels)) {
+        std::fprintf(stderr, "process_bench: sandbox: %zu and %zu of %d round trips\n",
+                     boxed_trips.size(), open_trips.size(), peels);
+        return 1;
     }
 
     fmt::print("{:<44} {:>12} {:>12} {:>8}\n", "measure", "host", "baseline", "ratio");
@@ -203,5 +248,12 @@ int main(int argc, char** argv) {
         "ms");
     fmt::print("{:<44} {:>9.2f} ms\n", "  difference: time to the first lookup",
                (probe - empty) / starts * 1000);
+    fmt::print("the players' sandbox (baseline: --no-sandbox)\n");
+    row("  a game's start and end, two players", boxed_game / sandbox_games * 1000,
+        open_game / sandbox_games * 1000, "ms");
+    row("  peel round trip p50, placed by the scheduler", percentile(boxed_trips, 0.5),
+        percentile(open_trips, 0.5), "us");
+    row("  peel round trip p99, placed by the scheduler", percentile(boxed_trips, 0.99),
+        percentile(open_trips, 0.99), "us");
     return 0;
 }
