@@ -49,17 +49,17 @@ const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
-for a private /tmp, a clean environment, limits), and talks to the host over its stdin and stdout in the original spec's
-protocol. A live line per event goes to stderr, with each player's stderr prefixed by
-[player N]; the result goes to stdout.
+for a private /tmp, a clean environment, limits), and talks to the host over its stdin and
+stdout in the original spec's protocol. A live line per event goes to stderr, with each
+player's stderr prefixed by [player N]; the result goes to stdout.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
 once); 2 bad options; 3 a player's command could not start (the game was still played and its
 result printed); 4 stdout or stderr could not be written (the game was still played, and
-logged); 5 the player sandbox cannot be set up here (the message says what to install); 128+N the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game
-is aborted and every player ended). SIGUSR1 and SIGUSR2 are ignored.
-
+logged); 5 the player sandbox cannot be set up here (the message says what to install); 128+N
+the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and
+every player ended). SIGUSR1 and SIGUSR2 are ignored.
 )";
 
 // A duration in seconds: at least a millisecond (0 only where it means "none"), at most 10^6.

@@ -5,7 +5,11 @@
 #include <memory>
 #include <vector>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "transport/process_group.hpp"
 
@@ -40,6 +44,11 @@ PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents event
     uv_timer_init(loop_, &kill_timer_);
     kill_timer_.data = this;
     ++open_handles_;
+}
+
+PlayerProcess::~PlayerProcess() {
+    if (inner_pidfd_ >= 0)
+        ::close(inner_pidfd_);
 }
 
 int PlayerProcess::spawn() {
@@ -116,8 +125,23 @@ void PlayerProcess::on_info(std::string_view bytes) {
     const char* start = info_text_.c_str() + key + 12;
     char* end = nullptr;
     const long pid = std::strtol(start, &end, 10);
-    if (end != start && (*end == ',' || *end == '\n' || *end == '}' || *end == ' ') && pid > 1)
-        inner_pid_ = static_cast<int>(pid);
+    if (end == start || !(*end == ',' || *end == '\n' || *end == '}' || *end == ' ') || pid <= 1)
+        return;
+    // A pidfd names this process and no later one that gets its number: the group signals
+    // below go out only while it lives (its death takes the sandbox's every process with it).
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
+    if (pidfd < 0)
+        return;  // gone already, or no pidfds: the group the host made is signalled instead
+    ::fcntl(pidfd, F_SETFD, FD_CLOEXEC);
+    inner_pid_ = static_cast<int>(pid);
+    inner_pidfd_ = pidfd;
+}
+
+bool PlayerProcess::inner_alive() const {
+    if (inner_pidfd_ < 0)
+        return false;
+    pollfd exited{inner_pidfd_, POLLIN, 0};
+    return ::poll(&exited, 1, 0) == 0;
 }
 
 void PlayerProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
@@ -240,12 +264,11 @@ void PlayerProcess::send_sigterm() {
 void PlayerProcess::signal_all(int signal) {
     if (!spawned_)
         return;
-    if (inner_pid_ != 0) {
+    if (inner_alive()) {
         ::kill(-inner_pid_, signal);
-        if (signal == SIGKILL)
-            ::kill(inner_pid_, SIGKILL);
         if (signal != SIGKILL)
             return;
+        ::syscall(SYS_pidfd_send_signal, inner_pidfd_, SIGKILL, nullptr, 0);
     }
     ::kill(-pid_, signal);
 }
@@ -253,7 +276,7 @@ void PlayerProcess::signal_all(int signal) {
 bool PlayerProcess::all_gone() const {
     if (!spawned_)
         return true;
-    return !process_group_alive(pid_) && (inner_pid_ == 0 || !process_alive(inner_pid_));
+    return !process_group_alive(pid_) && !inner_alive();
 }
 
 void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
@@ -307,6 +330,9 @@ void PlayerProcess::wait_for_group() {
     const bool gone = all_gone();
     auto* timer = reinterpret_cast<uv_handle_t*>(&kill_timer_);
     if (gone || ++group_polls_ > group_wait_polls) {
+        if (inner_pidfd_ >= 0)
+            ::close(inner_pidfd_);
+        inner_pidfd_ = -1;
         close_handle(timer);
         return;
     }

@@ -34,6 +34,7 @@ class PlayerProcess {
     PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events);
     PlayerProcess(const PlayerProcess&) = delete;
     PlayerProcess& operator=(const PlayerProcess&) = delete;
+    ~PlayerProcess();
 
     // 0, or a negative libuv error code.
     int spawn();
@@ -62,6 +63,7 @@ class PlayerProcess {
     void on_info(std::string_view bytes);
     void signal_all(int signal);
     bool all_gone() const;
+    bool inner_alive() const;
 
     uv_loop_t* loop_;
     Launch launch_;
@@ -69,6 +71,7 @@ class PlayerProcess {
     uv_pipe_t info_{};  // bwrap's --info-fd, in a sandbox
     std::string info_text_;
     int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
+    int inner_pidfd_ = -1;
     uv_process_t process_{};
     uv_pipe_t stdin_{};
     uv_pipe_t stdout_{};
