@@ -246,25 +246,36 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
     r = run({host, "--seed", "banana", "x"});
     CHECK(r.status == 2);
     // Nothing wraps around or silently means "no limit".
-    r = run({host, "--seed", "-1", "x"});
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--seed must be a whole number from 0 to 18446744073709551615, not '-1'") !=
-          std::string::npos);
-    r = run({host, "--kill-grace", "-1", "x"});
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--kill-grace must be a whole number from 0 to 600000") != std::string::npos);
-    r = run({host, "--game-timeout", "0.0005", "x"});
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--game-timeout must be between 0.001 and 1000000 seconds (or 0 for none)") !=
-          std::string::npos);
-    r = run({host, "--ready-timeout", "nan", "x"});
-    CHECK(r.status == 2);
-    r = run({host, "--env", "A=B", "x"});
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--env takes a variable's name, not 'A=B'") != std::string::npos);
-    r = run({host, "--dict", "/dev/zero", "x"});
-    CHECK(r.status == 1);
-    CHECK(r.err == "host: word list /dev/zero is larger than 64 MiB: is it a word list?\n");
+    struct Refused {
+        std::vector<std::string> options;
+        int status;
+        const char* message;
+    };
+    for (const auto& c : {
+             Refused{{"--seed", "-1"},
+                     2,
+                     "--seed must be a whole number from 0 to 18446744073709551615, not '-1'"},
+             Refused{{"--kill-grace", "-1"},
+                     2,
+                     "--kill-grace must be a whole number from 0 to "
+                     "600000"},
+             Refused{{"--game-timeout", "0.0005"},
+                     2,
+                     "--game-timeout must be between 0.001 and 1000000 seconds (or 0 for none)"},
+             Refused{{"--ready-timeout", "nan"}, 2, "--ready-timeout must be between 0.001"},
+             Refused{{"--env", "A=B"}, 2, "--env takes a variable's name, not 'A=B'"},
+             Refused{{"--dict", "/dev/zero"},
+                     1,
+                     "host: word list /dev/zero is larger than 64 MiB: is it a word list?\n"},
+         }) {
+        std::vector<std::string> argv = {host};
+        argv.insert(argv.end(), c.options.begin(), c.options.end());
+        argv.push_back("x");
+        r = run(argv);
+        INFO(c.message);
+        CHECK(r.status == c.status);
+        CHECK(r.err.find(c.message) != std::string::npos);
+    }
     r = run({host, "--dict", "/nonexistent/words", "x"});
     CHECK(r.status == 1);
     CHECK(r.err == "host: cannot open word list /nonexistent/words: No such file or directory\n");
