@@ -210,6 +210,26 @@ TEST_CASE("security: a fork bomb stops at the limit and harms no other player", 
     contained(game, log, {a, v});
 }
 
+TEST_CASE("security: memory, descriptors, file size and CPU time are limited", "[e2e][security]") {
+    const std::string log = scratch("limits.log");
+    const Game game =
+        play({attacker("limits"), bot("staircase")},
+             {"--log", log, "--memory", "256", "--max-open-files", "64", "--max-file-size", "1"});
+    CHECK(reported(game.run, 0, "1 GiB of memory: refused"));
+    CHECK(reported(game.run, 0, "then: Too many open files"));
+    CHECK(reported(game.run, 0, "a 4 MiB file: File too large"));
+    CHECK(game.result["end"] == "bananas");
+    contained(game, log, {});
+
+    const std::string burn = scratch("burn.log");
+    const Game spin =
+        play({attacker("burn-cpu"), bot("sleep")}, {"--log", burn, "--cpu-time", "1"});
+    CHECK(reason(spin.result, 0) ==
+          "exited with status 152 (its command was killed by signal 24: CPU time limit exceeded)");
+    CHECK(spin.result["winner"] == 1);
+    contained(spin, burn, {});
+}
+
 TEST_CASE("security: nothing a player starts outlives it, setsid or not", "[e2e][security]") {
     const std::string log = scratch("daemon.log"), a = scratch("daemon");
     const Game game = play({attacker("daemon", "--tag " + a), bot("staircase")}, {"--log", log});
@@ -281,6 +301,18 @@ TEST_CASE("security: a player that floods the log is out, and the log stays boun
         CHECK(game.run.err.size() < 2u << 20);  // 10,000 live lines at most
         contained(game, log, {a});
     }
+}
+
+TEST_CASE("security: a refused-dump loop is cut off, and the live lines stay bounded",
+          "[e2e][security]") {
+    const std::string log = scratch("dump-flood.log");
+    const Game game = play({attacker("dump-flood"), bot("sleep")}, {"--log", log});
+    CHECK(reason(game.result, 0) ==
+          "flooded the host: more than 10000 messages (the limit for a game)");
+    CHECK(game.result["players"][0]["dumps"] == 50);  // 102 tiles, two fewer a dump, then refused
+    CHECK(game.result["winner"] == 1);
+    CHECK(game.run.err.size() < 2u << 20);
+    contained(game, log, {});
 }
 
 TEST_CASE("security: when nobody is ready, nobody wins", "[e2e][security]") {

@@ -333,13 +333,15 @@ Launch Sandbox::launch(std::size_t seat) const {
         const auto equals = variable.find('=');
         a.insert(a.end(), {"--setenv", variable.substr(0, equals), variable.substr(equals + 1)});
     }
-    a.insert(a.end(), {"--info-fd", "3", "--", prlimit_path_,
-                       fmt::format("--as={}", mib_bytes(limits.memory_mib)),
-                       fmt::format("--cpu={}", limits.cpu_seconds),
-                       fmt::format("--nproc={}", limits.processes),
-                       fmt::format("--nofile={}", limits.open_files),
-                       fmt::format("--fsize={}", mib_bytes(limits.file_size_mib)), "/bin/sh", "-c",
-                       seat < commands_.size() ? commands_[seat] : "exit 0"});
+    a.insert(
+        a.end(),
+        {"--info-fd", "3", "--", prlimit_path_,
+         fmt::format("--as={}", mib_bytes(limits.memory_mib)),
+         // SIGXCPU at the limit (a bot may catch it and leave), SIGKILL a second later.
+         fmt::format("--cpu={}:{}", limits.cpu_seconds, limits.cpu_seconds + 1),
+         fmt::format("--nproc={}", limits.processes), fmt::format("--nofile={}", limits.open_files),
+         fmt::format("--fsize={}", mib_bytes(limits.file_size_mib)), "/bin/sh", "-c",
+         seat < commands_.size() ? commands_[seat] : "exit 0"});
     return Launch{std::move(a), env_, user_, true};
 }
 

@@ -36,7 +36,7 @@ Launch unsandboxed_launch(const std::string& command);
 
 struct SandboxLimits {
     std::uint64_t memory_mib = 4096;   // address space a process (RLIMIT_AS)
-    std::uint64_t cpu_seconds = 1200;  // CPU time a process (RLIMIT_CPU)
+    std::uint64_t cpu_seconds = 1200;  // CPU time a process (RLIMIT_CPU): SIGXCPU, SIGKILL +1 s
     std::uint64_t processes = 128;     // processes and threads of the sandbox (RLIMIT_NPROC)
     std::uint64_t open_files = 256;    // descriptors a process (RLIMIT_NOFILE)
     std::uint64_t file_size_mib = 64;  // largest file it may write (RLIMIT_FSIZE)

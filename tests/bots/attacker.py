@@ -115,11 +115,11 @@ if mode == "signal-others":  # SIGSTOP, then SIGKILL, every victim it can see
     report("saw %d processes, %d victims" % (len(visible_pids()), len(targets)))
     receive()
     play()
-elif mode == "signal-host":  # SIGSTOP and SIGTERM every host it can see, so that its game ends
+elif mode == "signal-host":  # SIGSTOP, SIGTERM, SIGKILL every host it can see: no game, no loss
     for pid in visible_pids():
         argv = cmdline(pid)
         if argv and os.path.basename(argv[0]) == b"host":
-            for sig in (signal.SIGSTOP, signal.SIGTERM):
+            for sig in (signal.SIGSTOP, signal.SIGTERM, signal.SIGKILL):
                 try:
                     os.kill(pid, sig)
                     report("sent signal %d to the host %d" % (sig, pid))
@@ -223,6 +223,40 @@ elif mode == "fork-bomb":  # fork until refused, hold them all, then play
         report("forked %d, then: %s" % (children, e.strerror))
     first_hand()
     play()
+elif mode == "limits":  # take more memory, descriptors and file than it is given
+    try:
+        hog = bytearray(1 << 30)
+        report("took 1 GiB of memory")
+    except MemoryError:
+        report("1 GiB of memory: refused")
+    files = []
+    try:
+        while len(files) < 100000:
+            files.append(open("/dev/null"))
+    except OSError as e:
+        report("opened %d files, then: %s" % (len(files), e.strerror))
+    for f in files:
+        f.close()
+    try:
+        with open("/tmp/big", "wb") as f:  # Python ignores SIGXFSZ: the write fails instead
+            f.write(b"x" * (4 << 20))
+        report("wrote a 4 MiB file")
+    except OSError as e:
+        report("a 4 MiB file: %s" % e.strerror)
+    first_hand()
+    play()
+elif mode == "burn-cpu":  # ready, then spin
+    first_hand()
+    while True:
+        pass
+elif mode == "dump-flood":  # dump, and dump again when refused, for ever
+    first_hand()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    while True:
+        letter = hand.pop()
+        send("d" + letter)
+        if not receive():  # three tiles, or its own letter back when the bunch is short
+            break
 elif mode == "daemon":  # double fork and setsid: a daemon that outlives the game, if it can
     if os.fork() == 0:
         os.setsid()
