@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <random>
 #include <sstream>
 

@@ -225,7 +225,11 @@ TEST_CASE("e2e: the host stopped by a signal ends the game and its players", "[e
         auto background = bg::test::start({host, "--json", "--kill-grace", "300",
                                            bot("ignore-term", "--tag " + tag), bot("sleep")});
         REQUIRE(bg::test::wait_for_tagged(tag));
+        // SIGUSR1 and SIGUSR2, whose default would end the host with no result, are ignored.
+        kill(background.pid, SIGUSR1);
+        kill(background.pid, SIGUSR2);
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        REQUIRE(bg::test::process_alive(background.pid));
         kill(background.pid, signal);
         const Run r = background.wait();
         CHECK(r.status == 128 + signal);
@@ -245,7 +249,15 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
     CHECK(r.err.find("--legacy-dialect must be v1 or v0") != std::string::npos);
     r = run({host, "--seed", "banana", "x"});
     CHECK(r.status == 2);
-    // Nothing wraps around or silently means "no limit".
+    // Nothing wraps around or silently means "no limit"; 5 MB of random bytes is no word list.
+    const std::string noise = scratch("noise.bin");
+    {
+        std::ifstream random("/dev/urandom", std::ios::binary);
+        std::ofstream out(noise, std::ios::binary);
+        std::vector<char> bytes(5 << 20);
+        random.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
     struct Refused {
         std::vector<std::string> options;
         int status;
@@ -267,6 +279,7 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
              Refused{{"--dict", "/dev/zero"},
                      1,
                      "host: word list /dev/zero is larger than 64 MiB: is it a word list?\n"},
+             Refused{{"--dict", noise}, 1, "is mostly not words"},
          }) {
         std::vector<std::string> argv = {host};
         argv.insert(argv.end(), c.options.begin(), c.options.end());
@@ -276,6 +289,7 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
         CHECK(r.status == c.status);
         CHECK(r.err.find(c.message) != std::string::npos);
     }
+    std::remove(noise.c_str());
     r = run({host, "--dict", "/nonexistent/words", "x"});
     CHECK(r.status == 1);
     CHECK(r.err == "host: cannot open word list /nonexistent/words: No such file or directory\n");
