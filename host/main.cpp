@@ -32,8 +32,9 @@ constexpr int exit_played = 0;
 constexpr int exit_failed = 1;  // a word list or log unreadable, a log not replaying or not written
 constexpr int exit_usage = 2;   // bad options
 constexpr int exit_player_failed = 3;  // a player's command could not start (played)
-constexpr int exit_output_failed = 4;  // stdout or stderr could not be written (played)
+constexpr int exit_output_failed = 4;  // stdout (the result) could not be written (played)
 constexpr int exit_no_sandbox = 5;     // the player sandbox cannot be set up here
+constexpr int exit_stderr_failed = 6;  // stderr (the live lines) could not be written (played)
 
 bg::Console out(stdout);
 bg::Console err(stderr);
@@ -55,10 +56,11 @@ player's stderr prefixed by [player N]; the result goes to stdout.
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
 once); 2 bad options; 3 a player's command could not start (the game was still played and its
-result printed); 4 stdout or stderr could not be written (the game was still played, and
-logged); 5 the player sandbox cannot be set up here (the message says what to install); 128+N
-the host was stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and
-every player ended). SIGUSR1 and SIGUSR2 are ignored.
+result printed); 4 stdout could not be written (closed, full: the game was still played, and
+logged); 5 the player sandbox cannot be set up here (the message says what to install); 6 only
+stderr could not be written (the live lines; the result was printed); 128+N the host was
+stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and every player
+ended). SIGUSR1 and SIGUSR2 are ignored.
 )";
 
 // A duration in seconds: at least a millisecond (0 only where it means "none"), at most 10^6.
@@ -361,7 +363,9 @@ int main(int argc, char** argv) {
                 status = exit_failed;
         }
     }
-    if ((out.failed() || err.failed()) && status == exit_played)
+    if (out.failed() && status == exit_played)
         status = exit_output_failed;
+    else if (err.failed() && status == exit_played)
+        status = exit_stderr_failed;
     return status;
 }

@@ -345,6 +345,11 @@ TEST_CASE("security: a closed stdout or a full stderr never stops a game or its 
     const Run replay = run({host, "--replay", log, "--json"});
     CHECK(replay.status == 0);
     CHECK(json::parse(replay.out)["end"] == "bananas");
+    // Only the live lines lost: the result is there, and the status says what was not written.
+    const Run live = run({"/bin/sh", "-c", "exec \"$@\" 2>/dev/full", "sh", host, "--seed", "7",
+                          "--dict", two_letters, "--json", bot("staircase"), bot("staircase")});
+    CHECK(live.status == 6);
+    CHECK(json::parse(live.out)["end"] == "bananas");
     std::remove(log.c_str());
 }
 
