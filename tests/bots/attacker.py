@@ -97,19 +97,25 @@ def victims():
     return found
 
 
+def wait_for_victims():
+    """The victims, once there are any (a second at most: the victim may start after us)."""
+    for _ in range(50):
+        found = victims()
+        if found:
+            return found
+        time.sleep(0.02)
+    return []
+
+
 if mode == "signal-others":  # SIGSTOP, then SIGKILL, every victim it can see
     send("r")
-    targets = []
-    for _ in range(50):  # the victim may start after us
-        targets = victims()
-        if targets:
-            break
-        time.sleep(0.02)
+    targets = wait_for_victims()
     for pid in targets:
         for sig in (signal.SIGSTOP, signal.SIGKILL):
+            # Said first: a game its attack ends may end this player before it says anything.
+            report("sending signal %d to %d %r" % (sig, pid, cmdline(pid)))
             try:
                 os.kill(pid, sig)
-                report("sent signal %d to %d %r" % (sig, pid, cmdline(pid)))
             except OSError as e:
                 report("cannot signal %d: %s" % (pid, e))
     report("saw %d processes, %d victims" % (len(visible_pids()), len(targets)))
@@ -120,9 +126,9 @@ elif mode == "signal-host":  # SIGSTOP, SIGTERM, SIGKILL every host it can see: 
         argv = cmdline(pid)
         if argv and os.path.basename(argv[0]) == b"host":
             for sig in (signal.SIGSTOP, signal.SIGTERM, signal.SIGKILL):
+                report("sending signal %d to the host %d" % (sig, pid))
                 try:
                     os.kill(pid, sig)
-                    report("sent signal %d to the host %d" % (sig, pid))
                 except OSError as e:
                     report("cannot signal the host %d: %s" % (pid, e))
     report("saw %d processes" % len(visible_pids()))
@@ -137,16 +143,19 @@ elif mode == "kill-everything":  # kill(-1): every process it may signal (sandbo
     play()
 elif mode == "steal-fds":  # take the victims' stdin and stdout (pidfd_getfd), write into it
     send("r")
-    receive()  # the victim is surely running now
+    receive()
     libc = ctypes.CDLL(None, use_errno=True)
-    for pid in victims():
+    targets = wait_for_victims()
+    report("found %d victims" % len(targets))
+    for pid in targets:
         pidfd = libc.syscall(434, pid, 0)  # pidfd_open
         stdin = libc.syscall(438, pidfd, 0, 0) if pidfd >= 0 else -1  # pidfd_getfd
         stdout = libc.syscall(438, pidfd, 1, 0) if pidfd >= 0 else -1
-        report("pidfd_getfd on %d: %s" % (pid, "got its fd 0" if stdin >= 0 else "refused"))
+        report("pidfd_getfd on %d: %s" % (pid, "got its fd 0" if stdin >= 0 else
+                                          "refused (errno %d)" % ctypes.get_errno()))
         if stdout >= 0:
+            report("writing into the output of %d" % pid)
             os.write(stdout, b"zz")
-            report("wrote into the output of %d" % pid)
     play()
 elif mode == "forge-log":  # every descriptor past stderr: write records into it, cut it
     fds = []
@@ -258,13 +267,19 @@ elif mode == "dump-flood":  # dump, and dump again when refused, for ever
         if not receive():  # three tiles, or its own letter back when the bunch is short
             break
 elif mode == "daemon":  # double fork and setsid: a daemon that outlives the game, if it can
+    started, ready = os.pipe()
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
+            os.write(ready, b"!")  # it is out of this player's group and session now
             os.closerange(0, 3)
+            os.close(ready)
+            os.close(started)
             while True:
                 time.sleep(60)
         os._exit(0)
+    os.close(ready)
+    os.read(started, 1)
     first_hand()
     play()
 elif mode == "terminal":  # erase its prefix, fake the host's verdict, write the clipboard
