@@ -52,18 +52,25 @@ bool is_within(const std::string& path, const std::string& ancestor) {
             path[ancestor.size()] == '/');
 }
 
-bool is_system_path(const std::string& path) {
-    for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-                            "/opt", "/proc", "/dev", "/sys", "/tmp"})
-        if (is_within(path, dir))
-            return true;
-    return path == "/";
-}
-
 std::string real_path(const std::string& path) {
     std::error_code error;
     const fs::path real = fs::canonical(path, error);
     return error ? "" : real.string();
+}
+
+// Software every player may share: the system's folders and those in PATH, where the
+// interpreters are. A player's command naming one does not hide it from the others.
+bool is_shared_path(const std::string& path) {
+    for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+                            "/opt", "/proc", "/dev", "/sys", "/tmp"})
+        if (is_within(path, dir))
+            return true;
+    const char* search = std::getenv("PATH");
+    std::istringstream dirs(search ? search : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+        if (const auto real = real_path(dir); !real.empty() && is_within(path, real))
+            return true;
+    return path == "/";
 }
 
 std::string mib_bytes(std::uint64_t mib) {
@@ -313,7 +320,7 @@ Launch Sandbox::launch(std::size_t seat) const {
         if (other == seat)
             continue;
         for (const auto& path : own_paths_[other]) {
-            if (is_system_path(path) || std::find(own.begin(), own.end(), path) != own.end())
+            if (is_shared_path(path) || std::find(own.begin(), own.end(), path) != own.end())
                 continue;
             const std::string dir =
                 fs::is_directory(path) ? path : fs::path(path).parent_path().string();
