@@ -1,0 +1,84 @@
+// The sandbox's command lines: which paths a player's command names, and what each player may
+// not see. (The e2e security tests show that bwrap then does what these say.)
+#include "transport/sandbox.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether `argv` holds `a` followed by `b`.
+bool has_pair(const std::vector<std::string>& argv, const std::string& a, const std::string& b) {
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+        if (argv[i] == a && argv[i + 1] == b)
+            return true;
+    return false;
+}
+
+// Whether the player started by `launch` has `path` covered: an empty folder on a folder,
+// /dev/null on a file.
+bool hides(const bg::Launch& launch, const std::string& path) {
+    const std::vector<std::string> null_on_it = {"--ro-bind", "/dev/null", path};
+    return has_pair(launch.argv, "--tmpfs", path) ||
+           std::search(launch.argv.begin(), launch.argv.end(), null_on_it.begin(),
+                       null_on_it.end()) != launch.argv.end();
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: the paths a command names", "[sandbox]") {
+    const std::string dir = fs::absolute("sandbox-" + std::to_string(getpid())).string();
+    fs::create_directories(dir + "/bot");
+    std::ofstream(dir + "/bot/run.py") << "";
+    std::ofstream(dir + "/words.txt") << "";
+    const auto paths = bg::paths_named_by("exec python3 '" + dir + "/bot/run.py' --dict=" + dir +
+                                          "/words.txt /nonexistent/x /proc/self/fd plain");
+    CHECK(paths == std::vector<std::string>{dir + "/bot/run.py", dir + "/words.txt"});
+    fs::remove_all(dir);
+}
+
+TEST_CASE("sandbox: each player is kept from the log, the word list and the others' folders",
+          "[sandbox]") {
+    const std::string dir = fs::absolute("sandbox-" + std::to_string(getpid())).string();
+    for (const char* sub : {"/a", "/b", "/shared"})
+        fs::create_directories(dir + sub);
+    for (const char* file : {"/a/bot", "/b/bot", "/shared/lib.py", "/game.log", "/words.txt"})
+        std::ofstream(dir + file) << "";
+    bg::SandboxConfig config;
+    config.secret_paths = {dir + "/game.log"};
+    config.private_paths = {dir + "/words.txt"};
+    const std::vector<std::string> commands = {
+        "exec " + dir + "/a/bot " + dir + "/shared/lib.py --dict " + dir + "/words.txt",
+        "exec " + dir + "/b/bot " + dir + "/shared/lib.py", "exec python3"};
+    auto made = bg::Sandbox::create(config, commands);
+    REQUIRE(std::holds_alternative<bg::Sandbox>(made));
+    const auto& sandbox = std::get<bg::Sandbox>(made);
+
+    const bg::Launch a = sandbox.launch(0), b = sandbox.launch(1), c = sandbox.launch(2);
+    CHECK(a.sandboxed);
+    // The log: from everyone. The word list: from those that do not name it.
+    for (const auto* launch : {&a, &b, &c})
+        CHECK(hides(*launch, dir + "/game.log"));
+    CHECK_FALSE(hides(a, dir + "/words.txt"));
+    CHECK(hides(b, dir + "/words.txt"));
+    // The others' folders, but not one a player's own files are in.
+    CHECK(hides(a, dir + "/b"));
+    CHECK_FALSE(hides(a, dir + "/a"));
+    CHECK(hides(b, dir + "/a"));
+    CHECK_FALSE(hides(a, dir + "/shared"));
+    CHECK(hides(c, dir + "/a"));
+    CHECK(hides(c, dir + "/shared"));
+    // Nothing of the system, and the command itself last, through prlimit and sh.
+    CHECK_FALSE(hides(c, "/usr/bin"));
+    CHECK(std::vector<std::string>(c.argv.end() - 3, c.argv.end()) ==
+          std::vector<std::string>{"/bin/sh", "-c", "exec python3"});
+    CHECK(has_pair(a.argv, "--setenv", "HOME"));
+    fs::remove_all(dir);
+}
