@@ -59,10 +59,12 @@ std::string real_path(const std::string& path) {
 }
 
 // Software every player may share: the system's folders and those in PATH, where the
-// interpreters are. A player's command naming one does not hide it from the others.
+// interpreters are. A player's command naming one does not hide it from the others. (/tmp is
+// not one: a player's own folders and working directory under it come back into its private
+// /tmp, and so may another player's files that lie within them.)
 bool is_shared_path(const std::string& path) {
     for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-                            "/opt", "/proc", "/dev", "/sys", "/tmp"})
+                            "/opt", "/proc", "/dev", "/sys"})
         if (is_within(path, dir))
             return true;
     const char* search = std::getenv("PATH");
