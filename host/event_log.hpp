@@ -22,7 +22,6 @@ class EventLog {
     void append(const char* kind, nlohmann::json body, std::uint64_t t_ns);
     // Written records reach the file before any effect of them is sent to a player.
     void flush();
-    std::uint64_t next_seq() const { return seq_; }
     bool failed() const { return failed_; }
     // Why the log could not be written, once failed().
     const std::string& error() const { return error_; }

@@ -45,7 +45,6 @@ class PlayerProcess {
     // waits `farewell_ms` for it to leave by itself. Idempotent.
     void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
     bool finished() const { return finished_; }
-    int pid() const { return pid_; }
 
   private:
     static constexpr std::size_t stderr_line_max = 4096;
