@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
