@@ -34,9 +34,7 @@ bool is_open(const uv_pipe_t& pipe) {
 
 PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events)
     : loop_(loop), launch_(std::move(launch)), events_(std::move(events)) {
-    for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_, &info_}) {
-        if (pipe == &info_ && !launch_.sandboxed)
-            continue;
+    for (uv_pipe_t* pipe : pipes()) {
         uv_pipe_init(loop_, pipe, 0);
         pipe->data = this;
         ++open_handles_;
@@ -44,6 +42,19 @@ PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents event
     uv_timer_init(loop_, &kill_timer_);
     kill_timer_.data = this;
     ++open_handles_;
+}
+
+std::vector<uv_pipe_t*> PlayerProcess::output_pipes() {
+    std::vector<uv_pipe_t*> pipes = {&stdout_, &stderr_};
+    if (launch_.sandboxed)
+        pipes.push_back(&info_);
+    return pipes;
+}
+
+std::vector<uv_pipe_t*> PlayerProcess::pipes() {
+    std::vector<uv_pipe_t*> all = output_pipes();
+    all.insert(all.begin(), &stdin_);
+    return all;
 }
 
 PlayerProcess::~PlayerProcess() {
@@ -91,9 +102,8 @@ int PlayerProcess::spawn() {
     ++open_handles_;  // a process handle must be closed even when the spawn failed
     if (error < 0) {
         exited_ = true;
-        for (uv_pipe_t* pipe : {&stdin_, &stdout_, &stderr_, &info_})
-            if (pipe != &info_ || launch_.sandboxed)
-                close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+        for (uv_pipe_t* pipe : pipes())
+            close_handle(reinterpret_cast<uv_handle_t*>(pipe));
         close_handle(reinterpret_cast<uv_handle_t*>(&process_));
         check_finished();
         return error;
@@ -292,9 +302,8 @@ void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
     self->killed_ = true;
     self->signal_all(SIGKILL);
     // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
-    for (uv_pipe_t* pipe : {&self->stdout_, &self->stderr_, &self->info_})
-        if (pipe != &self->info_ || self->launch_.sandboxed)
-            self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+    for (uv_pipe_t* pipe : self->output_pipes())
+        self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
     self->check_finished();
 }
 

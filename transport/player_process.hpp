@@ -15,6 +15,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "transport/sandbox.hpp"
 
@@ -59,6 +60,9 @@ class PlayerProcess {
     void send_sigterm();
     static void kill_timer_tick(uv_timer_t* timer);
     void flush_log_line();
+    // The pipes it reads (stdout, stderr and, in a sandbox, bwrap's info), and all of its pipes.
+    std::vector<uv_pipe_t*> output_pipes();
+    std::vector<uv_pipe_t*> pipes();
     void on_info(std::string_view bytes);
     void signal_all(int signal);
     bool all_gone() const;

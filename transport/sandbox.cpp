@@ -29,17 +29,23 @@ constexpr const char* no_sandbox_hint = "or pass --no-sandbox to run the players
 // Where the sandbox's environment comes from when the host has none.
 constexpr const char* default_path = "/usr/local/bin:/usr/bin:/bin";
 
+// The folders of PATH, in order ("." for an empty entry).
+std::vector<std::string> search_path() {
+    const char* path = std::getenv("PATH");
+    std::istringstream entries(path && *path ? path : default_path);
+    std::vector<std::string> dirs;
+    for (std::string dir; std::getline(entries, dir, ':');)
+        dirs.push_back(dir.empty() ? "." : dir);
+    return dirs;
+}
+
 // `name` found in PATH (or as it is, when it holds a slash); "" when it is nowhere.
 std::string find_program(const std::string& name) {
     if (name.find('/') != std::string::npos)
         return ::access(name.c_str(), X_OK) == 0 ? name : "";
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path && *path ? path : default_path);
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0)
+    for (const auto& dir : search_path())
+        if (const std::string candidate = dir + "/" + name; ::access(candidate.c_str(), X_OK) == 0)
             return candidate;
-    }
     return "";
 }
 
@@ -62,17 +68,24 @@ std::string real_path(const std::string& path) {
 // interpreters are. A player's command naming one does not hide it from the others. (/tmp is
 // not one: a player's own folders and working directory under it come back into its private
 // /tmp, and so may another player's files that lie within them.)
-bool is_shared_path(const std::string& path) {
-    for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-                            "/opt", "/proc", "/dev", "/sys"})
-        if (is_within(path, dir))
-            return true;
-    const char* search = std::getenv("PATH");
-    std::istringstream dirs(search ? search : "");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (const auto real = real_path(dir); !real.empty() && is_within(path, real))
-            return true;
-    return path == "/";
+std::vector<std::string> shared_folders() {
+    std::vector<std::string> shared = {"/",      "/usr",   "/bin",    "/sbin", "/lib",
+                                       "/lib32", "/lib64", "/libx32", "/etc",  "/opt",
+                                       "/proc",  "/dev",   "/sys"};
+    for (const auto& dir : search_path())
+        if (const auto real = real_path(dir); !real.empty())
+            shared.push_back(real);
+    return shared;
+}
+
+// `path` itself when it is a folder, else the folder it is in.
+std::string folder_of(const std::string& path) {
+    return fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+}
+
+// In a child about to exec or exit: becomes `user`, with no supplementary groups.
+bool take_on(std::pair<uid_t, gid_t> user) {
+    return ::setgroups(0, nullptr) == 0 && ::setgid(user.second) == 0 && ::setuid(user.first) == 0;
 }
 
 std::string mib_bytes(std::uint64_t mib) {
@@ -101,8 +114,7 @@ std::pair<int, std::string> run_once(const Launch& launch, int seconds) {
         ::dup2(null, 1);
         ::dup2(null, 3);  // where --info-fd writes
         ::setsid();
-        if (launch.user && (::setgroups(0, nullptr) != 0 || ::setgid(launch.user->second) != 0 ||
-                            ::setuid(launch.user->first) != 0)) {
+        if (launch.user && !take_on(*launch.user)) {
             const char message[] = "cannot change to the sandbox user\n";
             (void)!::write(2, message, sizeof message - 1);
             ::_exit(126);
@@ -140,27 +152,44 @@ std::pair<int, std::string> run_once(const Launch& launch, int seconds) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
-// The first of `paths` that `user` cannot read (asked of the kernel as that user).
-std::optional<std::string> unreadable_by(std::pair<uid_t, gid_t> user,
-                                         const std::vector<std::string>& paths) {
-    if (paths.empty())
-        return std::nullopt;
+// Why some seat's command names a path that `user` cannot read, asked of the kernel as that
+// user in one child for every seat; nullopt when it can read them all.
+std::optional<std::string> unreadable_by(std::pair<uid_t, gid_t> user, const std::string& name,
+                                         const std::vector<std::vector<std::string>>& seats) {
+    int found[2];
+    if (::pipe2(found, O_CLOEXEC) != 0)
+        return fmt::format("cannot ask what {} may read: {}", name, std::strerror(errno));
     const pid_t pid = ::fork();
     if (pid == 0) {
-        if (::setgroups(0, nullptr) != 0 || ::setgid(user.second) != 0 || ::setuid(user.first) != 0)
-            ::_exit(255);
-        for (std::size_t i = 0; i < paths.size() && i < 255; ++i)
-            if (::access(paths[i].c_str(), R_OK) != 0)
-                ::_exit(static_cast<int>(i));
-        ::_exit(254);
+        ::close(found[0]);
+        // The answer: a seat and the index of its path, or nothing when all are readable.
+        std::uint64_t answer[2] = {UINT64_MAX, 0};
+        if (take_on(user)) {
+            for (std::size_t seat = 0; seat < seats.size() && answer[0] == UINT64_MAX; ++seat)
+                for (std::size_t i = 0; i < seats[seat].size(); ++i)
+                    if (::access(seats[seat][i].c_str(), R_OK) != 0) {
+                        answer[0] = seat, answer[1] = i;
+                        break;
+                    }
+            if (answer[0] == UINT64_MAX)
+                ::_exit(0);
+        }
+        (void)!::write(found[1], answer, sizeof answer);
+        ::_exit(0);
     }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) == 254)
+    ::close(found[1]);
+    std::uint64_t answer[2];
+    const ssize_t n = ::read(found[0], answer, sizeof answer);
+    ::close(found[0]);
+    ::waitpid(pid, nullptr, 0);
+    if (n != static_cast<ssize_t>(sizeof answer))
         return std::nullopt;
-    if (WEXITSTATUS(status) == 255)
-        return std::string("(none: the user cannot be taken on)");
-    return paths[static_cast<std::size_t>(WEXITSTATUS(status))];
+    if (answer[0] == UINT64_MAX)
+        return fmt::format("the host cannot take on the sandbox user {}", name);
+    return fmt::format(
+        "player {}'s command names {}, which the sandbox user {} cannot read: make it readable by "
+        "that user (as root, players run as {}), name another with --sandbox-user",
+        answer[0] + 1, seats[answer[0]][answer[1]], name, name);
 }
 
 }  // namespace
@@ -238,6 +267,7 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
         secret = real_path(secret);
     for (const auto& command : commands)
         sandbox.own_paths_.push_back(paths_named_by(command));
+    sandbox.shared_ = shared_folders();
     sandbox.config_ = std::move(config);
 
     sandbox.commands_ = std::move(commands);
@@ -256,13 +286,9 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
             output.empty() ? fmt::format("bwrap exited with status {}", status) : output,
             no_sandbox_hint);
     if (sandbox.user_)
-        for (std::size_t seat = 0; seat < sandbox.own_paths_.size(); ++seat)
-            if (const auto path = unreadable_by(*sandbox.user_, sandbox.own_paths_[seat]))
-                return fmt::format(
-                    "player {}'s command names {}, which the sandbox user {} cannot read: make it "
-                    "readable by that user (as root, players run as {}), name another with "
-                    "--sandbox-user, {}",
-                    seat + 1, *path, sandbox.config_.user, sandbox.config_.user, no_sandbox_hint);
+        if (const auto why =
+                unreadable_by(*sandbox.user_, sandbox.config_.user, sandbox.own_paths_))
+            return fmt::format("{}, {}", *why, no_sandbox_hint);
     return sandbox;
 }
 
@@ -299,8 +325,7 @@ Launch Sandbox::launch(std::size_t seat) const {
     for (const auto& path : keep) {
         if (!is_within(path, "/tmp") || path == "/tmp")
             continue;
-        const std::string dir =
-            fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+        const std::string dir = folder_of(path);
         a.insert(a.end(), {"--ro-bind", dir, dir});
     }
     const auto needed = [&](const std::string& dir) {
@@ -322,10 +347,12 @@ Launch Sandbox::launch(std::size_t seat) const {
         if (other == seat)
             continue;
         for (const auto& path : own_paths_[other]) {
-            if (is_shared_path(path) || std::find(own.begin(), own.end(), path) != own.end())
+            const bool shared = std::any_of(shared_.begin(), shared_.end(), [&](const auto& dir) {
+                return dir == "/" ? path == "/" : is_within(path, dir);
+            });
+            if (shared || std::find(own.begin(), own.end(), path) != own.end())
                 continue;
-            const std::string dir =
-                fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+            const std::string dir = folder_of(path);
             if (!needed(dir))
                 hide(dir);
             else if (!needed(path))

@@ -75,6 +75,7 @@ class Sandbox {
     std::string prlimit_path_;
     std::optional<std::pair<uid_t, gid_t>> user_;
     std::vector<std::vector<std::string>> own_paths_;  // per seat: the paths its command names
+    std::vector<std::string> shared_;  // folders never hidden (system, PATH), made real once
     std::vector<std::string> env_;
 };
 
