@@ -174,12 +174,15 @@ int main(int argc, char** argv) {
         ("game-timeout", po::value<double>()->value_name("SEC")->default_value(600),
          "seconds from the deal to the end; then the player holding the fewest tiles wins "
          "(a tie: no winner); 0 for no limit")
-        ("kill-grace", po::value<std::string>()->value_name("MS")->default_value("2000"),
+        ("kill-grace", po::value<std::string>()->value_name("MS")
+             ->default_value(std::to_string(bg::Setup{}.kill_grace_ms)),
          "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
         ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")->default_value("v1"),
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr");
+    // The defaults are the sandbox's own, written once, in transport/sandbox.hpp.
+    const bg::SandboxLimits limits;
     po::options_description sandbox_options("Sandbox (each player in its own; see the README's Security section)");
     sandbox_options.add_options()
         ("no-sandbox", po::bool_switch(),
@@ -188,19 +191,26 @@ int main(int argc, char** argv) {
         ("env", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
          "pass this variable of the host's environment to every player (again for more); they "
          "get PATH, HOME=/tmp and LANG otherwise")
-        ("sandbox-user", po::value<std::string>()->value_name("USER")->default_value("nobody"),
+        ("sandbox-user", po::value<std::string>()->value_name("USER")
+             ->default_value(bg::SandboxConfig{}.user),
          "when the host runs as root, the unprivileged user the players run as")
-        ("memory", po::value<std::string>()->value_name("MIB")->default_value("4096"),
+        ("memory", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.memory_mib)),
          "address space of each of a player's processes, in MiB")
-        ("cpu-time", po::value<std::string>()->value_name("SEC")->default_value("1200"),
+        ("cpu-time", po::value<std::string>()->value_name("SEC")
+             ->default_value(std::to_string(limits.cpu_seconds)),
          "CPU seconds for each of a player's processes")
-        ("max-processes", po::value<std::string>()->value_name("N")->default_value("128"),
+        ("max-processes", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(limits.processes)),
          "processes and threads a player may have at once")
-        ("max-open-files", po::value<std::string>()->value_name("N")->default_value("256"),
+        ("max-open-files", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(limits.open_files)),
          "open files for each of a player's processes")
-        ("max-file-size", po::value<std::string>()->value_name("MIB")->default_value("64"),
+        ("max-file-size", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.file_size_mib)),
          "largest file a player may write, in MiB")
-        ("tmp-size", po::value<std::string>()->value_name("MIB")->default_value("64"),
+        ("tmp-size", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.tmp_mib)),
          "size of a player's private /tmp (and /dev/shm), in MiB");
     options.add(sandbox_options);
     // clang-format on
@@ -243,13 +253,13 @@ int main(int argc, char** argv) {
             throw po::error("--legacy-dialect must be v1 or v0");
         setup.dialect = *dialect;
         sandboxed = !vm["no-sandbox"].as<bool>();
-        auto& limits = sandbox.limits;
-        limits.memory_mib = count_option(vm, "memory", 16, 1 << 20);
-        limits.cpu_seconds = count_option(vm, "cpu-time", 1, 1'000'000);
-        limits.processes = count_option(vm, "max-processes", 1, 100'000);
-        limits.open_files = count_option(vm, "max-open-files", 8, 1 << 20);
-        limits.file_size_mib = count_option(vm, "max-file-size", 1, 1 << 20);
-        limits.tmp_mib = count_option(vm, "tmp-size", 1, 1 << 20);
+        auto& chosen = sandbox.limits;
+        chosen.memory_mib = count_option(vm, "memory", 16, 1 << 20);
+        chosen.cpu_seconds = count_option(vm, "cpu-time", 1, 1'000'000);
+        chosen.processes = count_option(vm, "max-processes", 1, 100'000);
+        chosen.open_files = count_option(vm, "max-open-files", 8, 1 << 20);
+        chosen.file_size_mib = count_option(vm, "max-file-size", 1, 1 << 20);
+        chosen.tmp_mib = count_option(vm, "tmp-size", 1, 1 << 20);
         sandbox.user = vm["sandbox-user"].as<std::string>();
         if (vm.count("env"))
             for (const auto& name : vm["env"].as<std::vector<std::string>>()) {
