@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "core/event_json.hpp"
 #include "core/game.hpp"
 #include "core/judge.hpp"
 #include "core/random.hpp"
 #include "core/tiles.hpp"
-#include "host/event_log.hpp"
 #include "players/crossword.hpp"
-#include "players/staircase.hpp"
+#include "record/event_log.hpp"
+#include "referee/referee.hpp"
+#include "tests/support/staircase.hpp"
 #include "wordlist/default_wordlist.hpp"
 
 namespace {
@@ -170,13 +170,39 @@ void BM_fold_events(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * inputs.size()));
 }
 
+// The same game through the host's Referee, from the players' bytes: readers, rules, outbox,
+// turn order and (unwritten) log records, against BM_fold_events as the baseline.
+void BM_referee_game(benchmark::State& state) {
+    const auto& inputs = game_inputs();
+    std::vector<Arrival> arrivals;
+    for (const auto& in : inputs) {
+        if (const auto* ready = std::get_if<input::Ready>(&in))
+            arrivals.push_back(arrival::Output{ready->player, "r"});
+        else if (const auto* peel = std::get_if<input::Peel>(&in))
+            arrivals.push_back(arrival::Output{peel->player, "p" + peel->grid});
+    }
+    Setup setup;
+    setup.game = GameConfig{9, 2, 1};
+    setup.commands = {"a", "b"};
+    for (auto _ : state) {
+        EventLog log;
+        Referee referee(setup, two_letter_words(), log);
+        benchmark::DoNotOptimize(referee.start(0));
+        for (const auto& arrival : arrivals)
+            benchmark::DoNotOptimize(referee.take(arrival, 0));
+        if (!referee.over())
+            state.SkipWithError("the game did not end");
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * inputs.size()));
+}
+
 void BM_write_log_records(benchmark::State& state) {
     const auto& inputs = game_inputs();
     std::FILE* sink = std::fopen("/dev/null", "w");
     EventLog log(sink);
     std::size_t i = 0;
     for (auto _ : state) {
-        log.append("input", to_json(inputs[i % inputs.size()]), i);
+        log.input(inputs[i % inputs.size()], i);
         ++i;
         log.flush();
     }
@@ -194,5 +220,6 @@ BENCHMARK(BM_baseline_scan_999x999);
 BENCHMARK(BM_dictionary_lookup);
 BENCHMARK(BM_baseline_sorted_lookup);
 BENCHMARK(BM_fold_events);
+BENCHMARK(BM_referee_game);
 BENCHMARK(BM_write_log_records);
 BENCHMARK_MAIN();

@@ -16,7 +16,7 @@
 #include "bench/spawn.hpp"
 #include "core/grid.hpp"
 #include "core/letters.hpp"
-#include "players/staircase.hpp"
+#include "tests/support/staircase.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "protocol/message_body.hpp"
+#include "core/message_body.hpp"
 
 namespace bg {
 

@@ -9,7 +9,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace bg {
@@ -31,15 +30,9 @@ class Dictionary {
     };
     using Options = DictionaryOptions;
     static constexpr std::size_t max_word_length = 255;
-    // A word list file larger than this is refused (the largest Debian list is 4 MiB).
-    static constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
 
     // A newline-separated word list: case-insensitive, "\r\n" accepted, blank lines ignored.
     static Dictionary from_text(std::string_view text, Options options = {});
-    // The file's words, or a message saying why it could not be read, or why it is not a word
-    // list: larger than max_file_bytes, no words, or more lines skipped than kept.
-    static std::variant<Dictionary, std::string> from_file(const std::string& path,
-                                                           Options options = {});
     // A dictionary over an image made by image(); the bytes must outlive it. nullopt when the
     // bytes are not such an image.
     static std::optional<Dictionary> from_image(std::span<const unsigned char> bytes);

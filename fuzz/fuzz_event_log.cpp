@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "host/replay.hpp"
-#include "players/staircase.hpp"
+#include "record/replay.hpp"
+#include "tests/support/staircase.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream log(std::string(reinterpret_cast<const char*>(data), size));

@@ -17,11 +17,13 @@
 
 #include "core/text.hpp"
 #include "host/console.hpp"
-#include "host/event_log.hpp"
+#include "host/host_dictionaries.hpp"
 #include "host/match.hpp"
-#include "host/replay.hpp"
-#include "host/result.hpp"
-#include "wordlist/default_wordlist.hpp"
+#include "record/event_log.hpp"
+#include "record/json_value.hpp"
+#include "record/replay.hpp"
+#include "record/result.hpp"
+#include "transport/handles.hpp"
 
 namespace po = boost::program_options;
 
@@ -120,6 +122,20 @@ void close_inherited_descriptors_on_exec() {
     }
 }
 
+// The sandbox's settings, for the log's start record.
+nlohmann::json sandbox_json(const bg::SandboxConfig& sandbox) {
+    const bg::SandboxLimits& limits = sandbox.limits;
+    return {{"tool", "bwrap"},
+            {"user", bg::bytes_to_json(sandbox.user)},
+            {"env", sandbox.pass_env},
+            {"memory_mib", limits.memory_mib},
+            {"cpu_seconds", limits.cpu_seconds},
+            {"processes", limits.processes},
+            {"open_files", limits.open_files},
+            {"file_size_mib", limits.file_size_mib},
+            {"tmp_mib", limits.tmp_mib}};
+}
+
 void print_result(const nlohmann::json& result, bool json) {
     if (json)
         out.write(result.dump() + "\n");
@@ -127,14 +143,23 @@ void print_result(const nlohmann::json& result, bool json) {
         out.write(bg::result_table(result));
 }
 
-int replay(const std::string& path, bool json) {
+void print_live_line(double seconds, const std::string& line) {
+    say("[{:8.3f}s] {}\n", seconds, line);
+}
+
+int replay(const std::string& path, bool json, bool quiet) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         say("host: cannot open log {}: {}\n", bg::escape_for_terminal(path), std::strerror(errno));
         return exit_failed;
     }
     std::optional<bg::Dictionary> loaded;
-    auto replayed = bg::replay_log(in, bg::host_dictionaries(loaded));
+    bg::ReplayLines lines;
+    if (!quiet)
+        lines = [](std::uint64_t t, const std::string& line) {
+            print_live_line(static_cast<double>(t) / 1e9, line);
+        };
+    auto replayed = bg::replay_log(in, bg::host_dictionaries(loaded), lines);
     if (auto* error = std::get_if<std::string>(&replayed)) {
         say("host: {}: {}\n", bg::escape_for_terminal(path), *error);
         return exit_failed;
@@ -153,6 +178,9 @@ int main(int argc, char** argv) {
     open_standard_descriptors();
     close_inherited_descriptors_on_exec();
 
+    // Every default is the one written in record/setup.hpp and transport/sandbox.hpp.
+    const bg::Setup defaults;
+    const auto seconds = [](std::uint64_t ms) { return static_cast<double>(ms) / 1000; };
     po::options_description options("Options");
     // clang-format off
     options.add_options()
@@ -163,25 +191,27 @@ int main(int argc, char** argv) {
         ("dict", po::value<std::string>()->value_name("FILE"),
          "word list file: one word a line, any case; lines that are not all letters are skipped "
          "(default: the built-in list)")
-        ("sets", po::value<int>()->value_name("N")->default_value(1),
+        ("sets", po::value<int>()->value_name("N")->default_value(defaults.game.sets),
          "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
         ("replay", po::value<std::string>()->value_name("FILE"),
          "rebuild a game from its event log alone, spawning nothing, and print its result")
-        ("ready-timeout", po::value<double>()->value_name("SEC")->default_value(10),
+        ("ready-timeout", po::value<double>()->value_name("SEC")
+             ->default_value(seconds(defaults.ready_timeout_ms)),
          "seconds for every player to send r; a player not ready by then is disqualified")
-        ("game-timeout", po::value<double>()->value_name("SEC")->default_value(600),
+        ("game-timeout", po::value<double>()->value_name("SEC")
+             ->default_value(seconds(defaults.game_timeout_ms)),
          "seconds from the deal to the end; then the player holding the fewest tiles wins "
          "(a tie: no winner); 0 for no limit")
         ("kill-grace", po::value<std::string>()->value_name("MS")
-             ->default_value(std::to_string(bg::Setup{}.kill_grace_ms)),
+             ->default_value(std::to_string(defaults.kill_grace_ms)),
          "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
-        ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")->default_value("v1"),
+        ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")
+             ->default_value(std::string(to_string(defaults.dialect))),
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr");
-    // The defaults are the sandbox's own, written once, in transport/sandbox.hpp.
     const bg::SandboxLimits limits;
     po::options_description sandbox_options("Sandbox (each player in its own; see the README's Security section)");
     sandbox_options.add_options()
@@ -238,7 +268,8 @@ int main(int argc, char** argv) {
         if (vm.count("replay")) {
             if (vm.count("command"))
                 throw po::error("--replay spawns nothing: give no player commands with it");
-            return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>());
+            return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>(),
+                          vm["quiet"].as<bool>());
         }
         if (!vm.count("command"))
             throw po::error("no player commands given");
@@ -285,17 +316,14 @@ int main(int argc, char** argv) {
     }
 
     std::optional<bg::Dictionary> loaded;
-    const bg::Dictionary* dictionary = &bg::default_wordlist();
-    if (vm.count("dict")) {
+    if (vm.count("dict"))
         setup.dictionary = vm["dict"].as<std::string>();
-        auto file = bg::Dictionary::from_file(setup.dictionary);
-        if (auto* error = std::get_if<std::string>(&file)) {
-            say("host: {}\n", bg::escape_for_terminal(*error));
-            return exit_failed;
-        }
-        loaded.emplace(std::move(std::get<bg::Dictionary>(file)));
-        dictionary = &*loaded;
+    auto found = bg::host_word_list(setup.dictionary, loaded);
+    if (auto* error = std::get_if<std::string>(&found)) {
+        say("host: {}\n", bg::escape_for_terminal(*error));
+        return exit_failed;
     }
+    const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
 
     std::FILE* log_file = nullptr;
@@ -329,7 +357,7 @@ int main(int argc, char** argv) {
         const auto& made = std::get<bg::Sandbox>(created);
         for (std::size_t i = 0; i < setup.commands.size(); ++i)
             launches.push_back(made.launch(i));
-        setup.sandbox = bg::sandbox_json(made.config());
+        setup.sandbox = sandbox_json(made.config());
     } else {
         for (const auto& command : setup.commands)
             launches.push_back(bg::unsandboxed_launch(command));
@@ -344,21 +372,27 @@ int main(int argc, char** argv) {
     uv_loop_init(&loop);
     int status = exit_played;
     {
-        bg::Match::Reporter live_lines;
-        bg::Match::PlayerLines player_lines = [](bg::PlayerId player, const std::string& line) {
+        bg::Match::Options options;
+        options.player_lines = [](bg::PlayerId player, const std::string& line) {
             say("[player {}] {}\n", player + 1, line);
         };
         if (!quiet)
-            live_lines = [](double t, const std::string& line) { say("[{:8.3f}s] {}\n", t, line); };
-        bg::Match match(&loop, setup, *dictionary, log, live_lines, player_lines,
-                        std::move(launches));
+            options.reporter = print_live_line;
+        std::vector<bg::SignalWatch> signals;
+        options.on_done = [&signals] { signals.clear(); };
+        bg::Match match(&loop, setup, *dictionary, log, std::move(launches), std::move(options));
+        // A closed terminal (SIGHUP) or ssh session, ^C, ^\\ and kill all end the game the same
+        // way: aborted, recorded, and every player ended.
+        for (int signal : bg::Match::abort_signals)
+            signals.emplace_back(&loop, signal, [&match](int signum) { match.abort(signum); });
         match.start();
         uv_run(&loop, UV_RUN_DEFAULT);
-        print_result(bg::result_json(match.setup(), match.game()), json);
-        if (match.any_failed_to_start())
+        const bg::Referee& referee = match.referee();
+        print_result(referee.result(), json);
+        if (referee.any_failed_to_start())
             status = exit_player_failed;
-        if (match.abort_signal() != 0)
-            status = 128 + match.abort_signal();
+        if (referee.abort_signal() != 0)
+            status = 128 + referee.abort_signal();
     }
     if (uv_loop_close(&loop) != 0)
         say("host: internal: libuv handles left open\n");

@@ -15,6 +15,7 @@
 #include "core/letters.hpp"
 #include "players/crossword.hpp"
 #include "wordlist/default_wordlist.hpp"
+#include "wordlist/word_file.hpp"
 
 namespace {
 
@@ -204,7 +205,7 @@ int main(int argc, char** argv) {
     if (dict.empty()) {
         words = bg::default_wordlist().words();
     } else {
-        auto loaded = bg::Dictionary::from_file(dict);
+        auto loaded = bg::load_word_file(dict);
         if (auto* error = std::get_if<std::string>(&loaded)) {
             std::fprintf(stderr, "reference_bot: %s\n", error->c_str());
             return 1;

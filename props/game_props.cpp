@@ -10,18 +10,21 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <ostream>
 
 #include <fmt/format.h>
 
-#include "core/event_json.hpp"
 #include "core/grid.hpp"
 #include "props/simulation.hpp"
+#include "record/event_json.hpp"
 
 using namespace bg;
 using namespace bg::props;
 
 namespace {
+
+const Arrival game_timer = arrival::TimerFired{{GameTimer::Kind::game, 0}};
 
 struct Model {
     int players = 2;
@@ -187,14 +190,14 @@ struct Hostile : Step {
                 break;
             }
             case disconnect:
-                sim.fire(input::Gone{p, "closed its output (stdout)"});
+                sim.fire(arrival::Exited{p, 1, 0});
                 break;
             case game_timeout:
-                sim.fire(input::GameTimeout{});
+                sim.fire(game_timer);
                 RC_ASSERT(sim.game().over());
                 return;
             case ready_timeout:
-                sim.fire(input::ReadyTimeout{});
+                sim.fire(arrival::TimerFired{{GameTimer::Kind::ready, 0}});
                 RC_ASSERT(sim.game().over() || sim.game().dealt());
                 return;
         }
@@ -215,28 +218,30 @@ struct Hostile : Step {
     }
 };
 
-struct Setup {
+struct Deal {
     std::uint64_t seed;
     LegacyDialect dialect;
     std::vector<Speaks> speaks;
     std::vector<bool> ready_at_once;  // most players say ready before anything else happens
 };
 
-Setup any_setup() {
+Deal any_setup() {
     const auto players = static_cast<std::size_t>(*rc::gen::inRange(2, 9));
-    return Setup{*rc::gen::arbitrary<std::uint64_t>(),
-                 *rc::gen::element(LegacyDialect::v0, LegacyDialect::v1),
-                 *rc::gen::container<std::vector<Speaks>>(
-                     players, rc::gen::element(Speaks::legacy, Speaks::v2)),
-                 *rc::gen::container<std::vector<bool>>(
-                     players, rc::gen::weightedElement<bool>({{9, true}, {1, false}}))};
+    return Deal{*rc::gen::arbitrary<std::uint64_t>(),
+                *rc::gen::element(LegacyDialect::v0, LegacyDialect::v1),
+                *rc::gen::container<std::vector<Speaks>>(
+                    players, rc::gen::element(Speaks::legacy, Speaks::v2)),
+                *rc::gen::container<std::vector<bool>>(
+                    players, rc::gen::weightedElement<bool>({{9, true}, {1, false}}))};
 }
 
-Sim start(const Setup& setup, std::vector<Speaks> speaks, Broken broken = Broken::no) {
-    Sim sim(setup.seed, std::move(speaks), setup.dialect, broken);
+// A Sim holds its Referee and the log it writes to: it is made in place, never copied.
+std::unique_ptr<Sim> start(const Deal& setup, std::vector<Speaks> speaks,
+                           Broken broken = Broken::no) {
+    auto sim = std::make_unique<Sim>(setup.seed, std::move(speaks), setup.dialect, broken);
     for (std::size_t p = 0; p < setup.speaks.size(); ++p)
         if (setup.ready_at_once[p])
-            sim.say_ready(static_cast<PlayerId>(p));
+            sim->say_ready(static_cast<PlayerId>(p));
     return sim;
 }
 
@@ -247,7 +252,7 @@ const auto any_command = rc::state::gen::execOneOfWithArgs<Ready, Read, Read, Re
 // 7. Every game ends: after the commands, the game timeout ends it if nothing else did.
 void finish(Sim& sim) {
     if (!sim.game().over())
-        sim.fire(input::GameTimeout{});
+        sim.fire(game_timer);
     RC_ASSERT(sim.game().over());
     check_invariants(sim);
 }
@@ -258,8 +263,9 @@ rc::Gen<rc::state::Commands<Command>> any_commands(const Model& model) {
 }
 
 void random_game(Broken broken) {
-    const Setup setup = any_setup();
-    Sim sim = start(setup, setup.speaks, broken);
+    const Deal setup = any_setup();
+    auto owned = start(setup, setup.speaks, broken);
+    Sim& sim = *owned;
     const Model model{static_cast<int>(setup.speaks.size())};
     rc::state::runAll(*any_commands(model), model, sim);
     finish(sim);
@@ -300,14 +306,16 @@ TEST_CASE("props: random games keep every invariant of the referee", "[props]") 
 
 // 4. The same game, with one player swapped between legacy and v2: the rules decide the same.
 void swapped_games(Broken broken) {
-    const Setup setup = any_setup();
+    const Deal setup = any_setup();
     const Model model{static_cast<int>(setup.speaks.size())};
     const auto cmds = *any_commands(model);
     const auto swapped = static_cast<std::size_t>(*rc::gen::inRange<int>(0, model.players));
     std::vector<Speaks> other = setup.speaks;
     other[swapped] = other[swapped] == Speaks::v2 ? Speaks::legacy : Speaks::v2;
-    Sim a = start(setup, setup.speaks, broken);
-    Sim b = start(setup, other, broken);
+    auto owned_a = start(setup, setup.speaks, broken);
+    auto owned_b = start(setup, other, broken);
+    Sim& a = *owned_a;
+    Sim& b = *owned_b;
     rc::state::runAll(cmds, model, a);
     rc::state::runAll(cmds, model, b);
     finish(a);
@@ -354,8 +362,9 @@ TEST_CASE("props: grids and log records round-trip", "[props]") {
         RC_ASSERT(std::get<Grid>(parsed) == grid);
     });
     rc::prop("every decision of a random game reads back from its log record", [] {
-        const Setup setup = any_setup();
-        Sim sim = start(setup, setup.speaks);
+        const Deal setup = any_setup();
+        auto owned = start(setup, setup.speaks);
+        Sim& sim = *owned;
         const Model model{static_cast<int>(setup.speaks.size())};
         rc::state::runAll(*any_commands(model), model, sim);
         for (const auto& in : sim.log()) {

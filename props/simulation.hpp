@@ -1,7 +1,6 @@
-// A simulated transport for the property tests: the core and the protocol code of the host,
-// with 1-8 simulated players in place of processes and pipes. Each player has an inbox of host
-// messages it has not read yet, so delivery delays differ per player, and sees only the tiles
-// it has read.
+// A simulated transport for the property tests: the host's own Referee, with 2-8 simulated
+// players in place of processes and pipes. Each player has an inbox of host messages it has not
+// read yet, so delivery delays differ per player, and sees only the tiles it has read.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +12,8 @@
 #include "core/dictionary.hpp"
 #include "core/game.hpp"
 #include "protocol/outbox.hpp"
-#include "protocol/player_reader.hpp"
+#include "referee/referee.hpp"
+#include "tests/support/memory_log.hpp"
 
 namespace bg {
 inline void showValue(LegacyDialect dialect, std::ostream& os) {
@@ -28,7 +28,8 @@ inline void showValue(Speaks speaks, std::ostream& os) {
     os << (speaks == Speaks::v2 ? "v2" : "legacy");
 }
 
-// Deliberately broken hosts, to show that each property can fail.
+// Deliberately broken hosts, to show that each property can fail: each breaks what the host
+// records or sends between the Referee and the players.
 enum class Broken {
     no,
     acks_stale_peels,           // 3: a stale peel is ACKed
@@ -63,9 +64,13 @@ class Sim {
     Sim(std::uint64_t seed, std::vector<Speaks> speaks, LegacyDialect dialect,
         Broken broken = Broken::no);
 
+    Sim(const Sim&) = delete;
+    Sim& operator=(const Sim&) = delete;
+
     // Player `p` sends these bytes; returns the decisions they led to.
     std::vector<Decision> send(PlayerId p, const std::string& bytes);
-    std::vector<Decision> fire(const Input& timer);
+    // A timer fires, or a player exits.
+    std::vector<Decision> fire(const Arrival& arrival);
     // Player p reads its next `messages` messages that bring tiles (and any others before them).
     void read(PlayerId p, int messages);
     // Player p says it is ready ("r", or "v002R" in v2), once.
@@ -75,7 +80,7 @@ class Sim {
 
     std::uint64_t seed() const { return seed_; }
     LegacyDialect dialect() const { return dialect_; }
-    const Game& game() const { return game_; }
+    const Game& game() const { return referee_.game(); }
     const std::vector<SimPlayer>& players() const { return players_; }
     const std::vector<Input>& log() const { return log_; }
     const std::vector<Decision>& decisions() const { return decisions_; }
@@ -88,16 +93,16 @@ class Sim {
     std::string staircase_of_seen(PlayerId p) const;
 
   private:
-    std::vector<Decision> handle(const Input& input);
-    void deliver(const Decision& decision);
+    std::vector<Decision> take(Arrival arrival);
+    void deliver(const Decision& decision, PlayerId to, const std::string& bytes);
 
     std::uint64_t seed_;
     Broken broken_;
     LegacyDialect dialect_;
-    Game game_;
+    MemoryLog record_;  // what the Referee logged
+    Referee referee_;
     std::vector<SimPlayer> players_;
-    std::vector<PlayerReader> readers_;
-    std::vector<Input> log_;
+    std::vector<Input> log_;  // the log the (maybe broken) host keeps
     std::vector<Decision> decisions_;
     std::vector<std::string> wire_;
     std::vector<bool> out_;

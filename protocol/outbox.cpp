@@ -11,9 +11,11 @@ namespace {
 
 class Outbox {
   public:
-    Outbox(const Game& game, LegacyDialect dialect) : game_(game), dialect_(dialect) {}
+    Outbox(const Table& table, LegacyDialect dialect) : table_(table), dialect_(dialect) {}
 
-    bool v2(PlayerId p) const { return game_.players()[p].version == protocol_v2; }
+    bool v2(PlayerId p) const {
+        return table_.versions[static_cast<std::size_t>(p)] == protocol_v2;
+    }
     // Letters a legacy player is given: bare, or '.'-terminated in v1.
     void letters(PlayerId p, std::string_view letters) {
         if (!v2(p))
@@ -28,11 +30,10 @@ class Outbox {
     // E: outcome W/L/Q, standing, winner ("--" when none or not yet known), then the reason,
     // length first so that its '.' cannot end the message, spaces as '_'.
     void end(PlayerId p, char outcome, std::string reason) {
-        const auto winner = game_.winner();
+        const auto winner = table_.winner;
         std::replace(reason.begin(), reason.end(), ' ', '_');
-        v2_message(p, "E{}{:02}{}{:04}{}", outcome, game_.standings()[p],
-                   winner && game_.over() ? fmt::format("{:02}", *winner + 1) : "--", reason.size(),
-                   reason);
+        v2_message(p, "E{}{:02}{}{:04}{}", outcome, table_.standings[static_cast<std::size_t>(p)],
+                   winner ? fmt::format("{:02}", *winner + 1) : "--", reason.size(), reason);
     }
 
     void operator()(const decision::Greeted& d) { v2_message(d.player, "V{:03}", d.version); }
@@ -42,7 +43,7 @@ class Outbox {
                 continue;
             const auto p = static_cast<PlayerId>(i);
             letters(p, d.hands[i]);
-            v2_message(p, "H{:04}{}", game_.peel_number(), d.hands[i]);
+            v2_message(p, "H{:04}{}", table_.peel_number, d.hands[i]);
         }
     }
     // The peeler's ACK comes after its own tile: once it has read the ACK, its hand holds
@@ -74,25 +75,44 @@ class Outbox {
     }
     void operator()(const decision::Disqualified& d) { end(d.player, 'Q', d.reason); }
     void operator()(const decision::GameOver&) {
-        for (std::size_t i = 0; i < game_.players().size(); ++i) {
+        for (std::size_t i = 0; i < table_.out.size(); ++i) {
             const auto p = static_cast<PlayerId>(i);
-            if (game_.players()[i].phase != PlayerState::Phase::out)
-                end(p, game_.winner() == p ? 'W' : 'L', "");
+            if (!table_.out[i])
+                end(p, table_.winner == p ? 'W' : 'L', "");
         }
     }
 
     std::vector<Outgoing> out;
 
   private:
-    const Game& game_;
+    const Table& table_;
     LegacyDialect dialect_;
 };
 
 }  // namespace
 
-std::vector<Outgoing> messages_for(const Decision& decision, const Game& game,
+Table table_of(const Game& game, bool with_standings) {
+    Table table;
+    for (const PlayerState& player : game.players()) {
+        table.versions.push_back(player.version);
+        table.out.push_back(player.phase == PlayerState::Phase::out);
+    }
+    if (with_standings)
+        table.standings = game.standings();
+    if (game.over())
+        table.winner = game.winner();
+    table.peel_number = game.peel_number();
+    return table;
+}
+
+bool needs_standings(const Decision& decision) {
+    return std::holds_alternative<decision::Disqualified>(decision) ||
+           std::holds_alternative<decision::GameOver>(decision);
+}
+
+std::vector<Outgoing> messages_for(const Decision& decision, const Table& table,
                                    LegacyDialect dialect) {
-    Outbox outbox(game, dialect);
+    Outbox outbox(table, dialect);
     std::visit(outbox, decision);
     return std::move(outbox.out);
 }

@@ -2,6 +2,7 @@
 // or v2. Pure: the transport writes these bytes as they are.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,21 @@ struct Outgoing {
     friend bool operator==(const Outgoing&, const Outgoing&) = default;
 };
 
-// `game` is the state right after the decision was made.
-std::vector<Outgoing> messages_for(const Decision& decision, const Game& game,
+// What the outbox needs to know of the game, as it stands right after the decision.
+struct Table {
+    std::vector<int> versions;  // each player's protocol (protocol_legacy or protocol_v2)
+    std::vector<bool> out;      // each player is out
+    // Each player's standing (Game::standings); needed only for Disqualified and GameOver.
+    std::vector<int> standings;
+    std::optional<PlayerId> winner;  // once the game is over
+    int peel_number = 0;
+};
+// With standings only when `with_standings` (they cost a pass over every pair of players).
+Table table_of(const Game& game, bool with_standings = true);
+// Whether encoding this decision needs the standings.
+bool needs_standings(const Decision& decision);
+
+std::vector<Outgoing> messages_for(const Decision& decision, const Table& table,
                                    LegacyDialect dialect);
 
 }  // namespace bg

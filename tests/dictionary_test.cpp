@@ -1,4 +1,5 @@
 #include "core/dictionary.hpp"
+#include "wordlist/word_file.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -92,7 +93,7 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
         std::ofstream out(path);
         out << "zebra\nyak\n";
     }
-    auto loaded = Dictionary::from_file(path);
+    auto loaded = bg::load_word_file(path);
     REQUIRE(std::holds_alternative<Dictionary>(loaded));
     CHECK(std::get<Dictionary>(loaded).contains("ZEBRA"));
 
@@ -100,7 +101,7 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
         std::ofstream out(path);
         out << "1234\n!!\n";
     }
-    loaded = Dictionary::from_file(path);
+    loaded = bg::load_word_file(path);
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK(std::get<std::string>(loaded) ==
           "word list " + path + " holds no words (2 lines skipped)");
@@ -109,7 +110,7 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
         std::ofstream out(path);
         out << "zebra\nyak\n\xff\x01\n123\n^^\n";
     }
-    loaded = Dictionary::from_file(path);
+    loaded = bg::load_word_file(path);
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK(std::get<std::string>(loaded) ==
           "word list " + path +
@@ -118,12 +119,12 @@ TEST_CASE("dictionary: files load, and failures say why", "[dictionary]") {
     std::remove(path.c_str());
 
     // Read no further than the limit: the host must not fill its memory from /dev/zero.
-    loaded = Dictionary::from_file("/dev/zero");
+    loaded = bg::load_word_file("/dev/zero");
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK(std::get<std::string>(loaded) ==
           "word list /dev/zero is larger than 64 MiB: is it a word list?");
 
-    loaded = Dictionary::from_file("/nonexistent/words");
+    loaded = bg::load_word_file("/nonexistent/words");
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK(std::get<std::string>(loaded) ==
           "cannot open word list /nonexistent/words: No such file or directory");

@@ -1,5 +1,5 @@
-#include "core/event_json.hpp"
-#include "core/json_value.hpp"
+#include "record/event_json.hpp"
+#include "record/json_value.hpp"
 
 #include <catch2/catch.hpp>
 

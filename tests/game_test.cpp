@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/judge.hpp"
-#include "players/staircase.hpp"
+#include "tests/support/staircase.hpp"
 
 using namespace bg;
 

@@ -1,5 +1,5 @@
-// Golden transcripts: every example session in protocol-v2.md is played through the same
-// readers, rules and encoder the host uses, and must come out byte for byte as written.
+// Golden transcripts: every example session in protocol-v2.md is played through the host's own
+// Referee (readers, rules, outbox), and must come out byte for byte as written.
 //
 // A transcript is a fenced block tagged `transcript`. Its first line sets the game
 // ("seed 1 players 2"), with every two-letter string as the word list; then each line is
@@ -12,10 +12,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "core/game.hpp"
-#include "players/staircase.hpp"
-#include "protocol/outbox.hpp"
-#include "protocol/player_reader.hpp"
+#include "referee/referee.hpp"
+#include "tests/support/memory_log.hpp"
+#include "tests/support/staircase.hpp"
 
 using namespace bg;
 
@@ -46,25 +45,25 @@ void play(const std::vector<std::string>& lines, bool print) {
     REQUIRE(!lines.empty());
     std::istringstream header(lines[0]);
     std::string word;
-    GameConfig config;
+    Setup setup;
     while (header >> word) {
         if (word == "seed")
-            header >> config.seed;
+            header >> setup.game.seed;
         if (word == "players")
-            header >> config.players;
+            header >> setup.game.players;
     }
-    std::string error;
-    auto game = Game::create(config, two_letter_words(), &error);
-    REQUIRE(game);
-    std::vector<PlayerReader> readers;
-    for (int p = 0; p < config.players; ++p)
-        readers.emplace_back(p);
-    std::vector<std::deque<std::string>> sent(static_cast<std::size_t>(config.players));
-    const auto handle = [&](const Input& input) {
-        for (const auto& d : game->handle(input))
-            for (const auto& message : messages_for(d, *game, LegacyDialect::v1))
-                sent[message.player].push_back(message.bytes);
+    for (int p = 0; p < setup.game.players; ++p)
+        setup.commands.push_back("player " + std::to_string(p + 1));
+    setup.dialect = LegacyDialect::v1;
+    MemoryLog log;
+    Referee referee(setup, two_letter_words(), log);
+    std::vector<std::deque<std::string>> sent(setup.commands.size());
+    const auto handle = [&](Arrival arrival) {
+        for (const auto& effect : referee.take(std::move(arrival), 0))
+            if (const auto* send = std::get_if<effect::Send>(&effect))
+                sent[static_cast<std::size_t>(send->player)].push_back(send->bytes);
     };
+    referee.start(0);
     const auto flush = [&] {
         for (std::size_t p = 0; p < sent.size(); ++p)
             for (; !sent[p].empty(); sent[p].pop_front())
@@ -78,8 +77,8 @@ void play(const std::vector<std::string>& lines, bool print) {
         if (line == "! game_timeout" || line == "! ready_timeout") {
             if (print)
                 std::cout << line << "\n";
-            handle(line == "! game_timeout" ? Input{input::GameTimeout{}}
-                                            : Input{input::ReadyTimeout{}});
+            handle(arrival::TimerFired{
+                {line == "! game_timeout" ? GameTimer::Kind::game : GameTimer::Kind::ready, 0}});
             continue;
         }
         REQUIRE(line.size() >= 3);
@@ -91,10 +90,7 @@ void play(const std::vector<std::string>& lines, bool print) {
                 flush();
                 std::cout << line << "\n";
             }
-            std::vector<Input> inputs;
-            readers[player].feed(bytes, inputs);
-            for (const auto& in : inputs)
-                handle(in);
+            handle(arrival::Output{static_cast<PlayerId>(player), bytes});
         } else if (!print) {
             REQUIRE(line[1] == '<');
             REQUIRE_FALSE(sent[player].empty());

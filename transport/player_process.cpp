@@ -248,6 +248,14 @@ void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms)
         return;
     terminating_ = true;
     grace_ms_ = grace_ms;
+    if (!spawned_ && !exited_) {
+        // Never started (the game ended first): nothing to signal, only handles to close.
+        exited_ = true;
+        for (uv_pipe_t* pipe : output_pipes())
+            close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+        check_finished();
+        return;
+    }
     if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
         return;
     if (farewell_ms > 0 && spawned_ && is_open(stdin_)) {

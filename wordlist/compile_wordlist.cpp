@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "core/dictionary.hpp"
+#include "wordlist/word_file.hpp"
 
 int main(int argc, char** argv) {
     bg::Dictionary::Options options;
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "usage: {} [--lowercase-only] WORDLIST IMAGE\n", argv[0]);
         return 2;
     }
-    auto loaded = bg::Dictionary::from_file(argv[arg], options);
+    auto loaded = bg::load_word_file(argv[arg], options);
     if (auto* error = std::get_if<std::string>(&loaded)) {
         fmt::print(stderr, "compile_wordlist: {}\n", *error);
         return 1;

@@ -1,14 +1,15 @@
-#include "host/replay.hpp"
+#include "record/replay.hpp"
 
 #include <deque>
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "core/event_json.hpp"
 #include "core/game.hpp"
-#include "host/result.hpp"
-#include "host/setup.hpp"
+#include "record/event_json.hpp"
+#include "record/live_lines.hpp"
+#include "record/result.hpp"
+#include "record/setup.hpp"
 
 namespace bg {
 
@@ -23,7 +24,8 @@ std::string decision_text(const Decision& d) {
 }  // namespace
 
 std::variant<json, std::string> replay_log(std::istream& in,
-                                           const DictionaryFinder& find_dictionary) {
+                                           const DictionaryFinder& find_dictionary,
+                                           const ReplayLines& lines) {
     std::optional<Setup> setup;
     std::optional<Game> game;
     std::deque<Decision> expected;
@@ -90,8 +92,11 @@ std::variant<json, std::string> replay_log(std::istream& in,
                 input);
             if (player < 0 || player >= setup->game.players)
                 return where(fmt::format("no player {}", player));
-            for (auto& d : game->handle(input))
+            for (auto& d : game->handle(input)) {
+                if (lines)
+                    lines(t, live_line(d, *game));
                 expected.push_back(std::move(d));
+            }
         } else if (record.contains("decision")) {
             auto parsed = decision_from_json(record["decision"]);
             if (auto* error = std::get_if<std::string>(&parsed))

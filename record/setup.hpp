@@ -10,7 +10,6 @@
 
 #include "compat/legacy.hpp"
 #include "core/game.hpp"
-#include "transport/sandbox.hpp"
 
 namespace bg {
 
@@ -32,7 +31,6 @@ inline constexpr int log_version = 1;
 nlohmann::json to_json(const Setup& setup);
 // Player commands as the log and the result hold them: any bytes, without loss.
 nlohmann::json commands_json(const std::vector<std::string>& commands);
-nlohmann::json sandbox_json(const SandboxConfig& sandbox);
 // The setup a start record holds, or why it is not one.
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object);
 

@@ -1,10 +1,10 @@
-#include "host/setup.hpp"
+#include "record/setup.hpp"
 
 #include <cstdlib>
 
 #include <fmt/format.h>
 
-#include "core/json_value.hpp"
+#include "record/json_value.hpp"
 
 namespace bg {
 
@@ -27,19 +27,6 @@ nlohmann::json to_json(const Setup& s) {
             {"game_timeout_ms", s.game_timeout_ms},
             {"kill_grace_ms", s.kill_grace_ms},
             {"sandbox", s.sandbox}};
-}
-
-nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
-    const SandboxLimits& limits = sandbox.limits;
-    return {{"tool", "bwrap"},
-            {"user", bytes_to_json(sandbox.user)},
-            {"env", sandbox.pass_env},
-            {"memory_mib", limits.memory_mib},
-            {"cpu_seconds", limits.cpu_seconds},
-            {"processes", limits.processes},
-            {"open_files", limits.open_files},
-            {"file_size_mib", limits.file_size_mib},
-            {"tmp_mib", limits.tmp_mib}};
 }
 
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {

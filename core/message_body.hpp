@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "protocol/grid_framer.hpp"
+#include "core/grid_framer.hpp"
 
 namespace bg {
 

@@ -1,4 +1,4 @@
-#include "core/json_value.hpp"
+#include "record/json_value.hpp"
 
 #include "core/text.hpp"
 

@@ -1,4 +1,4 @@
-#include "protocol/grid_framer.hpp"
+#include "core/grid_framer.hpp"
 
 #include <variant>
 

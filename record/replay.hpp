@@ -3,6 +3,7 @@
 // result must be the one the log recorded, so that an edited or cut-off log is reported.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <istream>
 #include <string>
@@ -11,19 +12,20 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dictionary.hpp"
-#include "host/setup.hpp"
+#include "record/setup.hpp"
 
 namespace bg {
 
 // The word list a log's game was played with, or why it cannot be had.
 using DictionaryFinder = std::function<std::variant<const Dictionary*, std::string>(const Setup&)>;
 
-// The one the host would use: the built-in list, or the --dict file the log names, checked
-// against the fingerprint the log recorded. Files it loads are kept in `loaded`.
-DictionaryFinder host_dictionaries(std::optional<Dictionary>& loaded);
+// A live line (record/live_lines.hpp) of the replayed game, at the time the log recorded.
+using ReplayLines = std::function<void(std::uint64_t t_ns, const std::string& line)>;
 
-// The game's result, or what is wrong with the log.
+// The game's result, or what is wrong with the log. With `lines`, the live lines the game
+// printed, made again as the decisions are (a line may come before a broken record is found).
 std::variant<nlohmann::json, std::string> replay_log(std::istream& log,
-                                                     const DictionaryFinder& find_dictionary);
+                                                     const DictionaryFinder& find_dictionary,
+                                                     const ReplayLines& lines = {});
 
 }  // namespace bg

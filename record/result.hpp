@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/game.hpp"
-#include "host/setup.hpp"
+#include "record/setup.hpp"
 
 namespace bg {
 

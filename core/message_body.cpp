@@ -1,4 +1,4 @@
-#include "protocol/message_body.hpp"
+#include "core/message_body.hpp"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
-#include "host/result.hpp"
+#include "record/result.hpp"
 
 #include <fmt/format.h>
 
-#include "core/json_value.hpp"
 #include "core/text.hpp"
+#include "record/json_value.hpp"
 
 namespace bg {
 

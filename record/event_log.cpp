@@ -1,15 +1,34 @@
-#include "host/event_log.hpp"
+#include "record/event_log.hpp"
 
 #include <cerrno>
 #include <cstring>
 
+#include "record/event_json.hpp"
+
 namespace bg {
 
-void EventLog::append(const char* kind, nlohmann::json body, std::uint64_t t_ns) {
+// Records are built only when written: in a game without a log this is the hot path.
+void EventLog::start(const Setup& setup, std::uint64_t t_ns) {
+    append("start", writing() ? to_json(setup) : nlohmann::json(), t_ns);
+}
+
+void EventLog::input(const Input& input, std::uint64_t t_ns) {
+    append("input", writing() ? to_json(input) : nlohmann::json(), t_ns);
+}
+
+void EventLog::decision(const Decision& decision, std::uint64_t t_ns) {
+    append("decision", writing() ? to_json(decision) : nlohmann::json(), t_ns);
+}
+
+void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {
+    append("result", result, t_ns);
+}
+
+void EventLog::append(const char* kind, const nlohmann::json& body, std::uint64_t t_ns) {
     const std::uint64_t seq = seq_++;
     if (!writing())
         return;
-    const nlohmann::json record = {{"seq", seq}, {"t", t_ns}, {kind, std::move(body)}};
+    const nlohmann::json record = {{"seq", seq}, {"t", t_ns}, {kind, body}};
     std::string line;
     try {
         // Every string in a record is valid UTF-8 by construction (untrusted bytes go through

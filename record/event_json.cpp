@@ -1,6 +1,6 @@
-#include "core/event_json.hpp"
+#include "record/event_json.hpp"
 
-#include "core/json_value.hpp"
+#include "record/json_value.hpp"
 
 #include <fmt/format.h>
 

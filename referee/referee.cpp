@@ -1,0 +1,271 @@
+#include "referee/referee.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "record/live_lines.hpp"
+#include "record/result.hpp"
+
+namespace bg {
+
+namespace {
+
+Game new_game(const Setup& setup, const Dictionary& dictionary) {
+    if (setup.commands.size() != static_cast<std::size_t>(setup.game.players))
+        throw std::invalid_argument("one command a player");
+    std::string error;
+    auto game = Game::create(setup.game, dictionary, &error);
+    if (!game)
+        throw std::invalid_argument(error);
+    return std::move(*game);
+}
+
+std::string describe_exit(std::int64_t status, int signal) {
+    if (signal != 0)
+        return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
+    // sh reports a command killed by signal N as status 128 + N.
+    if (status > 128 && status < 128 + NSIG)
+        return fmt::format("exited with status {} (its command was killed by signal {}: {})",
+                           status, status - 128, strsignal(static_cast<int>(status - 128)));
+    return fmt::format("exited with status {}", status);
+}
+
+// The order's generator is its own stream of the seed: drawing orders never changes the deal.
+constexpr std::uint64_t order_stream = 0x5ea7'0fde'a1e5'0000ULL;
+
+}  // namespace
+
+Referee::Referee(Setup setup, const Dictionary& dictionary, LogSink& log, RefereeOptions options)
+    : setup_(std::move(setup)),
+      options_(options),
+      log_(log),
+      game_(new_game(setup_, dictionary)),
+      order_rng_(setup_.game.seed ^ order_stream) {
+    for (std::size_t i = 0; i < setup_.commands.size(); ++i)
+        seats_.emplace_back(static_cast<PlayerId>(i));
+}
+
+nlohmann::json Referee::result() const {
+    return result_json(setup_, game_);
+}
+
+Effects Referee::start(std::uint64_t t_ns) {
+    Effects effects;
+    log_.start(setup_, t_ns);
+    log_.flush();
+    if (log_.failed()) {
+        // Not one player is started for a game that cannot be recorded.
+        handle(input::Abort{"the event log could not be written"}, t_ns, effects);
+        return effects;
+    }
+    effects.push_back(effect::StartTimer{{GameTimer::Kind::ready, 0}, setup_.ready_timeout_ms});
+    return effects;
+}
+
+Effects Referee::take(Arrival arrival, std::uint64_t t_ns) {
+    Effects effects;
+    take_one(std::move(arrival), t_ns, effects);
+    return effects;
+}
+
+Effects Referee::take(std::vector<Arrival> arrivals, std::uint64_t t_ns) {
+    Effects effects;
+    if (arrivals.size() > 1 && options_.seat_order == SeatOrder::drawn) {
+        const std::vector<std::size_t> rank = ranks(seats_.size() + 1);
+        std::stable_sort(arrivals.begin(), arrivals.end(), [&](const Arrival& a, const Arrival& b) {
+            return rank[source_of(a)] < rank[source_of(b)];
+        });
+    }
+    for (auto& arrival : arrivals)
+        take_one(std::move(arrival), t_ns, effects);
+    return effects;
+}
+
+std::size_t Referee::source_of(const Arrival& arrival) const {
+    return std::visit(
+        [this](const auto& a) -> std::size_t {
+            if constexpr (requires { a.player; })
+                return static_cast<std::size_t>(a.player);
+            else if constexpr (requires { a.timer; })
+                return a.timer.kind == GameTimer::Kind::exit_wait
+                           ? static_cast<std::size_t>(a.timer.player)
+                           : seats_.size();
+            else
+                return seats_.size();
+        },
+        arrival);
+}
+
+std::vector<std::size_t> Referee::ranks(std::size_t count) {
+    std::vector<std::size_t> rank(count);
+    std::iota(rank.begin(), rank.end(), std::size_t{0});
+    order_rng_.shuffle(std::span(rank));
+    return rank;
+}
+
+void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
+    if (game_.over())
+        return;
+    std::visit(
+        [&](auto& a) {
+            using A = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<A, arrival::Output>) {
+                Seat& seat = seats_[static_cast<std::size_t>(a.player)];
+                if (out(a.player) || seat.reader.failed())
+                    return;
+                std::vector<Input> inputs;
+                seat.reader.feed(a.bytes, inputs);
+                for (const auto& in : inputs) {
+                    if (std::holds_alternative<input::Ready>(in))
+                        seat.ready_sent = true;
+                    handle(in, t_ns, effects);
+                }
+            } else if constexpr (std::is_same_v<A, arrival::OutputEnd>) {
+                if (out(a.player))
+                    return;
+                std::vector<Input> inputs;
+                seats_[static_cast<std::size_t>(a.player)].reader.finish(inputs);
+                for (const auto& in : inputs)
+                    handle(in, t_ns, effects);
+                gone_soon(a.player, "closed its output (stdout)", effects);
+            } else if constexpr (std::is_same_v<A, arrival::Exited>) {
+                if (out(a.player))
+                    return;
+                std::string reason = describe_exit(a.status, a.signal);
+                // sh's own statuses for a command it could not find (127) or run (126).
+                if (!seats_[static_cast<std::size_t>(a.player)].ready_sent && a.signal == 0 &&
+                    (a.status == 126 || a.status == 127)) {
+                    failed_to_start_ = true;
+                    reason = fmt::format(
+                        "could not start: sh {} ({})", reason,
+                        a.status == 127 ? "command not found" : "command not executable");
+                }
+                handle(input::Gone{a.player, std::move(reason)}, t_ns, effects);
+            } else if constexpr (std::is_same_v<A, arrival::StartFailed>) {
+                failed_to_start_ = true;
+                handle(input::Gone{a.player, "could not start: " + a.error}, t_ns, effects);
+            } else if constexpr (std::is_same_v<A, arrival::InputError>) {
+                gone_soon(a.player, fmt::format("stopped reading its input ({})", a.error),
+                          effects);
+            } else if constexpr (std::is_same_v<A, arrival::Backlog>) {
+                if (a.bytes > backlog_limit && !out(a.player))
+                    handle(input::Gone{a.player, fmt::format("does not read its input ({} bytes "
+                                                             "queued)",
+                                                             a.bytes)},
+                           t_ns, effects);
+            } else if constexpr (std::is_same_v<A, arrival::TimerFired>) {
+                switch (a.timer.kind) {
+                    case GameTimer::Kind::ready:
+                        return handle(input::ReadyTimeout{}, t_ns, effects);
+                    case GameTimer::Kind::game:
+                        return handle(input::GameTimeout{}, t_ns, effects);
+                    case GameTimer::Kind::exit_wait: {
+                        Seat& seat = seats_[static_cast<std::size_t>(a.timer.player)];
+                        seat.exit_wait = false;
+                        if (!out(a.timer.player))
+                            handle(input::Gone{a.timer.player, seat.gone_reason}, t_ns, effects);
+                        return;
+                    }
+                }
+            } else {
+                static_assert(std::is_same_v<A, arrival::Signalled>);
+                if (abort_signal_ == 0)
+                    abort_signal_ = a.signal;
+                handle(input::Abort{a.name}, t_ns, effects);
+            }
+        },
+        arrival);
+}
+
+void Referee::gone_soon(PlayerId player, std::string reason, Effects& effects) {
+    Seat& seat = seats_[static_cast<std::size_t>(player)];
+    if (out(player) || seat.exit_wait)
+        return;
+    seat.exit_wait = true;
+    seat.gone_reason = std::move(reason);
+    effects.push_back(effect::StartTimer{{GameTimer::Kind::exit_wait, player}, exit_wait_ms});
+}
+
+bool Referee::out(PlayerId player) const {
+    return game_.over() ||
+           game_.players()[static_cast<std::size_t>(player)].phase == PlayerState::Phase::out;
+}
+
+void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
+    if (game_.over())
+        return;
+    log_.input(input, t_ns);
+    const std::vector<Decision> decisions = game_.handle(input);
+    for (const auto& d : decisions)
+        log_.decision(d, t_ns);
+    log_.flush();
+    if (log_.failed()) {
+        // Nothing unrecorded goes out: the game ends here, as aborted.
+        if (game_.over())
+            end_game(t_ns, effects);
+        else
+            handle(input::Abort{"the event log could not be written"}, t_ns, effects);
+        return;
+    }
+    const bool standings = std::any_of(decisions.begin(), decisions.end(), needs_standings);
+    const Table table = table_of(game_, standings);
+    for (const auto& d : decisions) {
+        if (options_.live_lines)
+            effects.push_back(effect::Line{t_ns, live_line(d, game_)});
+        perform(d, table, t_ns, effects);
+    }
+}
+
+void Referee::perform(const Decision& decision, const Table& table, std::uint64_t t_ns,
+                      Effects& effects) {
+    send(messages_for(decision, table, setup_.dialect), effects);
+    if (std::holds_alternative<decision::HandsDealt>(decision)) {
+        effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
+        if (setup_.game_timeout_ms > 0)
+            effects.push_back(
+                effect::StartTimer{{GameTimer::Kind::game, 0}, setup_.game_timeout_ms});
+    } else if (const auto* out = std::get_if<decision::Disqualified>(&decision)) {
+        stop(out->player, effects);
+    } else if (std::holds_alternative<decision::GameOver>(decision)) {
+        end_game(t_ns, effects);
+    }
+}
+
+// One player's messages keep their order (a peeler's tile before its ACK); the players take
+// turns in the drawn order.
+void Referee::send(std::vector<Outgoing> messages, Effects& effects) {
+    if (messages.size() > 1 && options_.seat_order == SeatOrder::drawn) {
+        const std::vector<std::size_t> rank = ranks(seats_.size());
+        std::stable_sort(messages.begin(), messages.end(),
+                         [&](const Outgoing& a, const Outgoing& b) {
+                             return rank[static_cast<std::size_t>(a.player)] <
+                                    rank[static_cast<std::size_t>(b.player)];
+                         });
+    }
+    for (auto& message : messages)
+        effects.push_back(effect::Send{message.player, std::move(message.bytes)});
+}
+
+// A v2 player has been sent its end message: it gets the grace to read it and leave before
+// SIGTERM. A legacy player is signalled at once, as the original spec says.
+void Referee::stop(PlayerId player, Effects& effects) const {
+    const bool v2 = game_.players()[static_cast<std::size_t>(player)].version == protocol_v2;
+    effects.push_back(effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms});
+}
+
+void Referee::end_game(std::uint64_t t_ns, Effects& effects) {
+    effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
+    effects.push_back(effect::StopTimer{{GameTimer::Kind::game, 0}});
+    log_.result(result(), t_ns);
+    log_.flush();
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+        stop(static_cast<PlayerId>(i), effects);
+    effects.push_back(effect::GameOver{});
+}
+
+}  // namespace bg

@@ -1,0 +1,197 @@
+// One game's referee session, pure: it owns the players' readers, the game, the outbox and the
+// log, and has two doors: what reached the host from outside (a player's bytes, the end of its
+// output, its exit, a timer, a signal), and the start. Each call returns what the host must do
+// as data (bytes for a player, stop a player, start or stop a timer, the game is over); every
+// decision is in the log, flushed, before the effects it causes are returned. No libuv, no
+// clock (time comes in with the arrivals), no file descriptors: the host's Match interprets the
+// effects on libuv, and the property tests, the transcripts and the game fuzzer drive this same
+// class without processes.
+//
+// Seat order carries no advantage. What reaches the host in one turn of its loop is taken in an
+// order drawn from the game's seed, a player's own arrivals in the order they came; the
+// messages of one decision (the hands, a peel's tiles) go out to the players in an order drawn
+// the same way. The log records the inputs in the order they were taken, so a replay needs
+// nothing new.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/dictionary.hpp"
+#include "core/game.hpp"
+#include "protocol/outbox.hpp"
+#include "protocol/player_reader.hpp"
+#include "record/event_log.hpp"
+#include "record/setup.hpp"
+
+namespace bg {
+
+// The timers a game asks its host for.
+struct GameTimer {
+    enum class Kind {
+        ready,      // every player must say r before it fires
+        game,       // the game's time from the deal
+        exit_wait,  // a player's output closed: its exit, a moment later, says better why
+    };
+    Kind kind = Kind::ready;
+    PlayerId player = 0;  // exit_wait's player
+    friend bool operator==(const GameTimer&, const GameTimer&) = default;
+};
+
+namespace arrival {
+struct Output {  // bytes from a player's stdout
+    PlayerId player = 0;
+    std::string bytes;
+};
+struct OutputEnd {  // its stdout closed
+    PlayerId player = 0;
+};
+struct Exited {  // its process exited: a status, or the signal that killed it
+    PlayerId player = 0;
+    std::int64_t status = 0;
+    int signal = 0;
+};
+struct StartFailed {  // its command could not be started at all
+    PlayerId player = 0;
+    std::string error;
+};
+struct InputError {  // a write to its stdin failed: it closed it, most likely
+    PlayerId player = 0;
+    std::string error;
+};
+struct Backlog {  // this much of what it was sent is still unread (reported past backlog_limit)
+    PlayerId player = 0;
+    std::size_t bytes = 0;
+};
+struct TimerFired {
+    GameTimer timer;
+};
+struct Signalled {  // the host was told to stop: the game is aborted
+    int signal = 0;
+    std::string name;  // "SIGINT"
+};
+}  // namespace arrival
+
+using Arrival =
+    std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited, arrival::StartFailed,
+                 arrival::InputError, arrival::Backlog, arrival::TimerFired, arrival::Signalled>;
+
+namespace effect {
+struct Send {
+    PlayerId player = 0;
+    std::string bytes;
+    friend bool operator==(const Send&, const Send&) = default;
+};
+struct StartTimer {
+    GameTimer timer;
+    std::uint64_t ms = 0;
+    friend bool operator==(const StartTimer&, const StartTimer&) = default;
+};
+struct StopTimer {
+    GameTimer timer;
+    friend bool operator==(const StopTimer&, const StopTimer&) = default;
+};
+// End the player's processes: SIGTERM after `farewell_ms` (a v2 player has been sent its end
+// and may leave by itself; its input is closed after what is queued), SIGKILL `grace_ms` later.
+struct Stop {
+    PlayerId player = 0;
+    std::uint64_t farewell_ms = 0;
+    std::uint64_t grace_ms = 0;
+    friend bool operator==(const Stop&, const Stop&) = default;
+};
+// A live line for people (record/live_lines.hpp), when the referee was asked for them.
+struct Line {
+    std::uint64_t t_ns = 0;
+    std::string text;
+    friend bool operator==(const Line&, const Line&) = default;
+};
+// The game is over and its result is in the log; the host still waits for the players to go.
+struct GameOver {
+    friend bool operator==(const GameOver&, const GameOver&) = default;
+};
+}  // namespace effect
+
+using Effect = std::variant<effect::Send, effect::StartTimer, effect::StopTimer, effect::Stop,
+                            effect::Line, effect::GameOver>;
+using Effects = std::vector<Effect>;
+
+// How the arrivals of one turn, and the messages of one decision, are ordered among players.
+enum class SeatOrder {
+    drawn,  // from the seed: no seat is worth more than another (the only order the host uses)
+    fixed,  // seat 1 first, as the host did before: kept for the fairness benchmark's baseline
+};
+
+struct RefereeOptions {
+    bool live_lines = false;
+    SeatOrder seat_order = SeatOrder::drawn;
+};
+
+class Referee {
+  public:
+    // How long a closed output waits for the process's exit before it is the reason itself.
+    static constexpr std::uint64_t exit_wait_ms = 50;
+    // A player that lets this much of the host's output pile up unread cannot stall the game or
+    // grow the host: it is out.
+    static constexpr std::size_t backlog_limit = 1 << 20;
+
+    // Throws std::invalid_argument for a setup no game can be made of (player or set count).
+    Referee(Setup setup, const Dictionary& dictionary, LogSink& log, RefereeOptions options = {});
+
+    // The start record, and the ready timer; an abort when the log cannot be written (then no
+    // player should be started: starting() says whether to).
+    Effects start(std::uint64_t t_ns);
+    // Everything that reached the host in one turn of its loop, in the order it came.
+    Effects take(std::vector<Arrival> arrivals, std::uint64_t t_ns);
+    Effects take(Arrival arrival, std::uint64_t t_ns);
+
+    // Whether the players should be started: the game is not over before it began.
+    bool starting() const { return !game_.over(); }
+    bool over() const { return game_.over(); }
+    const Game& game() const { return game_; }
+    const Setup& setup() const { return setup_; }
+    // The result, as --json prints it and the log's last record holds.
+    nlohmann::json result() const;
+    // A player's command could not be started (by the host, or by sh: status 126 or 127).
+    bool any_failed_to_start() const { return failed_to_start_; }
+    // The signal that aborted the game, or 0.
+    int abort_signal() const { return abort_signal_; }
+
+  private:
+    struct Seat {
+        explicit Seat(PlayerId id) : reader(id) {}
+        PlayerReader reader;
+        bool ready_sent = false;  // it said r: an exit now is not a failure to start
+        bool exit_wait = false;   // its exit_wait timer runs
+        std::string gone_reason;  // the reason it will be given when the timer fires
+    };
+
+    void take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects);
+    void handle(const Input& input, std::uint64_t t_ns, Effects& effects);
+    // A closed pipe usually means the process is dying: its exit, a moment later, says why;
+    // else `reason` puts it out.
+    void gone_soon(PlayerId player, std::string reason, Effects& effects);
+    void perform(const Decision& decision, const Table& table, std::uint64_t t_ns,
+                 Effects& effects);
+    void send(std::vector<Outgoing> messages, Effects& effects);
+    void end_game(std::uint64_t t_ns, Effects& effects);
+    void stop(PlayerId player, Effects& effects) const;
+    bool out(PlayerId player) const;
+    // Where an arrival comes from: a player, or (players().size()) the host's clock and signals.
+    std::size_t source_of(const Arrival& arrival) const;
+    // The rank of each of `count` sources in this turn's or this decision's order.
+    std::vector<std::size_t> ranks(std::size_t count);
+
+    Setup setup_;
+    RefereeOptions options_;
+    LogSink& log_;
+    Game game_;
+    SplitMix64 order_rng_;
+    std::vector<Seat> seats_;
+    bool failed_to_start_ = false;
+    int abort_signal_ = 0;
+};
+
+}  // namespace bg

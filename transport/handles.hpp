@@ -1,0 +1,147 @@
+// Small owners of libuv handles, in the manner of uvw's: each handle is closed exactly once, by
+// its owner (close(), or the destructor), and its memory stays on the heap until libuv's close
+// callback frees it, so the owner may go away at any time. Callbacks never run after close().
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+
+namespace bg {
+
+namespace detail {
+
+// A handle of type H and the callback it calls, freed by libuv's close callback.
+template <class H, class Callback>
+class OwnedHandle {
+  public:
+    OwnedHandle(const OwnedHandle&) = delete;
+    OwnedHandle& operator=(const OwnedHandle&) = delete;
+    OwnedHandle(OwnedHandle&& other) noexcept : state_(other.state_) { other.state_ = nullptr; }
+    OwnedHandle& operator=(OwnedHandle&& other) noexcept {
+        if (this != &other) {
+            close();
+            state_ = other.state_;
+            other.state_ = nullptr;
+        }
+        return *this;
+    }
+    ~OwnedHandle() { close(); }
+
+    // Idempotent; the loop frees the handle on its next turn.
+    void close() {
+        if (!state_)
+            return;
+        // The callback stays until the handle is freed: it may be the one closing it.
+        uv_close(reinterpret_cast<uv_handle_t*>(&state_->handle),
+                 [](uv_handle_t* handle) { delete static_cast<State*>(handle->data); });
+        state_ = nullptr;
+    }
+    bool closed() const { return state_ == nullptr; }
+    bool active() const {
+        return state_ && uv_is_active(reinterpret_cast<const uv_handle_t*>(&state_->handle));
+    }
+    // An unreferenced handle does not keep the loop running by itself.
+    void unref() {
+        if (state_)
+            uv_unref(reinterpret_cast<uv_handle_t*>(&state_->handle));
+    }
+
+  protected:
+    struct State {
+        H handle{};
+        Callback callback;
+    };
+    explicit OwnedHandle(Callback callback) : state_(new State{{}, std::move(callback)}) {
+        state_->handle.data = state_;
+    }
+    static State& state_of(H* handle) { return *static_cast<State*>(handle->data); }
+
+    State* state_;
+};
+
+}  // namespace detail
+
+// A one-shot timer.
+class Timer : public detail::OwnedHandle<uv_timer_t, std::function<void()>> {
+  public:
+    Timer(uv_loop_t* loop, std::function<void()> on_fire) : OwnedHandle(std::move(on_fire)) {
+        uv_timer_init(loop, &state_->handle);
+    }
+    // Fires once, `ms` from now; a running timer starts again.
+    void start(std::uint64_t ms) {
+        if (state_)
+            uv_timer_start(
+                &state_->handle, [](uv_timer_t* handle) { state_of(handle).callback(); }, ms, 0);
+    }
+    void stop() {
+        if (state_)
+            uv_timer_stop(&state_->handle);
+    }
+};
+
+// Watches one signal for as long as it lives.
+class SignalWatch : public detail::OwnedHandle<uv_signal_t, std::function<void(int)>> {
+  public:
+    SignalWatch(uv_loop_t* loop, int signum, std::function<void(int)> on_signal)
+        : OwnedHandle(std::move(on_signal)) {
+        uv_signal_init(loop, &state_->handle);
+        uv_signal_start(
+            &state_->handle,
+            [](uv_signal_t* handle, int signal) { state_of(handle).callback(signal); }, signum);
+    }
+};
+
+// Runs its callback at the end of a turn of the loop, after the loop has polled for I/O, when
+// arm() was called in the turn: what arrived in one turn is handled together. Armed from a
+// timer's callback (before the poll), it keeps the poll from blocking; unarmed, it never keeps
+// the loop running.
+class TurnEnd {
+  public:
+    TurnEnd(uv_loop_t* loop, std::function<void()> on_turn_end)
+        : check_(loop,
+                 [this, on_turn_end = std::move(on_turn_end)] {
+                     idle_.stop();
+                     on_turn_end();
+                 }),
+          idle_(loop) {}
+    TurnEnd(const TurnEnd&) = delete;
+    TurnEnd& operator=(const TurnEnd&) = delete;
+    void arm() { idle_.start(); }
+    void close() {
+        check_.close();
+        idle_.close();
+    }
+
+  private:
+    class Check : public detail::OwnedHandle<uv_check_t, std::function<void()>> {
+      public:
+        Check(uv_loop_t* loop, std::function<void()> callback) : OwnedHandle(std::move(callback)) {
+            uv_check_init(loop, &state_->handle);
+            uv_check_start(&state_->handle,
+                           [](uv_check_t* handle) { state_of(handle).callback(); });
+            unref();
+        }
+    };
+    // While active, the loop polls without blocking (its callback has nothing to do).
+    class Idle : public detail::OwnedHandle<uv_idle_t, std::function<void()>> {
+      public:
+        explicit Idle(uv_loop_t* loop) : OwnedHandle(nullptr) {
+            uv_idle_init(loop, &state_->handle);
+        }
+        void start() {
+            if (state_ && !active())
+                uv_idle_start(&state_->handle, [](uv_idle_t*) {});
+        }
+        void stop() {
+            if (state_)
+                uv_idle_stop(&state_->handle);
+        }
+    };
+
+    Check check_;
+    Idle idle_;
+};
+
+}  // namespace bg
