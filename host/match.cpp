@@ -91,14 +91,6 @@ void Match::start() {
     Effects effects = referee_.start(0);
     for (auto& effect : effects)
         perform(effect);
-    if (referee_.starting()) {
-        for (std::size_t i = 0; i < seats_.size(); ++i) {
-            const int error = seats_[i]->process.spawn();
-            if (error < 0)
-                arrived_.push_back(
-                    arrival::StartFailed{static_cast<PlayerId>(i), uv_strerror(error)});
-        }
-    }
     settling_ = false;
     settle();
     close_if_done();
@@ -141,7 +133,11 @@ void Match::perform(Effect& effect) {
     std::visit(
         [this](auto& e) {
             using E = std::decay_t<decltype(e)>;
-            if constexpr (std::is_same_v<E, effect::Send>) {
+            if constexpr (std::is_same_v<E, effect::Start>) {
+                const int error = seats_[static_cast<std::size_t>(e.player)]->process.spawn();
+                if (error < 0)
+                    arrive(arrival::StartFailed{e.player, uv_strerror(error)});
+            } else if constexpr (std::is_same_v<E, effect::Send>) {
                 PlayerProcess& process = seats_[static_cast<std::size_t>(e.player)]->process;
                 process.write(std::move(e.bytes));
                 if (process.queued_bytes() > Referee::backlog_limit)

@@ -64,6 +64,16 @@ Effects Referee::start(std::uint64_t t_ns) {
         return effects;
     }
     effects.push_back(effect::StartTimer{{GameTimer::Kind::ready, 0}, setup_.ready_timeout_ms});
+    // The first started is the first to run, and may stay ahead on its CPU: no seat always is.
+    std::vector<std::size_t> rank(seats_.size());
+    std::iota(rank.begin(), rank.end(), std::size_t{0});
+    if (options_.seat_order == SeatOrder::drawn)
+        rank = ranks(seats_.size());
+    std::vector<PlayerId> order(seats_.size());
+    for (std::size_t p = 0; p < seats_.size(); ++p)
+        order[rank[p]] = static_cast<PlayerId>(p);
+    for (const PlayerId p : order)
+        effects.push_back(effect::Start{p});
     return effects;
 }
 

@@ -80,6 +80,11 @@ using Arrival =
                  arrival::InputError, arrival::Backlog, arrival::TimerFired, arrival::Signalled>;
 
 namespace effect {
+// Start the player's command (the players are started in an order drawn like every other).
+struct Start {
+    PlayerId player = 0;
+    friend bool operator==(const Start&, const Start&) = default;
+};
 struct Send {
     PlayerId player = 0;
     std::string bytes;
@@ -114,8 +119,8 @@ struct GameOver {
 };
 }  // namespace effect
 
-using Effect = std::variant<effect::Send, effect::StartTimer, effect::StopTimer, effect::Stop,
-                            effect::Line, effect::GameOver>;
+using Effect = std::variant<effect::Start, effect::Send, effect::StartTimer, effect::StopTimer,
+                            effect::Stop, effect::Line, effect::GameOver>;
 using Effects = std::vector<Effect>;
 
 // How the arrivals of one turn, and the messages of one decision, are ordered among players.
@@ -140,15 +145,13 @@ class Referee {
     // Throws std::invalid_argument for a setup no game can be made of (player or set count).
     Referee(Setup setup, const Dictionary& dictionary, LogSink& log, RefereeOptions options = {});
 
-    // The start record, and the ready timer; an abort when the log cannot be written (then no
-    // player should be started: starting() says whether to).
+    // The start record, the ready timer and a Start for every player; an abort (and no Start)
+    // when the log cannot be written.
     Effects start(std::uint64_t t_ns);
     // Everything that reached the host in one turn of its loop, in the order it came.
     Effects take(std::vector<Arrival> arrivals, std::uint64_t t_ns);
     Effects take(Arrival arrival, std::uint64_t t_ns);
 
-    // Whether the players should be started: the game is not over before it began.
-    bool starting() const { return !game_.over(); }
     bool over() const { return game_.over(); }
     const Game& game() const { return game_; }
     const Setup& setup() const { return setup_; }

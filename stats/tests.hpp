@@ -1,0 +1,31 @@
+// Small statistics for counts of outcomes: Wilson score intervals for a proportion, and
+// Pearson's chi-square test of counts against equal shares. Each is tested against simulated
+// truth (tests/stats_test.cpp): known proportions in, coverage and error rates out.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace bg::stats {
+
+struct Interval {
+    double low = 0;
+    double high = 0;
+};
+
+// The Wilson score interval for `successes` of `trials` at normal quantile z (1.96: 95%).
+Interval wilson(std::uint64_t successes, std::uint64_t trials, double z = 1.96);
+
+struct ChiSquare {
+    double statistic = 0;
+    int degrees_of_freedom = 0;
+    double p_value = 1;
+};
+
+// Pearson's test that the counts come from equal shares (seats worth the same).
+ChiSquare chi_square_uniform(std::span<const std::uint64_t> counts);
+
+// P(X >= x) for X chi-square distributed with `df` degrees of freedom (df >= 1), in closed form.
+double chi_square_survival(double x, int df);
+
+}  // namespace bg::stats
