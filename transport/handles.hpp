@@ -102,6 +102,8 @@ class TurnEnd {
     TurnEnd(uv_loop_t* loop, std::function<void()> on_turn_end)
         : check_(loop,
                  [this, on_turn_end = std::move(on_turn_end)] {
+                     if (!idle_.active())
+                         return;
                      idle_.stop();
                      on_turn_end();
                  }),

@@ -1,0 +1,151 @@
+// transport/ on its own: real processes (small shell mock bots) spawned, written to, read from,
+// exiting and killed as a group through PlayerProcess, and the loop's timers and turn ends,
+// with nothing of the host above them.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/run.hpp"
+#include "transport/handles.hpp"
+#include "transport/player_process.hpp"
+
+using namespace bg;
+
+namespace {
+
+struct Seen {
+    std::string output;
+    std::vector<std::string> lines;
+    bool output_ended = false;
+    std::int64_t status = -1;
+    int signal = -1;
+    bool finished = false;
+};
+
+// Runs one mock bot to its end; `act` is called once the process is spawned.
+Seen drive(const std::string& command, const std::function<void(PlayerProcess&, Seen&)>& act,
+           const std::function<void(PlayerProcess&, Seen&)>& on_output = {}) {
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    Seen seen;
+    PlayerProcess* self = nullptr;
+    ProcessEvents events;
+    events.on_output = [&](std::string_view bytes) {
+        seen.output += bytes;
+        if (on_output)
+            on_output(*self, seen);
+    };
+    events.on_output_end = [&] { seen.output_ended = true; };
+    events.on_log = [&](std::string_view line) { seen.lines.emplace_back(line); };
+    events.on_exit = [&](std::int64_t status, int signal) {
+        seen.status = status;
+        seen.signal = signal;
+    };
+    events.on_write_error = [](int) {};
+    events.on_finished = [&] { seen.finished = true; };
+    {
+        PlayerProcess process(&loop, unsandboxed_launch(command), std::move(events));
+        self = &process;
+        REQUIRE(process.spawn() == 0);
+        act(process, seen);
+        uv_run(&loop, UV_RUN_DEFAULT);
+    }
+    CHECK(uv_loop_close(&loop) == 0);
+    return seen;
+}
+
+}  // namespace
+
+TEST_CASE("transport: a process echoes what it is written, and ends at end of input",
+          "[transport]") {
+    const auto seen = drive("exec cat", [](PlayerProcess& p, Seen&) {
+        p.write("hello, ");
+        p.write("bot");
+        // A farewell closes its input once the queue is written: cat then leaves by itself.
+        p.terminate(5000, 5000);
+    });
+    CHECK(seen.output == "hello, bot");
+    CHECK(seen.output_ended);
+    CHECK(seen.status == 0);
+    CHECK(seen.signal == 0);
+    CHECK(seen.finished);
+}
+
+TEST_CASE("transport: exit statuses and stderr lines are reported", "[transport]") {
+    const auto seen =
+        drive("echo one >&2; printf 'two\\nthree' >&2; exit 3", [](PlayerProcess&, Seen&) {});
+    CHECK(seen.status == 3);
+    CHECK(seen.lines == std::vector<std::string>{"one", "two", "three"});
+    CHECK(seen.output.empty());
+    CHECK(seen.output_ended);
+    CHECK(seen.finished);
+}
+
+TEST_CASE("transport: a group that ignores SIGTERM is killed whole after the grace",
+          "[transport]") {
+    const std::string tag = "bg-transport-" + std::to_string(::getpid());
+    // Two children that ignore SIGTERM, as does the shell; it says "up" once they run.
+    const std::string command = "trap '' TERM; sh -c 'trap \"\" TERM; sleep 1000' " + tag +
+                                " & sh -c 'trap \"\" TERM; sleep 1000' " + tag + " & echo up; wait";
+    const auto seen = drive(
+        command, [](PlayerProcess&, Seen&) {},
+        [&](PlayerProcess& p, Seen& s) {
+            if (s.output != "up\n")
+                return;
+            // The children may not have run sh yet: wait (briefly) until both hold the tag.
+            for (int i = 0; i < 500 && test::processes_tagged(tag).size() < 2; ++i)
+                ::usleep(10'000);
+            CHECK(test::processes_tagged(tag).size() == 2);
+            p.terminate(100);
+        });
+    CHECK(seen.signal == SIGKILL);
+    CHECK(seen.finished);
+    CHECK(test::processes_tagged(tag).empty());
+}
+
+TEST_CASE("transport: a command that cannot be spawned finishes at once", "[transport]") {
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    bool finished = false;
+    ProcessEvents events;
+    events.on_output = [](std::string_view) {};
+    events.on_output_end = [] {};
+    events.on_log = [](std::string_view) {};
+    events.on_exit = [](std::int64_t, int) {};
+    events.on_write_error = [](int) {};
+    events.on_finished = [&] { finished = true; };
+    {
+        Launch launch{{"/nonexistent/bot"}, {}, std::nullopt, false};
+        PlayerProcess process(&loop, launch, std::move(events));
+        CHECK(process.spawn() < 0);
+        uv_run(&loop, UV_RUN_DEFAULT);
+    }
+    CHECK(finished);
+    CHECK(uv_loop_close(&loop) == 0);
+}
+
+TEST_CASE("transport: timers fire once, and a turn's arrivals are handled at its end",
+          "[transport]") {
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    std::vector<std::string> happened;
+    {
+        TurnEnd turn(&loop, [&] { happened.push_back("turn end"); });
+        Timer second(&loop, [&] { happened.push_back("second"); });
+        Timer first(&loop, [&] {
+            happened.push_back("first");
+            turn.arm();       // armed from a timer: the loop must not block before the turn ends
+            second.start(5);  // unarmed: no turn end follows it
+        });
+        first.start(1);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        CHECK_FALSE(first.active());
+        turn.close();
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);  // the close callbacks free the handles
+    CHECK(happened == std::vector<std::string>{"first", "turn end", "second"});
+    CHECK(uv_loop_close(&loop) == 0);
+}
