@@ -81,65 +81,8 @@ struct ToJson {
     }
 };
 
-// Reads the fields of one record, remembering the first problem.
-class Fields {
-  public:
-    explicit Fields(const json& object) : object_(object) {}
-
-    template <class T>
-    T get(const char* key) {
-        if (!error_.empty())
-            return T{};
-        const auto it = object_.find(key);
-        if (it == object_.end()) {
-            error_ = fmt::format("no \"{}\"", key);
-            return T{};
-        }
-        auto value = json_value<T>(*it);
-        if (!value) {
-            error_ = fmt::format("\"{}\" has the wrong type", key);
-            return T{};
-        }
-        return std::move(*value);
-    }
-    // Bytes written with bytes_to_json.
-    std::string bytes(const char* key) {
-        if (!error_.empty())
-            return {};
-        const auto it = object_.find(key);
-        auto value = it == object_.end() ? std::nullopt : bytes_from_json(*it);
-        if (!value) {
-            error_ = fmt::format("no \"{}\", or not a string of bytes", key);
-            return {};
-        }
-        return std::move(*value);
-    }
-    char letter(const char* key) {
-        const auto text = get<std::string>(key);
-        if (error_.empty() && text.size() != 1)
-            error_ = fmt::format("\"{}\" is not one letter", key);
-        return text.empty() ? '\0' : text[0];
-    }
-    std::optional<int> optional_int(const char* key) {
-        const auto it = object_.find(key);
-        if (it != object_.end() && it->is_null())
-            return std::nullopt;
-        return get<int>(key);
-    }
-    const std::string& error() const { return error_; }
-    // Nothing but the fields read may be there: an added field is an edit.
-    void expect_size(std::size_t fields) {
-        if (error_.empty() && object_.size() != fields)
-            error_ = fmt::format("{} fields where {} were expected", object_.size(), fields);
-    }
-
-  private:
-    const json& object_;
-    std::string error_;
-};
-
 template <class Result, class Event>
-std::variant<Result, std::string> checked(Fields& fields, std::size_t size, Event event) {
+std::variant<Result, std::string> checked(JsonFields& fields, std::size_t size, Event event) {
     fields.expect_size(size);
     if (!fields.error().empty())
         return fields.error();
@@ -158,7 +101,7 @@ json to_json(const Decision& decision) {
 std::variant<Input, std::string> input_from_json(const json& object) {
     if (!object.is_object())
         return std::string("not an object");
-    Fields f(object);
+    JsonFields f(object);
     const auto type = f.get<std::string>("type");
     if (type == "hello")
         return checked<Input>(f, 3, input::Hello{f.get<int>("player"), f.get<int>("version")});
@@ -187,7 +130,7 @@ std::variant<Input, std::string> input_from_json(const json& object) {
 std::variant<Decision, std::string> decision_from_json(const json& object) {
     if (!object.is_object())
         return std::string("not an object");
-    Fields f(object);
+    JsonFields f(object);
     const auto type = f.get<std::string>("type");
     if (type == "greeted")
         return checked<Decision>(f, 3,

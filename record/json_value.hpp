@@ -9,6 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace bg {
@@ -52,5 +53,63 @@ namespace bg {
 nlohmann::json bytes_to_json(std::string_view bytes);
 // The bytes back from either form; nullopt for anything else.
 std::optional<std::string> bytes_from_json(const nlohmann::json& value);
+
+// Reads the fields of one JSON object (a log record), remembering the first problem: each
+// getter returns a default once something is wrong, and error() says what.
+class JsonFields {
+  public:
+    explicit JsonFields(const nlohmann::json& object) : object_(object) {}
+
+    template <class T>
+    T get(const char* key) {
+        if (!error_.empty())
+            return T{};
+        const auto it = object_.find(key);
+        if (it == object_.end()) {
+            error_ = fmt::format("no \"{}\"", key);
+            return T{};
+        }
+        auto value = json_value<T>(*it);
+        if (!value) {
+            error_ = fmt::format("\"{}\" has the wrong type", key);
+            return T{};
+        }
+        return std::move(*value);
+    }
+    // Bytes written with bytes_to_json.
+    std::string bytes(const char* key) {
+        if (!error_.empty())
+            return {};
+        const auto it = object_.find(key);
+        auto value = it == object_.end() ? std::nullopt : bytes_from_json(*it);
+        if (!value) {
+            error_ = fmt::format("no \"{}\", or not a string of bytes", key);
+            return {};
+        }
+        return std::move(*value);
+    }
+    char letter(const char* key) {
+        const auto text = get<std::string>(key);
+        if (error_.empty() && text.size() != 1)
+            error_ = fmt::format("\"{}\" is not one letter", key);
+        return text.empty() ? '\0' : text[0];
+    }
+    std::optional<int> optional_int(const char* key) {
+        const auto it = object_.find(key);
+        if (it != object_.end() && it->is_null())
+            return std::nullopt;
+        return get<int>(key);
+    }
+    const std::string& error() const { return error_; }
+    // Nothing but the fields read may be there: an added field is an edit.
+    void expect_size(std::size_t fields) {
+        if (error_.empty() && object_.size() != fields)
+            error_ = fmt::format("{} fields where {} were expected", object_.size(), fields);
+    }
+
+  private:
+    const nlohmann::json& object_;
+    std::string error_;
+};
 
 }  // namespace bg

@@ -30,51 +30,33 @@ nlohmann::json to_json(const Setup& s) {
 }
 
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
-    std::string missing;
-    const auto field = [&]<class T>(const char* key, T& into) {
-        const auto it = object.find(key);
-        std::optional<T> value;
-        if (it != object.end())
-            value = json_value<T>(*it);
-        if (value)
-            into = std::move(*value);
-        else if (missing.empty())
-            missing = key;
-    };
     if (!object.is_object())
         return std::string("bad start record: not an object");
-    int version = 0;
-    field("version", version);
-    if (missing.empty() && version != log_version)
+    JsonFields f(object);
+    const int version = f.get<int>("version");
+    if (f.error().empty() && version != log_version)
         return fmt::format("log version {} is not {}", version, log_version);
     Setup s;
-    std::string dialect, fingerprint;
-    field("seed", s.game.seed);
-    const auto bytes_field = [&](const nlohmann::json* value, const char* key, std::string& into) {
-        auto bytes = value ? bytes_from_json(*value) : std::nullopt;
-        if (bytes)
-            into = std::move(*bytes);
-        else if (missing.empty())
-            missing = key;
-    };
-    if (const auto it = object.find("players"); it != object.end() && it->is_array()) {
-        for (const auto& command : *it)
-            bytes_field(&command, "players", s.commands.emplace_back());
-    } else if (missing.empty()) {
-        missing = "players";
+    s.game.seed = f.get<std::uint64_t>("seed");
+    const auto players = f.get<std::vector<nlohmann::json>>("players");
+    for (const auto& command : players) {
+        auto bytes = bytes_from_json(command);
+        if (!bytes) {
+            return std::string("bad start record: a player's command is not a string of bytes");
+        }
+        s.commands.push_back(std::move(*bytes));
     }
-    field("sets", s.game.sets);
-    field("dialect", dialect);
-    const auto dictionary = object.find("dictionary");
-    bytes_field(dictionary == object.end() ? nullptr : &*dictionary, "dictionary", s.dictionary);
-    field("dictionary_fingerprint", fingerprint);
-    field("ready_timeout_ms", s.ready_timeout_ms);
-    field("game_timeout_ms", s.game_timeout_ms);
-    field("kill_grace_ms", s.kill_grace_ms);
+    s.game.sets = f.get<int>("sets");
+    const auto dialect = f.get<std::string>("dialect");
+    s.dictionary = f.bytes("dictionary");
+    const auto fingerprint = f.get<std::string>("dictionary_fingerprint");
+    s.ready_timeout_ms = f.get<std::uint64_t>("ready_timeout_ms");
+    s.game_timeout_ms = f.get<std::uint64_t>("game_timeout_ms");
+    s.kill_grace_ms = f.get<std::uint64_t>("kill_grace_ms");
     if (const auto it = object.find("sandbox"); it != object.end())
         s.sandbox = *it;
-    if (!missing.empty())
-        return fmt::format("bad start record: \"{}\" is missing or of the wrong type", missing);
+    if (!f.error().empty())
+        return "bad start record: " + f.error();
     s.game.players = static_cast<int>(s.commands.size());
     const auto parsed_dialect = legacy_dialect_from_string(dialect);
     if (!parsed_dialect)

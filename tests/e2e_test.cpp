@@ -44,6 +44,19 @@ TEST_CASE("e2e: two players play to bananas, and the log replays to the same res
     const Run replay = run({host, "--replay", log, "--json"});
     CHECK(replay.status == 0);
     CHECK(json::parse(replay.out) == game.result);
+    // The replay prints the live lines the game printed, made by the same code, to the time.
+    const auto live_lines = [](const std::string& err) {
+        std::vector<std::string> lines;
+        std::istringstream in(err);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("[ ", 0) == 0 && line.find("s] ") != std::string::npos)
+                lines.push_back(line);
+        return lines;
+    };
+    const auto played = live_lines(game.run.err);
+    CHECK(played.size() > 10);
+    CHECK(live_lines(replay.err) == played);
+    CHECK(run({host, "--replay", log, "--quiet"}).err.empty());
     std::remove(log.c_str());
 }
 
