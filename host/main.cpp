@@ -47,7 +47,7 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 }
 
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
-       host --replay LOG [--json]
+       host --replay LOG [--json] [--quiet]
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
@@ -196,7 +196,8 @@ int main(int argc, char** argv) {
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
         ("replay", po::value<std::string>()->value_name("FILE"),
-         "rebuild a game from its event log alone, spawning nothing, and print its result")
+         "rebuild a game from its event log alone, spawning nothing, and print its result (and "
+         "its live lines on stderr)")
         ("ready-timeout", po::value<double>()->value_name("SEC")
              ->default_value(seconds(defaults.ready_timeout_ms)),
          "seconds for every player to send r; a player not ready by then is disqualified")
@@ -211,7 +212,7 @@ int main(int argc, char** argv) {
              ->default_value(std::string(to_string(defaults.dialect))),
          "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
          "(its README.org)")
-        ("quiet,q", po::bool_switch(), "no live lines on stderr");
+        ("quiet,q", po::bool_switch(), "no live lines on stderr (in a game or a replay)");
     const bg::SandboxLimits limits;
     po::options_description sandbox_options("Sandbox (each player in its own; see the README's Security section)");
     sandbox_options.add_options()
