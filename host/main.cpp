@@ -1,5 +1,6 @@
 // host: the Bananagrams referee. Spawns the players, deals, judges, and says who won.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -328,8 +329,11 @@ int main(int argc, char** argv) {
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
 
     std::FILE* log_file = nullptr;
+    bool log_existed = false;
     if (vm.count("log")) {
         const auto path = vm["log"].as<std::string>();
+        struct stat before {};
+        log_existed = ::stat(path.c_str(), &before) == 0;
         // Close-on-exec ("e"): no player may write, cut or read the record of its own game.
         log_file = std::fopen(path.c_str(), "we");
         if (!log_file) {
@@ -350,8 +354,11 @@ int main(int argc, char** argv) {
         if (auto* error = std::get_if<std::string>(&created)) {
             say("host: {}\n", bg::escape_for_terminal(*error));
             if (log_file) {
+                // Only a log this host made is taken back: never a file (or a device, such as
+                // /dev/full) that was there before.
                 std::fclose(log_file);
-                std::remove(vm["log"].as<std::string>().c_str());
+                if (!log_existed)
+                    std::remove(vm["log"].as<std::string>().c_str());
             }
             return exit_no_sandbox;
         }

@@ -11,7 +11,9 @@
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
+
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "tests/support/game.hpp"
@@ -370,5 +372,15 @@ TEST_CASE("security: where the sandbox cannot be had, the host refuses to start"
         r = run({host, "--sandbox-user", "root", "x"});
         CHECK(r.status == 5);
         CHECK(r.err.find("may not be root") != std::string::npos);
+        // The log it opened is taken back only when it made it: a file that was there before
+        // stays (once, this removed /dev/full, given as --log).
+        const std::string made = scratch("unsandboxed-new.log");
+        const std::string kept = scratch("unsandboxed-kept.log");
+        std::ofstream(kept) << "an earlier game\n";
+        for (const auto& log : {made, kept})
+            CHECK(run({host, "--sandbox-user", "no-such-user", "--log", log, "x"}).status == 5);
+        CHECK_FALSE(std::ifstream(made).good());
+        CHECK(std::ifstream(kept).good());
+        std::remove(kept.c_str());
     }
 }
