@@ -1,0 +1,129 @@
+// Two-bot comparisons on pairs against the truth: simulated pairs of games from a known Elo
+// difference, with the luck of the deal shared by the pair's two games.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/random.hpp"
+#include "stats/pairs.hpp"
+
+using namespace bg;
+
+namespace {
+
+double uniform(SplitMix64& rng) {
+    return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+double normal(SplitMix64& rng) {
+    return std::sqrt(-2 * std::log(uniform(rng))) * std::cos(2 * std::numbers::pi * uniform(rng));
+}
+
+// A pair of games of bot A against bot B, `elo` stronger, on one deal: one hand is `luck` Elo
+// (drawn per deal, spread `luck_spread`) better, and A plays each hand once.
+void play_pair(double elo, double luck_spread, SplitMix64& rng, stats::Pentanomial& results) {
+    const double luck = luck_spread * normal(rng);
+    const int first = uniform(rng) < stats::score_of_elo(elo + luck) ? 2 : 0;
+    const int second = uniform(rng) < stats::score_of_elo(elo - luck) ? 2 : 0;
+    results.add(first, second);
+}
+
+// The luck of the deal pulls the expected score towards 1/2: the Elo difference that results
+// measure is that of the expected score, E[(L(elo + luck) + L(elo - luck)) / 2].
+double measured_elo(double elo, double luck_spread) {
+    double sum = 0, weight = 0;
+    for (int i = -3000; i <= 3000; ++i) {
+        const double x = i / 500.0;  // in spreads
+        const double w = std::exp(-x * x / 2);
+        sum += w *
+               (stats::score_of_elo(elo + x * luck_spread) +
+                stats::score_of_elo(elo - x * luck_spread)) /
+               2;
+        weight += w;
+    }
+    return stats::elo_of_score(sum / weight);
+}
+
+// The strength to simulate for results that measure `elo`.
+double simulated_for(double elo, double luck_spread) {
+    double low = elo, high = 10 * elo + 1000;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = (low + high) / 2;
+        (measured_elo(mid, luck_spread) < elo ? low : high) = mid;
+    }
+    return (low + high) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("pairs: scores, Elo and superiority of known counts", "[stats][pairs]") {
+    stats::Pentanomial even;
+    for (int i = 0; i < 10; ++i)
+        even.add(2, 0);
+    auto s = stats::summarize(even);
+    CHECK(s.pairs == 10);
+    CHECK(s.score == 0.5);
+    CHECK(s.elo == Approx(0).margin(1e-9));
+    CHECK(s.los == 0.5);
+    stats::Pentanomial better;
+    better.pairs = {1, 2, 10, 5, 2};
+    s = stats::summarize(better);
+    CHECK(s.score == Approx((2 * 0.25 + 10 * 0.5 + 5 * 0.75 + 2 * 1.0) / 20));
+    CHECK(s.elo == Approx(stats::elo_of_score(s.score)));
+    CHECK(s.elo_low < s.elo);
+    CHECK(s.elo < s.elo_high);
+    CHECK(s.los > 0.5);
+    CHECK(stats::elo_of_score(stats::score_of_elo(123)) == Approx(123));
+}
+
+TEST_CASE("pairs: the Elo interval holds the true difference about 95% of the time",
+          "[stats][pairs]") {
+    SplitMix64 rng(3);
+    const double truth = 60;
+    const double strength = simulated_for(truth, 300);
+    int held = 0;
+    const int runs = 1000;
+    for (int run = 0; run < runs; ++run) {
+        stats::Pentanomial results;
+        for (int p = 0; p < 400; ++p)
+            play_pair(strength, 300, rng, results);
+        const auto s = stats::summarize(results);
+        held += s.elo_low <= truth && truth <= s.elo_high ? 1 : 0;
+    }
+    INFO("coverage " << held / double(runs));
+    CHECK(held >= runs * 92 / 100);
+    CHECK(held <= runs * 98 / 100);
+}
+
+TEST_CASE("pairs: the SPRT accepts H1 in about alpha of runs under H0, and in 1 - beta under H1",
+          "[stats][pairs]") {
+    const stats::Sprt sprt{0, 30, 0.05, 0.05};
+    const auto rate_of_h1 = [&](double truth, std::uint64_t seed) {
+        SplitMix64 rng(seed);
+        const double strength = simulated_for(truth, 300);
+        int h1 = 0, undecided = 0;
+        for (int run = 0; run < 1000; ++run) {
+            stats::Pentanomial results;
+            auto decision = stats::Sprt::Decision::undecided;
+            for (int p = 0; p < 100'000 && decision == stats::Sprt::Decision::undecided; ++p) {
+                play_pair(strength, 300, rng, results);
+                decision = sprt.decide(results);
+            }
+            h1 += decision == stats::Sprt::Decision::h1 ? 1 : 0;
+            undecided += decision == stats::Sprt::Decision::undecided ? 1 : 0;
+        }
+        CHECK(undecided == 0);
+        return h1 / 1000.0;
+    };
+    const double false_h1 = rate_of_h1(0, 21);
+    const double true_h1 = rate_of_h1(30, 22);
+    INFO("accepted H1: " << false_h1 << " under H0, " << true_h1 << " under H1");
+    // alpha = beta = 0.05; 1000 runs have a standard error of 0.007, and the test's overshoot of
+    // its bounds makes it a little stricter than nominal.
+    CHECK(false_h1 <= 0.05 + 3 * 0.007);
+    CHECK(false_h1 >= 0.01);
+    CHECK(true_h1 >= 0.95 - 3 * 0.007);
+    // A test that stopped at the wrong bound would fail here: it would accept H1 under H0 far
+    // more often.
+}
