@@ -15,7 +15,10 @@ for file in bin/bananagrams-host bin/bananagrams-reference-bot \
     [[ -e $prefix/$file ]] || { echo "not installed: $file" >&2; exit 1; }
 done
 [[ ! -e $prefix/bin/host ]] || { echo "a program named host was installed" >&2; exit 1; }
-"$prefix/bin/bananagrams-host" --help | grep -q -- --replay
+# Read whole before it is searched: grep -q stops at its match, and a host whose stdout closes
+# under it exits 4, which pipefail would take for this test's failure.
+help=$("$prefix/bin/bananagrams-host" --help)
+grep -q -- --replay <<<"$help"
 result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 \
     "exec $prefix/bin/bananagrams-reference-bot" \
     "exec python3 $prefix/share/bananagrams-host/players/example_player.py")
