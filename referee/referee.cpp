@@ -50,6 +50,18 @@ Referee::Referee(Setup setup, const Dictionary& dictionary, LogSink& log, Refere
         seats_.emplace_back(static_cast<PlayerId>(i));
 }
 
+template <class T, class SourceOf>
+void Referee::in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf source_of) {
+    if (items.size() < 2 || options_.seat_order != SeatOrder::drawn)
+        return;
+    std::vector<std::size_t> rank(sources);
+    std::iota(rank.begin(), rank.end(), std::size_t{0});
+    order_rng_.shuffle(std::span(rank));
+    std::stable_sort(items.begin(), items.end(), [&](const T& a, const T& b) {
+        return rank[source_of(a)] < rank[source_of(b)];
+    });
+}
+
 nlohmann::json Referee::result() const {
     return result_json(setup_, game_);
 }
@@ -65,13 +77,9 @@ Effects Referee::start(std::uint64_t t_ns) {
     }
     effects.push_back(effect::StartTimer{{GameTimer::Kind::ready, 0}, setup_.ready_timeout_ms});
     // The first started is the first to run, and may stay ahead on its CPU: no seat always is.
-    std::vector<std::size_t> rank(seats_.size());
-    std::iota(rank.begin(), rank.end(), std::size_t{0});
-    if (options_.seat_order == SeatOrder::drawn)
-        rank = ranks(seats_.size());
     std::vector<PlayerId> order(seats_.size());
-    for (std::size_t p = 0; p < seats_.size(); ++p)
-        order[rank[p]] = static_cast<PlayerId>(p);
+    std::iota(order.begin(), order.end(), PlayerId{0});
+    in_seat_order(order, seats_.size(), [](PlayerId p) { return static_cast<std::size_t>(p); });
     for (const PlayerId p : order)
         effects.push_back(effect::Start{p});
     return effects;
@@ -85,12 +93,7 @@ Effects Referee::take(Arrival arrival, std::uint64_t t_ns) {
 
 Effects Referee::take(std::vector<Arrival> arrivals, std::uint64_t t_ns) {
     Effects effects;
-    if (arrivals.size() > 1 && options_.seat_order == SeatOrder::drawn) {
-        const std::vector<std::size_t> rank = ranks(seats_.size() + 1);
-        std::stable_sort(arrivals.begin(), arrivals.end(), [&](const Arrival& a, const Arrival& b) {
-            return rank[source_of(a)] < rank[source_of(b)];
-        });
-    }
+    in_seat_order(arrivals, seats_.size() + 1, [this](const Arrival& a) { return source_of(a); });
     for (auto& arrival : arrivals)
         take_one(std::move(arrival), t_ns, effects);
     return effects;
@@ -109,13 +112,6 @@ std::size_t Referee::source_of(const Arrival& arrival) const {
                 return seats_.size();
         },
         arrival);
-}
-
-std::vector<std::size_t> Referee::ranks(std::size_t count) {
-    std::vector<std::size_t> rank(count);
-    std::iota(rank.begin(), rank.end(), std::size_t{0});
-    order_rng_.shuffle(std::span(rank));
-    return rank;
 }
 
 void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
@@ -249,14 +245,8 @@ void Referee::perform(const Decision& decision, const Table& table, std::uint64_
 // One player's messages keep their order (a peeler's tile before its ACK); the players take
 // turns in the drawn order.
 void Referee::send(std::vector<Outgoing> messages, Effects& effects) {
-    if (messages.size() > 1 && options_.seat_order == SeatOrder::drawn) {
-        const std::vector<std::size_t> rank = ranks(seats_.size());
-        std::stable_sort(messages.begin(), messages.end(),
-                         [&](const Outgoing& a, const Outgoing& b) {
-                             return rank[static_cast<std::size_t>(a.player)] <
-                                    rank[static_cast<std::size_t>(b.player)];
-                         });
-    }
+    in_seat_order(messages, seats_.size(),
+                  [](const Outgoing& m) { return static_cast<std::size_t>(m.player); });
     for (auto& message : messages)
         effects.push_back(effect::Send{message.player, std::move(message.bytes)});
 }

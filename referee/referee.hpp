@@ -184,8 +184,11 @@ class Referee {
     bool out(PlayerId player) const;
     // Where an arrival comes from: a player, or (players().size()) the host's clock and signals.
     std::size_t source_of(const Arrival& arrival) const;
-    // The rank of each of `count` sources in this turn's or this decision's order.
-    std::vector<std::size_t> ranks(std::size_t count);
+    // Puts `items` in an order of their sources (0 to `sources` - 1) drawn from the seed, each
+    // source's items in the order they were; with fewer than two items, or the fixed seat
+    // order, leaves them as they are (and draws nothing).
+    template <class T, class SourceOf>
+    void in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf source_of);
 
     Setup setup_;
     RefereeOptions options_;
