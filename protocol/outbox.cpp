@@ -14,7 +14,7 @@ class Outbox {
     Outbox(const Table& table, LegacyDialect dialect) : table_(table), dialect_(dialect) {}
 
     bool v2(PlayerId p) const {
-        return table_.versions[static_cast<std::size_t>(p)] == protocol_v2;
+        return table_.players[static_cast<std::size_t>(p)].version == protocol_v2;
     }
     // Letters a legacy player is given: bare, or '.'-terminated in v1.
     void letters(PlayerId p, std::string_view letters) {
@@ -75,9 +75,9 @@ class Outbox {
     }
     void operator()(const decision::Disqualified& d) { end(d.player, 'Q', d.reason); }
     void operator()(const decision::GameOver&) {
-        for (std::size_t i = 0; i < table_.out.size(); ++i) {
+        for (std::size_t i = 0; i < table_.players.size(); ++i) {
             const auto p = static_cast<PlayerId>(i);
-            if (!table_.out[i])
+            if (table_.players[i].phase != PlayerState::Phase::out)
                 end(p, table_.winner == p ? 'W' : 'L', "");
         }
     }
@@ -93,10 +93,7 @@ class Outbox {
 
 Table table_of(const Game& game, bool with_standings) {
     Table table;
-    for (const PlayerState& player : game.players()) {
-        table.versions.push_back(player.version);
-        table.out.push_back(player.phase == PlayerState::Phase::out);
-    }
+    table.players = game.players();
     if (with_standings)
         table.standings = game.standings();
     if (game.over())

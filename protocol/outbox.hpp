@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,10 @@ struct Outgoing {
     friend bool operator==(const Outgoing&, const Outgoing&) = default;
 };
 
-// What the outbox needs to know of the game, as it stands right after the decision.
+// What the outbox needs to know of the game, as it stands right after the decision: a view of
+// its players (their protocol, whether they are out), not a copy.
 struct Table {
-    std::vector<int> versions;  // each player's protocol (protocol_legacy or protocol_v2)
-    std::vector<bool> out;      // each player is out
+    std::span<const PlayerState> players;
     // Each player's standing (Game::standings); needed only for Disqualified and GameOver.
     std::vector<int> standings;
     std::optional<PlayerId> winner;  // once the game is over
