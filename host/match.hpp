@@ -53,7 +53,6 @@ class Match {
     void abort(int signal);
 
     const Referee& referee() const { return referee_; }
-    bool done() const { return done_; }
 
   private:
     struct Seat;

@@ -38,7 +38,6 @@ class OwnedHandle {
                  [](uv_handle_t* handle) { delete static_cast<State*>(handle->data); });
         state_ = nullptr;
     }
-    bool closed() const { return state_ == nullptr; }
     bool active() const {
         return state_ && uv_is_active(reinterpret_cast<const uv_handle_t*>(&state_->handle));
     }

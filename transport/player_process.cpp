@@ -251,9 +251,7 @@ void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms)
     if (!spawned_ && !exited_) {
         // Never started (the game ended first): nothing to signal, only handles to close.
         exited_ = true;
-        for (uv_pipe_t* pipe : output_pipes())
-            close_handle(reinterpret_cast<uv_handle_t*>(pipe));
-        check_finished();
+        stop_reading();
         return;
     }
     if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
@@ -310,9 +308,13 @@ void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
     self->killed_ = true;
     self->signal_all(SIGKILL);
     // Whatever still holds its pipes is dead or escaped its group: stop waiting for EOF.
-    for (uv_pipe_t* pipe : self->output_pipes())
-        self->close_handle(reinterpret_cast<uv_handle_t*>(pipe));
-    self->check_finished();
+    self->stop_reading();
+}
+
+void PlayerProcess::stop_reading() {
+    for (uv_pipe_t* pipe : output_pipes())
+        close_handle(reinterpret_cast<uv_handle_t*>(pipe));
+    check_finished();
 }
 
 void PlayerProcess::close_handle(uv_handle_t* handle) {

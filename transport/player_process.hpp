@@ -56,6 +56,8 @@ class PlayerProcess {
     void on_process_exit(std::int64_t status, int signal);
     void close_handle(uv_handle_t* handle);
     void check_finished();
+    // Closes the pipes it reads without waiting for their end, then finishes if it can.
+    void stop_reading();
     void wait_for_group();
     void send_sigterm();
     static void kill_timer_tick(uv_timer_t* timer);
