@@ -50,9 +50,6 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
         setup.game = GameConfig{static_cast<std::uint64_t>(1000 + started), seats, 1};
         setup.commands.assign(static_cast<std::size_t>(seats), bot);
         setup.dictionary = "two-letter list";
-        std::vector<Launch> launches;
-        for (const auto& command : setup.commands)
-            launches.push_back(unsandboxed_launch(command));
         Match::Options options;
         options.seat_order = order;
         options.on_done = [&, slot] {
@@ -60,8 +57,9 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
             reaper->start(0);
         };
         logs[slot] = EventLog();
-        running[slot] = std::make_unique<Match>(&loop, setup, dictionary, logs[slot],
-                                                std::move(launches), std::move(options));
+        running[slot] =
+            std::make_unique<Match>(&loop, setup, dictionary, logs[slot],
+                                    unsandboxed_launches(setup.commands), std::move(options));
         ++started;
         running[slot]->start();
     };

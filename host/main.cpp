@@ -367,8 +367,7 @@ int main(int argc, char** argv) {
             launches.push_back(made.launch(i));
         setup.sandbox = sandbox_json(made.config());
     } else {
-        for (const auto& command : setup.commands)
-            launches.push_back(bg::unsandboxed_launch(command));
+        launches = bg::unsandboxed_launches(setup.commands);
     }
 
     const bool quiet = vm["quiet"].as<bool>();

@@ -56,13 +56,11 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
         files.push_back(std::fopen(log_path(g).c_str(), "we"));
         REQUIRE(files.back() != nullptr);
         logs.push_back(std::make_unique<EventLog>(files.back()));
-        std::vector<Launch> launches;
-        for (const auto& command : setup.commands)
-            launches.push_back(unsandboxed_launch(command));
         Match::Options options;
         options.on_done = [&done] { ++done; };
         matches.push_back(std::make_unique<Match>(&loop, setup, dictionary, *logs.back(),
-                                                  std::move(launches), std::move(options)));
+                                                  unsandboxed_launches(setup.commands),
+                                                  std::move(options)));
     }
     for (auto& match : matches)
         match->start();

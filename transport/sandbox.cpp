@@ -198,6 +198,13 @@ Launch unsandboxed_launch(const std::string& command) {
     return Launch{{"/bin/sh", "-c", command}, {}, std::nullopt, false};
 }
 
+std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands) {
+    std::vector<Launch> launches;
+    for (const auto& command : commands)
+        launches.push_back(unsandboxed_launch(command));
+    return launches;
+}
+
 std::vector<std::string> paths_named_by(const std::string& command) {
     std::vector<std::string> paths;
     std::istringstream words(command);

@@ -33,6 +33,8 @@ struct Launch {
 
 // The command as it runs without a sandbox: sh -c, in the host's environment.
 Launch unsandboxed_launch(const std::string& command);
+// Each command's, in seat order.
+std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands);
 
 struct SandboxLimits {
     std::uint64_t memory_mib = 4096;   // address space a process (RLIMIT_AS)
