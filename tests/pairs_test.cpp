@@ -7,25 +7,18 @@
 
 #include "core/random.hpp"
 #include "stats/pairs.hpp"
+#include "tests/support/draws.hpp"
 
 using namespace bg;
 
 namespace {
 
-double uniform(SplitMix64& rng) {
-    return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-double normal(SplitMix64& rng) {
-    return std::sqrt(-2 * std::log(uniform(rng))) * std::cos(2 * std::numbers::pi * uniform(rng));
-}
-
 // A pair of games of bot A against bot B, `elo` stronger, on one deal: one hand is `luck` Elo
 // (drawn per deal, spread `luck_spread`) better, and A plays each hand once.
 void play_pair(double elo, double luck_spread, SplitMix64& rng, stats::Pentanomial& results) {
-    const double luck = luck_spread * normal(rng);
-    const int first = uniform(rng) < stats::score_of_elo(elo + luck) ? 2 : 0;
-    const int second = uniform(rng) < stats::score_of_elo(elo - luck) ? 2 : 0;
+    const double luck = luck_spread * test::normal(rng);
+    const int first = test::uniform(rng) < stats::score_of_elo(elo + luck) ? 2 : 0;
+    const int second = test::uniform(rng) < stats::score_of_elo(elo - luck) ? 2 : 0;
     results.add(first, second);
 }
 

@@ -10,14 +10,11 @@
 
 #include "core/random.hpp"
 #include "stats/rating.hpp"
+#include "tests/support/draws.hpp"
 
 using namespace bg;
 
 namespace {
-
-double uniform(SplitMix64& rng) {
-    return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0;
-}
 
 // One game of the Plackett-Luce model: ordering the seated bots by strength plus Gumbel noise
 // draws a ranking with exactly the model's probabilities.
@@ -29,7 +26,7 @@ stats::RankedGame simulate_game(const std::vector<double>& elo, int players, Spl
     std::vector<std::pair<double, std::size_t>> scored;
     for (std::size_t s = 0; s < bots.size(); ++s) {
         const double theta = elo[static_cast<std::size_t>(bots[s])] * std::numbers::ln10 / 400;
-        scored.emplace_back(theta - std::log(-std::log(uniform(rng))), s);
+        scored.emplace_back(theta - std::log(-std::log(test::uniform(rng))), s);
     }
     std::sort(scored.rbegin(), scored.rend());
     stats::RankedGame game{bots, std::vector<int>(bots.size())};

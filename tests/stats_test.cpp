@@ -7,6 +7,7 @@
 
 #include "core/random.hpp"
 #include "stats/tests.hpp"
+#include "tests/support/draws.hpp"
 
 using namespace bg;
 
@@ -26,7 +27,7 @@ namespace {
 std::vector<std::uint64_t> simulate(const std::vector<double>& shares, int games, SplitMix64& rng) {
     std::vector<std::uint64_t> wins(shares.size(), 0);
     for (int g = 0; g < games; ++g) {
-        double u = static_cast<double>(rng.next() >> 11) / 9007199254740992.0;
+        double u = test::uniform(rng);
         std::size_t seat = 0;
         while (seat + 1 < shares.size() && u >= shares[seat])
             u -= shares[seat++];
