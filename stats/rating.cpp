@@ -157,13 +157,11 @@ RatingFit fit_ratings(int bots, const std::vector<RankedGame>& games, double z) 
     for (auto& row : covariance)
         for (double& cell : row)
             cell -= 1 / static_cast<double>(n);
-    double mean_theta = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        mean_theta += std::log(strength[i]) / static_cast<double>(n);
     for (std::size_t i = 0; i < n; ++i) {
         const double variance = covariance[i][i];
         Rating r;
-        r.elo = (std::log(strength[i]) - mean_theta) / elo_to_theta;
+        // Centred already: every step keeps the strengths' geometric mean at 1.
+        r.elo = std::log(strength[i]) / elo_to_theta;
         r.standard_error = std::sqrt(std::max(variance, 0.0)) / elo_to_theta;
         r.low = r.elo - z * r.standard_error;
         r.high = r.elo + z * r.standard_error;
