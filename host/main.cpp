@@ -20,6 +20,7 @@
 #include "host/console.hpp"
 #include "host/host_dictionaries.hpp"
 #include "host/match.hpp"
+#include "host/options.hpp"
 #include "record/event_log.hpp"
 #include "record/json_value.hpp"
 #include "record/replay.hpp"
@@ -66,32 +67,6 @@ stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and
 ended). SIGUSR1 and SIGUSR2 are ignored.
 )";
 
-// A duration in seconds: at least a millisecond (0 only where it means "none"), at most 10^6.
-std::uint64_t milliseconds_option(const po::variables_map& vm, const char* name,
-                                  bool zero_is_none) {
-    const double value = vm[name].as<double>();
-    if (zero_is_none && value == 0)
-        return 0;
-    if (!(value >= 0.001) || value > 1e6)
-        throw po::error(fmt::format("--{} must be between 0.001 and 1000000 seconds{}", name,
-                                    zero_is_none ? " (or 0 for none)" : ""));
-    return static_cast<std::uint64_t>(value * 1000);
-}
-
-// A whole number in [min, max], written in decimal digits only: Boost would take "-1" for an
-// unsigned option as 2^64-1.
-std::uint64_t count_option(const po::variables_map& vm, const char* name, std::uint64_t min,
-                           std::uint64_t max) {
-    const auto& text = vm[name].as<std::string>();
-    std::uint64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
-        value > max)
-        throw po::error(fmt::format("--{} must be a whole number from {} to {}, not '{}'", name,
-                                    min, max, bg::escape_for_terminal(text)));
-    return value;
-}
-
 // A closed stdin, stdout or stderr would be the next file opened (the log, say), and the
 // result would be written into it: each is opened on /dev/null instead, and a closed stdout or
 // stderr counts as one that could not be written.
@@ -121,20 +96,6 @@ void close_inherited_descriptors_on_exec() {
         if (flags >= 0)
             ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
     }
-}
-
-// The sandbox's settings, for the log's start record.
-nlohmann::json sandbox_json(const bg::SandboxConfig& sandbox) {
-    const bg::SandboxLimits& limits = sandbox.limits;
-    return {{"tool", "bwrap"},
-            {"user", bg::bytes_to_json(sandbox.user)},
-            {"env", sandbox.pass_env},
-            {"memory_mib", limits.memory_mib},
-            {"cpu_seconds", limits.cpu_seconds},
-            {"processes", limits.processes},
-            {"open_files", limits.open_files},
-            {"file_size_mib", limits.file_size_mib},
-            {"tmp_mib", limits.tmp_mib}};
 }
 
 void print_result(const nlohmann::json& result, bool json) {
@@ -179,73 +140,23 @@ int main(int argc, char** argv) {
     open_standard_descriptors();
     close_inherited_descriptors_on_exec();
 
-    // Every default is the one written in record/setup.hpp and transport/sandbox.hpp.
-    const bg::Setup defaults;
-    const auto seconds = [](std::uint64_t ms) { return static_cast<double>(ms) / 1000; };
     po::options_description options("Options");
     // clang-format off
     options.add_options()
         ("help,h", "show this help and exit")
         ("seed", po::value<std::string>()->value_name("N"),
          "the deal: the same seed and the same players give the same tiles (default: a random "
-         "seed, printed and logged)")
-        ("dict", po::value<std::string>()->value_name("FILE"),
-         "word list file: one word a line, any case; lines that are not all letters are skipped "
-         "(default: the built-in list)")
-        ("sets", po::value<int>()->value_name("N")->default_value(defaults.game.sets),
-         "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
+         "seed, printed and logged)");
+    bg::options::add_game(options);
+    options.add_options()
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
         ("replay", po::value<std::string>()->value_name("FILE"),
          "rebuild a game from its event log alone, spawning nothing, and print its result (and "
          "its live lines on stderr)")
-        ("ready-timeout", po::value<double>()->value_name("SEC")
-             ->default_value(seconds(defaults.ready_timeout_ms)),
-         "seconds for every player to send r; a player not ready by then is disqualified")
-        ("game-timeout", po::value<double>()->value_name("SEC")
-             ->default_value(seconds(defaults.game_timeout_ms)),
-         "seconds from the deal to the end; then the player holding the fewest tiles wins "
-         "(a tie: no winner); 0 for no limit")
-        ("kill-grace", po::value<std::string>()->value_name("MS")
-             ->default_value(std::to_string(defaults.kill_grace_ms)),
-         "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
-        ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")
-             ->default_value(std::string(to_string(defaults.dialect))),
-         "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
-         "(its README.org)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr (in a game or a replay)");
-    const bg::SandboxLimits limits;
-    po::options_description sandbox_options("Sandbox (each player in its own; see the README's Security section)");
-    sandbox_options.add_options()
-        ("no-sandbox", po::bool_switch(),
-         "run the commands as they are, as this user, with this environment: only for bots "
-         "you trust")
-        ("env", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
-         "pass this variable of the host's environment to every player (again for more); they "
-         "get PATH, HOME=/tmp and LANG otherwise")
-        ("sandbox-user", po::value<std::string>()->value_name("USER")
-             ->default_value(bg::SandboxConfig{}.user),
-         "when the host runs as root, the unprivileged user the players run as")
-        ("memory", po::value<std::string>()->value_name("MIB")
-             ->default_value(std::to_string(limits.memory_mib)),
-         "address space of each of a player's processes, in MiB")
-        ("cpu-time", po::value<std::string>()->value_name("SEC")
-             ->default_value(std::to_string(limits.cpu_seconds)),
-         "CPU seconds for each of a player's processes")
-        ("max-processes", po::value<std::string>()->value_name("N")
-             ->default_value(std::to_string(limits.processes)),
-         "processes and threads a player may have at once")
-        ("max-open-files", po::value<std::string>()->value_name("N")
-             ->default_value(std::to_string(limits.open_files)),
-         "open files for each of a player's processes")
-        ("max-file-size", po::value<std::string>()->value_name("MIB")
-             ->default_value(std::to_string(limits.file_size_mib)),
-         "largest file a player may write, in MiB")
-        ("tmp-size", po::value<std::string>()->value_name("MIB")
-             ->default_value(std::to_string(limits.tmp_mib)),
-         "size of a player's private /tmp (and /dev/shm), in MiB");
-    options.add(sandbox_options);
     // clang-format on
+    options.add(bg::options::sandbox());
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::vector<std::string>>());
     po::options_description all;
@@ -277,39 +188,12 @@ int main(int argc, char** argv) {
             throw po::error("no player commands given");
         setup.commands = vm["command"].as<std::vector<std::string>>();
         setup.game.players = static_cast<int>(setup.commands.size());
-        setup.game.sets = vm["sets"].as<int>();
+        bg::options::read_game(vm, setup);
         std::string error;
         if (!bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
             throw po::error(error);
-        const auto dialect = bg::legacy_dialect_from_string(vm["legacy-dialect"].as<std::string>());
-        if (!dialect)
-            throw po::error("--legacy-dialect must be v1 or v0");
-        setup.dialect = *dialect;
-        sandboxed = !vm["no-sandbox"].as<bool>();
-        auto& chosen = sandbox.limits;
-        chosen.memory_mib = count_option(vm, "memory", 16, 1 << 20);
-        chosen.cpu_seconds = count_option(vm, "cpu-time", 1, 1'000'000);
-        chosen.processes = count_option(vm, "max-processes", 1, 100'000);
-        chosen.open_files = count_option(vm, "max-open-files", 8, 1 << 20);
-        chosen.file_size_mib = count_option(vm, "max-file-size", 1, 1 << 20);
-        chosen.tmp_mib = count_option(vm, "tmp-size", 1, 1 << 20);
-        sandbox.user = vm["sandbox-user"].as<std::string>();
-        if (vm.count("env"))
-            for (const auto& name : vm["env"].as<std::vector<std::string>>()) {
-                const bool valid =
-                    !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
-                    std::all_of(name.begin(), name.end(), [](char c) {
-                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                    });
-                if (!valid)
-                    throw po::error(fmt::format("--env takes a variable's name, not '{}'",
-                                                bg::escape_for_terminal(name)));
-                sandbox.pass_env.push_back(name);
-            }
-        setup.ready_timeout_ms = milliseconds_option(vm, "ready-timeout", false);
-        setup.game_timeout_ms = milliseconds_option(vm, "game-timeout", true);
-        setup.kill_grace_ms = count_option(vm, "kill-grace", 0, 600'000);
-        setup.game.seed = vm.count("seed") ? count_option(vm, "seed", 0, UINT64_MAX)
+        sandboxed = bg::options::read_sandbox(vm, sandbox);
+        setup.game.seed = vm.count("seed") ? bg::options::count(vm, "seed", 0, UINT64_MAX)
                                            : (std::uint64_t{std::random_device{}()} << 32) ^
                                                  std::random_device{}();
     } catch (const po::error& e) {
@@ -318,8 +202,6 @@ int main(int argc, char** argv) {
     }
 
     std::optional<bg::Dictionary> loaded;
-    if (vm.count("dict"))
-        setup.dictionary = vm["dict"].as<std::string>();
     auto found = bg::host_word_list(setup.dictionary, loaded);
     if (auto* error = std::get_if<std::string>(&found)) {
         say("host: {}\n", bg::escape_for_terminal(*error));
@@ -365,7 +247,7 @@ int main(int argc, char** argv) {
         const auto& made = std::get<bg::Sandbox>(created);
         for (std::size_t i = 0; i < setup.commands.size(); ++i)
             launches.push_back(made.launch(i));
-        setup.sandbox = sandbox_json(made.config());
+        setup.sandbox = bg::options::sandbox_json(made.config());
     } else {
         launches = bg::unsandboxed_launches(setup.commands);
     }

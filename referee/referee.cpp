@@ -218,12 +218,45 @@ void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
             handle(input::Abort{"the event log could not be written"}, t_ns, effects);
         return;
     }
+    count(input, decisions, t_ns);
     const bool standings = std::any_of(decisions.begin(), decisions.end(), needs_standings);
     const Table table = table_of(game_, standings);
     for (const auto& d : decisions) {
         if (options_.live_lines)
             effects.push_back(effect::Line{t_ns, live_line(d, game_)});
         perform(d, table, t_ns, effects);
+    }
+}
+
+void Referee::count(const Input& input, const std::vector<Decision>& decisions,
+                    std::uint64_t t_ns) {
+    if (const auto* peel = std::get_if<input::Peel>(&input)) {
+        Seat& seat = seats_[static_cast<std::size_t>(peel->player)];
+        if (seat.tiles_sent_ns) {
+            ++seat.stats.timed_peels;
+            seat.stats.think_ns += t_ns - *seat.tiles_sent_ns;
+            seat.tiles_sent_ns.reset();
+        }
+    }
+    const auto sent = [&](PlayerId player) {
+        auto& since = seats_[static_cast<std::size_t>(player)].tiles_sent_ns;
+        if (!since)
+            since = t_ns;
+    };
+    for (const auto& d : decisions) {
+        if (const auto* dealt = std::get_if<decision::HandsDealt>(&d)) {
+            for (std::size_t i = 0; i < dealt->hands.size(); ++i)
+                if (!dealt->hands[i].empty())
+                    sent(static_cast<PlayerId>(i));
+        } else if (const auto* peel = std::get_if<decision::PeelAccepted>(&d)) {
+            for (std::size_t i = 0; i < peel->tiles.size(); ++i)
+                if (peel->tiles[i] != '.')
+                    sent(static_cast<PlayerId>(i));
+        } else if (const auto* dump = std::get_if<decision::Dumped>(&d)) {
+            sent(dump->player);
+        } else if (const auto* stale = std::get_if<decision::PeelStale>(&d)) {
+            ++seats_[static_cast<std::size_t>(stale->player)].stats.stale_peels;
+        }
     }
 }
 

@@ -129,6 +129,15 @@ enum class SeatOrder {
     fixed,  // seat 1 first, as the host did before: kept for the fairness benchmark's baseline
 };
 
+// How a player played beyond the game's own counts, for a tournament's standings.
+struct SeatStats {
+    int stale_peels = 0;
+    // Its think time: from the host sending it new tiles (its hand, a peel's tile, a dump's
+    // answer) to its next peel, summed over the peels that followed new tiles.
+    int timed_peels = 0;
+    std::uint64_t think_ns = 0;
+};
+
 struct RefereeOptions {
     bool live_lines = false;
     SeatOrder seat_order = SeatOrder::drawn;
@@ -161,6 +170,9 @@ class Referee {
     bool any_failed_to_start() const { return failed_to_start_; }
     // The signal that aborted the game, or 0.
     int abort_signal() const { return abort_signal_; }
+    const SeatStats& seat_stats(PlayerId player) const {
+        return seats_[static_cast<std::size_t>(player)].stats;
+    }
 
   private:
     struct Seat {
@@ -169,9 +181,12 @@ class Referee {
         bool ready_sent = false;  // it said r: an exit now is not a failure to start
         bool exit_wait = false;   // its exit_wait timer runs
         std::string gone_reason;  // the reason it will be given when the timer fires
+        SeatStats stats;
+        std::optional<std::uint64_t> tiles_sent_ns;  // new tiles it has not answered with a peel
     };
 
     void take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects);
+    void count(const Input& input, const std::vector<Decision>& decisions, std::uint64_t t_ns);
     void handle(const Input& input, std::uint64_t t_ns, Effects& effects);
     // A closed pipe usually means the process is dying: its exit, a moment later, says why;
     // else `reason` puts it out.

@@ -1,0 +1,153 @@
+#include "host/options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "record/json_value.hpp"
+
+namespace bg::options {
+
+std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t min,
+                    std::uint64_t max) {
+    const auto& text = vm[name].as<std::string>();
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
+        value > max)
+        throw po::error(fmt::format("--{} must be a whole number from {} to {}, not '{}'", name,
+                                    min, max, escape_for_terminal(text)));
+    return value;
+}
+
+std::uint64_t milliseconds(const po::variables_map& vm, const char* name, bool zero_is_none) {
+    const double value = vm[name].as<double>();
+    if (zero_is_none && value == 0)
+        return 0;
+    if (!(value >= 0.001) || value > 1e6)
+        throw po::error(fmt::format("--{} must be between 0.001 and 1000000 seconds{}", name,
+                                    zero_is_none ? " (or 0 for none)" : ""));
+    return static_cast<std::uint64_t>(value * 1000);
+}
+
+void add_game(po::options_description& options) {
+    // Every default is the one written in record/setup.hpp.
+    const Setup defaults;
+    const auto seconds = [](std::uint64_t ms) { return static_cast<double>(ms) / 1000; };
+    // clang-format off
+    options.add_options()
+        ("dict", po::value<std::string>()->value_name("FILE"),
+         "word list file: one word a line, any case; lines that are not all letters are skipped "
+         "(default: the built-in list)")
+        ("sets", po::value<int>()->value_name("N")->default_value(defaults.game.sets),
+         "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
+        ("ready-timeout", po::value<double>()->value_name("SEC")
+             ->default_value(seconds(defaults.ready_timeout_ms)),
+         "seconds for every player to send r; a player not ready by then is disqualified")
+        ("game-timeout", po::value<double>()->value_name("SEC")
+             ->default_value(seconds(defaults.game_timeout_ms)),
+         "seconds from the deal to the end; then the player holding the fewest tiles wins "
+         "(a tie: no winner); 0 for no limit")
+        ("kill-grace", po::value<std::string>()->value_name("MS")
+             ->default_value(std::to_string(defaults.kill_grace_ms)),
+         "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
+        ("legacy-dialect", po::value<std::string>()->value_name("v1|v0")
+             ->default_value(std::string(to_string(defaults.dialect))),
+         "v1: every host message ends with '.' (the spec's README.md); v0: no terminators "
+         "(its README.org)");
+    // clang-format on
+}
+
+void read_game(const po::variables_map& vm, Setup& setup) {
+    setup.game.sets = vm["sets"].as<int>();
+    const auto dialect = legacy_dialect_from_string(vm["legacy-dialect"].as<std::string>());
+    if (!dialect)
+        throw po::error("--legacy-dialect must be v1 or v0");
+    setup.dialect = *dialect;
+    setup.ready_timeout_ms = milliseconds(vm, "ready-timeout", false);
+    setup.game_timeout_ms = milliseconds(vm, "game-timeout", true);
+    setup.kill_grace_ms = count(vm, "kill-grace", 0, 600'000);
+    if (vm.count("dict"))
+        setup.dictionary = vm["dict"].as<std::string>();
+}
+
+po::options_description sandbox() {
+    const SandboxLimits limits;
+    po::options_description options(
+        "Sandbox (each player in its own; see the README's Security section)");
+    // clang-format off
+    options.add_options()
+        ("no-sandbox", po::bool_switch(),
+         "run the commands as they are, as this user, with this environment: only for bots "
+         "you trust")
+        ("env", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
+         "pass this variable of the host's environment to every player (again for more); they "
+         "get PATH, HOME=/tmp and LANG otherwise")
+        ("sandbox-user", po::value<std::string>()->value_name("USER")
+             ->default_value(SandboxConfig{}.user),
+         "when the host runs as root, the unprivileged user the players run as")
+        ("memory", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.memory_mib)),
+         "address space of each of a player's processes, in MiB")
+        ("cpu-time", po::value<std::string>()->value_name("SEC")
+             ->default_value(std::to_string(limits.cpu_seconds)),
+         "CPU seconds for each of a player's processes")
+        ("max-processes", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(limits.processes)),
+         "processes and threads a player may have at once")
+        ("max-open-files", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(limits.open_files)),
+         "open files for each of a player's processes")
+        ("max-file-size", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.file_size_mib)),
+         "largest file a player may write, in MiB")
+        ("tmp-size", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.tmp_mib)),
+         "size of a player's private /tmp (and /dev/shm), in MiB");
+    // clang-format on
+    return options;
+}
+
+bool read_sandbox(const po::variables_map& vm, SandboxConfig& config) {
+    auto& chosen = config.limits;
+    chosen.memory_mib = count(vm, "memory", 16, 1 << 20);
+    chosen.cpu_seconds = count(vm, "cpu-time", 1, 1'000'000);
+    chosen.processes = count(vm, "max-processes", 1, 100'000);
+    chosen.open_files = count(vm, "max-open-files", 8, 1 << 20);
+    chosen.file_size_mib = count(vm, "max-file-size", 1, 1 << 20);
+    chosen.tmp_mib = count(vm, "tmp-size", 1, 1 << 20);
+    config.user = vm["sandbox-user"].as<std::string>();
+    if (vm.count("env"))
+        for (const auto& name : vm["env"].as<std::vector<std::string>>()) {
+            const bool valid = !name.empty() &&
+                               !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                               std::all_of(name.begin(), name.end(), [](char c) {
+                                   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                               });
+            if (!valid)
+                throw po::error(fmt::format("--env takes a variable's name, not '{}'",
+                                            escape_for_terminal(name)));
+            config.pass_env.push_back(name);
+        }
+    return !vm["no-sandbox"].as<bool>();
+}
+
+nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
+    const SandboxLimits& limits = sandbox.limits;
+    return {{"tool", "bwrap"},
+            {"user", bytes_to_json(sandbox.user)},
+            {"env", sandbox.pass_env},
+            {"memory_mib", limits.memory_mib},
+            {"cpu_seconds", limits.cpu_seconds},
+            {"processes", limits.processes},
+            {"open_files", limits.open_files},
+            {"file_size_mib", limits.file_size_mib},
+            {"tmp_mib", limits.tmp_mib}};
+}
+
+}  // namespace bg::options

@@ -1,0 +1,37 @@
+// The command-line options a game is played with, shared by the host and the tournament: the
+// game's rules and clocks, and each player's sandbox. Boost.Program_options declares and reads
+// them; a bad value is a po::error that names the option and what it takes.
+#pragma once
+
+#include <cstdint>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "record/setup.hpp"
+#include "transport/sandbox.hpp"
+
+namespace bg::options {
+
+namespace po = boost::program_options;
+
+// A whole number in [min, max], written in decimal digits only: Boost would take "-1" for an
+// unsigned option as 2^64-1.
+std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t min,
+                    std::uint64_t max);
+// A duration in seconds: at least a millisecond (0 only where it means "none"), at most 10^6.
+std::uint64_t milliseconds(const po::variables_map& vm, const char* name, bool zero_is_none);
+
+// --dict, --sets, --ready-timeout, --game-timeout, --kill-grace, --legacy-dialect.
+void add_game(po::options_description& options);
+// Reads them into `setup` (its word list path, sets, dialect and clocks).
+void read_game(const po::variables_map& vm, Setup& setup);
+
+// --no-sandbox, --env, --sandbox-user and the limits.
+po::options_description sandbox();
+// Reads them into `config`; false for --no-sandbox.
+bool read_sandbox(const po::variables_map& vm, SandboxConfig& config);
+// The sandbox's settings, for a log's start record.
+nlohmann::json sandbox_json(const SandboxConfig& sandbox);
+
+}  // namespace bg::options
