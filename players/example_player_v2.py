@@ -8,7 +8,7 @@ its hand reflects and when its move has been answered.
 import collections
 import os
 
-from example_player import DICT, HARDEST_FIRST, build, grid_text, load_words
+from example_grids import DICT, HARDEST_FIRST, build, grid_text, load_words
 
 
 def messages(stream):

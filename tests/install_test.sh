@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, then a game played with the installed programs only:
-# bananagrams-host, bananagrams-reference-bot and the installed example player.
+# bananagrams-host, bananagrams-reference-bot and both installed example players (which share
+# example_grids.py: each must start though the sandbox hides the other's file), and a tournament
+# played by bananagrams-tournament.
 #   install_test.sh CMAKE BUILD_DIR
 set -euo pipefail
 cmake=$1 build=$2
@@ -11,6 +13,7 @@ chmod 755 "$prefix"  # as root, the players run as nobody: they must read the in
 for file in bin/bananagrams-host bin/bananagrams-reference-bot \
         share/bananagrams-host/players/example_player.py \
         share/bananagrams-host/players/example_player_v2.py \
+        share/bananagrams-host/players/example_grids.py bin/bananagrams-tournament \
         share/doc/bananagrams-host/README.md share/doc/bananagrams-host/protocol-v2.md; do
     [[ -e $prefix/$file ]] || { echo "not installed: $file" >&2; exit 1; }
 done
@@ -19,13 +22,26 @@ done
 # under it exits 4, which pipefail would take for this test's failure.
 help=$("$prefix/bin/bananagrams-host" --help)
 grep -q -- --replay <<<"$help"
-result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 \
-    "exec $prefix/bin/bananagrams-reference-bot" \
-    "exec python3 $prefix/share/bananagrams-host/players/example_player.py")
+players=$prefix/share/bananagrams-host/players
+result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 --game-timeout 30 \
+    "exec $prefix/bin/bananagrams-reference-bot" "exec python3 $players/example_player.py" \
+    "exec python3 $players/example_player_v2.py")
 echo "$result"
 python3 - "$result" <<'PY'
 import json, sys
 result = json.loads(sys.argv[1])
 assert result["end"] in ("bananas", "game_timeout"), result["end"]
 assert all(p["outcome"] != "disqualified" for p in result["players"]), result["players"]
+PY
+
+db=$prefix/tournament.db
+standings=$("$prefix/bin/bananagrams-tournament" run --db "$db" --concurrency 2 --json \
+    --bot "ref=exec $prefix/bin/bananagrams-reference-bot" \
+    --bot "legacy=exec $prefix/bin/bananagrams-reference-bot --legacy" 2>/dev/null)
+echo "$standings"
+python3 - "$standings" <<'PY'
+import json, sys
+standings = json.loads(sys.argv[1])
+assert standings["done"] == standings["games"] == 2, standings
+assert sorted(b["name"] for b in standings["bots"]) == ["legacy", "ref"], standings["bots"]
 PY

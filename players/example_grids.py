@@ -1,0 +1,91 @@
+"""The crossword play both Python example players share: the word list, and laying a hand out
+as one connected crossword of dictionary words, the hardest letters first.
+
+A module of its own, not a part of either player: the host's sandbox hides each player's own
+files from the others, so a player that imported another player's file could not start beside it.
+"""
+import collections
+import sys
+
+DICT = "/usr/share/dict/american-english-large"
+if "--dict" in sys.argv:
+    DICT = sys.argv[sys.argv.index("--dict") + 1]
+HARDEST_FIRST = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
+
+
+def load_words(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        words = {w.strip().upper() for w in f if w.strip().isascii() and w.strip().isalpha()
+                 and (path != DICT or w.strip().islower())}
+    return sorted((w for w in words if len(w) >= 2), key=len, reverse=True)
+
+
+def fits(word, hand):
+    """How many letters of `word` the hand lacks."""
+    need = collections.Counter(word)
+    return sum(max(0, n - hand[c]) for c, n in need.items())
+
+
+def build(hand, words):
+    """A crossword of as much of the hand as it can place: (cells dict, leftover Counter)."""
+    size, have = sum(hand.values()), set(hand)
+    usable = [w for w in words
+              if len(w) <= size + 1 and len(set(w) - have) <= 1 and fits(w, hand) <= 1]
+    start = next((w for w in usable if fits(w, hand) == 0), None)
+    if start is None:
+        return {}, hand
+    by_letter = collections.defaultdict(list)
+    for w in usable:
+        for c in set(w):
+            by_letter[c].append(w)
+    cells = {(i, 0): c for i, c in enumerate(start)}
+    left = hand - collections.Counter(start)
+    # The hand only shrinks and the grid only fills, so a tile that could not be crossed once
+    # never can be: each is tried once, in the order they were laid.
+    anchors = list(cells)
+    for x, y in anchors:
+        if not sum(left.values()):
+            break
+        anchor, have = cells[(x, y)], set(+left)
+        for word in by_letter[anchor]:
+            if len(word) > sum(left.values()) + 1 or not set(word) - have <= {anchor}:
+                continue
+            spot = None
+            for i in (i for i, c in enumerate(word) if c == anchor):
+                for dx, dy in ((1, 0), (0, 1)):
+                    spot = spot or lay(cells, word, x - dx * i, y - dy * i, dx, dy, left)
+            if spot:
+                cells.update(spot)
+                anchors.extend(spot)
+                left -= collections.Counter(spot.values())
+                break
+    return cells, left
+
+
+def lay(cells, word, x, y, dx, dy, left):
+    """The new tiles for `word` at (x, y), if it crosses only what it shares and the hand has
+    the rest; None otherwise."""
+    if (x - dx, y - dy) in cells or (x + dx * len(word), y + dy * len(word)) in cells:
+        return None
+    new = {}
+    for k, c in enumerate(word):
+        at = (x + dx * k, y + dy * k)
+        if at in cells:
+            if cells[at] != c:
+                return None
+            continue
+        if (at[0] + dy, at[1] + dx) in cells or (at[0] - dy, at[1] - dx) in cells:
+            return None  # a new tile may not touch anything sideways
+        new[at] = c
+    if not new or collections.Counter(new.values()) - left:
+        return None
+    return new
+
+
+def grid_text(cells):
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    rows = ("".join(cells.get((x, y), ".") for x in range(min(xs), max(xs) + 1))
+            for y in range(min(ys), max(ys) + 1))
+    return "%03d%03d%s" % (width, height, "".join(rows))

@@ -1,0 +1,376 @@
+#include "tournament/database.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace bg::tournament {
+
+namespace {
+
+// "BgTn": the file is a tournament's, not any SQLite database.
+constexpr int application_id = 0x4267546e;
+
+const char* const schema = R"(
+CREATE TABLE tournament (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    options TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now')),
+    stopped TEXT
+);
+CREATE TABLE bots (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    command TEXT NOT NULL
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    deal INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'running', 'done')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    end TEXT,
+    winner_seat INTEGER,
+    peels INTEGER,
+    bunch INTEGER,
+    duration_ms INTEGER,
+    log TEXT,
+    finished TEXT,
+    CHECK ((state = 'done') = (end IS NOT NULL))
+);
+CREATE INDEX games_state ON games (state);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seat INTEGER NOT NULL,
+    bot_id INTEGER NOT NULL REFERENCES bots (id),
+    outcome TEXT CHECK (outcome IN ('won', 'lost', 'disqualified')),
+    standing INTEGER,
+    tiles INTEGER,
+    peels INTEGER,
+    dumps INTEGER,
+    stale_peels INTEGER,
+    timed_peels INTEGER,
+    think_ms REAL,
+    reason TEXT,
+    protocol TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX seats_bot ON seats (bot_id);
+)";
+
+void configure(SQLite::Database& db) {
+    db.exec("PRAGMA foreign_keys = ON");
+    // Readers (standings, games) wait for a moment rather than fail while a result is written.
+    db.exec("PRAGMA busy_timeout = 10000");
+}
+
+std::string shown(const std::string& path) {
+    return escape_for_terminal(path);
+}
+
+}  // namespace
+
+std::string_view to_string(State state) {
+    switch (state) {
+        case State::pending:
+            return "pending";
+        case State::running:
+            return "running";
+        case State::done:
+            return "done";
+    }
+    return "?";
+}
+
+Database::Database(std::unique_ptr<SQLite::Database> db, std::string path)
+    : db_(std::move(db)), path_(std::move(path)) {}
+
+Database::~Database() {
+    if (lock_fd_ >= 0)
+        ::close(lock_fd_);
+}
+
+std::variant<std::unique_ptr<Database>, std::string> Database::create(const std::string& path,
+                                                                      const Spec& spec) {
+    // The file is made here, exclusively: an existing file (a tournament, or anything else) is
+    // never written over.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            return fmt::format(
+                "{} already exists: resume its tournament with 'tournament resume --db {}', or "
+                "give a new file",
+                shown(path), shown(path));
+        return fmt::format("cannot create the database {}: {}", shown(path), std::strerror(errno));
+    }
+    ::close(fd);
+    try {
+        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
+        // WAL: readers see the last committed game while the runner writes; FULL: a committed
+        // game survives a power loss.
+        db->exec("PRAGMA journal_mode = WAL");
+        db->exec("PRAGMA synchronous = FULL");
+        configure(*db);
+        SQLite::Transaction transaction(*db);
+        db->exec(fmt::format("PRAGMA application_id = {}", application_id));
+        db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
+        db->exec(schema);
+        SQLite::Statement tournament(*db, "INSERT INTO tournament (id, options) VALUES (1, ?)");
+        tournament.bind(1, to_json(spec).dump());
+        tournament.exec();
+        SQLite::Statement bot(*db, "INSERT INTO bots (id, name, command) VALUES (?, ?, ?)");
+        for (std::size_t i = 0; i < spec.bots.size(); ++i) {
+            bot.bind(1, static_cast<int>(i));
+            bot.bind(2, spec.bots[i].name);
+            bot.bind(3, spec.bots[i].command);
+            bot.exec();
+            bot.reset();
+        }
+        auto made = schedule(spec.schedule_options());
+        if (auto* error = std::get_if<std::string>(&made))
+            throw std::invalid_argument(*error);
+        SQLite::Statement game(*db,
+                               "INSERT INTO games (id, deal, seed, table_no, rotation) VALUES "
+                               "(?, ?, ?, ?, ?)");
+        SQLite::Statement seat(*db, "INSERT INTO seats (game_id, seat, bot_id) VALUES (?, ?, ?)");
+        int id = 0;
+        for (const auto& g : std::get<std::vector<ScheduledGame>>(made)) {
+            game.bind(1, ++id);
+            game.bind(2, g.deal);
+            game.bind(3, std::to_string(g.seed));
+            game.bind(4, g.table);
+            game.bind(5, g.rotation);
+            game.exec();
+            game.reset();
+            for (std::size_t s = 0; s < g.seats.size(); ++s) {
+                seat.bind(1, id);
+                seat.bind(2, static_cast<int>(s));
+                seat.bind(3, g.seats[s]);
+                seat.exec();
+                seat.reset();
+            }
+        }
+        transaction.commit();
+        std::unique_ptr<Database> database(new Database(std::move(db), path));
+        database->spec_ = spec;
+        return database;
+    } catch (const std::exception& e) {
+        std::remove(path.c_str());
+        return fmt::format("cannot create the database {}: {}", shown(path), e.what());
+    }
+}
+
+std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::string& path,
+                                                                    Access access) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0)
+        return fmt::format("cannot open the database {}: {}{}", shown(path), std::strerror(errno),
+                           errno == ENOENT ? " (start a tournament with 'tournament run')" : "");
+    if (!S_ISREG(status.st_mode))
+        return fmt::format("{} is not a tournament database: not a file", shown(path));
+    try {
+        auto db = std::make_unique<SQLite::Database>(
+            path, access == Access::write ? SQLite::OPEN_READWRITE : SQLite::OPEN_READONLY);
+        configure(*db);
+        const int id = db->execAndGet("PRAGMA application_id").getInt();
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        if (id != application_id)
+            return fmt::format("{} is an SQLite database, but not a tournament's", shown(path));
+        if (version != schema_version)
+            return fmt::format(
+                "{} holds a tournament of schema version {}; this program reads version {}",
+                shown(path), version, schema_version);
+        if (access == Access::write)
+            db->exec("PRAGMA synchronous = FULL");
+        std::unique_ptr<Database> database(new Database(std::move(db), path));
+        if (auto error = database->load_spec())
+            return fmt::format("{}: {}", shown(path), *error);
+        return database;
+    } catch (const SQLite::Exception& e) {
+        return fmt::format("{} is not a tournament database: {}", shown(path), e.what());
+    }
+}
+
+std::optional<std::string> Database::load_spec() {
+    SQLite::Statement query(*db_, "SELECT options FROM tournament WHERE id = 1");
+    if (!query.executeStep())
+        return std::string("it holds no tournament");
+    const auto parsed = nlohmann::json::parse(query.getColumn(0).getString(), nullptr, false);
+    auto spec = spec_from_json(parsed);
+    if (auto* error = std::get_if<std::string>(&spec))
+        return *error;
+    spec_ = std::move(std::get<Spec>(spec));
+    return std::nullopt;
+}
+
+std::optional<std::string> Database::lock_for_running() {
+    if (lock_fd_ >= 0)
+        return std::nullopt;
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fmt::format("cannot open {}: {}", shown(path_), std::strerror(errno));
+    // flock, not SQLite's own fcntl locks (which it takes and drops by itself): the lock lasts as
+    // long as the runner, and goes with it however it ends.
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return error == EWOULDBLOCK
+                   ? fmt::format("another tournament runner is playing {} now", shown(path_))
+                   : fmt::format("cannot lock {}: {}", shown(path_), std::strerror(error));
+    }
+    lock_fd_ = fd;
+    return std::nullopt;
+}
+
+int Database::requeue_running() {
+    return db_->exec("UPDATE games SET state = 'pending' WHERE state = 'running'");
+}
+
+std::vector<GameRow> Database::games() const {
+    std::vector<GameRow> rows;
+    SQLite::Transaction snapshot(*db_);  // one consistent view, however the runner writes
+    SQLite::Statement game(*db_,
+                           "SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
+                           "winner_seat, peels, bunch, duration_ms, log FROM games ORDER BY id");
+    while (game.executeStep()) {
+        GameRow row;
+        row.id = game.getColumn(0).getInt();
+        row.game.deal = game.getColumn(1).getInt();
+        row.game.seed = std::stoull(game.getColumn(2).getString());
+        row.game.table = game.getColumn(3).getInt();
+        row.game.rotation = game.getColumn(4).getInt();
+        const std::string state = game.getColumn(5).getString();
+        row.state = state == "done"      ? State::done
+                    : state == "running" ? State::running
+                                         : State::pending;
+        row.attempts = game.getColumn(6).getInt();
+        if (row.state == State::done) {
+            GameResult result;
+            result.end = game.getColumn(7).getString();
+            if (!game.getColumn(8).isNull())
+                result.winner_seat = game.getColumn(8).getInt();
+            result.peels = game.getColumn(9).getInt();
+            result.bunch = game.getColumn(10).getInt();
+            result.duration_ms = static_cast<std::uint64_t>(game.getColumn(11).getInt64());
+            result.log = game.getColumn(12).getString();
+            row.result = std::move(result);
+        }
+        if (static_cast<std::size_t>(row.id) != rows.size() + 1)
+            throw std::runtime_error("the games' ids are not 1, 2, 3...");
+        rows.push_back(std::move(row));
+    }
+    SQLite::Statement seat(*db_,
+                           "SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
+                           "stale_peels, timed_peels, think_ms, reason, protocol FROM seats "
+                           "ORDER BY game_id, seat");
+    while (seat.executeStep()) {
+        const int id = seat.getColumn(0).getInt();
+        if (id < 1 || static_cast<std::size_t>(id) > rows.size() ||
+            seat.getColumn(1).getInt() != static_cast<int>(rows[id - 1].game.seats.size()))
+            throw std::runtime_error(fmt::format("game {}'s seats are not 0, 1, 2...", id));
+        GameRow& row = rows[static_cast<std::size_t>(id - 1)];
+        row.game.seats.push_back(seat.getColumn(2).getInt());
+        if (!row.result)
+            continue;
+        SeatResult s;
+        s.outcome = seat.getColumn(3).getString();
+        s.standing = seat.getColumn(4).getInt();
+        s.tiles = seat.getColumn(5).getInt();
+        s.peels = seat.getColumn(6).getInt();
+        s.dumps = seat.getColumn(7).getInt();
+        s.stale_peels = seat.getColumn(8).getInt();
+        s.timed_peels = seat.getColumn(9).getInt();
+        s.think_ms = seat.getColumn(10).getDouble();
+        s.reason = seat.getColumn(11).getString();
+        s.protocol = seat.getColumn(12).getString();
+        row.result->seats.push_back(std::move(s));
+    }
+    snapshot.commit();
+    return rows;
+}
+
+void Database::mark_running(int id) {
+    SQLite::Statement update(*db_,
+                             "UPDATE games SET state = 'running', attempts = attempts + 1 WHERE "
+                             "id = ? AND state = 'pending'");
+    update.bind(1, id);
+    if (update.exec() != 1)
+        throw std::runtime_error(fmt::format("game {} was not pending", id));
+}
+
+void Database::mark_pending(int id) {
+    SQLite::Statement update(*db_,
+                             "UPDATE games SET state = 'pending' WHERE id = ? AND state = "
+                             "'running'");
+    update.bind(1, id);
+    update.exec();
+}
+
+void Database::record(int id, const GameResult& result) {
+    SQLite::Transaction transaction(*db_);
+    SQLite::Statement game(*db_,
+                           "UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, "
+                           "bunch = ?, duration_ms = ?, log = ?, finished = datetime('now') "
+                           "WHERE id = ? AND state = 'running'");
+    game.bind(1, result.end);
+    if (result.winner_seat)
+        game.bind(2, *result.winner_seat);
+    else
+        game.bind(2);
+    game.bind(3, result.peels);
+    game.bind(4, result.bunch);
+    game.bind(5, static_cast<std::int64_t>(result.duration_ms));
+    game.bind(6, result.log);
+    game.bind(7, id);
+    if (game.exec() != 1)
+        throw std::runtime_error(fmt::format("game {} was not running", id));
+    SQLite::Statement seat(*db_,
+                           "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = ?, "
+                           "dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, reason = "
+                           "?, protocol = ? WHERE game_id = ? AND seat = ?");
+    for (std::size_t i = 0; i < result.seats.size(); ++i) {
+        const SeatResult& s = result.seats[i];
+        seat.bind(1, s.outcome);
+        seat.bind(2, s.standing);
+        seat.bind(3, s.tiles);
+        seat.bind(4, s.peels);
+        seat.bind(5, s.dumps);
+        seat.bind(6, s.stale_peels);
+        seat.bind(7, s.timed_peels);
+        seat.bind(8, s.think_ms);
+        seat.bind(9, s.reason);
+        seat.bind(10, s.protocol);
+        seat.bind(11, id);
+        seat.bind(12, static_cast<int>(i));
+        if (seat.exec() != 1)
+            throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
+        seat.reset();
+    }
+    transaction.commit();
+}
+
+std::optional<std::string> Database::stopped() const {
+    SQLite::Statement query(*db_, "SELECT stopped FROM tournament WHERE id = 1");
+    if (!query.executeStep() || query.getColumn(0).isNull())
+        return std::nullopt;
+    return query.getColumn(0).getString();
+}
+
+void Database::set_stopped(const std::string& why) {
+    SQLite::Statement update(*db_, "UPDATE tournament SET stopped = ? WHERE id = 1");
+    update.bind(1, why);
+    update.exec();
+}
+
+}  // namespace bg::tournament

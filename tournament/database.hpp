@@ -1,0 +1,113 @@
+// A tournament's only state: one SQLite database (WAL, foreign keys, a versioned schema). It
+// holds the options, the bots, the whole schedule (written before the first game starts), and
+// every finished game's result, each committed in one transaction together with its state, so
+// that a game is done exactly when its result is stored. `standings` and `games` read it while
+// a run writes it.
+//
+// Schema version 1 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
+//   tournament(id = 1, options JSON, created, stopped): stopped says why a run ended early
+//     (the SPRT's decision), or is NULL.
+//   bots(id from 0, name unique, command)
+//   games(id from 1 in schedule order, deal, seed (decimal text: a 64-bit unsigned number),
+//     table_no, rotation, state pending|running|done, attempts (starts), and once done: end,
+//     winner_seat (from 0, or NULL), peels, bunch, duration_ms, log, finished)
+//   seats(game_id, seat from 0, bot_id, and once done: outcome won|lost|disqualified, standing
+//     (1 best, 0 disqualified), tiles, peels, dumps, stale_peels, timed_peels, think_ms (their
+//     total), reason, protocol)
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tournament/schedule.hpp"
+#include "tournament/spec.hpp"
+
+namespace SQLite {
+class Database;
+}
+
+namespace bg::tournament {
+
+inline constexpr int schema_version = 1;
+
+struct SeatResult {
+    std::string outcome;  // won, lost or disqualified
+    int standing = 0;     // 1 best, equal for a tie; 0 disqualified
+    int tiles = 0;        // held at the end
+    int peels = 0;
+    int dumps = 0;
+    int stale_peels = 0;
+    int timed_peels = 0;
+    double think_ms = 0;  // over the timed peels, in all
+    std::string reason;   // why it was put out, or ""
+    std::string protocol;
+};
+
+struct GameResult {
+    std::string end;  // bananas, last_player_standing, everyone_out, game_timeout
+    std::optional<int> winner_seat;
+    int peels = 0;
+    int bunch = 0;
+    std::uint64_t duration_ms = 0;
+    std::string log;  // its event log's path, or ""
+    std::vector<SeatResult> seats;
+};
+
+enum class State { pending, running, done };
+std::string_view to_string(State state);
+
+struct GameRow {
+    int id = 0;  // from 1, in schedule order
+    ScheduledGame game;
+    State state = State::pending;
+    int attempts = 0;
+    std::optional<GameResult> result;  // when done
+};
+
+class Database {
+  public:
+    enum class Access { read, write };
+
+    // A new database at `path` holding the tournament and its whole schedule, or why not (the
+    // file exists, the directory is not writable...).
+    static std::variant<std::unique_ptr<Database>, std::string> create(const std::string& path,
+                                                                       const Spec& spec);
+    // An existing tournament database, or why it is not one.
+    static std::variant<std::unique_ptr<Database>, std::string> open(const std::string& path,
+                                                                     Access access);
+    ~Database();
+
+    const Spec& spec() const { return spec_; }
+    const std::string& path() const { return path_; }
+
+    // Only one runner plays a tournament at a time: an error when another holds it. Held until
+    // this object is destroyed (or the process ends, SIGKILL included).
+    std::optional<std::string> lock_for_running();
+    // Games left running by a runner that was stopped go back to pending; how many did.
+    int requeue_running();
+
+    // Every game of the schedule, with the results of those done. The methods below throw
+    // SQLite::Exception when the database cannot be read or written.
+    std::vector<GameRow> games() const;
+    void mark_running(int id);
+    void mark_pending(int id);
+    // The game's result and its state `done`, in one transaction; it must be running.
+    void record(int id, const GameResult& result);
+    // Why the tournament ended before its schedule did (an SPRT's decision), or nullopt.
+    std::optional<std::string> stopped() const;
+    void set_stopped(const std::string& why);
+
+  private:
+    Database(std::unique_ptr<SQLite::Database> db, std::string path);
+    std::optional<std::string> load_spec();
+
+    std::unique_ptr<SQLite::Database> db_;
+    std::string path_;
+    Spec spec_;
+    int lock_fd_ = -1;
+};
+
+}  // namespace bg::tournament

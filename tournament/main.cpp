@@ -1,0 +1,663 @@
+// tournament: many games between bots, played concurrently into an SQLite database, summed up
+// with ratings and intervals. `run` starts one, `resume` finishes one that was stopped,
+// `standings` and `games` read one (while it runs, too).
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <uv.h>
+#include <boost/program_options.hpp>
+
+#include "core/text.hpp"
+#include "host/console.hpp"
+#include "host/host_dictionaries.hpp"
+#include "host/options.hpp"
+#include "record/json_value.hpp"
+#include "tournament/database.hpp"
+#include "tournament/runner.hpp"
+#include "tournament/standings.hpp"
+
+namespace po = boost::program_options;
+using namespace bg::tournament;
+using bg::escape_for_terminal;
+
+namespace {
+
+constexpr int exit_done = 0;
+constexpr int exit_database = 1;  // an unusable database, word list or log directory
+constexpr int exit_usage = 2;
+constexpr int exit_no_sandbox = 5;  // as the host's
+
+bg::Console out(stdout);
+bg::Console err(stderr);
+
+template <class... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
+    err.write(fmt::format(format, std::forward<Args>(args)...));
+}
+
+const char* const usage_text =
+    R"(Usage: tournament run --db FILE --bot NAME=CMD --bot NAME=CMD... [options]
+       tournament resume --db FILE [--concurrency N] [--json]
+       tournament standings --db FILE [--json]
+       tournament games --db FILE [--json|--csv]
+
+Plays many games of Bananagrams between bots, several at once, and keeps everything in one
+SQLite database: the options, the bots, the whole schedule and every game's result. A table is
+a set of --players bots (round-robin: every such set; gauntlet: the first bot with every set of
+the others); each table plays --deals deals, each deal in every cyclic rotation of its seats,
+so that the luck of a deal falls on each bot in each seat. The schedule is a function of the
+options and --seed alone. Each player runs in the host's sandbox (see bananagrams-host --help).
+
+  run        start a tournament in a new database and play it
+  resume     finish one that was stopped (Ctrl-C, SIGKILL, power loss): games left running are
+             played again from the start, games done never
+  standings  the standings of a database, finished or not: games, wins, win rate (Wilson 95%),
+             mean standing, disqualifications, timeouts, stale peels, think time, and a rating
+             on the Elo scale with its 95% interval (a Plackett-Luce fit of all standings); a
+             head-to-head table; for two bots the Elo difference on game pairs and the SPRT
+  games      every game of the schedule: its state, and once done its result
+
+Exit status: 0 done; 1 the database (or the word list, or the log directory) cannot be used;
+2 bad options; 5 the player sandbox cannot be set up here; 128+N stopped by signal N (SIGINT,
+SIGTERM, SIGHUP, SIGQUIT: the games running go back to pending; resume plays them).
+)";
+
+std::string help_text(const po::options_description& options) {
+    std::ostringstream text;
+    text << usage_text << "\n" << options << "\n";
+    return text.str();
+}
+
+po::options_description run_options() {
+    po::options_description options("run");
+    // clang-format off
+    options.add_options()
+        ("db", po::value<std::string>()->value_name("FILE"),
+         "the tournament's database: a new file for run, an existing one otherwise")
+        ("bot", po::value<std::vector<std::string>>()->value_name("NAME=CMD")->composing(),
+         "a bot: its name (1-40 printable characters, no spaces) and its command, run verbatim "
+         "through sh -c (again for each bot)")
+        ("players", po::value<std::string>()->value_name("K")->default_value("2"),
+         "seats a game (2 to 64)")
+        ("format", po::value<std::string>()->value_name("F")->default_value("round-robin"),
+         "round-robin: every set of K bots is a table; gauntlet: the first bot against every "
+         "table of K-1 others")
+        ("deals", po::value<std::string>()->value_name("N")->default_value("1"),
+         "deals a table; each is played in all K rotations of the seats")
+        ("seed", po::value<std::string>()->value_name("S")->default_value("1"),
+         "the seed the whole schedule (every deal) derives from")
+        ("logs", po::value<std::string>()->value_name("DIR"),
+         "write each game's event log to DIR/game-NNNNNN.jsonl (made if missing)")
+        ("sprt", po::value<std::vector<std::string>>()->multitoken()->value_name("elo0=E0 elo1=E1 alpha=A beta=B"),
+         "two bots only: stop as soon as the sequential probability ratio test on game pairs "
+         "decides between H0 (Elo difference of the first bot over the second = E0) and H1 (= "
+         "E1); alpha and beta default to 0.05");
+    // clang-format on
+    bg::options::add_game(options);
+    return options;
+}
+
+po::options_description play_options() {
+    po::options_description options("run and resume");
+    // clang-format off
+    options.add_options()
+        ("concurrency", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(std::max(1U, std::thread::hardware_concurrency()))),
+         "games at once (default: the number of CPUs)")
+        ("rating-interval", po::value<std::string>()->value_name("N")->default_value("50"),
+         "the standings every N games on a terminal; a status line every N games otherwise")
+        ("json", po::bool_switch(), "print the standings at the end as JSON");
+    // clang-format on
+    return options;
+}
+
+// The player sandbox, or the launches without one; with its record for the game logs.
+struct Players {
+    std::vector<bg::Launch> launches;
+    nlohmann::json record = nullptr;
+};
+
+std::variant<Players, std::string> players_for(const Spec& spec, const std::string& db) {
+    Players players;
+    std::vector<std::string> commands;
+    for (const auto& bot : spec.bots)
+        commands.push_back(bot.command);
+    if (!spec.sandboxed) {
+        players.launches = bg::unsandboxed_launches(commands);
+        return players;
+    }
+    bg::SandboxConfig config = spec.sandbox;
+    // No player may read the tournament (its seeds are every deal) or another game's log.
+    for (const std::string suffix : {"", "-wal", "-shm"})
+        if (std::filesystem::exists(db + suffix))
+            config.secret_paths.push_back(db + suffix);
+    if (!spec.logs.empty())
+        config.secret_paths.push_back(spec.logs);
+    if (!spec.game.dictionary.empty())
+        config.private_paths.push_back(spec.game.dictionary);
+    auto made = bg::Sandbox::create(config, commands);
+    if (auto* error = std::get_if<std::string>(&made))
+        return *error;
+    const auto& sandbox = std::get<bg::Sandbox>(made);
+    for (std::size_t i = 0; i < commands.size(); ++i)
+        players.launches.push_back(sandbox.launch(i));
+    players.record = bg::options::sandbox_json(sandbox.config());
+    return players;
+}
+
+// The status of a run: one line, redrawn on a terminal, printed every N games elsewhere.
+class Status {
+  public:
+    Status(const Database& database, int total, int done, int interval)
+        : database_(database),
+          total_(total),
+          done_at_start_(done),
+          done_(done),
+          interval_(interval),
+          terminal_(::isatty(STDERR_FILENO) == 1),
+          wins_(database.spec().bots.size()),
+          started_(std::chrono::steady_clock::now()) {}
+
+    void recorded(const GameRow& row, const PairTally& pairs) {
+        ++done_;
+        if (row.result->winner_seat)
+            ++wins_[static_cast<std::size_t>(
+                row.game.seats[static_cast<std::size_t>(*row.result->winner_seat)])];
+        const bool every = (done_ - done_at_start_) % interval_ == 0;
+        if (terminal_) {
+            if (every) {
+                clear();
+                const auto rows = database_.games();
+                say("{}", standings_table(standings(database_.spec(), rows, std::nullopt)));
+            }
+            const auto now = std::chrono::steady_clock::now();
+            if (every || now - last_drawn_ > std::chrono::milliseconds(100) || done_ == total_) {
+                say("\r\x1b[K{}", line(pairs));
+                drawn_ = true;
+                last_drawn_ = now;
+            }
+        } else if (every) {
+            say("{}\n", line(pairs));
+        }
+    }
+    void clear() {
+        if (terminal_ && drawn_)
+            say("\r\x1b[K");
+        drawn_ = false;
+    }
+
+  private:
+    std::string line(const PairTally& pairs) const {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        const int played = done_ - done_at_start_;
+        const double rate = seconds > 0 ? played / seconds : 0;
+        std::string text = fmt::format("games {}/{} ({:.0f}%), {:.2f} games/s", done_, total_,
+                                       100.0 * done_ / std::max(1, total_), rate);
+        if (rate > 0 && done_ < total_)
+            text += fmt::format(", {:.0f} s left", (total_ - done_) / rate);
+        const auto best = std::max_element(wins_.begin(), wins_.end());
+        if (*best > 0) {
+            const auto bot = static_cast<std::size_t>(best - wins_.begin());
+            text += fmt::format(", leader {} ({} wins)",
+                                escape_for_terminal(database_.spec().bots[bot].name), *best);
+        }
+        if (const auto& sprt = database_.spec().sprt)
+            text += fmt::format(", LLR {:.2f} [{:.2f}, {:.2f}]", sprt->llr(pairs.results()),
+                                sprt->lower_bound(), sprt->upper_bound());
+        return text;
+    }
+
+    const Database& database_;
+    int total_;
+    int done_at_start_;
+    int done_;
+    int interval_;
+    bool terminal_;
+    bool drawn_ = false;
+    std::vector<int> wins_;
+    std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point last_drawn_{};
+};
+
+std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
+    const auto& t = sprt.test;
+    const std::string a = escape_for_terminal(spec.bots[0].name);
+    const std::string b = escape_for_terminal(spec.bots[1].name);
+    if (sprt.decision == bg::stats::Sprt::Decision::h1)
+        return fmt::format(
+            "SPRT accepted H1 (LLR {:.2f} >= {:.2f}): {} is stronger than {} (Elo "
+            "difference nearer {} than {})",
+            sprt.llr, t.upper_bound(), a, b, t.elo1, t.elo0);
+    return fmt::format(
+        "SPRT accepted H0 (LLR {:.2f} <= {:.2f}): {} is not stronger than {} by "
+        "{} Elo (nearer {})",
+        sprt.llr, t.lower_bound(), a, b, t.elo1, t.elo0);
+}
+
+// Plays the pending games of an opened, locked database; prints the standings at the end.
+int play(Database& database, int concurrency, int interval, bool json) {
+    const Spec& spec = database.spec();
+    if (const auto stopped = database.stopped()) {
+        say("tournament: already stopped: {}\n", *stopped);
+    } else {
+        std::optional<bg::Dictionary> loaded;
+        auto found = bg::host_word_list(spec.game.dictionary, loaded);
+        if (auto* error = std::get_if<std::string>(&found)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_database;
+        }
+        const bg::Dictionary& dictionary = *std::get<const bg::Dictionary*>(found);
+        if (dictionary.stats().fingerprint != spec.game.dictionary_fingerprint) {
+            say("tournament: the word list {} has changed since the tournament began\n",
+                escape_for_terminal(spec.game.dictionary));
+            return exit_database;
+        }
+        if (!spec.logs.empty()) {
+            std::error_code error;
+            std::filesystem::create_directories(spec.logs, error);
+            if (error) {
+                say("tournament: cannot make the log directory {}: {}\n",
+                    escape_for_terminal(spec.logs), error.message());
+                return exit_database;
+            }
+        }
+        auto players = players_for(spec, database.path());
+        if (auto* error = std::get_if<std::string>(&players)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_no_sandbox;
+        }
+        // Every game's players hold pipes: room for as many descriptors as allowed.
+        rlimit files{};
+        if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+            files.rlim_cur = files.rlim_max;
+            ::setrlimit(RLIMIT_NOFILE, &files);
+        }
+
+        const int requeued = database.requeue_running();
+        if (requeued > 0)
+            say("tournament: {} game{} left running by a stopped run will be played again\n",
+                requeued, requeued == 1 ? "" : "s");
+        std::vector<GameRow> rows = database.games();
+        std::vector<GameRow> pending;
+        PairTally pairs;
+        int done = 0;
+        for (auto& row : rows) {
+            if (row.state == State::done) {
+                pairs.add(row);
+                ++done;
+            } else {
+                pending.push_back(std::move(row));
+            }
+        }
+        Status status(database, static_cast<int>(rows.size()), done, interval);
+
+        uv_loop_t loop;
+        uv_loop_init(&loop);
+        int signal = 0;
+        std::string stop_reason;
+        {
+            std::vector<bg::SignalWatch> signals;
+            Runner::Options options;
+            options.concurrency = concurrency;
+            options.launches = std::move(std::get<Players>(players).launches);
+            options.sandbox = std::get<Players>(players).record;
+            options.on_finished = [&signals] { signals.clear(); };
+            Runner* runner_ptr = nullptr;
+            options.on_recorded = [&](const GameRow& row) {
+                pairs.add(row);
+                status.recorded(row, pairs);
+                if (!spec.sprt || !stop_reason.empty())
+                    return;
+                const SprtState sprt{*spec.sprt, spec.sprt->llr(pairs.results()),
+                                     spec.sprt->decide(pairs.results())};
+                if (sprt.decision == bg::stats::Sprt::Decision::undecided)
+                    return;
+                stop_reason = sprt_verdict(spec, sprt);
+                try {
+                    database.set_stopped(stop_reason);
+                } catch (const std::exception& e) {
+                    say("tournament: the database could not be written: {}\n", e.what());
+                }
+                runner_ptr->stop();
+            };
+            Runner runner(&loop, database, dictionary, std::move(pending), std::move(options));
+            runner_ptr = &runner;
+            for (int s : bg::Match::abort_signals)
+                signals.emplace_back(&loop, s, [&](int signum) {
+                    if (signal == 0)
+                        signal = signum;
+                    runner.stop();
+                });
+            runner.start();
+            uv_run(&loop, UV_RUN_DEFAULT);
+            status.clear();
+            if (!runner.error().empty()) {
+                say("tournament: {}; the games not recorded are pending: 'tournament resume --db "
+                    "{}' plays them\n",
+                    runner.error(), escape_for_terminal(database.path()));
+                uv_loop_close(&loop);
+                return exit_database;
+            }
+        }
+        if (uv_loop_close(&loop) != 0)
+            say("tournament: internal: libuv handles left open\n");
+        if (!stop_reason.empty())
+            say("tournament: {}\n", stop_reason);
+        if (signal != 0) {
+            const auto rows_now = database.games();
+            say("{}", standings_table(standings(spec, rows_now, database.stopped())));
+            say("tournament: stopped by SIG{}; 'tournament resume --db {}' plays the games left\n",
+                sigabbrev_np(signal), escape_for_terminal(database.path()));
+            return 128 + signal;
+        }
+    }
+    const auto result = standings(spec, database.games(), database.stopped());
+    out.write(json ? standings_json(result).dump() + "\n" : standings_table(result));
+    return exit_done;
+}
+
+std::variant<std::unique_ptr<Database>, std::string> open_database(const po::variables_map& vm,
+                                                                   Database::Access access) {
+    return Database::open(vm["db"].as<std::string>(), access);
+}
+
+int run(const po::variables_map& vm) {
+    Spec spec;
+    int concurrency = 1, interval = 50;
+    try {
+        if (!vm.count("db"))
+            throw po::error("--db FILE is needed: the database the tournament is kept in");
+        if (vm.count("bot"))
+            for (const auto& text : vm["bot"].as<std::vector<std::string>>()) {
+                auto bot = parse_bot(text);
+                if (auto* error = std::get_if<std::string>(&bot))
+                    throw po::error(*error);
+                spec.bots.push_back(std::get<Bot>(bot));
+            }
+        spec.players = static_cast<int>(bg::options::count(vm, "players", 2, 64));
+        const auto format = format_from_string(vm["format"].as<std::string>());
+        if (!format)
+            throw po::error("--format must be round-robin or gauntlet");
+        spec.format = *format;
+        spec.deals = static_cast<int>(bg::options::count(vm, "deals", 1, max_scheduled_games));
+        spec.seed = bg::options::count(vm, "seed", 0, UINT64_MAX);
+        bg::options::read_game(vm, spec.game);
+        std::string error;
+        if (!bg::tile_rules_for(spec.players, spec.game.game.sets, &error))
+            throw po::error(error);
+        spec.sandboxed = bg::options::read_sandbox(vm, spec.sandbox);
+        if (vm.count("logs"))
+            spec.logs = std::filesystem::absolute(vm["logs"].as<std::string>()).string();
+        if (!spec.game.dictionary.empty())
+            spec.game.dictionary = std::filesystem::absolute(spec.game.dictionary).string();
+        if (vm.count("sprt")) {
+            auto sprt = parse_sprt(vm["sprt"].as<std::vector<std::string>>());
+            if (auto* why = std::get_if<std::string>(&sprt))
+                throw po::error(*why);
+            spec.sprt = std::get<bg::stats::Sprt>(sprt);
+        }
+        concurrency = static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096));
+        interval = static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000));
+        if (auto why = check(spec))
+            throw po::error(*why);
+    } catch (const po::error& e) {
+        say("tournament: {}\nTry 'tournament --help'.\n", escape_for_terminal(e.what()));
+        return exit_usage;
+    }
+    std::optional<bg::Dictionary> loaded;
+    auto found = bg::host_word_list(spec.game.dictionary, loaded);
+    if (auto* error = std::get_if<std::string>(&found)) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return exit_database;
+    }
+    spec.game.dictionary_fingerprint = std::get<const bg::Dictionary*>(found)->stats().fingerprint;
+    const std::string path = vm["db"].as<std::string>();
+    auto created = Database::create(path, spec);
+    if (auto* error = std::get_if<std::string>(&created)) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return exit_database;
+    }
+    auto& database = *std::get<std::unique_ptr<Database>>(created);
+    if (auto error = database.lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
+    const int status = play(database, concurrency, interval, vm["json"].as<bool>());
+    if (status == exit_no_sandbox) {
+        // Nothing was played: the database this run made goes with it.
+        created = std::string();
+        for (const std::string suffix : {"", "-wal", "-shm"})
+            std::remove((path + suffix).c_str());
+    }
+    return status;
+}
+
+int resume(const po::variables_map& vm) {
+    int concurrency = 1, interval = 50;
+    try {
+        if (!vm.count("db"))
+            throw po::error("--db FILE is needed: the database of the tournament to resume");
+        concurrency = static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096));
+        interval = static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000));
+    } catch (const po::error& e) {
+        say("tournament: {}\nTry 'tournament --help'.\n", escape_for_terminal(e.what()));
+        return exit_usage;
+    }
+    auto opened = open_database(vm, Database::Access::write);
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return exit_database;
+    }
+    auto& database = *std::get<std::unique_ptr<Database>>(opened);
+    if (auto error = database.lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
+    return play(database, concurrency, interval, vm["json"].as<bool>());
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+int list_games(const Database& database, bool json, bool csv) {
+    const Spec& spec = database.spec();
+    const auto rows = database.games();
+    const auto name = [&](int bot) { return spec.bots[static_cast<std::size_t>(bot)].name; };
+    if (json) {
+        nlohmann::json games = nlohmann::json::array();
+        for (const auto& row : rows) {
+            nlohmann::json seats = nlohmann::json::array();
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                nlohmann::json seat = {{"bot", name(row.game.seats[s])}};
+                if (row.result) {
+                    const SeatResult& r = row.result->seats[s];
+                    seat.update(nlohmann::json::object(
+                        {{"outcome", r.outcome},
+                         {"standing", r.standing},
+                         {"tiles", r.tiles},
+                         {"peels", r.peels},
+                         {"dumps", r.dumps},
+                         {"stale_peels", r.stale_peels},
+                         {"timed_peels", r.timed_peels},
+                         {"think_ms", r.think_ms},
+                         {"reason",
+                          r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
+                         {"protocol", r.protocol}}));
+                }
+                seats.push_back(std::move(seat));
+            }
+            nlohmann::json game = {{"id", row.id},
+                                   {"deal", row.game.deal},
+                                   {"seed", row.game.seed},
+                                   {"table", row.game.table},
+                                   {"rotation", row.game.rotation},
+                                   {"state", to_string(row.state)},
+                                   {"attempts", row.attempts},
+                                   {"seats", seats}};
+            if (row.result) {
+                const auto& r = *row.result;
+                game.update(nlohmann::json::object(
+                    {{"end", r.end},
+                     {"winner_seat",
+                      r.winner_seat ? nlohmann::json(*r.winner_seat) : nlohmann::json(nullptr)},
+                     {"peels", r.peels},
+                     {"bunch", r.bunch},
+                     {"duration_ms", r.duration_ms},
+                     {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)}}));
+            }
+            games.push_back(std::move(game));
+        }
+        out.write(games.dump() + "\n");
+    } else if (csv) {
+        out.write(
+            "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
+            "tiles,peels,dumps,stale_peels,think_ms,reason,log\n");
+        for (const auto& row : rows)
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                std::string line =
+                    fmt::format("{},{},{},{},{},{},", row.id, row.game.deal, row.game.seed,
+                                row.game.table, row.game.rotation, to_string(row.state));
+                if (row.result) {
+                    const auto& r = *row.result;
+                    const SeatResult& seat = r.seats[s];
+                    line += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.1f},{},{}\n", r.end,
+                                        r.duration_ms, s + 1, csv_field(name(row.game.seats[s])),
+                                        seat.outcome, seat.standing, seat.tiles, seat.peels,
+                                        seat.dumps, seat.stale_peels, seat.think_ms,
+                                        csv_field(seat.reason), csv_field(r.log));
+                } else {
+                    line += fmt::format(",,{},{},,,,,,,,,\n", s + 1,
+                                        csv_field(name(row.game.seats[s])));
+                }
+                out.write(line);
+            }
+    } else {
+        out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", "game", "deal", "seed",
+                              "rot", "state", "end", "seats (bot: outcome, standing)"));
+        for (const auto& row : rows) {
+            std::string seats;
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                seats += (s ? "  " : "") + escape_for_terminal(name(row.game.seats[s]));
+                if (row.result)
+                    seats += fmt::format(": {} {}", row.result->seats[s].outcome,
+                                         row.result->seats[s].standing);
+            }
+            out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id,
+                                  row.game.deal, row.game.seed, row.game.rotation,
+                                  to_string(row.state), row.result ? row.result->end : "", seats));
+        }
+    }
+    return exit_done;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::signal(SIGPIPE, SIG_IGN);
+    // As the host: nothing the runner inherited reaches a player.
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+        for (int fd = 3; fd < 1024; ++fd)
+            if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0)
+                ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+
+    po::options_description common("Common");
+    common.add_options()("help,h", "show this help and exit")(
+        "db", po::value<std::string>()->value_name("FILE"), "the tournament's database");
+    po::options_description run_only_options = run_options();
+    po::options_description play = play_options();
+    po::options_description sandbox = bg::options::sandbox();
+    po::options_description read("standings and games");
+    read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat");
+    po::options_description all;
+    all.add(common).add(run_only_options).add(play).add(sandbox).add(read);
+    // --db is declared in both; the help shows it once.
+    po::options_description shown;
+    shown.add(common).add(play).add(read);
+
+    const std::string command = argc > 1 ? argv[1] : "";
+    if (command.empty() || command == "--help" || command == "-h" || command == "help") {
+        po::options_description visible;
+        po::options_description run_visible("run");
+        for (const auto& option : run_only_options.options())
+            if (option->long_name() != "db")
+                run_visible.add(option);
+        visible.add(common).add(run_visible).add(play).add(read).add(sandbox);
+        out.write(help_text(visible));
+        if (command.empty()) {
+            say("tournament: no command given (run, resume, standings or games)\n");
+            return exit_usage;
+        }
+        return exit_done;
+    }
+    po::variables_map vm;
+    try {
+        po::options_description accepted;
+        po::options_description run_only;
+        for (const auto& option : run_only_options.options())
+            if (option->long_name() != "db")
+                run_only.add(option);
+        accepted.add(common);
+        if (command == "run")
+            accepted.add(run_only).add(play).add(sandbox);
+        else if (command == "resume")
+            accepted.add(play);
+        else if (command == "standings")
+            accepted.add_options()("json", po::bool_switch(), "");
+        else if (command == "games")
+            accepted.add_options()("json", po::bool_switch(), "")("csv", po::bool_switch(), "");
+        else
+            throw po::error(fmt::format("unknown command '{}': run, resume, standings or games",
+                                        escape_for_terminal(command)));
+        po::store(po::command_line_parser(argc - 1, argv + 1).options(accepted).run(), vm);
+        po::notify(vm);
+        if (vm.count("help")) {
+            out.write(help_text(accepted));
+            return exit_done;
+        }
+        if ((command == "standings" || command == "games") && !vm.count("db"))
+            throw po::error("--db FILE is needed: the tournament's database");
+        if (command == "games" && vm["json"].as<bool>() && vm["csv"].as<bool>())
+            throw po::error("--json or --csv, not both");
+    } catch (const po::error& e) {
+        say("tournament: {}\nTry 'tournament --help'.\n", escape_for_terminal(e.what()));
+        return exit_usage;
+    }
+    try {
+        if (command == "run")
+            return run(vm);
+        if (command == "resume")
+            return resume(vm);
+        auto opened = open_database(vm, Database::Access::read);
+        if (auto* error = std::get_if<std::string>(&opened)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_database;
+        }
+        auto& database = *std::get<std::unique_ptr<Database>>(opened);
+        if (command == "standings") {
+            const auto result = standings(database.spec(), database.games(), database.stopped());
+            out.write(vm["json"].as<bool>() ? standings_json(result).dump() + "\n"
+                                            : standings_table(result));
+            return exit_done;
+        }
+        return list_games(database, vm["json"].as<bool>(), vm["csv"].as<bool>());
+    } catch (const std::exception& e) {
+        say("tournament: the database could not be used: {}\n", e.what());
+        return exit_database;
+    }
+}

@@ -1,0 +1,186 @@
+#include "tournament/runner.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "record/json_value.hpp"
+
+namespace bg::tournament {
+
+struct Runner::Slot {
+    GameRow row;
+    std::FILE* log_file = nullptr;
+    std::string log_path;
+    std::unique_ptr<EventLog> log;
+    std::unique_ptr<Match> match;
+    std::uint64_t started_ms = 0;
+};
+
+GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log) {
+    const Game& game = referee.game();
+    const nlohmann::json result = referee.result();
+    GameResult out;
+    out.end = game.end() ? std::string(to_string(*game.end())) : "";
+    if (game.winner())
+        out.winner_seat = static_cast<int>(*game.winner());
+    out.peels = game.peel_number();
+    out.bunch = static_cast<int>(game.bunch_size());
+    out.duration_ms = duration_ms;
+    out.log = std::move(log);
+    const std::vector<int> standings = game.standings();
+    for (std::size_t i = 0; i < game.players().size(); ++i) {
+        const PlayerState& p = game.players()[i];
+        const SeatStats& stats = referee.seat_stats(static_cast<PlayerId>(i));
+        const auto& recorded = result["players"][i];
+        out.seats.push_back({recorded["outcome"].get<std::string>(), standings[i],
+                             static_cast<int>(p.hand.total()), p.peels, p.dumps, stats.stale_peels,
+                             stats.timed_peels, static_cast<double>(stats.think_ns) / 1e6, p.reason,
+                             recorded["protocol"].get<std::string>()});
+    }
+    return out;
+}
+
+Runner::Runner(uv_loop_t* loop, Database& database, const Dictionary& dictionary,
+               std::vector<GameRow> pending, Options options)
+    : loop_(loop),
+      database_(database),
+      dictionary_(dictionary),
+      pending_(pending.begin(), pending.end()),
+      options_(std::move(options)),
+      reaper_(loop, [this] { reap(); }) {}
+
+Runner::~Runner() {
+    for (auto& slot : slots_)
+        if (slot->log_file)
+            std::fclose(slot->log_file);
+}
+
+int Runner::running() const {
+    int n = 0;
+    for (const auto& slot : slots_)
+        n += slot->match != nullptr;
+    return n;
+}
+
+void Runner::start() {
+    const int slots = std::max(1, options_.concurrency);
+    for (int i = 0; i < slots && !pending_.empty() && !stopping_; ++i) {
+        slots_.push_back(std::make_unique<Slot>());
+        start_next(*slots_.back());
+    }
+    finish_if_idle();
+}
+
+void Runner::stop() {
+    if (stopping_)
+        return;
+    stopping_ = true;
+    for (auto& slot : slots_)
+        if (slot->match)
+            slot->match->abort(SIGTERM);
+    finish_if_idle();
+}
+
+void Runner::fail(std::string error) {
+    if (error_.empty())
+        error_ = std::move(error);
+    stop();
+}
+
+void Runner::start_next(Slot& slot) {
+    if (pending_.empty() || stopping_)
+        return;
+    slot.row = std::move(pending_.front());
+    pending_.pop_front();
+    const Spec& spec = database_.spec();
+    const ScheduledGame& scheduled = slot.row.game;
+    Setup setup = spec.game;
+    setup.game =
+        GameConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
+    setup.dictionary_fingerprint = dictionary_.stats().fingerprint;
+    setup.sandbox = options_.sandbox;
+    std::vector<Launch> launches;
+    for (int bot : scheduled.seats) {
+        setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
+        launches.push_back(options_.launches[static_cast<std::size_t>(bot)]);
+    }
+    slot.log_path.clear();
+    if (!spec.logs.empty()) {
+        slot.log_path =
+            (std::filesystem::path(spec.logs) / fmt::format("game-{:06}.jsonl", slot.row.id))
+                .string();
+        // Close-on-exec: no player may write, cut or read the record of its game.
+        slot.log_file = std::fopen(slot.log_path.c_str(), "we");
+        if (!slot.log_file)
+            return fail(fmt::format("cannot write the game log {}: {}",
+                                    escape_for_terminal(slot.log_path), std::strerror(errno)));
+    }
+    try {
+        database_.mark_running(slot.row.id);
+    } catch (const std::exception& e) {
+        return fail(fmt::format("the database could not be written: {}", e.what()));
+    }
+    slot.log = std::make_unique<EventLog>(slot.log_file);
+    Match::Options match_options;
+    match_options.on_done = [this, &slot] {
+        done_.push_back(&slot);
+        reaper_.start(0);
+    };
+    slot.started_ms = uv_now(loop_);
+    slot.match = std::make_unique<Match>(loop_, std::move(setup), dictionary_, *slot.log,
+                                         std::move(launches), std::move(match_options));
+    slot.match->start();
+}
+
+// Finished matches are recorded and destroyed here, from a timer: never inside their own
+// callback.
+void Runner::reap() {
+    for (Slot* slot : std::exchange(done_, {})) {
+        const Referee& referee = slot->match->referee();
+        const bool log_failed = slot->log->failed();
+        const std::string log_error = log_failed ? slot->log->error() : "";
+        bool closed = true;
+        if (slot->log_file) {
+            closed = std::fclose(slot->log_file) == 0;
+            slot->log_file = nullptr;
+        }
+        try {
+            if (log_failed || !closed) {
+                database_.mark_pending(slot->row.id);
+                fail(fmt::format("the game log {} could not be written ({})",
+                                 escape_for_terminal(slot->log_path),
+                                 log_failed ? log_error : std::strerror(errno)));
+            } else if (referee.game().end() == End::aborted) {
+                database_.mark_pending(slot->row.id);  // stopped: played again on resume
+            } else {
+                slot->row.result =
+                    game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
+                database_.record(slot->row.id, *slot->row.result);
+                slot->row.state = State::done;
+                if (options_.on_recorded)
+                    options_.on_recorded(slot->row);
+            }
+        } catch (const std::exception& e) {
+            fail(fmt::format("the database could not be written: {}", e.what()));
+        }
+        slot->match.reset();
+        slot->log.reset();
+        start_next(*slot);
+    }
+    finish_if_idle();
+}
+
+void Runner::finish_if_idle() {
+    if (finished_ || running() > 0 || !done_.empty() || (!pending_.empty() && !stopping_))
+        return;
+    finished_ = true;
+    reaper_.close();
+    if (options_.on_finished)
+        options_.on_finished();
+}
+
+}  // namespace bg::tournament

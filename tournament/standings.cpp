@@ -1,0 +1,270 @@
+#include "tournament/standings.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace bg::tournament {
+
+namespace {
+
+bool starts_with(const std::string& text, std::string_view prefix) {
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// A standing to compare by: disqualified (0) below everyone.
+int place(int standing) {
+    return standing == 0 ? 1 << 20 : standing;
+}
+
+std::string_view decision_name(stats::Sprt::Decision decision) {
+    switch (decision) {
+        case stats::Sprt::Decision::h0:
+            return "H0";
+        case stats::Sprt::Decision::h1:
+            return "H1";
+        case stats::Sprt::Decision::undecided:
+            break;
+    }
+    return "undecided";
+}
+
+std::string signed_elo(double elo) {
+    return fmt::format("{:+.0f}", elo);
+}
+
+}  // namespace
+
+void PairTally::add(const GameRow& row) {
+    if (!row.result || row.game.seats.size() != 2)
+        return;
+    const auto& winner = row.result->winner_seat;
+    const int half = !winner ? 1 : row.game.seats[static_cast<std::size_t>(*winner)] == 0 ? 2 : 0;
+    const auto [it, first] = open_.try_emplace(row.game.deal, half);
+    if (first)
+        return;
+    results_.add(it->second, half);
+    open_.erase(it);
+}
+
+std::string reason_kind(const std::string& reason) {
+    static const std::pair<std::string_view, std::string_view> kinds[] = {
+        {"protocol error", "protocol error"},
+        {"illegal peel", "illegal peel"},
+        {"not ready", "not ready in time"},
+        {"could not start", "could not start"},
+        {"exited", "exited"},
+        {"was killed", "exited"},
+        {"closed its output", "exited"},
+        {"does not read", "stopped reading"},
+        {"stopped reading", "stopped reading"},
+        {"flooded", "flooded"},
+    };
+    for (const auto& [prefix, kind] : kinds)
+        if (starts_with(reason, prefix))
+            return std::string(kind);
+    return "other";
+}
+
+Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
+                    std::optional<std::string> stopped) {
+    const std::size_t n = spec.bots.size();
+    Standings out;
+    out.total = static_cast<int>(rows.size());
+    out.stopped = std::move(stopped);
+    out.head_to_head.assign(n, std::vector<double>(n));
+    out.games_between.assign(n, std::vector<int>(n));
+    std::vector<BotStanding> bots(n);
+    std::vector<double> standing_sum(n), think_ms(n);
+    std::vector<int> timed(n);
+    std::vector<stats::RankedGame> ranked;
+    PairTally pairs;
+    for (std::size_t b = 0; b < n; ++b) {
+        bots[b].bot = static_cast<int>(b);
+        bots[b].name = spec.bots[b].name;
+    }
+    for (const auto& row : rows) {
+        if (!row.result)
+            continue;
+        ++out.done;
+        const GameResult& result = *row.result;
+        const auto& seats = row.game.seats;
+        stats::RankedGame game{seats, {}};
+        for (std::size_t s = 0; s < seats.size(); ++s) {
+            const SeatResult& r = result.seats[s];
+            BotStanding& bot = bots[static_cast<std::size_t>(seats[s])];
+            ++bot.games;
+            bot.wins += result.winner_seat == static_cast<int>(s);
+            standing_sum[static_cast<std::size_t>(seats[s])] +=
+                r.standing == 0 ? static_cast<double>(seats.size()) : r.standing;
+            if (r.outcome == "disqualified") {
+                ++bot.disqualified;
+                ++bot.disqualifications[reason_kind(r.reason)];
+            }
+            bot.timeouts += result.end == "game_timeout";
+            bot.stale_peels += r.stale_peels;
+            think_ms[static_cast<std::size_t>(seats[s])] += r.think_ms;
+            timed[static_cast<std::size_t>(seats[s])] += r.timed_peels;
+            game.standings.push_back(r.standing);
+            for (std::size_t o = 0; o < seats.size(); ++o) {
+                if (o == s)
+                    continue;
+                const int mine = place(r.standing), theirs = place(result.seats[o].standing);
+                const auto [i, j] = std::pair(static_cast<std::size_t>(seats[s]),
+                                              static_cast<std::size_t>(seats[o]));
+                out.head_to_head[i][j] += mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+                ++out.games_between[i][j];
+            }
+        }
+        ranked.push_back(std::move(game));
+        pairs.add(row);
+    }
+    const auto fit = stats::fit_ratings(static_cast<int>(n), ranked);
+    for (std::size_t b = 0; b < n; ++b) {
+        BotStanding& bot = bots[b];
+        bot.win_rate = stats::wilson(static_cast<std::uint64_t>(bot.wins),
+                                     static_cast<std::uint64_t>(bot.games));
+        bot.mean_standing = bot.games ? standing_sum[b] / bot.games : 0;
+        if (timed[b] > 0)
+            bot.think_ms = think_ms[b] / timed[b];
+        bot.rating = fit.ratings[b];
+    }
+    std::stable_sort(bots.begin(), bots.end(),
+                     [](const auto& a, const auto& b) { return a.rating.elo > b.rating.elo; });
+    out.bots = std::move(bots);
+    if (n == 2 && spec.players == 2) {
+        out.pairs = stats::summarize(pairs.results());
+        if (spec.sprt)
+            out.sprt = SprtState{*spec.sprt, spec.sprt->llr(pairs.results()),
+                                 spec.sprt->decide(pairs.results())};
+    }
+    return out;
+}
+
+std::string standings_table(const Standings& s) {
+    std::string out = fmt::format("{} of {} games done{}\n", s.done, s.total,
+                                  s.stopped ? fmt::format(" (stopped: {})", *s.stopped) : "");
+    std::size_t width = 3;
+    for (const auto& bot : s.bots)
+        width = std::max(width, bot.name.size());
+    out += fmt::format(
+        "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>6} {:>13}  {:>5} {:>4} {:>4} "
+        "{:>6} {:>9}\n",
+        "#", "bot", width, "Elo", "95%", "games", "wins", "win%", "95%", "stand", "dq", "t/o",
+        "stale", "think ms");
+    int rank = 0;
+    for (const auto& b : s.bots) {
+        out += fmt::format(
+            "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>5.1f}% {:>13}  {:>5.2f} {:>4} {:>4} {:>6} "
+            "{:>9}\n",
+            ++rank, escape_for_terminal(b.name), width, signed_elo(b.rating.elo),
+            fmt::format("[{}, {}]", signed_elo(b.rating.low), signed_elo(b.rating.high)), b.games,
+            b.wins, b.games ? 100.0 * b.wins / b.games : 0.0,
+            fmt::format("[{:.1f}, {:.1f}]", 100 * b.win_rate.low, 100 * b.win_rate.high),
+            b.mean_standing, b.disqualified, b.timeouts, b.stale_peels,
+            b.think_ms ? fmt::format("{:.1f}", *b.think_ms) : "-");
+    }
+    for (const auto& b : s.bots)
+        for (const auto& [kind, count] : b.disqualifications)
+            out += fmt::format("    {} disqualified {} time{}: {}\n", escape_for_terminal(b.name),
+                               count, count == 1 ? "" : "s", kind);
+    if (s.bots.size() > 2) {
+        out += fmt::format("head to head (row's share of its games against the column's):\n");
+        out += fmt::format("    {:<{}}", "", width);
+        for (std::size_t c = 0; c < s.bots.size(); ++c)
+            out += fmt::format(" {:>6}", fmt::format("#{}", c + 1));
+        out += "\n";
+        for (std::size_t r = 0; r < s.bots.size(); ++r) {
+            const auto i = static_cast<std::size_t>(s.bots[r].bot);
+            out += fmt::format("{:>2}  {:<{}}", r + 1, escape_for_terminal(s.bots[r].name), width);
+            for (const auto& column : s.bots) {
+                const auto j = static_cast<std::size_t>(column.bot);
+                const int games = s.games_between[i][j];
+                out += i == j || games == 0
+                           ? fmt::format(" {:>6}", "-")
+                           : fmt::format(" {:>5.1f}%", 100 * s.head_to_head[i][j] / games);
+            }
+            out += "\n";
+        }
+    }
+    if (s.pairs) {
+        const auto& p = *s.pairs;
+        const auto by_id = [&](int id) {
+            for (const auto& b : s.bots)
+                if (b.bot == id)
+                    return escape_for_terminal(b.name);
+            return std::string("?");
+        };
+        out += fmt::format(
+            "{} against {}: {} game pairs, score {:.3f}, Elo {} [{}, {}], likelihood of "
+            "superiority {:.1f}%\n",
+            by_id(0), by_id(1), p.pairs, p.score, signed_elo(p.elo), signed_elo(p.elo_low),
+            signed_elo(p.elo_high), 100 * p.los);
+    }
+    if (s.sprt) {
+        const auto& t = s.sprt->test;
+        out += fmt::format(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2f} [{:.2f}, {:.2f}], "
+            "{}\n",
+            t.elo0, t.elo1, t.alpha, t.beta, s.sprt->llr, t.lower_bound(), t.upper_bound(),
+            s.sprt->decision == stats::Sprt::Decision::undecided
+                ? std::string("undecided")
+                : fmt::format("{} accepted", decision_name(s.sprt->decision)));
+    }
+    return out;
+}
+
+nlohmann::json standings_json(const Standings& s) {
+    using nlohmann::json;
+    json bots = json::array();
+    for (const auto& b : s.bots)
+        bots.push_back({{"bot", b.bot},
+                        {"name", b.name},
+                        {"games", b.games},
+                        {"wins", b.wins},
+                        {"win_rate", b.games ? static_cast<double>(b.wins) / b.games : 0.0},
+                        {"win_rate_low", b.win_rate.low},
+                        {"win_rate_high", b.win_rate.high},
+                        {"mean_standing", b.mean_standing},
+                        {"disqualified", b.disqualified},
+                        {"disqualifications", b.disqualifications},
+                        {"timeouts", b.timeouts},
+                        {"stale_peels", b.stale_peels},
+                        {"think_ms", b.think_ms ? json(*b.think_ms) : json(nullptr)},
+                        {"elo", b.rating.elo},
+                        {"elo_low", b.rating.low},
+                        {"elo_high", b.rating.high}});
+    json head = json::array();
+    for (std::size_t i = 0; i < s.head_to_head.size(); ++i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < s.head_to_head.size(); ++j)
+            row.push_back({{"points", s.head_to_head[i][j]}, {"games", s.games_between[i][j]}});
+        head.push_back(std::move(row));
+    }
+    json out = {{"games", s.total},
+                {"done", s.done},
+                {"stopped", s.stopped ? json(*s.stopped) : json(nullptr)},
+                {"bots", bots},
+                {"head_to_head", head},
+                {"pairs", nullptr},
+                {"sprt", nullptr}};
+    if (s.pairs)
+        out["pairs"] = {{"pairs", s.pairs->pairs},       {"score", s.pairs->score},
+                        {"elo", s.pairs->elo},           {"elo_low", s.pairs->elo_low},
+                        {"elo_high", s.pairs->elo_high}, {"los", s.pairs->los}};
+    if (s.sprt)
+        out["sprt"] = {{"elo0", s.sprt->test.elo0},
+                       {"elo1", s.sprt->test.elo1},
+                       {"alpha", s.sprt->test.alpha},
+                       {"beta", s.sprt->test.beta},
+                       {"llr", s.sprt->llr},
+                       {"lower_bound", s.sprt->test.lower_bound()},
+                       {"upper_bound", s.sprt->test.upper_bound()},
+                       {"decision", decision_name(s.sprt->decision)}};
+    return out;
+}
+
+}  // namespace bg::tournament

@@ -1,0 +1,79 @@
+// What a tournament's games say: for every bot its games, wins and win rate (Wilson 95%), mean
+// standing, disqualifications by kind, timeouts, stale peels, think time and a rating on the
+// Elo scale (stats/rating.hpp: Plackett-Luce over all games' standings); a head-to-head table;
+// and for two bots the Elo difference on game pairs with the SPRT's state (stats/pairs.hpp).
+// Computed from the database's rows alone, so a finished, a running and a resumed tournament
+// read the same way.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "stats/pairs.hpp"
+#include "stats/rating.hpp"
+#include "stats/tests.hpp"
+#include "tournament/database.hpp"
+
+namespace bg::tournament {
+
+struct BotStanding {
+    int bot = 0;
+    std::string name;
+    int games = 0;
+    int wins = 0;
+    stats::Interval win_rate;
+    double mean_standing = 0;  // a disqualified bot stands last (the game's player count)
+    int disqualified = 0;
+    std::map<std::string, int> disqualifications;  // by kind (reason_kind)
+    int timeouts = 0;                              // its games that ended at the game's time limit
+    int stale_peels = 0;
+    std::optional<double> think_ms;  // mean, new tiles to its next peel
+    stats::Rating rating;
+};
+
+struct SprtState {
+    stats::Sprt test;
+    double llr = 0;
+    stats::Sprt::Decision decision = stats::Sprt::Decision::undecided;
+};
+
+struct Standings {
+    int total = 0;  // games scheduled
+    int done = 0;
+    std::vector<BotStanding> bots;  // best rating first
+    // head_to_head[i][j]: of the games bots i and j both played, how often i stood above j
+    // (a tie counts a half); games_between[i][j] how many. Indexed by bot id.
+    std::vector<std::vector<double>> head_to_head;
+    std::vector<std::vector<int>> games_between;
+    // Two bots in two-player games: bot 0 against bot 1, scored on the deal's two seatings.
+    std::optional<stats::PairSummary> pairs;
+    std::optional<SprtState> sprt;
+    std::optional<std::string> stopped;  // why the run ended early
+};
+
+// Bot 0's pair results against bot 1, the two games of a deal scored together; a deal counts
+// once both of its games are done.
+class PairTally {
+  public:
+    void add(const GameRow& row);
+    const stats::Pentanomial& results() const { return results_; }
+
+  private:
+    stats::Pentanomial results_;
+    std::map<int, int> open_;  // deal -> bot 0's half-points in its first game done
+};
+
+// The kind of a disqualification's reason, for counting: "protocol error", "illegal peel", "not
+// ready in time", "could not start", "exited", "stopped reading", "flooded", or "other".
+std::string reason_kind(const std::string& reason);
+
+Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
+                    std::optional<std::string> stopped);
+std::string standings_table(const Standings& standings);
+nlohmann::json standings_json(const Standings& standings);
+
+}  // namespace bg::tournament
