@@ -82,13 +82,60 @@ double Sprt::upper_bound() const {
     return std::log((1 - beta) / alpha);
 }
 
+namespace {
+
+using Distribution = std::array<double, 5>;
+
+// The distribution nearest the observed one (least Kullback-Leibler divergence from it) whose
+// mean pair score is `mean`: p_i = q_i / (1 + lambda (x_i - mean)), lambda the root of
+// sum q_i (x_i - mean) / (1 + lambda (x_i - mean)) = 0, found by bisection (the sum falls as
+// lambda grows, from +infinity to -infinity across the interval where every p_i > 0).
+Distribution nearest_with_mean(const Distribution& q, double mean) {
+    const auto sum = [&](double lambda) {
+        double total = 0;
+        for (std::size_t i = 0; i < q.size(); ++i) {
+            const double d = score_of_index(i) - mean;
+            total += q[i] * d / (1 + lambda * d);
+        }
+        return total;
+    };
+    double low = -1 / (1 - mean), high = 1 / mean;
+    for (int step = 0; step < 200; ++step) {
+        const double middle = (low + high) / 2;
+        (sum(middle) > 0 ? low : high) = middle;
+    }
+    const double lambda = (low + high) / 2;
+    Distribution p{};
+    for (std::size_t i = 0; i < q.size(); ++i)
+        p[i] = q[i] / (1 + lambda * (score_of_index(i) - mean));
+    return p;
+}
+
+}  // namespace
+
+// The generalised SPRT's log-likelihood ratio (Van den Bergh), as fishtest and fastchess
+// compute it: N sum q_i log(p1_i / p0_i), q the observed pair frequencies and p0, p1 the
+// distributions nearest them with the mean scores of elo0 and elo1. Cells never seen count
+// 1e-3 of a pair, so that a run where one bot wins every pair has a finite ratio that grows
+// with the pairs (a normal approximation would see no variance, and never stop).
 double Sprt::llr(const Pentanomial& results) const {
     const auto n = results.total();
-    const double variance = results.variance();
-    if (n == 0 || variance <= 0)
+    if (n == 0)
         return 0;
-    const double s0 = score_of_elo(elo0), s1 = score_of_elo(elo1);
-    return static_cast<double>(n) * (s1 - s0) * (2 * results.mean() - s0 - s1) / (2 * variance);
+    Distribution q{};
+    double total = 0;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+        q[i] = results.pairs[i] == 0 ? 1e-3 : static_cast<double>(results.pairs[i]);
+        total += q[i];
+    }
+    for (auto& p : q)
+        p /= total;
+    const Distribution p0 = nearest_with_mean(q, score_of_elo(elo0));
+    const Distribution p1 = nearest_with_mean(q, score_of_elo(elo1));
+    double sum = 0;
+    for (std::size_t i = 0; i < q.size(); ++i)
+        sum += q[i] * std::log(p1[i] / p0[i]);
+    return static_cast<double>(n) * sum;
 }
 
 Sprt::Decision Sprt::decide(const Pentanomial& results) const {

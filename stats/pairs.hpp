@@ -9,9 +9,9 @@
 //   the same function; the likelihood of superiority Phi((s - 1/2) / se).
 // - The SPRT (Wald's sequential test) of H0: Elo = elo0 against H1: Elo = elo1, in the
 //   generalised form for pentanomial results (Van den Bergh; as fishtest and fastchess): the
-//   log-likelihood ratio is approximated by N (s1 - s0) (2 s - s0 - s1) / (2 var), with s0, s1
-//   the logistic scores of elo0, elo1 and var the variance of one pair's score; it stops at
-//   ln((1 - beta) / alpha) for H1 and ln(beta / (1 - alpha)) for H0.
+//   log-likelihood ratio of the multinomial distributions nearest the observed one with the
+//   mean scores of elo1 and of elo0 (their maximum-likelihood estimates under each hypothesis);
+//   it stops at ln((1 - beta) / alpha) for H1 and ln(beta / (1 - alpha)) for H0.
 #pragma once
 
 #include <array>

@@ -120,3 +120,24 @@ TEST_CASE("pairs: the SPRT accepts H1 in about alpha of runs under H0, and in 1 
     // A test that stopped at the wrong bound would fail here: it would accept H1 under H0 far
     // more often.
 }
+
+TEST_CASE("pairs: the SPRT stops when one bot wins every pair, but not at the first pair",
+          "[stats][pairs]") {
+    const stats::Sprt sprt{0, 50, 0.05, 0.05};
+    stats::Pentanomial results;
+    int pairs = 0;
+    while (sprt.decide(results) == stats::Sprt::Decision::undecided && pairs < 1000) {
+        results.add(2, 2);
+        ++pairs;
+    }
+    INFO(pairs << " pairs");
+    CHECK(sprt.decide(results) == stats::Sprt::Decision::h1);
+    // One pair proves little; a hopeless opponent is found out within a few dozen.
+    CHECK(pairs >= 5);
+    CHECK(pairs <= 60);
+    // And the same the other way round.
+    stats::Pentanomial lost;
+    for (int p = 0; p < pairs; ++p)
+        lost.add(0, 0);
+    CHECK(sprt.decide(lost) == stats::Sprt::Decision::h0);
+}
