@@ -1,0 +1,316 @@
+// End-to-end: the real tournament program, real sandboxed bots, a real SQLite database; and
+// what a runner killed in the middle leaves behind.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "tests/support/game.hpp"
+#include "tournament/schedule.hpp"
+
+using namespace bg::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string tournament = BG_TOURNAMENT_PATH;
+
+std::string bot(const std::string& mode, const std::string& tag) {
+    return "exec " + python_bot("test_bot", mode, "--tag " + tag);
+}
+
+// A fresh database path (and the log folder beside it) of this test's own.
+std::string fresh_db(const std::string& name) {
+    const std::string path = scratch(name + ".db");
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::remove((path + suffix).c_str());
+    std::filesystem::remove_all(path + ".logs");
+    return path;
+}
+
+std::vector<std::string> run_command(const std::string& db, std::vector<std::string> bots,
+                                     std::vector<std::string> options) {
+    std::vector<std::string> argv = {tournament, "run",       "--db",           db,
+                                     "--dict",   two_letters, "--game-timeout", "1"};
+    for (auto& b : bots)
+        argv.insert(argv.end(), {"--bot", std::move(b)});
+    argv.insert(argv.end(), options.begin(), options.end());
+    return argv;
+}
+
+json games_of(const std::string& db) {
+    const Run r = run({tournament, "games", "--db", db, "--json"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return json::parse(r.out);
+}
+
+int count_state(const json& games, const std::string& state) {
+    int n = 0;
+    for (const auto& g : games)
+        n += g["state"] == state;
+    return n;
+}
+
+void wait_until_gone(const std::string& tag) {
+    for (int i = 0; i < 250 && !processes_tagged(tag).empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "tournament: a round-robin plays every scheduled game once, and the database is its "
+    "record",
+    "[tournament]") {
+    const std::string db = fresh_db("round-robin");
+    const std::string tag = scratch("rr-bots");
+    // Bot b would leave (and be disqualified) if it could read the database (every deal's
+    // seed) or see a game's log.
+    const std::string snoop = fmt::format(
+        "if head -c 15 {} | grep -q 'SQLite format'; then exit 7; fi; "
+        "if ls {}.logs | grep -q game; then exit 8; fi; ",
+        db, db);
+    const Run r =
+        run(run_command(db,
+                        {"a=" + bot("staircase", tag), "b=" + snoop + bot("staircase", tag),
+                         "c=" + bot("peel-once", tag)},
+                        {"--deals", "2", "--seed", "9", "--concurrency", "3", "--logs",
+                         db + ".logs", "--json"}),
+            120);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json standings = json::parse(r.out);
+    CHECK(standings["games"] == 12);
+    CHECK(standings["done"] == 12);
+    CHECK(processes_tagged(tag).empty());
+
+    // The schedule in the database is the pure function's, every game done once.
+    auto made = bg::tournament::schedule({3, 2, bg::tournament::Format::round_robin, 2, 9});
+    const auto& expected = std::get<std::vector<bg::tournament::ScheduledGame>>(made);
+    const json games = games_of(db);
+    REQUIRE(games.size() == expected.size());
+    const std::vector<std::string> names = {"a", "b", "c"};
+    int wins = 0;
+    std::map<std::string, int> won;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const json& g = games[i];
+        INFO("game " << i + 1);
+        CHECK(g["state"] == "done");
+        CHECK(g["attempts"] == 1);
+        for (const auto& seat : g["seats"])
+            CHECK(seat["outcome"] != "disqualified");
+        CHECK(g["seed"] == expected[i].seed);
+        CHECK(g["deal"] == expected[i].deal);
+        CHECK(g["rotation"] == expected[i].rotation);
+        for (std::size_t s = 0; s < 2; ++s)
+            CHECK(g["seats"][s]["bot"] == names[static_cast<std::size_t>(expected[i].seats[s])]);
+        // Its log replays to the result the database holds.
+        const Run replay = run({host, "--replay", g["log"].get<std::string>(), "--json"});
+        REQUIRE(replay.status == 0);
+        const json result = json::parse(replay.out);
+        CHECK(result["seed"] == g["seed"]);
+        CHECK(result["winner"] == g["winner_seat"]);
+        CHECK(result["end"] == g["end"]);
+        if (g["winner_seat"].is_number()) {
+            ++wins;
+            ++won[g["seats"][g["winner_seat"].get<int>()]["bot"].get<std::string>()];
+        }
+    }
+    int counted = 0;
+    for (const auto& b : standings["bots"]) {
+        CHECK(b["games"] == 8);
+        CHECK(b["wins"] == won[b["name"].get<std::string>()]);
+        counted += b["wins"].get<int>();
+    }
+    CHECK(counted == wins);
+    // The one-peel bot never wins against a staircase: it is rated below both.
+    CHECK(standings["bots"][2]["name"] == "c");
+    // standings reads the same database to the same figures.
+    const Run again = run({tournament, "standings", "--db", db, "--json"});
+    REQUIRE(again.status == 0);
+    CHECK(json::parse(again.out) == standings);
+}
+
+TEST_CASE(
+    "tournament: a runner killed with SIGKILL is resumed; every game is done exactly once "
+    "and nothing of the killed run is left",
+    "[tournament]") {
+    const std::string db = fresh_db("killed");
+    const std::string tag = scratch("killed-bots");
+    // Sleepers against each other play to the game's time limit (1 s); the staircase wins fast.
+    Background runner =
+        start(run_command(db,
+                          {"fast=" + bot("staircase", tag), "slow=" + bot("sleep", tag),
+                           "slower=" + bot("sleep", tag)},
+                          {"--deals", "3", "--concurrency", "2", "--rating-interval", "1"}));
+    json games;
+    bool seen_running = false;
+    for (int i = 0; i < 600; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        // The database can be read while the run writes it.
+        games = games_of(db);
+        seen_running = count_state(games, "running") > 0;
+        if (count_state(games, "done") >= 4 && seen_running)
+            break;
+    }
+    REQUIRE(seen_running);
+    REQUIRE(::kill(runner.pid, SIGKILL) == 0);
+    runner.wait(10);
+    wait_until_gone(tag);
+    CHECK(processes_tagged(tag).empty());
+
+    games = games_of(db);
+    REQUIRE(games.size() == 18);
+    std::map<int, json> done_before;
+    std::vector<int> running_before;
+    for (const auto& g : games) {
+        if (g["state"] == "done")
+            done_before[g["id"]] = g;
+        if (g["state"] == "running")
+            running_before.push_back(g["id"]);
+    }
+    REQUIRE(!done_before.empty());
+    REQUIRE(!running_before.empty());
+
+    const Run resumed = run({tournament, "resume", "--db", db, "--json"}, 120);
+    INFO(resumed.err);
+    REQUIRE(resumed.status == 0);
+    CHECK(resumed.err.find("left running by a stopped run will be played again") !=
+          std::string::npos);
+    CHECK(json::parse(resumed.out)["done"] == 18);
+    games = games_of(db);
+    int attempts = 0;
+    for (const auto& g : games) {
+        INFO("game " << g["id"]);
+        CHECK(g["state"] == "done");
+        attempts += g["attempts"].get<int>();
+        // A game done before the kill is never played again: its record is as it was.
+        if (done_before.count(g["id"]))
+            CHECK(g == done_before[g["id"]]);
+    }
+    // The games running at the kill were started once more, and no other game was.
+    CHECK(attempts == 18 + static_cast<int>(running_before.size()));
+    for (int id : running_before)
+        CHECK(games[static_cast<std::size_t>(id - 1)]["attempts"] == 2);
+    CHECK(processes_tagged(tag).empty());
+}
+
+TEST_CASE(
+    "tournament: SIGINT stops a run, its running games go back to pending, and resume "
+    "finishes it",
+    "[tournament]") {
+    const std::string db = fresh_db("interrupted");
+    const std::string tag = scratch("interrupted-bots");
+    Background runner = start(run_command(db, {"x=" + bot("sleep", tag), "y=" + bot("sleep", tag)},
+                                          {"--deals", "3", "--concurrency", "2"}));
+    REQUIRE(wait_for_tagged(tag));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    REQUIRE(::kill(runner.pid, SIGINT) == 0);
+    const Run stopped = runner.wait(20);
+    INFO(stopped.err);
+    CHECK(stopped.status == 128 + SIGINT);
+    CHECK(stopped.err.find("stopped by SIGINT; 'tournament resume --db") != std::string::npos);
+    CHECK(processes_tagged(tag).empty());
+    json games = games_of(db);
+    CHECK(count_state(games, "running") == 0);
+    CHECK(count_state(games, "pending") > 0);
+    const Run resumed = run({tournament, "resume", "--db", db}, 60);
+    REQUIRE(resumed.status == 0);
+    games = games_of(db);
+    CHECK(count_state(games, "done") == 6);
+}
+
+TEST_CASE("tournament: an SPRT against a hopeless bot stops early and names the stronger",
+          "[tournament]") {
+    const std::string db = fresh_db("sprt");
+    const std::string tag = scratch("sprt-bots");
+    const Run r =
+        run(run_command(db, {"strong=" + bot("staircase", tag), "weak=" + bot("sleep", tag)},
+                        {"--format", "gauntlet", "--deals", "500", "--concurrency", "2", "--sprt",
+                         "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05", "--json"}),
+            120);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("SPRT accepted H1") != std::string::npos);
+    CHECK(r.err.find("strong is stronger than weak") != std::string::npos);
+    const json standings = json::parse(r.out);
+    CHECK(standings["done"].get<int>() < 1000);
+    CHECK(standings["sprt"]["decision"] == "H1");
+    CHECK(standings["sprt"]["llr"].get<double>() >= standings["sprt"]["upper_bound"].get<double>());
+    CHECK(standings["stopped"].is_string());
+    CHECK(processes_tagged(tag).empty());
+    // A decided tournament is not played on by resume.
+    const Run resumed = run({tournament, "resume", "--db", db, "--json"});
+    CHECK(resumed.status == 0);
+    CHECK(resumed.err.find("already stopped") != std::string::npos);
+    CHECK(json::parse(resumed.out)["done"] == standings["done"]);
+}
+
+TEST_CASE("tournament: bad input gets a clear error or a clear disqualification, never a crash",
+          "[tournament]") {
+    const std::string tag = scratch("bad-input-bots");
+    const std::string good = "a=" + bot("staircase", tag);
+    const auto expect = [](const std::vector<std::string>& argv, int status,
+                           const std::string& message) {
+        const Run r = run(argv, 60);
+        INFO(r.err);
+        CHECK(r.status == status);
+        CHECK(r.err.find(message) != std::string::npos);
+    };
+    const std::string db = fresh_db("bad");
+    expect(run_command(db, {good, "a=" + bot("sleep", tag)}, {}), 2, "two bots are named a");
+    expect(run_command(db, {good, "b=" + bot("sleep", tag)}, {"--players", "3"}), 2,
+           "need at least 3 bots");
+    expect(run_command(db, {good, "b=x", "c=y"}, {"--sprt", "elo0=0", "elo1=5"}), 2,
+           "--sprt compares two bots");
+    expect(run_command(db, {good, "nameless"}, {}), 2, "--bot takes NAME=CMD");
+    expect(run_command(db, {good, "b=x"}, {"--players", "0"}), 2, "--players must be");
+    expect({tournament, "play", "--db", db}, 2, "unknown command 'play'");
+    CHECK_FALSE(std::filesystem::exists(db));
+
+    // Databases that cannot be used.
+    expect({tournament, "standings", "--db", db}, 1, "start a tournament with 'tournament run'");
+    { std::ofstream(db) << "not a database, only text\n"; }
+    expect({tournament, "standings", "--db", db}, 1, "is not a tournament database");
+    expect({tournament, "resume", "--db", db}, 1, "is not a tournament database");
+    expect(run_command(db, {good, "b=x"}, {}), 1, "already exists");
+    std::remove(db.c_str());
+    const std::string folder = scratch("read-only-folder");
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directory(folder);
+    ::chmod(folder.c_str(), 0555);
+    // Root writes anywhere: the runner then runs as nobody, who may not write the folder.
+    std::vector<std::string> as_user;
+    if (::geteuid() == 0)
+        as_user = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+    auto argv = run_command(folder + "/t.db", {good, "b=x"}, {"--no-sandbox"});
+    argv.insert(argv.begin(), as_user.begin(), as_user.end());
+    expect(argv, 1, "cannot create the database");
+    std::filesystem::remove_all(folder);
+
+    // A command that cannot start is that bot's disqualification in each of its games.
+    const std::string ghost_db = fresh_db("ghost");
+    const Run r = run(run_command(ghost_db, {good, "ghost=/nonexistent/bot"}, {"--json"}), 60);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    for (const auto& g : games_of(ghost_db))
+        for (const auto& seat : g["seats"])
+            if (seat["bot"] == "ghost") {
+                CHECK(seat["outcome"] == "disqualified");
+                CHECK(seat["reason"].get<std::string>().rfind("could not start", 0) == 0);
+            }
+    const json standings = json::parse(r.out);
+    for (const auto& b : standings["bots"])
+        if (b["name"] == "ghost")
+            CHECK(b["disqualifications"]["could not start"] == 2);
+}
