@@ -117,8 +117,8 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
     ::close(fd);
     try {
         auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
-        // WAL: readers see the last committed game while the runner writes; FULL: a committed
-        // game survives a power loss.
+        // WAL: readers see the last committed game while the runner writes; FULL: the schedule
+        // survives a power loss (and each result, below).
         db->exec("PRAGMA journal_mode = WAL");
         db->exec("PRAGMA synchronous = FULL");
         configure(*db);
@@ -162,6 +162,7 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
             }
         }
         transaction.commit();
+        db->exec("PRAGMA synchronous = NORMAL");
         std::unique_ptr<Database> database(new Database(std::move(db), path));
         database->spec_ = spec;
         return database;
@@ -192,7 +193,7 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
                 "{} holds a tournament of schema version {}; this program reads version {}",
                 shown(path), version, schema_version);
         if (access == Access::write)
-            db->exec("PRAGMA synchronous = FULL");
+            db->exec("PRAGMA synchronous = NORMAL");
         std::unique_ptr<Database> database(new Database(std::move(db), path));
         if (auto error = database->load_spec())
             return fmt::format("{}: {}", shown(path), *error);
@@ -317,47 +318,67 @@ void Database::mark_pending(int id) {
     update.exec();
 }
 
-void Database::record(int id, const GameResult& result) {
-    SQLite::Transaction transaction(*db_);
-    SQLite::Statement game(*db_,
-                           "UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, "
-                           "bunch = ?, duration_ms = ?, log = ?, finished = datetime('now') "
-                           "WHERE id = ? AND state = 'running'");
-    game.bind(1, result.end);
-    if (result.winner_seat)
-        game.bind(2, *result.winner_seat);
-    else
-        game.bind(2);
-    game.bind(3, result.peels);
-    game.bind(4, result.bunch);
-    game.bind(5, static_cast<std::int64_t>(result.duration_ms));
-    game.bind(6, result.log);
-    game.bind(7, id);
-    if (game.exec() != 1)
-        throw std::runtime_error(fmt::format("game {} was not running", id));
-    SQLite::Statement seat(*db_,
-                           "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = ?, "
-                           "dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, reason = "
-                           "?, protocol = ? WHERE game_id = ? AND seat = ?");
-    for (std::size_t i = 0; i < result.seats.size(); ++i) {
-        const SeatResult& s = result.seats[i];
-        seat.bind(1, s.outcome);
-        seat.bind(2, s.standing);
-        seat.bind(3, s.tiles);
-        seat.bind(4, s.peels);
-        seat.bind(5, s.dumps);
-        seat.bind(6, s.stale_peels);
-        seat.bind(7, s.timed_peels);
-        seat.bind(8, s.think_ms);
-        seat.bind(9, s.reason);
-        seat.bind(10, s.protocol);
-        seat.bind(11, id);
-        seat.bind(12, static_cast<int>(i));
-        if (seat.exec() != 1)
-            throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
-        seat.reset();
+// A game's state going to running or back to pending needs no sync of its own (synchronous
+// NORMAL): after a power loss it is pending either way, which resume treats alike. A result is
+// committed with FULL, which syncs the log with every change before it.
+void Database::durably(const std::function<void()>& change) {
+    db_->exec("PRAGMA synchronous = FULL");
+    try {
+        change();
+    } catch (...) {
+        db_->exec("PRAGMA synchronous = NORMAL");
+        throw;
     }
-    transaction.commit();
+    db_->exec("PRAGMA synchronous = NORMAL");
+}
+
+void Database::record(const std::vector<std::pair<int, const GameResult*>>& results) {
+    durably([&] {
+        SQLite::Transaction transaction(*db_);
+        SQLite::Statement game(
+            *db_,
+            "UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, bunch = ?, "
+            "duration_ms = ?, log = ?, finished = datetime('now') WHERE id = ? AND state = "
+            "'running'");
+        SQLite::Statement seat(*db_,
+                               "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = "
+                               "?, dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, "
+                               "reason = ?, protocol = ? WHERE game_id = ? AND seat = ?");
+        for (const auto& [id, result] : results) {
+            game.bind(1, result->end);
+            if (result->winner_seat)
+                game.bind(2, *result->winner_seat);
+            else
+                game.bind(2);
+            game.bind(3, result->peels);
+            game.bind(4, result->bunch);
+            game.bind(5, static_cast<std::int64_t>(result->duration_ms));
+            game.bind(6, result->log);
+            game.bind(7, id);
+            if (game.exec() != 1)
+                throw std::runtime_error(fmt::format("game {} was not running", id));
+            game.reset();
+            for (std::size_t i = 0; i < result->seats.size(); ++i) {
+                const SeatResult& s = result->seats[i];
+                seat.bind(1, s.outcome);
+                seat.bind(2, s.standing);
+                seat.bind(3, s.tiles);
+                seat.bind(4, s.peels);
+                seat.bind(5, s.dumps);
+                seat.bind(6, s.stale_peels);
+                seat.bind(7, s.timed_peels);
+                seat.bind(8, s.think_ms);
+                seat.bind(9, s.reason);
+                seat.bind(10, s.protocol);
+                seat.bind(11, id);
+                seat.bind(12, static_cast<int>(i));
+                if (seat.exec() != 1)
+                    throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
+                seat.reset();
+            }
+        }
+        transaction.commit();
+    });
 }
 
 std::optional<std::string> Database::stopped() const {
@@ -368,9 +389,11 @@ std::optional<std::string> Database::stopped() const {
 }
 
 void Database::set_stopped(const std::string& why) {
-    SQLite::Statement update(*db_, "UPDATE tournament SET stopped = ? WHERE id = 1");
-    update.bind(1, why);
-    update.exec();
+    durably([&] {
+        SQLite::Statement update(*db_, "UPDATE tournament SET stopped = ? WHERE id = 1");
+        update.bind(1, why);
+        update.exec();
+    });
 }
 
 }  // namespace bg::tournament

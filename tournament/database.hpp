@@ -1,7 +1,8 @@
 // A tournament's only state: one SQLite database (WAL, foreign keys, a versioned schema). It
 // holds the options, the bots, the whole schedule (written before the first game starts), and
-// every finished game's result, each committed in one transaction together with its state, so
-// that a game is done exactly when its result is stored. `standings` and `games` read it while
+// every finished game's result, committed in one transaction together with its state (the games
+// that end in the same turn of the runner's loop share one), so that a game is done exactly when
+// its result is stored. `standings` and `games` read it while
 // a run writes it.
 //
 // Schema version 1 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
@@ -16,6 +17,7 @@
 //     total), reason, protocol)
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,8 +96,9 @@ class Database {
     std::vector<GameRow> games() const;
     void mark_running(int id);
     void mark_pending(int id);
-    // The game's result and its state `done`, in one transaction; it must be running.
-    void record(int id, const GameResult& result);
+    // Games' results and their state `done`, in one transaction (a game is never split over
+    // two), synced to disk before it returns; each must be running.
+    void record(const std::vector<std::pair<int, const GameResult*>>& results);
     // Why the tournament ended before its schedule did (an SPRT's decision), or nullopt.
     std::optional<std::string> stopped() const;
     void set_stopped(const std::string& why);
@@ -103,6 +106,7 @@ class Database {
   private:
     Database(std::unique_ptr<SQLite::Database> db, std::string path);
     std::optional<std::string> load_spec();
+    void durably(const std::function<void()>& change);
 
     std::unique_ptr<SQLite::Database> db_;
     std::string path_;

@@ -139,7 +139,8 @@ void Runner::start_next(Slot& slot) {
 // Finished matches are recorded and destroyed here, from a timer: never inside their own
 // callback.
 void Runner::reap() {
-    for (Slot* slot : std::exchange(done_, {})) {
+    std::vector<Slot*> recorded;
+    for (Slot* slot : done_) {
         const Referee& referee = slot->match->referee();
         const bool log_failed = slot->log->failed();
         const std::string log_error = log_failed ? slot->log->error() : "";
@@ -159,14 +160,30 @@ void Runner::reap() {
             } else {
                 slot->row.result =
                     game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
-                database_.record(slot->row.id, *slot->row.result);
-                slot->row.state = State::done;
-                if (options_.on_recorded)
-                    options_.on_recorded(slot->row);
+                recorded.push_back(slot);
             }
         } catch (const std::exception& e) {
             fail(fmt::format("the database could not be written: {}", e.what()));
         }
+    }
+    // The games that ended in this turn are committed together: one sync to disk, not one each.
+    std::vector<std::pair<int, const GameResult*>> results;
+    for (const Slot* slot : recorded)
+        results.emplace_back(slot->row.id, &*slot->row.result);
+    bool stored = false;
+    try {
+        if (!results.empty())
+            database_.record(results);
+        stored = true;
+    } catch (const std::exception& e) {
+        fail(fmt::format("the database could not be written: {}", e.what()));
+    }
+    for (Slot* slot : recorded) {
+        slot->row.state = State::done;
+        if (stored && options_.on_recorded)
+            options_.on_recorded(slot->row);
+    }
+    for (Slot* slot : std::exchange(done_, {})) {
         slot->match.reset();
         slot->log.reset();
         start_next(*slot);
