@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
@@ -146,7 +148,9 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
         SQLite::Statement seat(*db, "INSERT INTO seats (game_id, seat, bot_id) VALUES (?, ?, ?)");
         int id = 0;
         for (const auto& g : std::get<std::vector<ScheduledGame>>(made)) {
-            game.bind(1, ++id);
+            if (!spec.in_shard(++id))
+                continue;
+            game.bind(1, id);
             game.bind(2, g.deal);
             game.bind(3, std::to_string(g.seed));
             game.bind(4, g.table);
@@ -240,7 +244,8 @@ int Database::requeue_running() {
 
 std::vector<GameRow> Database::games() const {
     std::vector<GameRow> rows;
-    SQLite::Transaction snapshot(*db_);  // one consistent view, however the runner writes
+    std::unordered_map<int, std::size_t> index;  // game id -> its row
+    SQLite::Transaction snapshot(*db_);          // one consistent view, however the runner writes
     SQLite::Statement game(*db_,
                            "SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
                            "winner_seat, peels, bunch, duration_ms, log FROM games ORDER BY id");
@@ -267,8 +272,9 @@ std::vector<GameRow> Database::games() const {
             result.log = game.getColumn(12).getString();
             row.result = std::move(result);
         }
-        if (static_cast<std::size_t>(row.id) != rows.size() + 1)
-            throw std::runtime_error("the games' ids are not 1, 2, 3...");
+        if (!rows.empty() && row.id <= rows.back().id)
+            throw std::runtime_error("the games' ids do not increase");
+        index[row.id] = rows.size();
         rows.push_back(std::move(row));
     }
     SQLite::Statement seat(*db_,
@@ -277,10 +283,11 @@ std::vector<GameRow> Database::games() const {
                            "ORDER BY game_id, seat");
     while (seat.executeStep()) {
         const int id = seat.getColumn(0).getInt();
-        if (id < 1 || static_cast<std::size_t>(id) > rows.size() ||
-            seat.getColumn(1).getInt() != static_cast<int>(rows[id - 1].game.seats.size()))
+        const auto found = index.find(id);
+        if (found == index.end() ||
+            seat.getColumn(1).getInt() != static_cast<int>(rows[found->second].game.seats.size()))
             throw std::runtime_error(fmt::format("game {}'s seats are not 0, 1, 2...", id));
-        GameRow& row = rows[static_cast<std::size_t>(id - 1)];
+        GameRow& row = rows[found->second];
         row.game.seats.push_back(seat.getColumn(2).getInt());
         if (!row.result)
             continue;
@@ -335,50 +342,102 @@ void Database::durably(const std::function<void()>& change) {
 void Database::record(const std::vector<std::pair<int, const GameResult*>>& results) {
     durably([&] {
         SQLite::Transaction transaction(*db_);
-        SQLite::Statement game(
-            *db_,
-            "UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, bunch = ?, "
-            "duration_ms = ?, log = ?, finished = datetime('now') WHERE id = ? AND state = "
-            "'running'");
-        SQLite::Statement seat(*db_,
-                               "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = "
-                               "?, dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, "
-                               "reason = ?, protocol = ? WHERE game_id = ? AND seat = ?");
-        for (const auto& [id, result] : results) {
-            game.bind(1, result->end);
-            if (result->winner_seat)
-                game.bind(2, *result->winner_seat);
-            else
-                game.bind(2);
-            game.bind(3, result->peels);
-            game.bind(4, result->bunch);
-            game.bind(5, static_cast<std::int64_t>(result->duration_ms));
-            game.bind(6, result->log);
-            game.bind(7, id);
-            if (game.exec() != 1)
-                throw std::runtime_error(fmt::format("game {} was not running", id));
-            game.reset();
-            for (std::size_t i = 0; i < result->seats.size(); ++i) {
-                const SeatResult& s = result->seats[i];
-                seat.bind(1, s.outcome);
-                seat.bind(2, s.standing);
-                seat.bind(3, s.tiles);
-                seat.bind(4, s.peels);
-                seat.bind(5, s.dumps);
-                seat.bind(6, s.stale_peels);
-                seat.bind(7, s.timed_peels);
-                seat.bind(8, s.think_ms);
-                seat.bind(9, s.reason);
-                seat.bind(10, s.protocol);
-                seat.bind(11, id);
-                seat.bind(12, static_cast<int>(i));
-                if (seat.exec() != 1)
-                    throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
-                seat.reset();
-            }
-        }
+        write_results(results, true);
         transaction.commit();
     });
+}
+
+void Database::write_results(const std::vector<std::pair<int, const GameResult*>>& results,
+                             bool from_running) {
+    SQLite::Statement game(
+        *db_, std::string("UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, "
+                          "bunch = ?, duration_ms = ?, log = ?, finished = datetime('now') WHERE "
+                          "id = ? AND ") +
+                  (from_running ? "state = 'running'" : "state != 'done'"));
+    SQLite::Statement seat(*db_,
+                           "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = ?, "
+                           "dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, reason = "
+                           "?, protocol = ? WHERE game_id = ? AND seat = ?");
+    for (const auto& [id, result] : results) {
+        game.bind(1, result->end);
+        if (result->winner_seat)
+            game.bind(2, *result->winner_seat);
+        else
+            game.bind(2);
+        game.bind(3, result->peels);
+        game.bind(4, result->bunch);
+        game.bind(5, static_cast<std::int64_t>(result->duration_ms));
+        game.bind(6, result->log);
+        game.bind(7, id);
+        if (game.exec() != 1)
+            throw std::runtime_error(
+                fmt::format("game {} was not {}", id, from_running ? "running" : "to be done"));
+        game.reset();
+        for (std::size_t i = 0; i < result->seats.size(); ++i) {
+            const SeatResult& s = result->seats[i];
+            seat.bind(1, s.outcome);
+            seat.bind(2, s.standing);
+            seat.bind(3, s.tiles);
+            seat.bind(4, s.peels);
+            seat.bind(5, s.dumps);
+            seat.bind(6, s.stale_peels);
+            seat.bind(7, s.timed_peels);
+            seat.bind(8, s.think_ms);
+            seat.bind(9, s.reason);
+            seat.bind(10, s.protocol);
+            seat.bind(11, id);
+            seat.bind(12, static_cast<int>(i));
+            if (seat.exec() != 1)
+                throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
+            seat.reset();
+        }
+    }
+}
+
+Database::Merged Database::merge(const std::vector<GameRow>& rows) {
+    Merged merged;
+    std::unordered_map<int, const GameResult*> here;
+    std::unordered_map<int, const ScheduledGame*> scheduled;
+    const std::vector<GameRow> mine = games();
+    for (const auto& row : mine) {
+        scheduled[row.id] = &row.game;
+        if (row.result)
+            here[row.id] = &*row.result;
+    }
+    std::unordered_map<int, const GameResult*> incoming;
+    for (const auto& row : rows) {
+        if (!row.result)
+            continue;
+        const auto slot = scheduled.find(row.id);
+        if (slot == scheduled.end() || !(*slot->second == row.game))
+            throw std::runtime_error(fmt::format("game {} is not this tournament's", row.id));
+        const auto [it, first] = incoming.try_emplace(row.id, &*row.result);
+        if (!first && !(*it->second == *row.result))
+            merged.conflicts.push_back(row.id);
+    }
+    std::vector<std::pair<int, const GameResult*>> added;
+    for (const auto& [id, result] : incoming) {
+        const auto done = here.find(id);
+        if (done == here.end())
+            added.emplace_back(id, result);
+        else if (*done->second == *result)
+            ++merged.already;
+        else
+            merged.conflicts.push_back(id);
+    }
+    std::sort(merged.conflicts.begin(), merged.conflicts.end());
+    merged.conflicts.erase(std::unique(merged.conflicts.begin(), merged.conflicts.end()),
+                           merged.conflicts.end());
+    if (!merged.conflicts.empty())
+        return merged;
+    std::sort(added.begin(), added.end());
+    durably([&] {
+        SQLite::Transaction transaction(*db_);
+        write_results(added, false);
+        transaction.commit();
+    });
+    merged.added = static_cast<int>(added.size());
+    return merged;
 }
 
 std::optional<std::string> Database::stopped() const {

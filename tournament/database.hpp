@@ -46,6 +46,7 @@ struct SeatResult {
     double think_ms = 0;  // over the timed peels, in all
     std::string reason;   // why it was put out, or ""
     std::string protocol;
+    friend bool operator==(const SeatResult&, const SeatResult&) = default;
 };
 
 struct GameResult {
@@ -56,6 +57,7 @@ struct GameResult {
     std::uint64_t duration_ms = 0;
     std::string log;  // its event log's path, or ""
     std::vector<SeatResult> seats;
+    friend bool operator==(const GameResult&, const GameResult&) = default;
 };
 
 enum class State { pending, running, done };
@@ -99,6 +101,15 @@ class Database {
     // Games' results and their state `done`, in one transaction (a game is never split over
     // two), synced to disk before it returns; each must be running.
     void record(const std::vector<std::pair<int, const GameResult*>>& results);
+    // Merging shards: the done games among `rows` (each another database's) stored here as they
+    // are, in one transaction. A game done here, or twice among `rows`, with another result is a
+    // conflict: then nothing is written, and the conflicting ids are returned.
+    struct Merged {
+        int added = 0;    // games done now that were not
+        int already = 0;  // games done here already, with the same result
+        std::vector<int> conflicts;
+    };
+    Merged merge(const std::vector<GameRow>& rows);
     // Why the tournament ended before its schedule did (an SPRT's decision), or nullopt.
     std::optional<std::string> stopped() const;
     void set_stopped(const std::string& why);
@@ -107,6 +118,9 @@ class Database {
     Database(std::unique_ptr<SQLite::Database> db, std::string path);
     std::optional<std::string> load_spec();
     void durably(const std::function<void()>& change);
+    // Results into the games table, each game's UPDATE required to change one row.
+    void write_results(const std::vector<std::pair<int, const GameResult*>>& results,
+                       bool from_running);
 
     std::unique_ptr<SQLite::Database> db_;
     std::string path_;

@@ -49,6 +49,7 @@ const char* const usage_text =
        tournament resume --db FILE [--concurrency N] [--json]
        tournament standings --db FILE [--json]
        tournament games --db FILE [--json|--csv]
+       tournament merge --db OUT SHARD.db...
 
 Plays many games of Bananagrams between bots, several at once, and keeps everything in one
 SQLite database: the options, the bots, the whole schedule and every game's result. A table is
@@ -65,9 +66,14 @@ options and --seed alone. Each player runs in the host's sandbox (see bananagram
              on the Elo scale with its 95% interval (a Plackett-Luce fit of all standings); a
              head-to-head table; for two bots the Elo difference on game pairs and the SPRT
   games      every game of the schedule: its state, and once done its result
+  merge      gathers the games of shards (run --shard I/N, each into its own database) into one
+             database, made if missing: it refuses shards of another tournament, a game done
+             twice with different results, and names the games no shard has done; merging
+             again, or in another order, changes nothing
 
-Exit status: 0 done; 1 the database (or the word list, or the log directory) cannot be used;
-2 bad options; 5 the player sandbox cannot be set up here; 128+N stopped by signal N (SIGINT,
+Exit status: 0 done; 1 the database (or the word list, or the log directory) cannot be used, or
+shards do not merge; 2 bad options; 3 merged, but games are missing (resume their shards, then
+merge again); 5 the player sandbox cannot be set up here; 128+N stopped by signal N (SIGINT,
 SIGTERM, SIGHUP, SIGQUIT: the games running go back to pending; resume plays them).
 )";
 
@@ -95,6 +101,9 @@ po::options_description run_options() {
          "deals a table; each is played in all K rotations of the seats")
         ("seed", po::value<std::string>()->value_name("S")->default_value("1"),
          "the seed the whole schedule (every deal) derives from")
+        ("shard", po::value<std::string>()->value_name("I/N"),
+         "play only shard I of N (from 0): the games g (from 1) of the schedule with (g - 1) mod "
+         "N = I, into this database; merge gathers the shards")
         ("logs", po::value<std::string>()->value_name("DIR"),
          "write each game's event log to DIR/game-NNNNNN.jsonl (made if missing)")
         ("sprt", po::value<std::vector<std::string>>()->multitoken()->value_name("elo0=E0 elo1=E1 alpha=A beta=B"),
@@ -400,6 +409,12 @@ int run(const po::variables_map& vm) {
             spec.logs = std::filesystem::absolute(vm["logs"].as<std::string>()).string();
         if (!spec.game.dictionary.empty())
             spec.game.dictionary = std::filesystem::absolute(spec.game.dictionary).string();
+        if (vm.count("shard")) {
+            auto shard = parse_shard(vm["shard"].as<std::string>());
+            if (auto* why = std::get_if<std::string>(&shard))
+                throw po::error(*why);
+            spec.shard = std::get<Spec::Shard>(shard);
+        }
         if (vm.count("sprt")) {
             auto sprt = parse_sprt(vm["sprt"].as<std::vector<std::string>>());
             if (auto* why = std::get_if<std::string>(&sprt))
@@ -566,6 +581,109 @@ int list_games(const Database& database, bool json, bool csv) {
     return exit_done;
 }
 
+constexpr int exit_incomplete = 3;
+
+int merge(const po::variables_map& vm) {
+    std::vector<std::string> inputs;
+    try {
+        if (!vm.count("db"))
+            throw po::error("--db OUT is needed: the database the shards are merged into");
+        if (vm.count("shards"))
+            inputs = vm["shards"].as<std::vector<std::string>>();
+        if (inputs.empty())
+            throw po::error("no shards given: tournament merge --db OUT SHARD.db...");
+    } catch (const po::error& e) {
+        say("tournament: {}\nTry 'tournament --help'.\n", escape_for_terminal(e.what()));
+        return exit_usage;
+    }
+    std::vector<std::unique_ptr<Database>> shards;
+    for (const auto& path : inputs) {
+        auto opened = Database::open(path, Database::Access::read);
+        if (auto* error = std::get_if<std::string>(&opened)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_database;
+        }
+        shards.push_back(std::move(std::get<std::unique_ptr<Database>>(opened)));
+        if (auto why = difference(shards.front()->spec(), shards.back()->spec())) {
+            say("tournament: {} and {} are not shards of one tournament: {}\n",
+                escape_for_terminal(inputs.front()), escape_for_terminal(path), *why);
+            return exit_database;
+        }
+    }
+    const std::string out_path = vm["db"].as<std::string>();
+    std::unique_ptr<Database> merged;
+    if (std::filesystem::exists(out_path)) {
+        auto opened = Database::open(out_path, Database::Access::write);
+        if (auto* error = std::get_if<std::string>(&opened)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_database;
+        }
+        merged = std::move(std::get<std::unique_ptr<Database>>(opened));
+        if (merged->spec().shard) {
+            say("tournament: {} is a shard itself; merge into a new file or an earlier merge\n",
+                escape_for_terminal(out_path));
+            return exit_database;
+        }
+        if (auto why = difference(merged->spec(), shards.front()->spec())) {
+            say("tournament: {} holds another tournament than {}: {}\n",
+                escape_for_terminal(out_path), escape_for_terminal(inputs.front()), *why);
+            return exit_database;
+        }
+    } else {
+        Spec spec = shards.front()->spec();
+        spec.shard.reset();
+        spec.logs.clear();
+        auto created = Database::create(out_path, spec);
+        if (auto* error = std::get_if<std::string>(&created)) {
+            say("tournament: {}\n", escape_for_terminal(*error));
+            return exit_database;
+        }
+        merged = std::move(std::get<std::unique_ptr<Database>>(created));
+    }
+    if (auto error = merged->lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
+    std::vector<GameRow> rows;
+    for (const auto& shard : shards) {
+        auto games = shard->games();
+        std::move(games.begin(), games.end(), std::back_inserter(rows));
+    }
+    const Database::Merged result = merged->merge(rows);
+    if (!result.conflicts.empty()) {
+        std::string ids;
+        for (std::size_t i = 0; i < result.conflicts.size() && i < 20; ++i)
+            ids += fmt::format("{}{}", i ? ", " : "", result.conflicts[i]);
+        say("tournament: {} game{} done twice with different results (game{} {}{}): nothing was "
+            "merged; merge only one database of each shard\n",
+            result.conflicts.size(), result.conflicts.size() == 1 ? "" : "s",
+            result.conflicts.size() == 1 ? "" : "s", ids,
+            result.conflicts.size() > 20 ? ", ..." : "");
+        return exit_database;
+    }
+    const auto all = merged->games();
+    std::vector<int> missing;
+    for (const auto& row : all)
+        if (!row.result)
+            missing.push_back(row.id);
+    say("tournament: merged {} shard database{}: {} game{} added, {} already there; {} of {} "
+        "games done\n",
+        shards.size(), shards.size() == 1 ? "" : "s", result.added, result.added == 1 ? "" : "s",
+        result.already, all.size() - missing.size(), all.size());
+    if (missing.empty())
+        return exit_done;
+    std::string ids;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
+        ids += fmt::format("{}{}", i ? ", " : "", missing[i]);
+    const auto& shard = shards.front()->spec().shard;
+    say("tournament: {} game{} missing: {}{}{}\n", missing.size(), missing.size() == 1 ? "" : "s",
+        ids, missing.size() > 20 ? ", ..." : "",
+        shard ? fmt::format(" (game g is in shard (g - 1) mod {}: resume those shards, then merge "
+                            "again)",
+                            shard->count)
+              : "");
+    return exit_incomplete;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -600,7 +718,7 @@ int main(int argc, char** argv) {
         visible.add(common).add(run_visible).add(play).add(read).add(sandbox);
         out.write(help_text(visible));
         if (command.empty()) {
-            say("tournament: no command given (run, resume, standings or games)\n");
+            say("tournament: no command given (run, resume, standings, games or merge)\n");
             return exit_usage;
         }
         return exit_done;
@@ -621,10 +739,20 @@ int main(int argc, char** argv) {
             accepted.add_options()("json", po::bool_switch(), "");
         else if (command == "games")
             accepted.add_options()("json", po::bool_switch(), "")("csv", po::bool_switch(), "");
+        else if (command == "merge")
+            accepted.add_options()("shards", po::value<std::vector<std::string>>(), "");
         else
-            throw po::error(fmt::format("unknown command '{}': run, resume, standings or games",
-                                        escape_for_terminal(command)));
-        po::store(po::command_line_parser(argc - 1, argv + 1).options(accepted).run(), vm);
+            throw po::error(
+                fmt::format("unknown command '{}': run, resume, standings, games or merge",
+                            escape_for_terminal(command)));
+        po::positional_options_description positional;
+        if (command == "merge")
+            positional.add("shards", -1);
+        po::store(po::command_line_parser(argc - 1, argv + 1)
+                      .options(accepted)
+                      .positional(positional)
+                      .run(),
+                  vm);
         po::notify(vm);
         if (vm.count("help")) {
             out.write(help_text(accepted));
@@ -643,6 +771,8 @@ int main(int argc, char** argv) {
             return run(vm);
         if (command == "resume")
             return resume(vm);
+        if (command == "merge")
+            return merge(vm);
         auto opened = open_database(vm, Database::Access::read);
         if (auto* error = std::get_if<std::string>(&opened)) {
             say("tournament: {}\n", escape_for_terminal(*error));

@@ -88,6 +88,8 @@ std::optional<std::string> check(const Spec& spec) {
         return std::string("a tournament needs at least two bots (--bot NAME=CMD, again)");
     if (auto made = tables(spec.schedule_options()); auto* error = std::get_if<std::string>(&made))
         return *error;
+    if (spec.sprt && spec.shard && spec.shard->count > 1)
+        return std::string("--sprt decides on game pairs as they finish: play it unsharded");
     if (spec.sprt && (spec.bots.size() != 2 || spec.players != 2))
         return std::string(
             "--sprt compares two bots in two-player games: give exactly two --bot "
@@ -123,6 +125,8 @@ json to_json(const Spec& s) {
               {"file_size_mib", limits.file_size_mib},
               {"tmp_mib", limits.tmp_mib}}},
             {"logs", bytes_to_json(s.logs)},
+            {"shard", s.shard ? json::object({{"index", s.shard->index}, {"count", s.shard->count}})
+                              : json(nullptr)},
             {"sprt", s.sprt ? json::object({{"elo0", s.sprt->elo0},
                                             {"elo1", s.sprt->elo1},
                                             {"alpha", s.sprt->alpha},
@@ -158,6 +162,7 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     const auto sandbox = f.get<json>("sandbox");
     s.logs = f.bytes("logs");
     const auto sprt = f.get<json>("sprt");
+    const auto shard = f.get<json>("shard");
     if (!f.error().empty())
         return "the tournament's options: " + f.error();
     if (!format || !dialect)
@@ -188,9 +193,47 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
         if (!p.error().empty())
             return "the tournament's SPRT: " + p.error();
     }
+    if (!shard.is_null()) {
+        JsonFields h(shard);
+        s.shard = Spec::Shard{h.get<int>("index"), h.get<int>("count")};
+        if (!h.error().empty() || s.shard->count < 1 || s.shard->index < 0 ||
+            s.shard->index >= s.shard->count)
+            return std::string("the tournament's shard is not one");
+    }
     if (auto why = check(s))
         return "the tournament's options: " + *why;
     return s;
+}
+
+std::variant<Spec::Shard, std::string> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    Spec::Shard shard;
+    const auto number = [](std::string_view digits, int& out) {
+        const auto [end, error] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), out);
+        return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
+    };
+    if (slash == std::string::npos ||
+        !number(std::string_view(text).substr(0, slash), shard.index) ||
+        !number(std::string_view(text).substr(slash + 1), shard.count) || shard.count < 1 ||
+        shard.count > 100'000 || shard.index < 0 || shard.index >= shard.count)
+        return fmt::format("--shard takes I/N with 0 <= I < N <= 100000 (shard I of N), not '{}'",
+                           escape_for_terminal(text));
+    return shard;
+}
+
+std::optional<std::string> difference(const Spec& a, const Spec& b) {
+    json x = to_json(a), y = to_json(b);
+    for (auto* j : {&x, &y}) {
+        j->erase("shard");
+        j->erase("logs");
+    }
+    for (const auto& [key, value] : x.items())
+        if (!y.contains(key) || y[key] != value)
+            return fmt::format("{} is {} in one and {} in the other", key,
+                               escape_for_terminal(value.dump()),
+                               escape_for_terminal(y.contains(key) ? y[key].dump() : "nothing"));
+    return std::nullopt;
 }
 
 }  // namespace bg::tournament

@@ -34,9 +34,26 @@ struct Spec {
     SandboxConfig sandbox;
     std::string logs;  // the directory of the games' event logs, or "" for none
     std::optional<stats::Sprt> sprt;
+    // Shard `index` of `count` (from 0): only the schedule's games g (from 1) with
+    // (g - 1) mod count == index, so that shards differ by at most one game.
+    struct Shard {
+        int index = 0;
+        int count = 1;
+        friend bool operator==(const Shard&, const Shard&) = default;
+    };
+    std::optional<Shard> shard;
 
     ScheduleOptions schedule_options() const;
+    bool in_shard(int game_id) const {
+        return !shard || (game_id - 1) % shard->count == shard->index;
+    }
 };
+
+// "I/N", 0 <= I < N <= 100000, or why not.
+std::variant<Spec::Shard, std::string> parse_shard(const std::string& text);
+// What makes two databases the same tournament (the spec without its shard and its log folder,
+// which each machine chooses), or the first option in which `a` and `b` differ, named.
+std::optional<std::string> difference(const Spec& a, const Spec& b);
 
 // A bot's NAME=CMD, or why it is not one.
 std::variant<Bot, std::string> parse_bot(const std::string& text);
