@@ -99,6 +99,9 @@ Database::Database(std::unique_ptr<SQLite::Database> db, std::string path)
     : db_(std::move(db)), path_(std::move(path)) {}
 
 Database::~Database() {
+    // SQLite first: closing any descriptor of the file drops every POSIX lock this process holds
+    // on it, SQLite's own included.
+    db_.reset();
     if (lock_fd_ >= 0)
         ::close(lock_fd_);
 }
@@ -185,8 +188,18 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
     if (!S_ISREG(status.st_mode))
         return fmt::format("{} is not a tournament database: not a file", shown(path));
     try {
-        auto db = std::make_unique<SQLite::Database>(
-            path, access == Access::write ? SQLite::OPEN_READWRITE : SQLite::OPEN_READONLY);
+        // A reader opens the file for writing too where it may, only to leave no WAL files
+        // behind when it closes (a read-only connection cannot remove them), and writes nothing.
+        std::unique_ptr<SQLite::Database> db;
+        try {
+            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
+        } catch (const SQLite::Exception&) {
+            if (access == Access::write)
+                throw;
+            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+        }
+        if (access == Access::read)
+            db->exec("PRAGMA query_only = ON");
         configure(*db);
         const int id = db->execAndGet("PRAGMA application_id").getInt();
         const int version = db->execAndGet("PRAGMA user_version").getInt();
