@@ -26,6 +26,7 @@
 #include "record/replay.hpp"
 #include "record/result.hpp"
 #include "transport/handles.hpp"
+#include "viewer/pages.hpp"
 
 namespace po = boost::program_options;
 
@@ -49,7 +50,7 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 }
 
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
-       host --replay LOG [--json] [--quiet]
+       host --replay LOG [--json] [--quiet] [--html FILE]
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
@@ -109,7 +110,26 @@ void print_live_line(double seconds, const std::string& line) {
     say("[{:8.3f}s] {}\n", seconds, line);
 }
 
-int replay(const std::string& path, bool json, bool quiet) {
+// The game's page (viewer/), from its log's records; false (and said why) when it cannot be had.
+bool write_game_page(std::istream& log, const std::string& log_name, const std::string& path) {
+    auto records = bg::viewer::read_records(log);
+    if (auto* error = std::get_if<std::string>(&records)) {
+        say("host: {}: {}\n", bg::escape_for_terminal(log_name), *error);
+        return false;
+    }
+    const std::string page = bg::viewer::game_page(std::get<std::vector<nlohmann::json>>(records));
+    std::FILE* file = std::fopen(path.c_str(), "we");
+    const bool written = file && std::fwrite(page.data(), 1, page.size(), file) == page.size();
+    const bool closed = file && std::fclose(file) == 0;
+    if (!written || !closed) {
+        say("host: cannot write the page {}: {}\n", bg::escape_for_terminal(path),
+            std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+int replay(const std::string& path, bool json, bool quiet, const std::string& html) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         say("host: cannot open log {}: {}\n", bg::escape_for_terminal(path), std::strerror(errno));
@@ -127,6 +147,12 @@ int replay(const std::string& path, bool json, bool quiet) {
         return exit_failed;
     }
     print_result(std::get<nlohmann::json>(replayed), json);
+    if (!html.empty()) {
+        in.clear();
+        in.seekg(0);
+        if (!write_game_page(in, path, html))
+            return exit_failed;
+    }
     return out.failed() ? exit_output_failed : exit_played;
 }
 
@@ -151,6 +177,9 @@ int main(int argc, char** argv) {
     options.add_options()
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
+        ("html", po::value<std::string>()->value_name("FILE"),
+         "write the game's page to this file at its end (or a replayed log's): one HTML file "
+         "that shows the grids move by move, opened from disk in any browser")
         ("replay", po::value<std::string>()->value_name("FILE"),
          "rebuild a game from its event log alone, spawning nothing, and print its result (and "
          "its live lines on stderr)")
@@ -182,7 +211,8 @@ int main(int argc, char** argv) {
             if (vm.count("command"))
                 throw po::error("--replay spawns nothing: give no player commands with it");
             return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>(),
-                          vm["quiet"].as<bool>());
+                          vm["quiet"].as<bool>(),
+                          vm.count("html") ? vm["html"].as<std::string>() : std::string());
         }
         if (!vm.count("command"))
             throw po::error("no player commands given");
@@ -224,7 +254,13 @@ int main(int argc, char** argv) {
             return exit_failed;
         }
     }
-    bg::EventLog log(log_file);
+    // A page needs the log's records: without --log they are kept in memory.
+    char* memory_log = nullptr;
+    std::size_t memory_log_size = 0;
+    std::FILE* page_log = nullptr;
+    if (!log_file && vm.count("html"))
+        page_log = ::open_memstream(&memory_log, &memory_log_size);
+    bg::EventLog log(log_file ? log_file : page_log);
 
     std::vector<bg::Launch> launches;
     if (sandboxed) {
@@ -295,6 +331,23 @@ int main(int argc, char** argv) {
             if (status == exit_played || status == exit_player_failed)
                 status = exit_failed;
         }
+    }
+    if (vm.count("html")) {
+        const std::string html = vm["html"].as<std::string>();
+        bool written = false;
+        if (page_log) {
+            std::fclose(page_log);
+            std::istringstream records(std::string(memory_log, memory_log_size));
+            written = !log.failed() && write_game_page(records, "the event log", html);
+            std::free(memory_log);
+        } else {
+            std::ifstream records(vm["log"].as<std::string>(), std::ios::binary);
+            written = write_game_page(records, vm["log"].as<std::string>(), html);
+        }
+        if (written && !vm["quiet"].as<bool>())
+            say("the game's page: {}\n", bg::escape_for_terminal(html));
+        if (!written && (status == exit_played || status == exit_player_failed))
+            status = exit_failed;
     }
     if (out.failed() && status == exit_played)
         status = exit_output_failed;

@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "tournament/database.hpp"
 #include "tournament/runner.hpp"
 #include "tournament/standings.hpp"
+#include "viewer/pages.hpp"
 
 namespace po = boost::program_options;
 using namespace bg::tournament;
@@ -50,6 +52,7 @@ const char* const usage_text =
        tournament standings --db FILE [--json]
        tournament games --db FILE [--json|--csv]
        tournament merge --db OUT SHARD.db...
+       tournament report --db FILE --html FILE
 
 Plays many games of Bananagrams between bots, several at once, and keeps everything in one
 SQLite database: the options, the bots, the whole schedule and every game's result. A table is
@@ -66,6 +69,9 @@ options and --seed alone. Each player runs in the host's sandbox (see bananagram
              on the Elo scale with its 95% interval (a Plackett-Luce fit of all standings); a
              head-to-head table; for two bots the Elo difference on game pairs and the SPRT
   games      every game of the schedule: its state, and once done its result
+  report     writes the tournament's page (--html FILE): standings with the ratings' intervals
+             drawn, wins by seat, head to head, disqualifications, and every game linking to
+             its replay page (written beside it, in games/, from the game logs)
   merge      gathers the games of shards (run --shard I/N, each into its own database) into one
              database, made if missing: it refuses shards of another tournament, a game done
              twice with different results, and names the games no shard has done; merging
@@ -581,6 +587,85 @@ int list_games(const Database& database, bool json, bool csv) {
     return exit_done;
 }
 
+int report(const po::variables_map& vm) {
+    if (!vm.count("db") || !vm.count("html")) {
+        say("tournament: report needs --db FILE and --html FILE\nTry 'tournament --help'.\n");
+        return exit_usage;
+    }
+    auto opened = open_database(vm, Database::Access::read);
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return exit_database;
+    }
+    const Database& database = *std::get<std::unique_ptr<Database>>(opened);
+    const Spec& spec = database.spec();
+    const auto rows = database.games();
+    const std::filesystem::path html = vm["html"].as<std::string>();
+    const std::filesystem::path folder = html.parent_path().empty() ? "." : html.parent_path();
+    nlohmann::json seats = nlohmann::json::array();
+    nlohmann::json games = nlohmann::json::array();
+    int pages = 0, unreadable = 0;
+    for (const auto& row : rows) {
+        nlohmann::json names = nlohmann::json::array();
+        for (int bot : row.game.seats)
+            names.push_back(spec.bots[static_cast<std::size_t>(bot)].name);
+        nlohmann::json game = {{"id", row.id},
+                               {"deal", row.game.deal},
+                               {"rotation", row.game.rotation},
+                               {"state", to_string(row.state)},
+                               {"end", nullptr},
+                               {"winner", nullptr},
+                               {"seats", names},
+                               {"page", nullptr}};
+        if (row.result) {
+            const GameResult& r = *row.result;
+            game["end"] = r.end;
+            if (r.winner_seat)
+                game["winner"] = names[static_cast<std::size_t>(*r.winner_seat)];
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                if (seats.size() <= s)
+                    seats.push_back({{"games", 0}, {"wins", 0}});
+                seats[s]["games"] = seats[s]["games"].get<int>() + 1;
+                if (r.winner_seat == static_cast<int>(s))
+                    seats[s]["wins"] = seats[s]["wins"].get<int>() + 1;
+            }
+            if (!r.log.empty()) {
+                std::ifstream log(r.log, std::ios::binary);
+                auto records = bg::viewer::read_records(log);
+                const auto name = fmt::format("games/game-{:06}.html", row.id);
+                std::error_code error;
+                std::filesystem::create_directories(folder / "games", error);
+                std::ofstream page(folder / name, std::ios::binary);
+                if (auto* ok = std::get_if<std::vector<nlohmann::json>>(&records); ok && page) {
+                    page << bg::viewer::game_page(*ok);
+                    if (page.flush()) {
+                        game["page"] = name;
+                        ++pages;
+                    }
+                } else {
+                    ++unreadable;
+                }
+            }
+        }
+        games.push_back(std::move(game));
+    }
+    const nlohmann::json data = {
+        {"standings", standings_json(standings(spec, rows, database.stopped()))},
+        {"seats", seats},
+        {"games", games}};
+    std::ofstream out_file(html, std::ios::binary);
+    out_file << bg::viewer::report_page(data);
+    if (!out_file.flush()) {
+        say("tournament: cannot write the report {}: {}\n", escape_for_terminal(html.string()),
+            std::strerror(errno));
+        return exit_database;
+    }
+    say("tournament: the report: {} ({} game page{}{})\n", escape_for_terminal(html.string()),
+        pages, pages == 1 ? "" : "s",
+        unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
+    return exit_done;
+}
+
 constexpr int exit_incomplete = 3;
 
 int merge(const po::variables_map& vm) {
@@ -701,7 +786,9 @@ int main(int argc, char** argv) {
     po::options_description play = play_options();
     po::options_description sandbox = bg::options::sandbox();
     po::options_description read("standings and games");
-    read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat");
+    read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat")(
+        "html", po::value<std::string>()->value_name("FILE"),
+        "report: the page to write (the games' pages go in games/ beside it)");
     po::options_description all;
     all.add(common).add(run_only_options).add(play).add(sandbox).add(read);
     // --db is declared in both; the help shows it once.
@@ -718,7 +805,7 @@ int main(int argc, char** argv) {
         visible.add(common).add(run_visible).add(play).add(read).add(sandbox);
         out.write(help_text(visible));
         if (command.empty()) {
-            say("tournament: no command given (run, resume, standings, games or merge)\n");
+            say("tournament: no command given (run, resume, standings, games, merge or report)\n");
             return exit_usage;
         }
         return exit_done;
@@ -741,9 +828,11 @@ int main(int argc, char** argv) {
             accepted.add_options()("json", po::bool_switch(), "")("csv", po::bool_switch(), "");
         else if (command == "merge")
             accepted.add_options()("shards", po::value<std::vector<std::string>>(), "");
+        else if (command == "report")
+            accepted.add_options()("html", po::value<std::string>(), "");
         else
             throw po::error(
-                fmt::format("unknown command '{}': run, resume, standings, games or merge",
+                fmt::format("unknown command '{}': run, resume, standings, games, merge or report",
                             escape_for_terminal(command)));
         po::positional_options_description positional;
         if (command == "merge")
@@ -773,6 +862,8 @@ int main(int argc, char** argv) {
             return resume(vm);
         if (command == "merge")
             return merge(vm);
+        if (command == "report")
+            return report(vm);
         auto opened = open_database(vm, Database::Access::read);
         if (auto* error = std::get_if<std::string>(&opened)) {
             say("tournament: {}\n", escape_for_terminal(*error));

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""The game and report pages in a real browser: headless Chromium (Debian's chromium) loads the
+pages written by `host --html` and `tournament report`, and its DOM is checked against the log
+and the database; screenshots of both pages are kept.
+
+    viewer_test.py BUILD_DIR SOURCE_DIR OUT_DIR
+
+- The game page: no script error; stepped to the end (#step=last), every player's board holds
+  the grid of the result, letter for letter (within the tiles' bounding box); at a stale peel
+  (#step=SEQ) it names the tiles the log names; a bot whose command is markup shows it as text.
+- The report: its standings are `tournament standings --json`'s, its games link to pages that
+  load; a bot named as markup is text.
+"""
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+build, source, out = sys.argv[1:4]
+os.makedirs(out, exist_ok=True)
+host = os.path.join(build, "host")
+tournament = os.path.join(build, "tournament")
+chromium = shutil.which("chromium") or sys.exit("viewer_test: chromium is not installed")
+HOSTILE = '</script><img src=x onerror="document.body.dataset.pwned=1">'
+
+
+def browse(url, *extra):
+    """The DOM after the page's scripts ran, and the console's complaints."""
+    run = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--enable-logging=stderr", "--v=0", *extra, url],
+                         capture_output=True, text=True, timeout=120)
+    errors = [line for line in run.stderr.splitlines()
+              if "CONSOLE" in line and ("Uncaught" in line or "Error" in line)]
+    return run.stdout, errors
+
+
+def dom(url):
+    page, errors = browse(url, "--dump-dom")
+    assert page.strip(), "chromium printed no DOM for " + url
+    assert not errors, errors
+    assert "data-error" not in page, re.findall(r'data-error="[^"]*"', page)
+    assert "data-pwned" not in page
+    return page
+
+
+class Elements(html.parser.HTMLParser):
+    """Every element's tag and attributes, and the text inside those with an id."""
+    def __init__(self):
+        super().__init__()
+        self.elements = []
+        self.text = {}
+        self.open = []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+        self.open.append(dict(attrs).get("id"))
+
+    def handle_endtag(self, tag):
+        if self.open:
+            self.open.pop()
+
+    def handle_data(self, data):
+        for name in self.open:
+            if name:
+                self.text[name] = self.text.get(name, "") + data
+
+
+def parse(page):
+    p = Elements()
+    p.feed(page)
+    return p
+
+
+def bounding_rows(grid):
+    """The rows of a grid's tiles within their bounding box, as the page draws them."""
+    if not grid:
+        return ""
+    w, h, cells = int(grid[:3]), int(grid[3:6]), grid[6:]
+    spots = [(x, y) for y in range(h) for x in range(w) if cells[y * w + x] != "."]
+    if not spots:
+        return ""
+    left, right = min(x for x, _ in spots), max(x for x, _ in spots)
+    top, bottom = min(y for _, y in spots), max(y for _, y in spots)
+    return "|".join(cells[y * w + left:y * w + right + 1] for y in range(top, bottom + 1))
+
+
+work = tempfile.mkdtemp(prefix="bg-viewer-")
+os.chmod(work, 0o755)
+try:
+    # A real game with a stale peel: the reference bot in both protocols race for every tile.
+    players = ["exec %s/reference_bot" % build, "exec %s/reference_bot --legacy" % build,
+               "exec python3 %s/tests/bots/test_bot.py staircase --tag '%s'" % (source, HOSTILE)]
+    for seed in range(276, 286):
+        log, page = os.path.join(work, "game.jsonl"), os.path.join(work, "game.html")
+        subprocess.run([host, "--quiet", "--seed", str(seed), "--log", log, *players],
+                       check=True, capture_output=True)
+        records = [json.loads(line) for line in open(log)]
+        stale = [r for r in records if r.get("decision", {}).get("type") == "peel_stale"]
+        if stale:
+            break
+    assert stale, "no stale peel in ten games"
+    subprocess.run([host, "--replay", log, "--html", page, "--quiet"], check=True,
+                   capture_output=True)
+    result = records[-1]["result"]
+
+    end = parse(dom("file://%s#step=last" % page))
+    boards = {int(a["data-player"]): a.get("data-rows", "")
+              for tag, a in end.elements if "data-player" in a}
+    assert sorted(boards) == [0, 1, 2], boards
+    for i, player in enumerate(result["players"]):
+        assert boards[i] == bounding_rows(player["grid"]), (i, boards[i], player["grid"])
+    assert not any(tag == "img" for tag, _ in end.elements), "markup from a command ran"
+    assert HOSTILE in end.text.get("boards", ""), "the hostile command is not shown as text"
+    assert "game over" in end.text.get("current", "")
+
+    at = parse(dom("file://%s#step=%d" % (page, stale[0]["seq"])))
+    wanted = "its grid lacks " + stale[0]["decision"]["unseen"]
+    assert wanted in at.text.get("current", ""), (wanted, at.text.get("current"))
+    print("game page: %d boards equal the result, stale peel names %s" %
+          (len(boards), stale[0]["decision"]["unseen"]))
+    browse("file://%s#step=last" % page, "--screenshot=%s" % os.path.join(out, "game.png"),
+           "--window-size=1400,900")
+
+    # A live game's page, its log kept in memory only.
+    live = os.path.join(work, "live.html")
+    played = subprocess.run([host, "--quiet", "--json", "--seed", "9", "--html", live,
+                             *players[:2]], check=True, capture_output=True, text=True)
+    boards = {int(a["data-player"]): a.get("data-rows", "")
+              for tag, a in parse(dom("file://%s#step=last" % live)).elements
+              if "data-player" in a}
+    assert [boards[i] for i in range(2)] == \
+        [bounding_rows(p["grid"]) for p in json.loads(played.stdout)["players"]]
+
+    # A tournament's report, with a bot named as markup.
+    db, logs, report = (os.path.join(work, n) for n in ("t.db", "logs", "report.html"))
+    name = "<script>alert(1)</script><b>"  # a bot name holds no spaces and no "="
+    bot = "exec python3 %s/tests/bots/test_bot.py" % source
+    subprocess.run([tournament, "run", "--db", db, "--logs", logs, "--dict",
+                    os.path.join(source, "tests/data/two_letters.txt"), "--game-timeout", "1",
+                    "--bot", "a=%s staircase" % bot, "--bot", "b=%s staircase" % bot,
+                    "--bot", "%s=%s peel-once" % (name, bot)], check=True, capture_output=True)
+    subprocess.run([tournament, "report", "--db", db, "--html", report], check=True,
+                   capture_output=True)
+    standings = json.loads(subprocess.run([tournament, "standings", "--db", db, "--json"],
+                                          check=True, capture_output=True, text=True).stdout)
+    shown = parse(dom("file://" + report))
+    rows = [a for tag, a in shown.elements if tag == "tr" and "data-bot" in a]
+    assert [r["data-bot"] for r in rows] == [b["name"] for b in standings["bots"]]
+    for r, b in zip(rows, standings["bots"]):
+        assert r["data-elo"] == "%.3f" % b["elo"], (r, b)
+        assert int(r["data-wins"]) == b["wins"] and int(r["data-games"]) == b["games"]
+    # The page's own three scripts (data, error hook, report) and no element from the name.
+    assert sum(tag == "script" for tag, _ in shown.elements) == 3, "markup from a bot's name"
+    assert not any(tag == "b" for tag, _ in shown.elements), "markup from a bot's name"
+    assert name in shown.text.get("standings", "")
+    links = [a["href"] for tag, a in shown.elements if tag == "a" and "href" in a]
+    assert len(links) == standings["games"], links
+    dom("file://" + os.path.join(work, links[0]) + "#step=last")
+    print("report: %d bots as standings --json says, %d game pages" % (len(rows), len(links)))
+    browse("file://" + report, "--screenshot=%s" % os.path.join(out, "report.png"),
+           "--window-size=1200,1100")
+finally:
+    shutil.rmtree(work)

@@ -1,0 +1,10 @@
+// The pages' script and style, read from viewer/*.js and viewer/page.css at build time.
+#pragma once
+
+namespace bg::viewer::assets {
+
+extern const char* const page_css;
+extern const char* const game_js;
+extern const char* const report_js;
+
+}  // namespace bg::viewer::assets

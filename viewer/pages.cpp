@@ -1,0 +1,116 @@
+#include "viewer/pages.hpp"
+
+#include <fmt/format.h>
+
+#include "viewer/assets.hpp"
+
+namespace bg::viewer {
+
+std::string script_json(const nlohmann::json& value) {
+    // Replacing the bytes only ever meets them inside JSON strings, where \u escapes mean the
+    // same; invalid UTF-8 is replaced rather than thrown on (the log holds bytes as hex anyway).
+    const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+            case '<':
+                out += "\\u003c";
+                break;
+            case '>':
+                out += "\\u003e";
+                break;
+            case '&':
+                out += "\\u0026";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream& log) {
+    std::vector<nlohmann::json> records;
+    std::string line;
+    for (int number = 1; std::getline(log, line); ++number) {
+        if (line.empty())
+            continue;
+        auto record = nlohmann::json::parse(line, nullptr, false);
+        if (record.is_discarded() || !record.is_object())
+            return fmt::format("line {} is not a JSON object", number);
+        records.push_back(std::move(record));
+    }
+    if (records.empty() || !records.front().contains("start"))
+        return std::string("no start record: not an event log");
+    return records;
+}
+
+namespace {
+
+std::string page(const std::string& title, const std::string& body, const std::string& data_id,
+                 const std::string& data, const char* script) {
+    return fmt::format(R"(<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{}</title>
+<style>{}</style>
+</head>
+<body>
+{}
+<script type="application/json" id="{}">{}</script>
+<script>window.onerror = function (message) {{ document.body.dataset.error = String(message); }};</script>
+<script>{}</script>
+</body>
+</html>
+)",
+                       title, assets::page_css, body, data_id, data, script);
+}
+
+}  // namespace
+
+std::string game_page(const std::vector<nlohmann::json>& records) {
+    const char* const body = R"(<header>
+<h1 id="title">Bananagrams game</h1>
+<div class="controls">
+<button id="back" title="previous event">&larr;</button>
+<button id="play">play</button>
+<button id="forward" title="next event">&rarr;</button>
+<select id="speed" title="speed"><option value="1">real time</option><option value="4">4x</option>
+<option value="16" selected>16x</option><option value="64">64x</option></select>
+<input type="range" id="step" min="0" max="0" value="0" aria-label="moment">
+<span id="clock" class="muted"></span>
+<select id="picker" title="players"><option value="all">all players</option></select>
+</div>
+</header>
+<main>
+<div>
+<div id="boards"></div>
+<h2>Result</h2>
+<table id="result"></table>
+</div>
+<aside>
+<div id="current"></div>
+<svg id="bunch" width="320" height="90" role="img" aria-label="tiles in the bunch over time"></svg>
+<ul id="events"></ul>
+</aside>
+</main>)";
+    return page("Bananagrams game", body, "log", script_json(records), assets::game_js);
+}
+
+std::string report_page(const nlohmann::json& data) {
+    const char* const body = R"(<header><h1 id="title">Tournament report</h1></header>
+<div class="report">
+<section><h2>Standings</h2><table id="standings"></table></section>
+<section><h2>Ratings (Elo, 95% intervals)</h2><svg id="ratings"></svg></section>
+<section><h2>Wins by seat</h2><table id="seats"></table></section>
+<section><h2>Head to head (the row's share against the column)</h2><table id="head"></table></section>
+<section><h2>Disqualifications</h2><table id="disqualifications"></table></section>
+<section><h2>Games</h2><table id="games"></table></section>
+</div>)";
+    return page("Tournament report", body, "report", script_json(data), assets::report_js);
+}
+
+}  // namespace bg::viewer

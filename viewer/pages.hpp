@@ -1,0 +1,30 @@
+// The pages people read a game and a tournament by: one self-contained HTML file each (the data
+// as JSON, the script and the style inline; no network), drawn in the browser by viewer/game.js
+// and viewer/report.js. Nothing a bot wrote reaches the page as markup: the data sits in a JSON
+// script element with '<', '>' and '&' escaped, and the scripts only ever set text.
+#pragma once
+
+#include <istream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bg::viewer {
+
+// `value` as JSON that can stand inside a <script> element.
+std::string script_json(const nlohmann::json& value);
+
+// An event log's records, one JSON object a line, or why it is not one.
+std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream& log);
+
+// The replay page of one game, from its event log's records (the start record first).
+std::string game_page(const std::vector<nlohmann::json>& records);
+
+// The tournament report: {"standings": (tournament standings --json), "seats": [{"games",
+// "wins"}...], "games": [{"id", "deal", "rotation", "state", "end", "winner", "seats",
+// "page"}...]}.
+std::string report_page(const nlohmann::json& data);
+
+}  // namespace bg::viewer

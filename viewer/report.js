@@ -1,0 +1,103 @@
+// The tournament report: standings with their rating intervals as error bars, wins by seat, the
+// head-to-head table, disqualifications by kind, and every game linking to its replay page.
+// Bot names and reasons are set with textContent only.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("report").textContent);
+  const s = data.standings;
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const signed = (x) => (x >= 0 ? "+" : "") + Math.round(x);
+  const pct = (x) => (100 * x).toFixed(1) + "%";
+  // A table whose first `texts` columns are text (left-aligned), the others numbers.
+  function table(id, header, rows, texts) {
+    const t = document.getElementById(id);
+    const head = el("tr");
+    header.forEach((h, i) => head.appendChild(el("th", i < texts ? "text" : "", h)));
+    t.appendChild(head);
+    if (!rows.length) {
+      const tr = el("tr");
+      const td = el("td", "text muted", "none");
+      td.colSpan = header.length;
+      tr.appendChild(td);
+      t.appendChild(tr);
+    }
+    rows.forEach((cells) => {
+      const tr = el("tr");
+      cells.forEach((c, i) => {
+        const td = el("td", i < texts ? "text" : "");
+        if (c instanceof Node) td.appendChild(c); else td.textContent = String(c);
+        tr.appendChild(td);
+      });
+      t.appendChild(tr);
+    });
+    return t;
+  }
+  document.getElementById("title").textContent = "Tournament report: " + s.done + " of " + s.games +
+      " games done" + (s.stopped ? " (stopped: " + s.stopped + ")" : "");
+
+  const standings = table("standings",
+      ["#", "bot", "Elo", "95% interval", "games", "wins", "win rate", "mean standing", "disqualified", "stale peels"],
+      s.bots.map((b, i) => [i + 1, b.name, signed(b.elo), "[" + signed(b.elo_low) + ", " + signed(b.elo_high) + "]",
+                            b.games, b.wins, pct(b.win_rate), b.mean_standing.toFixed(2), b.disqualified, b.stale_peels]), 2);
+  standings.querySelectorAll("tr").forEach((tr, i) => {
+    if (i === 0) return;
+    const b = s.bots[i - 1];
+    tr.dataset.bot = b.name;
+    tr.dataset.elo = b.elo.toFixed(3);
+    tr.dataset.wins = String(b.wins);
+    tr.dataset.games = String(b.games);
+  });
+
+  // Ratings with their intervals as error bars.
+  (function bars() {
+    const svg = document.getElementById("ratings");
+    const ns = "http://www.w3.org/2000/svg";
+    const W = 640, row = 26, H = row * s.bots.length + 30;
+    svg.setAttribute("width", W); svg.setAttribute("height", H);
+    const lo = Math.min(...s.bots.map((b) => b.elo_low), -50), hi = Math.max(...s.bots.map((b) => b.elo_high), 50);
+    const x = (v) => 160 + (W - 180) * (v - lo) / (hi - lo || 1);
+    const add = (tag, attrs, text) => {
+      const e = document.createElementNS(ns, tag);
+      Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
+      if (text !== undefined) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+    add("line", { x1: x(0), x2: x(0), y1: 4, y2: H - 20, stroke: "#d0d5dd" });
+    add("text", { x: x(0) - 4, y: H - 6, "font-size": 11 }, "0");
+    s.bots.forEach((b, i) => {
+      const y = 16 + i * row;
+      add("text", { x: 4, y: y + 4, "font-size": 12 }, b.name);
+      add("line", { x1: x(b.elo_low), x2: x(b.elo_high), y1: y, y2: y, stroke: "#1d2330", "stroke-width": 2 });
+      add("line", { x1: x(b.elo_low), x2: x(b.elo_low), y1: y - 5, y2: y + 5, stroke: "#1d2330" });
+      add("line", { x1: x(b.elo_high), x2: x(b.elo_high), y1: y - 5, y2: y + 5, stroke: "#1d2330" });
+      add("circle", { cx: x(b.elo), cy: y, r: 4, fill: "#c9a94a" }).dataset.bot = b.name;
+    });
+  })();
+
+  table("seats", ["seat", "games", "wins", "win rate"],
+        data.seats.map((seat, i) => [i + 1, seat.games, seat.wins, seat.games ? pct(seat.wins / seat.games) : "-"]), 1);
+
+  const names = s.bots.map((b) => b.name);
+  table("head", ["bot"].concat(names.map((_, i) => "#" + (i + 1))),
+        s.bots.map((b, r) => ["#" + (r + 1) + " " + b.name].concat(s.bots.map((o) => {
+          const cell = s.head_to_head[b.bot][o.bot];
+          return b.bot === o.bot || !cell.games ? "-" : pct(cell.points / cell.games);
+        }))), 1);
+
+  const dq = [];
+  s.bots.forEach((b) => Object.entries(b.disqualifications).forEach(([kind, count]) => dq.push([b.name, kind, count])));
+  table("disqualifications", ["bot", "kind", "times"], dq, 2);
+
+  table("games", ["game", "seats", "deal", "rotation", "end", "winner"],
+        data.games.map((g) => {
+          const link = g.page ? el("a", null, String(g.id)) : String(g.id);
+          if (g.page) link.href = g.page;
+          return [link, g.seats.join(", "), g.deal, g.rotation, g.end || g.state, g.winner || "-"];
+        }), 2);
+})();
