@@ -195,8 +195,10 @@
     for (let p = 0; p < n; p++) {
       if (only !== null && p !== only) continue;
       const won = s.over && s.over.winner === p;
-      const box = el("section", "player" + (s.out[p] ? " out" : "") + (won ? " won" : ""));
+      const box = el("section", "player" + (s.out[p] ? " out" : "") + (won ? " won" : "") +
+          (shown > 16 ? " compact" : ""));
       box.dataset.player = String(p);
+      box.title = commands[p];
       box.appendChild(el("h3", null, seat(p) + (won ? " (won)" : "")));
       box.appendChild(el("div", "command", commands[p]));
       box.appendChild(el("div", "status", s.out[p] ? "out: " + s.out[p] : s.peels[p] + (s.peels[p] === 1 ? " peel" : " peels")));
