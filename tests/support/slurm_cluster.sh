@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, all of it in one folder, for the tests: munged with
 # its own key and socket, slurmctld and slurmd (linuxproc process tracking, no task plugin, no
-# cgroups, no accounting) on free ports, as root.
+# cgroups, no accounting) on free ports of 127.0.0.1 (no name lookup of this host), as root.
 #   slurm_cluster.sh start DIR   writes DIR/slurm.conf and starts the daemons; clients then need
 #                                SLURM_CONF=DIR/slurm.conf
 #   slurm_cluster.sh stop DIR    stops the daemons it started, by their pid files
@@ -40,7 +40,7 @@ munged --force --key-file "$dir/munge.key" --socket "$dir/munge.socket" \
 node=$(hostname -s)
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=bgtest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -63,7 +63,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
 MpiDefault=none
-NodeName=$node CPUs=$(nproc) State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$node CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$dir/slurm.conf
