@@ -46,6 +46,16 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
     err.write(fmt::format(format, std::forward<Args>(args)...));
 }
 
+// The value made, or nullptr once what went wrong has been said.
+template <class T>
+T* made_or_said(std::variant<T, std::string>& made) {
+    if (auto* error = std::get_if<std::string>(&made)) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return nullptr;
+    }
+    return &std::get<T>(made);
+}
+
 const char* const usage_text =
     R"(Usage: tournament run --db FILE --bot NAME=CMD --bot NAME=CMD... [options]
        tournament resume --db FILE [--concurrency N] [--json]
@@ -267,10 +277,8 @@ int play(Database& database, int concurrency, int interval, bool json) {
     } else {
         std::optional<bg::Dictionary> loaded;
         auto found = bg::host_word_list(spec.game.dictionary, loaded);
-        if (auto* error = std::get_if<std::string>(&found)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(found))
             return exit_database;
-        }
         const bg::Dictionary& dictionary = *std::get<const bg::Dictionary*>(found);
         if (dictionary.stats().fingerprint != spec.game.dictionary_fingerprint) {
             say("tournament: the word list {} has changed since the tournament began\n",
@@ -287,10 +295,8 @@ int play(Database& database, int concurrency, int interval, bool json) {
             }
         }
         auto players = players_for(spec, database.path());
-        if (auto* error = std::get_if<std::string>(&players)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(players))
             return exit_no_sandbox;
-        }
         // Every game's players hold pipes: room for as many descriptors as allowed.
         rlimit files{};
         if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
@@ -437,17 +443,13 @@ int run(const po::variables_map& vm) {
     }
     std::optional<bg::Dictionary> loaded;
     auto found = bg::host_word_list(spec.game.dictionary, loaded);
-    if (auto* error = std::get_if<std::string>(&found)) {
-        say("tournament: {}\n", escape_for_terminal(*error));
+    if (!made_or_said(found))
         return exit_database;
-    }
     spec.game.dictionary_fingerprint = std::get<const bg::Dictionary*>(found)->stats().fingerprint;
     const std::string path = vm["db"].as<std::string>();
     auto created = Database::create(path, spec);
-    if (auto* error = std::get_if<std::string>(&created)) {
-        say("tournament: {}\n", escape_for_terminal(*error));
+    if (!made_or_said(created))
         return exit_database;
-    }
     auto& database = *std::get<std::unique_ptr<Database>>(created);
     if (auto error = database.lock_for_running()) {
         say("tournament: {}\n", *error);
@@ -475,10 +477,8 @@ int resume(const po::variables_map& vm) {
         return exit_usage;
     }
     auto opened = open_database(vm, Database::Access::write);
-    if (auto* error = std::get_if<std::string>(&opened)) {
-        say("tournament: {}\n", escape_for_terminal(*error));
+    if (!made_or_said(opened))
         return exit_database;
-    }
     auto& database = *std::get<std::unique_ptr<Database>>(opened);
     if (auto error = database.lock_for_running()) {
         say("tournament: {}\n", *error);
@@ -593,10 +593,8 @@ int report(const po::variables_map& vm) {
         return exit_usage;
     }
     auto opened = open_database(vm, Database::Access::read);
-    if (auto* error = std::get_if<std::string>(&opened)) {
-        say("tournament: {}\n", escape_for_terminal(*error));
+    if (!made_or_said(opened))
         return exit_database;
-    }
     const Database& database = *std::get<std::unique_ptr<Database>>(opened);
     const Spec& spec = database.spec();
     const auto rows = database.games();
@@ -684,10 +682,8 @@ int merge(const po::variables_map& vm) {
     std::vector<std::unique_ptr<Database>> shards;
     for (const auto& path : inputs) {
         auto opened = Database::open(path, Database::Access::read);
-        if (auto* error = std::get_if<std::string>(&opened)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(opened))
             return exit_database;
-        }
         shards.push_back(std::move(std::get<std::unique_ptr<Database>>(opened)));
         if (auto why = difference(shards.front()->spec(), shards.back()->spec())) {
             say("tournament: {} and {} are not shards of one tournament: {}\n",
@@ -699,10 +695,8 @@ int merge(const po::variables_map& vm) {
     std::unique_ptr<Database> merged;
     if (std::filesystem::exists(out_path)) {
         auto opened = Database::open(out_path, Database::Access::write);
-        if (auto* error = std::get_if<std::string>(&opened)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(opened))
             return exit_database;
-        }
         merged = std::move(std::get<std::unique_ptr<Database>>(opened));
         if (merged->spec().shard) {
             say("tournament: {} is a shard itself; merge into a new file or an earlier merge\n",
@@ -719,10 +713,8 @@ int merge(const po::variables_map& vm) {
         spec.shard.reset();
         spec.logs.clear();
         auto created = Database::create(out_path, spec);
-        if (auto* error = std::get_if<std::string>(&created)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(created))
             return exit_database;
-        }
         merged = std::move(std::get<std::unique_ptr<Database>>(created));
     }
     if (auto error = merged->lock_for_running()) {
@@ -865,10 +857,8 @@ int main(int argc, char** argv) {
         if (command == "report")
             return report(vm);
         auto opened = open_database(vm, Database::Access::read);
-        if (auto* error = std::get_if<std::string>(&opened)) {
-            say("tournament: {}\n", escape_for_terminal(*error));
+        if (!made_or_said(opened))
             return exit_database;
-        }
         auto& database = *std::get<std::unique_ptr<Database>>(opened);
         if (command == "standings") {
             const auto result = standings(database.spec(), database.games(), database.stopped());
