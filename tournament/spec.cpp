@@ -1,5 +1,6 @@
 #include "tournament/spec.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
