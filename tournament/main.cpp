@@ -270,7 +270,26 @@ std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
 }
 
 // Plays the pending games of an opened, locked database; prints the standings at the end.
-int play(Database& database, int concurrency, int interval, bool json) {
+// How a run or a resume plays: --concurrency, --rating-interval and --json; po::error for a bad
+// value.
+struct PlaySettings {
+    int concurrency = 1;
+    int interval = 50;
+    bool json = false;
+};
+
+PlaySettings play_settings(const po::variables_map& vm) {
+    return {static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
+            static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
+            vm["json"].as<bool>()};
+}
+
+// Takes the database for this runner alone, then plays its pending games.
+int play(Database& database, const PlaySettings& settings) {
+    if (auto error = database.lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
     const Spec& spec = database.spec();
     if (const auto stopped = database.stopped()) {
         say("tournament: already stopped: {}\n", *stopped);
@@ -320,7 +339,7 @@ int play(Database& database, int concurrency, int interval, bool json) {
                 pending.push_back(std::move(row));
             }
         }
-        Status status(database, static_cast<int>(rows.size()), done, interval);
+        Status status(database, static_cast<int>(rows.size()), done, settings.interval);
 
         uv_loop_t loop;
         uv_loop_init(&loop);
@@ -329,7 +348,7 @@ int play(Database& database, int concurrency, int interval, bool json) {
         {
             std::vector<bg::SignalWatch> signals;
             Runner::Options options;
-            options.concurrency = concurrency;
+            options.concurrency = settings.concurrency;
             options.launches = std::move(std::get<Players>(players).launches);
             options.sandbox = std::get<Players>(players).record;
             options.on_finished = [&signals] { signals.clear(); };
@@ -383,7 +402,7 @@ int play(Database& database, int concurrency, int interval, bool json) {
         }
     }
     const auto result = standings(spec, database.games(), database.stopped());
-    out.write(json ? standings_json(result).dump() + "\n" : standings_table(result));
+    out.write(settings.json ? standings_json(result).dump() + "\n" : standings_table(result));
     return exit_done;
 }
 
@@ -394,7 +413,7 @@ std::variant<std::unique_ptr<Database>, std::string> open_database(const po::var
 
 int run(const po::variables_map& vm) {
     Spec spec;
-    int concurrency = 1, interval = 50;
+    PlaySettings settings;
     try {
         if (!vm.count("db"))
             throw po::error("--db FILE is needed: the database the tournament is kept in");
@@ -433,8 +452,7 @@ int run(const po::variables_map& vm) {
                 throw po::error(*why);
             spec.sprt = std::get<bg::stats::Sprt>(sprt);
         }
-        concurrency = static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096));
-        interval = static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000));
+        settings = play_settings(vm);
         if (auto why = check(spec))
             throw po::error(*why);
     } catch (const po::error& e) {
@@ -450,12 +468,7 @@ int run(const po::variables_map& vm) {
     auto created = Database::create(path, spec);
     if (!made_or_said(created))
         return exit_database;
-    auto& database = *std::get<std::unique_ptr<Database>>(created);
-    if (auto error = database.lock_for_running()) {
-        say("tournament: {}\n", *error);
-        return exit_database;
-    }
-    const int status = play(database, concurrency, interval, vm["json"].as<bool>());
+    const int status = play(*std::get<std::unique_ptr<Database>>(created), settings);
     if (status == exit_no_sandbox) {
         // Nothing was played: the database this run made goes with it.
         created = std::string();
@@ -466,12 +479,11 @@ int run(const po::variables_map& vm) {
 }
 
 int resume(const po::variables_map& vm) {
-    int concurrency = 1, interval = 50;
+    PlaySettings settings;
     try {
         if (!vm.count("db"))
             throw po::error("--db FILE is needed: the database of the tournament to resume");
-        concurrency = static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096));
-        interval = static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000));
+        settings = play_settings(vm);
     } catch (const po::error& e) {
         say("tournament: {}\nTry 'tournament --help'.\n", escape_for_terminal(e.what()));
         return exit_usage;
@@ -479,12 +491,7 @@ int resume(const po::variables_map& vm) {
     auto opened = open_database(vm, Database::Access::write);
     if (!made_or_said(opened))
         return exit_database;
-    auto& database = *std::get<std::unique_ptr<Database>>(opened);
-    if (auto error = database.lock_for_running()) {
-        say("tournament: {}\n", *error);
-        return exit_database;
-    }
-    return play(database, concurrency, interval, vm["json"].as<bool>());
+    return play(*std::get<std::unique_ptr<Database>>(opened), settings);
 }
 
 std::string csv_field(const std::string& text) {
@@ -603,6 +610,7 @@ int report(const po::variables_map& vm) {
     nlohmann::json seats = nlohmann::json::array();
     nlohmann::json games = nlohmann::json::array();
     int pages = 0, unreadable = 0;
+    bool pages_folder_made = false;
     for (const auto& row : rows) {
         nlohmann::json names = nlohmann::json::array();
         for (int bot : row.game.seats)
@@ -631,8 +639,11 @@ int report(const po::variables_map& vm) {
                 std::ifstream log(r.log, std::ios::binary);
                 auto records = bg::viewer::read_records(log);
                 const auto name = fmt::format("games/game-{:06}.html", row.id);
-                std::error_code error;
-                std::filesystem::create_directories(folder / "games", error);
+                if (!pages_folder_made) {
+                    std::error_code error;
+                    std::filesystem::create_directories(folder / "games", error);
+                    pages_folder_made = true;
+                }
                 std::ofstream page(folder / name, std::ios::binary);
                 if (auto* ok = std::get_if<std::vector<nlohmann::json>>(&records); ok && page) {
                     page << bg::viewer::game_page(*ok);
