@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "host/options.hpp"
 #include "record/json_value.hpp"
 
 namespace bg::tournament {
@@ -102,7 +103,6 @@ json to_json(const Spec& s) {
     json bots = json::array();
     for (const auto& bot : s.bots)
         bots.push_back({{"name", bot.name}, {"command", bytes_to_json(bot.command)}});
-    const SandboxLimits& limits = s.sandbox.limits;
     return {{"bots", bots},
             {"players", s.players},
             {"format", to_string(s.format)},
@@ -116,15 +116,7 @@ json to_json(const Spec& s) {
             {"game_timeout_ms", s.game.game_timeout_ms},
             {"kill_grace_ms", s.game.kill_grace_ms},
             {"sandboxed", s.sandboxed},
-            {"sandbox",
-             {{"user", bytes_to_json(s.sandbox.user)},
-              {"env", s.sandbox.pass_env},
-              {"memory_mib", limits.memory_mib},
-              {"cpu_seconds", limits.cpu_seconds},
-              {"processes", limits.processes},
-              {"open_files", limits.open_files},
-              {"file_size_mib", limits.file_size_mib},
-              {"tmp_mib", limits.tmp_mib}}},
+            {"sandbox", options::sandbox_json(s.sandbox)},
             {"logs", bytes_to_json(s.logs)},
             {"shard", s.shard ? json::object({{"index", s.shard->index}, {"count", s.shard->count}})
                               : json(nullptr)},
