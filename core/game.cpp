@@ -161,7 +161,14 @@ void Game::on(const input::Hello& hello, Decisions& out) {
     if (player.phase != PlayerState::Phase::joining || player.version != protocol_legacy)
         return disqualify(hello.player, "protocol error: a v2 handshake after its first message",
                           out);
+    // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E).
     player.version = protocol_v2;
+    if (hello.version < protocol_v2)
+        return disqualify(hello.player,
+                          fmt::format("protocol error: handshake v{:03} asks for a version before "
+                                      "2 (legacy players start with r instead)",
+                                      hello.version),
+                          out);
     out.push_back(decision::Greeted{hello.player, protocol_v2});
 }
 
@@ -170,32 +177,48 @@ void Game::on(const input::Ready& ready, Decisions& out) {
         return;
     auto& player = players_[ready.player];
     if (player.phase != PlayerState::Phase::joining)
-        return disqualify(ready.player, "protocol error: sent r (ready) a second time", out);
+        return disqualify(ready.player,
+                          fmt::format("protocol error: sent {} a second time",
+                                      message_name(ready.player, 'r')),
+                          out);
     player.phase = PlayerState::Phase::ready;
     // The last player left, now that it is ready, has won; it could not win before.
     end_if_decided(out);
     deal_if_all_ready(out);
 }
 
-bool Game::may_move(PlayerId id, std::string_view move, Decisions& out) {
+std::string Game::message_name(PlayerId id, char legacy) const {
+    const bool v2 = players_[id].version == protocol_v2;
+    const char letter = v2 ? static_cast<char>(legacy - 'a' + 'A') : legacy;
+    switch (legacy) {
+        case 'r':
+            return fmt::format("{} (ready)", letter);
+        case 'p':
+            return fmt::format("{} (peel)", letter);
+        default:
+            return fmt::format("{} (dump)", letter);
+    }
+}
+
+bool Game::may_move(PlayerId id, char move, Decisions& out) {
     if (!valid_player(id))
         return false;
     if (players_[id].phase == PlayerState::Phase::playing)
         return true;
-    disqualify(
-        id,
-        fmt::format("protocol error: sent {} before its hand was dealt{}", move,
-                    players_[id].phase == PlayerState::Phase::joining ? " (and before r)" : ""),
-        out);
+    disqualify(id,
+               fmt::format("protocol error: sent {} before its hand was dealt{}",
+                           message_name(id, move),
+                           players_[id].phase == PlayerState::Phase::joining
+                               ? fmt::format(" (and before {})", message_name(id, 'r').substr(0, 1))
+                               : ""),
+               out);
     return false;
 }
 
 void Game::on(const input::Peel& peel, Decisions& out) {
-    if (!may_move(peel.player, "p (peel)", out))
+    if (!may_move(peel.player, 'p', out))
         return;
     auto& player = players_[peel.player];
-    const std::string& unseen = player.unseen;
-
     auto parsed = parse_grid(peel.grid);
     if (const auto* error = std::get_if<GridError>(&parsed))
         return disqualify(peel.player, "illegal peel: " + error->message, out);
@@ -221,27 +244,40 @@ void Game::on(const input::Peel& peel, Decisions& out) {
         player.seen = n;
     }
 
-    // A grid holding the hand less the newest tiles dealt since the player's last accepted peel
-    // reflects a hand it really had: it raced peels it could not have seen. It is judged
-    // against that hand. A v2 peel says which hand; a legacy one is taken at its tiles' word.
+    // A grid holding the hand less the newest tiles sent since the player's last accepted peel
+    // (by peels or dumps) reflects a hand it really had: it raced tiles it could not have read.
+    // It is judged against that hand. A legacy peel is taken at its tiles' word; a v2 peel may
+    // lack only tiles sent after the last peel tile it says it has.
+    const auto& unread = player.unread;
     std::size_t lacking = 0;
     LetterCounts seen_hand = player.hand;
     if (on_grid != player.hand) {
-        const std::size_t most =
-            peel.reflects ? static_cast<std::size_t>(peel_number_ - *peel.reflects) : unseen.size();
-        for (std::size_t k = 1; k <= most && k <= unseen.size(); ++k) {
-            if (!seen_hand.remove(unseen[unseen.size() - k]))
+        std::size_t most = unread.size();
+        if (peel.reflects) {
+            const auto read = std::find_if(unread.rbegin(), unread.rend(), [&](const auto& u) {
+                return !u.dump && u.number <= *peel.reflects;
+            });
+            most = static_cast<std::size_t>(read - unread.rbegin());
+        }
+        LetterCounts hand = player.hand;
+        for (std::size_t k = 1; k <= most; ++k) {
+            if (!hand.remove(unread[unread.size() - k].tile))
                 break;  // dumped since: not a race
-            if (on_grid == seen_hand || (peel.reflects && k == most))
+            if (on_grid == hand || (peel.reflects && k == most)) {
                 lacking = k;
-            if (on_grid == seen_hand)
+                seen_hand = hand;
+            }
+            if (on_grid == hand)
                 break;
         }
     }
-    if (lacking == 0)
-        seen_hand = player.hand;
-    const int reflects =
-        lacking == 0 ? peel_number_ : player.unseen_numbers[unseen.size() - lacking] - 1;
+    // The hand it judged against is as of the peel before the oldest tile lacked (a dump's
+    // tiles came after the peel they are numbered with).
+    int reflects = peel_number_;
+    if (lacking > 0) {
+        const auto& oldest = unread[unread.size() - lacking];
+        reflects = oldest.dump ? oldest.number : oldest.number - 1;
+    }
 
     const Verdict verdict = judge(grid, tiles, seen_hand, *dictionary_);
     if (!verdict.legal()) {
@@ -254,14 +290,15 @@ void Game::on(const input::Peel& peel, Decisions& out) {
                           out);
     }
     if (lacking > 0) {
-        out.push_back(decision::PeelStale{peel.player, unseen.substr(unseen.size() - lacking),
-                                          reflects, peel_number_});
+        std::string lacked;
+        for (std::size_t k = unread.size() - lacking; k < unread.size(); ++k)
+            lacked += unread[k].tile;
+        out.push_back(decision::PeelStale{peel.player, std::move(lacked), reflects, peel_number_});
         return;
     }
 
-    // An accepted grid holds every tile dealt before it: nothing before now is unseen.
-    player.unseen.clear();
-    player.unseen_numbers.clear();
+    // An accepted grid holds every tile sent before it: nothing before now is unread.
+    player.unread.clear();
     ++player.peels;
     player.grid = peel.grid;
     const int number = ++peel_number_;
@@ -279,15 +316,14 @@ void Game::on(const input::Peel& peel, Decisions& out) {
             continue;
         dealt[i] = draw();
         p.hand.add(dealt[i]);
-        p.unseen += dealt[i];
-        p.unseen_numbers.push_back(number);
+        p.unread.push_back({dealt[i], number, false});
     }
     out.push_back(
         decision::PeelAccepted{peel.player, number, dealt, static_cast<int>(bunch_.size())});
 }
 
 void Game::on(const input::Dump& dump, Decisions& out) {
-    if (!may_move(dump.player, "d (dump)", out))
+    if (!may_move(dump.player, 'd', out))
         return;
     auto& player = players_[dump.player];
     if (!is_tile_letter(dump.letter))
@@ -309,7 +345,12 @@ void Game::on(const input::Dump& dump, Decisions& out) {
         drawn.add(draw());
     player.hand += drawn;
     ++player.dumps;
-    out.push_back(decision::Dumped{dump.player, dump.letter, drawn.to_string()});
+    // Its three tiles are unread until a grid holds them, as a peel's tiles are: a peel sent
+    // before it read them is stale, never "not the hand".
+    std::string tiles = drawn.to_string();
+    for (char tile : tiles)
+        player.unread.push_back({tile, peel_number_, true});
+    out.push_back(decision::Dumped{dump.player, dump.letter, std::move(tiles)});
 }
 
 void Game::on(const input::Violation& violation, Decisions& out) {
@@ -331,7 +372,11 @@ void Game::on(const input::ReadyTimeout&, Decisions& out) {
         return;
     for (std::size_t i = 0; i < players_.size(); ++i)
         if (players_[i].phase == PlayerState::Phase::joining)
-            put_out(static_cast<PlayerId>(i), "not ready (no r) before the ready timeout", out);
+            put_out(static_cast<PlayerId>(i),
+                    players_[i].version == protocol_v2
+                        ? "not ready (no R after its handshake) before the ready timeout"
+                        : "not ready (no r, nor v002R in v2) before the ready timeout",
+                    out);
     end_if_decided(out);
     deal_if_all_ready(out);
 }
@@ -368,8 +413,7 @@ void Game::put_out(PlayerId id, std::string reason, Decisions& out) {
     auto& player = players_[id];
     player.phase = PlayerState::Phase::out;
     player.reason = reason;
-    player.unseen.clear();
-    player.unseen_numbers.clear();
+    player.unread.clear();
     const std::string tiles = player.hand.to_string();
     player.hand = {};
     for (char tile : tiles)

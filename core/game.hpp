@@ -40,11 +40,17 @@ struct PlayerState {
     int messages = 0;            // handshake, ready, peels and dumps it has sent
     std::size_t grid_bytes = 0;  // the bytes of all its peels' grids
     std::string reason;          // why it is out
-    // Tiles dealt to it by peels since its last accepted peel, oldest first, with the number of
-    // the peel that dealt each: what a racing peel may not have seen yet. Only an accepted grid
-    // proves which tiles a player has read; any later message may have been sent before them.
-    std::string unseen;
-    std::vector<int> unseen_numbers;
+    // A tile sent to it since its last accepted peel: what a racing peel may not have seen yet.
+    struct Unread {
+        char tile = 0;
+        int number = 0;     // the peel that dealt it, or for a dump's tile the newest peel then
+        bool dump = false;  // one of a dump's three
+        friend bool operator==(const Unread&, const Unread&) = default;
+    };
+    // The tiles sent to it by peels and dumps since its last accepted peel, oldest first. Only
+    // an accepted grid proves which tiles a player has read; any later message may have been
+    // sent before them.
+    std::vector<Unread> unread;
     // The newest peel its own messages prove it has seen: the number its last v2 peel stated,
     // or the one before its last accepted peel. A v2 peel may not go back on it. (A NAK proves
     // nothing: it may not have been read yet.)
@@ -91,7 +97,10 @@ class Game {
     // False, after disqualifying the player, when this message takes it past its limits.
     bool within_limits(const Input& input, Decisions& out);
     // False, after disqualifying the player, when it may not move now.
-    bool may_move(PlayerId player, std::string_view move, Decisions& out);
+    bool may_move(PlayerId player, char move, Decisions& out);
+    // A message as the player's protocol spells it: 'r' is "r (ready)" to a legacy player,
+    // "R (ready)" to a v2 one.
+    std::string message_name(PlayerId player, char legacy) const;
     void disqualify(PlayerId player, std::string reason, Decisions& out);
     // Out, its tiles back in the bunch; whether that ends the game is for the caller to see.
     void put_out(PlayerId player, std::string reason, Decisions& out);

@@ -36,7 +36,11 @@ class Outbox {
                    winner ? fmt::format("{:02}", *winner + 1) : "--", reason.size(), reason);
     }
 
-    void operator()(const decision::Greeted& d) { v2_message(d.player, "V{:03}", d.version); }
+    // V: the version, then the player's seat and the number of seats, so that the winner's
+    // seat in E means something to every player.
+    void operator()(const decision::Greeted& d) {
+        v2_message(d.player, "V{:03}{:02}{:02}", d.version, d.player + 1, table_.players.size());
+    }
     void operator()(const decision::HandsDealt& d) {
         for (std::size_t i = 0; i < d.hands.size(); ++i) {
             if (d.hands[i].empty())

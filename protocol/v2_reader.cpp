@@ -53,11 +53,7 @@ void V2Reader::feed(std::string_view bytes, std::vector<Input>& out) {
                     state_ = State::body;
                     break;
                 }
-                if (value < protocol_v2)
-                    return fail(fmt::format("handshake v{:03} asks for a version before 2 (legacy "
-                                            "players start with r instead)",
-                                            value),
-                                out);
+                // A version before 2 is the rules' to refuse, in v2, with an E.
                 out.push_back(input::Hello{player_, value});
                 state_ = State::message_start;
                 break;

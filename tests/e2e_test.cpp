@@ -144,7 +144,7 @@ TEST_CASE("e2e: protocol errors disqualify with a precise reason", "[e2e]") {
 TEST_CASE("e2e: a player that is never ready is disqualified at the ready timeout", "[e2e]") {
     const Game game =
         play({bot("never-ready"), bot("staircase"), bot("staircase")}, {"--ready-timeout", "2"});
-    CHECK(reason(game.result, 0) == "not ready (no r) before the ready timeout");
+    CHECK(reason(game.result, 0) == "not ready (no r, nor v002R in v2) before the ready timeout");
     CHECK(game.result["end"] == "bananas");
 }
 

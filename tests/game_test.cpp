@@ -188,6 +188,68 @@ TEST_CASE("game: a stale grid is judged against the hand it reflects", "[game]")
                       old_letters));
 }
 
+TEST_CASE("game: a peel that raced a dump's tiles is stale, never punished", "[game]") {
+    // Seed 276's race, in either protocol: the player dumps, then peels a grid holding neither
+    // the three tiles of the dump nor the tiles peels dealt after them. It had not read them.
+    for (const bool v2 : {false, true}) {
+        INFO((v2 ? "v2" : "legacy"));
+        Game game = new_game(2);
+        if (v2)
+            game.handle(input::Hello{1, 2});
+        game.handle(input::Ready{0});
+        game.handle(input::Ready{1});
+        game.handle(fresh_peel(game, 0));  // peel 1, before the dump: its tile will be read
+        const char letter = game.players()[1].hand.to_string()[0];
+        const auto dumped = only<decision::Dumped>(game.handle(input::Dump{1, letter}));
+        LetterCounts before_answer = game.players()[1].hand;
+        for (char tile : dumped.tiles)
+            before_answer.remove(tile);
+        const auto second = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
+        const auto third = only<decision::PeelAccepted>(game.handle(fresh_peel(game, 0)));
+        const std::optional<int> says = v2 ? std::optional<int>(1) : std::nullopt;
+
+        const auto d = game.handle(input::Peel{1, staircase_of(before_answer), says});
+        const auto& stale = only<decision::PeelStale>(d);
+        CHECK(stale.unseen == dumped.tiles + second.tiles[1] + third.tiles[1]);
+        CHECK(stale.number == 1);  // the dump came after peel 1
+        CHECK(stale.current == 3);
+        // Having read the dump's tiles but not peel 3's: stale, lacking only that tile.
+        LetterCounts read_dump = before_answer;
+        read_dump += *LetterCounts::from_letters(dumped.tiles);
+        read_dump.add(second.tiles[1]);
+        const auto d2 = game.handle(
+            input::Peel{1, staircase_of(read_dump), v2 ? std::optional<int>(2) : std::nullopt});
+        CHECK(only<decision::PeelStale>(d2).unseen == std::string(1, third.tiles[1]));
+        CHECK(only<decision::PeelStale>(d2).number == 2);
+        // A grid that kept the dumped tile is no race: the player knew it had put it back.
+        LetterCounts kept = before_answer;
+        kept.add(letter);
+        CHECK(only<decision::Disqualified>(
+                  game.handle(input::Peel{1, staircase_of(kept), v2 ? std::optional<int>(2)
+                                                                   : std::nullopt}))
+                  .reason.rfind("illegal peel: grid tiles are not the hand", 0) == 0);
+        check_conserved(game);
+    }
+}
+
+TEST_CASE("game: a v2 peel may lack a dump's tiles only after the peel it names", "[game][v2]") {
+    Game game = new_game(2);
+    game.handle(input::Hello{1, 2});
+    game.handle(input::Ready{0});
+    game.handle(input::Ready{1});
+    const char letter = game.players()[1].hand.to_string()[0];
+    const auto dumped = only<decision::Dumped>(game.handle(input::Dump{1, letter}));
+    LetterCounts before_answer = game.players()[1].hand;
+    for (char tile : dumped.tiles)
+        before_answer.remove(tile);
+    game.handle(fresh_peel(game, 0));  // peel 1, after the dump's answer
+    LetterCounts without_answer = before_answer;
+    without_answer.add(game.players()[1].unread.back().tile);
+    // It says it has read peel 1's tile, which came after the dump's: it has read the dump's too.
+    CHECK(only<decision::Disqualified>(game.handle(input::Peel{1, staircase_of(without_answer), 1}))
+              .reason.rfind("illegal peel: grid tiles are not the hand", 0) == 0);
+}
+
 TEST_CASE("game: illegal peels disqualify, with the reason, and return the tiles", "[game]") {
     SECTION("malformed grid") {
         Game game = dealt_game(3);
@@ -283,7 +345,7 @@ TEST_CASE("game: a ready timeout disqualifies the players not ready and deals th
     game.handle(input::Ready{0});
     game.handle(input::Ready{1});
     const auto d = game.handle(input::ReadyTimeout{});
-    CHECK(only<decision::Disqualified>(d).reason == "not ready (no r) before the ready timeout");
+    CHECK(only<decision::Disqualified>(d).reason == "not ready (no r, nor v002R in v2) before the ready timeout");
     const auto& dealt = only<decision::HandsDealt>(d, 1);
     CHECK(dealt.hands[2].empty());
     CHECK(dealt.hands[0].size() == 21);
@@ -371,6 +433,36 @@ TEST_CASE("game: a v2 grid holding every tile is fresh, whatever number it names
               .number == 2);
 }
 
+TEST_CASE("game: a v2 handshake for a version before 2 is refused in v2", "[game][v2]") {
+    for (const int version : {0, 1}) {
+        Game g = new_game(2);
+        const auto d = g.handle(input::Hello{0, version});
+        CHECK(only<decision::Disqualified>(d).reason ==
+              fmt::format("protocol error: handshake v{:03} asks for a version before 2 (legacy "
+                          "players start with r instead)",
+                          version));
+        // It spoke v2: it is told so in v2 (an E), and the result says v2.
+        CHECK(g.players()[0].version == protocol_v2);
+    }
+}
+
+TEST_CASE("game: reasons name messages as the player's protocol spells them", "[game][v2]") {
+    Game game = new_game(4);
+    game.handle(input::Hello{0, 2});
+    game.handle(input::Ready{0});
+    CHECK(only<decision::Disqualified>(game.handle(input::Ready{0})).reason ==
+          "protocol error: sent R (ready) a second time");
+    game.handle(input::Hello{1, 2});
+    CHECK(only<decision::Disqualified>(game.handle(input::Dump{1, 'A'})).reason ==
+          "protocol error: sent D (dump) before its hand was dealt (and before R)");
+    game.handle(input::Hello{2, 2});
+    const auto timeout = game.handle(input::ReadyTimeout{});
+    CHECK(only<decision::Disqualified>(timeout, 0).reason ==
+          "not ready (no R after its handshake) before the ready timeout");
+    CHECK(only<decision::Disqualified>(timeout, 1).reason ==
+          "not ready (no r, nor v002R in v2) before the ready timeout");
+}
+
 TEST_CASE("game: a handshake after the first message is a protocol error", "[game][v2]") {
     Game game = new_game(2);
     game.handle(input::Ready{0});
@@ -387,4 +479,14 @@ TEST_CASE("game: standings put the winner first, then the fewest tiles", "[game]
     out.handle(input::Gone{2, "gone"});
     out.handle(input::GameTimeout{});
     CHECK(out.standings() == std::vector<int>{1, 1, 0});
+
+    // Ties share a standing and the next is skipped, as in sport: 1, 2, 2, 4.
+    Game four = dealt_game(4);
+    four.handle(input::Dump{1, four.players()[1].hand.to_string()[0]});
+    four.handle(input::Dump{2, four.players()[2].hand.to_string()[0]});
+    four.handle(input::Dump{3, four.players()[3].hand.to_string()[0]});
+    four.handle(input::Dump{3, four.players()[3].hand.to_string()[0]});
+    four.handle(input::GameTimeout{});
+    CHECK(four.winner() == 0);
+    CHECK(four.standings() == std::vector<int>{1, 2, 2, 4});
 }
