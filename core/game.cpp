@@ -177,10 +177,10 @@ void Game::on(const input::Ready& ready, Decisions& out) {
         return;
     auto& player = players_[ready.player];
     if (player.phase != PlayerState::Phase::joining)
-        return disqualify(ready.player,
-                          fmt::format("protocol error: sent {} a second time",
-                                      message_name(ready.player, 'r')),
-                          out);
+        return disqualify(
+            ready.player,
+            fmt::format("protocol error: sent {} a second time", message_name(ready.player, 'r')),
+            out);
     player.phase = PlayerState::Phase::ready;
     // The last player left, now that it is ready, has won; it could not win before.
     end_if_decided(out);
@@ -205,13 +205,13 @@ bool Game::may_move(PlayerId id, char move, Decisions& out) {
         return false;
     if (players_[id].phase == PlayerState::Phase::playing)
         return true;
-    disqualify(id,
-               fmt::format("protocol error: sent {} before its hand was dealt{}",
-                           message_name(id, move),
-                           players_[id].phase == PlayerState::Phase::joining
-                               ? fmt::format(" (and before {})", message_name(id, 'r').substr(0, 1))
-                               : ""),
-               out);
+    disqualify(
+        id,
+        fmt::format("protocol error: sent {} before its hand was dealt{}", message_name(id, move),
+                    players_[id].phase == PlayerState::Phase::joining
+                        ? fmt::format(" (and before {})", message_name(id, 'r').substr(0, 1))
+                        : ""),
+        out);
     return false;
 }
 

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,18 +68,68 @@ char hardest(const bg::LetterCounts& leftover) {
     return 0;
 }
 
+// After a dump, in dialect v1, where every host message ends with '.': the answer is one
+// message of three letters, and single letters before it are tiles of peels that were already
+// on their way (taking them for the answer would build a grid without the answer's tiles). Its
+// own letter alone, with nothing after it for 200 ms, is the refusal. Every letter read goes to
+// the hand. Whether the dump was refused; nullopt at the end of input.
+std::optional<bool> dump_answer_v1(char dump, bg::LetterCounts& hand) {
+    std::string pending;
+    bool own_letter_back = false;
+    for (;;) {
+        const auto dot = pending.find('.');
+        if (dot == std::string::npos) {
+            const auto before = pending.size();
+            if (!read_available(own_letter_back ? 200 : -1, pending))
+                return std::nullopt;
+            if (pending.size() == before) {
+                add_letters(hand, pending);
+                return true;
+            }
+            continue;
+        }
+        const std::string message = pending.substr(0, dot);
+        pending.erase(0, dot + 1);
+        add_letters(hand, message);
+        if (message.size() >= 3) {
+            add_letters(hand, pending);  // tiles sent after the answer
+            return false;
+        }
+        own_letter_back = own_letter_back || (message.size() == 1 && message[0] == dump);
+    }
+}
+
+// The same in dialect v0, with no ends to messages: it can only count letters. It waits for
+// three; one letter alone, its own, means the dump was refused.
+std::optional<bool> dump_answer_v0(char dump, bg::LetterCounts& hand) {
+    std::string reply;
+    bg::LetterCounts back;
+    while (back.total() < 3) {
+        const auto before = back.total();
+        if (!read_available(back.empty() ? -1 : 200, reply))
+            return std::nullopt;
+        back = {};
+        add_letters(back, reply);
+        if (back.total() == before)
+            break;  // a short reply: the dump was refused
+    }
+    hand += back;
+    return back.total() < 3 && back.count(dump) > 0;
+}
+
 // Legacy: every letter the host sends is a tile now in the hand, whatever message it came in.
-// With no refusal message and no numbers, it can only take care: after a dump it waits for
-// three tiles, and one letter alone, its own, means the dump was refused.
+// The dialect shows in the hand: v1 ends it with '.'.
 int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
     if (!write_all("r"))
         return 0;
     bg::LetterCounts hand;
     bool refused = false;
+    bool v1 = false;
     for (std::uint64_t round = 0;; ++round) {
         std::string bytes;
         if (!read_available(-1, bytes))
             return 0;
+        v1 = v1 || bytes.find('.') != std::string::npos;
         bg::LetterCounts arrived;
         add_letters(arrived, bytes);
         if (arrived.empty())
@@ -92,19 +143,10 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
             hand.remove(dump);
             if (!write_all(std::string{'d', dump}))
                 return 0;
-            std::string reply;
-            bg::LetterCounts back;
-            while (back.total() < 3) {
-                const auto before = back.total();
-                if (!read_available(back.empty() ? -1 : 200, reply))
-                    return 0;
-                back = {};
-                add_letters(back, reply);
-                if (back.total() == before)
-                    break;  // a short reply: the dump was refused
-            }
-            refused = back.total() < 3 && back.count(dump) > 0;
-            hand += back;
+            const auto answer = v1 ? dump_answer_v1(dump, hand) : dump_answer_v0(dump, hand);
+            if (!answer)
+                return 0;
+            refused = *answer;
             layout = crossword.build(hand, attempts, seed + round);
         }
         if (layout.leftover.empty() && !write_all("p" + bg::serialise(layout.grid)))

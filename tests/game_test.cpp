@@ -225,8 +225,8 @@ TEST_CASE("game: a peel that raced a dump's tiles is stale, never punished", "[g
         LetterCounts kept = before_answer;
         kept.add(letter);
         CHECK(only<decision::Disqualified>(
-                  game.handle(input::Peel{1, staircase_of(kept), v2 ? std::optional<int>(2)
-                                                                   : std::nullopt}))
+                  game.handle(input::Peel{1, staircase_of(kept),
+                                          v2 ? std::optional<int>(2) : std::nullopt}))
                   .reason.rfind("illegal peel: grid tiles are not the hand", 0) == 0);
         check_conserved(game);
     }
@@ -345,7 +345,8 @@ TEST_CASE("game: a ready timeout disqualifies the players not ready and deals th
     game.handle(input::Ready{0});
     game.handle(input::Ready{1});
     const auto d = game.handle(input::ReadyTimeout{});
-    CHECK(only<decision::Disqualified>(d).reason == "not ready (no r, nor v002R in v2) before the ready timeout");
+    CHECK(only<decision::Disqualified>(d).reason ==
+          "not ready (no r, nor v002R in v2) before the ready timeout");
     const auto& dealt = only<decision::HandsDealt>(d, 1);
     CHECK(dealt.hands[2].empty());
     CHECK(dealt.hands[0].size() == 21);
