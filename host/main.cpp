@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include <uv.h>
 #include <boost/program_options.hpp>
 
+#include "checker/checker.hpp"
 #include "core/text.hpp"
 #include "host/console.hpp"
 #include "host/host_dictionaries.hpp"
@@ -51,6 +53,7 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
        host --replay LOG [--json] [--quiet] [--html FILE]
+       host --check [options] CMD
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
@@ -66,6 +69,13 @@ logged); 5 the player sandbox cannot be set up here (the message says what to in
 stderr could not be written (the live lines; the result was printed); 128+N the host was
 stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and every player
 ended). SIGUSR1 and SIGUSR2 are ignored.
+
+With --check, the host plays scripted scenarios against one bot alone (the handshake, the
+deal, a peel accepted, a stale peel, a dump and a refused dump, the end of a game, SIGTERM) and
+prints each check as pass or FAIL, with the bytes the bot sent, what was expected and a hint.
+It waits --ready-timeout for each message and --kill-grace for the bot to exit, starts it as a
+game would (in the sandbox, on the word list of --dict), and exits 0 when every check passed,
+1 when one failed.
 )";
 
 // A closed stdin, stdout or stderr would be the next file opened (the log, say), and the
@@ -156,6 +166,40 @@ int replay(const std::string& path, bool json, bool quiet, const std::string& ht
     return out.failed() ? exit_output_failed : exit_played;
 }
 
+// host --check CMD: the conformance checker, against the bot started as a game would start it.
+int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
+          const bg::Dictionary& dictionary) {
+    std::string missing;
+    if (!bg::checker::has_scenario_words(dictionary, &missing)) {
+        say("host: the word list lacks {}, which the checks deal: check with a fuller list\n",
+            missing);
+        return exit_failed;
+    }
+    bg::checker::Options options;
+    options.command = setup.commands[0];
+    options.dictionary = &dictionary;
+    options.legacy_dialect = setup.dialect;
+    options.wait_ms = setup.ready_timeout_ms;
+    options.grace_ms = setup.kill_grace_ms;
+    if (sandbox) {
+        if (!setup.dictionary.empty())
+            sandbox->private_paths.push_back(setup.dictionary);
+        auto created = bg::Sandbox::create(*sandbox, setup.commands);
+        if (auto* error = std::get_if<std::string>(&created)) {
+            say("host: {}\n", bg::escape_for_terminal(*error));
+            return exit_no_sandbox;
+        }
+        options.launch = [made = std::get<bg::Sandbox>(std::move(created))] {
+            return made.launch(0);
+        };
+    } else {
+        options.launch = [command = setup.commands[0]] { return bg::unsandboxed_launch(command); };
+    }
+    const int failed = bg::checker::run(options, std::cout);
+    std::cout.flush();
+    return failed == 0 ? exit_played : exit_failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,7 +227,10 @@ int main(int argc, char** argv) {
         ("replay", po::value<std::string>()->value_name("FILE"),
          "rebuild a game from its event log alone, spawning nothing, and print its result (and "
          "its live lines on stderr)")
-        ("quiet,q", po::bool_switch(), "no live lines on stderr (in a game or a replay)");
+        ("quiet,q", po::bool_switch(), "no live lines on stderr (in a game or a replay)")
+        ("check", po::bool_switch(),
+         "check one bot against the protocol in scripted scenarios, alone, instead of playing "
+         "a game: each check is printed as pass or FAIL, with a hint");
     // clang-format on
     options.add(bg::options::sandbox());
     po::options_description hidden;
@@ -217,10 +264,15 @@ int main(int argc, char** argv) {
         if (!vm.count("command"))
             throw po::error("no player commands given");
         setup.commands = vm["command"].as<std::vector<std::string>>();
+        if (vm["check"].as<bool>() && setup.commands.size() != 1)
+            throw po::error(fmt::format("--check checks one bot: give one command, not {}",
+                                        setup.commands.size()));
+
         setup.game.players = static_cast<int>(setup.commands.size());
         bg::options::read_game(vm, setup);
         std::string error;
-        if (!bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
+        if (!vm["check"].as<bool>() &&
+            !bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
             throw po::error(error);
         sandboxed = bg::options::read_sandbox(vm, sandbox);
         setup.game.seed = vm.count("seed") ? bg::options::count(vm, "seed", 0, UINT64_MAX)
@@ -239,6 +291,8 @@ int main(int argc, char** argv) {
     }
     const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
+    if (vm["check"].as<bool>())
+        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, *dictionary);
 
     std::FILE* log_file = nullptr;
     bool log_existed = false;

@@ -40,9 +40,8 @@ def main():
         if len(letters) >= 3:
             refused = False
         cells, left = build(hand, words)
-        if not sum(left.values()):
-            os.write(1, ("p" + grid_text(cells)).encode())
-        elif not refused:
+        # Dump until every tile is down, or a dump is refused (the bunch is short).
+        while sum(left.values()) and not refused:
             tile = next(c for c in HARDEST_FIRST if left[c])
             hand[tile] -= 1
             os.write(1, ("d" + tile).encode())
@@ -54,6 +53,9 @@ def main():
                 return
             refused = len(reply) < 3 and tile in reply
             hand.update(reply)
+            cells, left = build(hand, words)
+        if not sum(left.values()):
+            os.write(1, ("p" + grid_text(cells)).encode())
 
 
 if __name__ == "__main__":

@@ -138,7 +138,8 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
         if (arrived.total() >= 3)
             refused = false;
         auto layout = crossword.build(hand, attempts, seed + round);
-        if (!layout.leftover.empty() && !refused) {
+        // Dumps until every tile is down or a dump is refused: nothing else may come to help.
+        while (!layout.leftover.empty() && !refused) {
             const char dump = hardest(layout.leftover);
             hand.remove(dump);
             if (!write_all(std::string{'d', dump}))

@@ -46,6 +46,9 @@ class PlayerProcess {
     // waits `farewell_ms` for it to leave by itself. Idempotent.
     void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
     bool finished() const { return finished_; }
+    // The process group of its command as the host sees it (in a sandbox, its init's); 0 before
+    // it has started. For looking at what it runs, never for signalling: terminate() does that.
+    int group() const { return inner_pid_ != 0 ? inner_pid_ : pid_; }
 
   private:
     static constexpr std::size_t stderr_line_max = 4096;

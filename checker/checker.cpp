@@ -1,0 +1,560 @@
+#include "checker/checker.hpp"
+
+#include <dirent.h>
+#include <uv.h>
+
+#include <csignal>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compat/legacy.hpp"
+#include "core/grid.hpp"
+#include "core/judge.hpp"
+#include "core/text.hpp"
+#include "protocol/player_reader.hpp"
+#include "transport/handles.hpp"
+#include "transport/player_process.hpp"
+
+namespace bg::checker {
+
+namespace {
+
+// The scenarios' tiles. ACT is played as CAT or ACT; with the S a peel deals, CATS, ACTS, SCAT
+// or CAST; QQ holds no word at all, so a bot can only dump.
+constexpr std::string_view deal = "ACT";
+constexpr char dealt_tile = 'S';
+constexpr std::string_view stuck = "QQ";
+const std::vector<std::string> scenario_words = {"CAT", "CATS"};
+
+// The seat and the number of seats the checker tells a v2 bot: it plays as seat 1 of 2.
+constexpr std::string_view version_answer = "V0020102.";
+
+constexpr std::string_view hint_newline =
+    "a newline after a message? The protocol has no line ends: a message is its bytes alone "
+    "(\"r\", not \"r\\n\"; \\x0a is a newline). Write bytes, not lines: sys.stdout.write() or "
+    "os.write() in Python, process.stdout.write() in Node, fputs() in C, fmt.Print in Go.";
+constexpr std::string_view hint_flush =
+    "Its bytes came only as it ended: it does not flush its output. Flush after every message "
+    "(Python: sys.stdout.flush() or os.write(1, ...); C: fflush(stdout); C++: std::cout << "
+    "std::flush; Java: System.out.flush()). A pipe is not a terminal: output waits in a buffer.";
+constexpr std::string_view hint_silent =
+    "It said nothing at all, not even as it ended. Does it write its messages to stdout (not "
+    "stderr, which the host only shows, as the [bot] lines above)? Does its command start (a "
+    "wrong path or interpreter shows above)?";
+
+struct ProcessInfo {
+    int pid = 0;
+    int parent = 0;
+    std::string name;
+};
+
+// The processes of a process group, from /proc: what a bot runs.
+std::vector<ProcessInfo> processes_in_group(int group) {
+    std::vector<ProcessInfo> found;
+    DIR* proc = ::opendir("/proc");
+    if (!proc || group <= 0)
+        return found;
+    while (const dirent* entry = ::readdir(proc)) {
+        const std::string name = entry->d_name;
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream stat("/proc/" + name + "/stat");
+        std::string line;
+        if (!std::getline(stat, line))
+            continue;
+        const auto open = line.find('('), close = line.rfind(')');
+        if (open == std::string::npos || close == std::string::npos)
+            continue;
+        std::istringstream rest(line.substr(close + 2));
+        char state = 0;
+        int parent = 0, pgrp = 0;
+        rest >> state >> parent >> pgrp;
+        if (pgrp == group)
+            found.push_back({std::stoi(name), parent, line.substr(open + 1, close - open - 1)});
+    }
+    ::closedir(proc);
+    return found;
+}
+
+bool is_shell(const std::string& name) {
+    return name == "sh" || name == "dash" || name == "bash" || name == "zsh";
+}
+
+// A shell that waits on a child in the bot's group: the bot runs under it, not as the command.
+std::optional<std::string> shell_above_bot(const std::vector<ProcessInfo>& group) {
+    for (const auto& shell : group) {
+        if (!is_shell(shell.name))
+            continue;
+        for (const auto& child : group)
+            if (child.parent == shell.pid && !is_shell(child.name))
+                return fmt::format("{} runs {}", shell.name, child.name);
+    }
+    return std::nullopt;
+}
+
+// One run of the bot: its process, what it has sent, and its messages as the host reads them.
+class Bot {
+  public:
+    enum class Ended { already, by_itself, at_sigterm, killed };
+
+    Bot(uv_loop_t* loop, Launch launch)
+        : loop_(loop),
+          process_(loop, std::move(launch),
+                   ProcessEvents{
+                       .on_output = [this](std::string_view b) { on_output(b); },
+                       .on_output_end = [this] { on_output_end(); },
+                       .on_log =
+                           [](std::string_view line) {
+                               std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
+                           },
+                       .on_exit = [this](std::int64_t, int signal) { on_exit(signal); },
+                       .on_write_error = [](int) {},
+                       .on_finished = [] {},
+                   }) {}
+    Bot(const Bot&) = delete;
+    Bot& operator=(const Bot&) = delete;
+    ~Bot() {
+        if (!process_.finished())
+            end(0, 0);
+    }
+
+    int spawn() {
+        started_ = uv_hrtime();
+        return process_.spawn();
+    }
+    void send(std::string_view bytes) { process_.write(std::string(bytes)); }
+
+    // Its next message (or the protocol error that ends its stream), waiting up to `ms`;
+    // nullopt when none came: it said nothing, or its output ended.
+    std::optional<Input> next(std::uint64_t ms) {
+        bool timed_out = false;
+        Timer timer(loop_, [&] { timed_out = true; });
+        timer.start(ms);
+        while (inputs_.empty() && !timed_out && !output_ended_)
+            uv_run(loop_, UV_RUN_ONCE);
+        if (inputs_.empty())
+            return std::nullopt;
+        Input input = std::move(inputs_.front());
+        inputs_.pop_front();
+        return input;
+    }
+
+    // Ends it as the host ends a player: its input closed, `farewell_ms` for it to leave by
+    // itself, then SIGTERM, then SIGKILL `grace_ms` later. Runs until nothing of it is left.
+    Ended end(std::uint64_t farewell_ms, std::uint64_t grace_ms) {
+        if (exited_)
+            return finish(), Ended::already;
+        const std::uint64_t from = uv_hrtime();
+        process_.terminate(grace_ms, farewell_ms);
+        finish();
+        const std::uint64_t took_ms = (exited_at_ - from) / 1'000'000;
+        if (exit_signal_ == SIGKILL || took_ms >= farewell_ms + grace_ms)
+            return Ended::killed;
+        return took_ms < farewell_ms ? Ended::by_itself : Ended::at_sigterm;
+    }
+
+    const std::string& bytes() const { return bytes_; }
+    // What it sent since the last call, for a report.
+    std::string recent() { return bytes_.substr(std::exchange(reported_, bytes_.size())); }
+    bool exited() const { return exited_; }
+    double seconds() const { return static_cast<double>(uv_hrtime() - started_) / 1e9; }
+    std::vector<ProcessInfo> processes() const { return processes_in_group(process_.group()); }
+
+  private:
+    void on_output(std::string_view bytes) {
+        bytes_ += bytes;
+        std::vector<Input> inputs;
+        reader_.feed(bytes, inputs);
+        inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
+    }
+    void on_output_end() {
+        std::vector<Input> inputs;
+        reader_.finish(inputs);
+        inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
+        output_ended_ = true;
+    }
+    void on_exit(int signal) {
+        exited_ = true;
+        exited_at_ = uv_hrtime();
+        exit_signal_ = signal;
+    }
+    void finish() {
+        while (!process_.finished())
+            uv_run(loop_, UV_RUN_ONCE);
+    }
+
+    uv_loop_t* loop_;
+    PlayerProcess process_;
+    PlayerReader reader_{0};
+    std::deque<Input> inputs_;
+    std::string bytes_;
+    std::size_t reported_ = 0;
+    std::uint64_t started_ = 0;
+    std::uint64_t exited_at_ = 0;
+    int exit_signal_ = 0;
+    bool exited_ = false;
+    bool output_ended_ = false;
+};
+
+std::string grid_example(std::string_view word) {
+    return fmt::format("{:03}001{}", word.size(), word);
+}
+
+class Checker {
+  public:
+    Checker(const Options& options, std::ostream& out) : options_(options), out_(out) {
+        uv_loop_init(&loop_);
+    }
+    ~Checker() { uv_loop_close(&loop_); }
+
+    int run() {
+        out_ << fmt::format("Checking {} against the protocol, alone, in 3 scenarios:\n",
+                            escape_for_terminal(options_.command));
+        peel_and_end();
+        if (protocol_ != 0) {
+            stale_peel();
+            dumps_and_sigterm();
+        }
+        out_ << fmt::format("\n{} of {} checks passed.{}\n", passed_, passed_ + failed_,
+                            failed_ ? "" : " It is ready to play.");
+        return failed_;
+    }
+
+  private:
+    bool v2() const { return protocol_ == protocol_v2; }
+
+    void record(Check check) {
+        ++(check.passed ? passed_ : failed_);
+        out_ << fmt::format("  {}  {}", check.passed ? "pass" : "FAIL", check.name);
+        if (check.passed && !check.sent.empty())
+            out_ << fmt::format(": {}", check.sent);
+        out_ << "\n";
+        if (!check.passed) {
+            out_ << fmt::format("        sent:     {}\n", check.sent.empty() ? "nothing"
+                                                                           : check.sent);
+            if (!check.expected.empty())
+                out_ << fmt::format("        expected: {}\n", check.expected);
+            if (!check.hint.empty())
+                out_ << fmt::format("        hint:     {}\n", check.hint);
+        }
+        out_.flush();
+    }
+
+    // What it sent since the last report, quoted; "" when nothing.
+    std::string shown(Bot& bot) {
+        const std::string recent = bot.recent();
+        return recent.empty() ? std::string() : quote_bytes(recent, 160);
+    }
+
+    // The hint for a message that is not what the protocol allows.
+    std::string hint_for(const Bot& bot, const std::string& reason) {
+        if (bot.bytes().find_first_of("\r\n") != std::string::npos)
+            return std::string(hint_newline);
+        return reason;
+    }
+
+    // Starts the bot and takes it through the handshake; false (with a failed check when
+    // `report`) when it does not say it is ready.
+    bool handshake(Bot& bot, bool report) {
+        Check check{"starts, and says it is ready (r, or v002 and R)"};
+        if (const int error = bot.spawn(); error != 0) {
+            check.hint = fmt::format("its command could not start: {}", uv_strerror(error));
+            return record(check), false;
+        }
+        auto first = bot.next(options_.wait_ms);
+        if (first && std::holds_alternative<input::Hello>(*first)) {
+            bot.send(version_answer);
+            protocol_ = protocol_v2;
+            first = bot.next(options_.wait_ms);
+        } else if (first && std::holds_alternative<input::Ready>(*first)) {
+            protocol_ = protocol_legacy;
+        }
+        if (first && std::holds_alternative<input::Ready>(*first)) {
+            check.passed = true;
+            check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot),
+                                     bot.seconds(), v2() ? "protocol v2" : "the legacy protocol");
+            if (report)
+                record(check);
+            return true;
+        }
+        check.expected = fmt::format(
+            "\"r\" (legacy) or \"v002\" then \"R\" (v2), within {} s (the host's --ready-timeout)",
+            options_.wait_ms / 1000.0);
+        if (first) {
+            const auto* violation = std::get_if<input::Violation>(&*first);
+            check.sent = shown(bot);
+            check.hint = violation ? hint_for(bot, violation->reason) : "";
+            return record(check), false;
+        }
+        // Nothing in time: a slow start shows its bytes later; a bot that does not flush, only
+        // as it ends.
+        const bool exited = bot.exited();
+        const double waited = bot.seconds();
+        if (!exited && (first = bot.next(options_.wait_ms))) {
+            check.sent = fmt::format("{} after {:.1f} s", shown(bot), bot.seconds());
+            check.hint = fmt::format(
+                "A slow start: it said nothing for {:.1f} s. The host waits --ready-timeout "
+                "({} s by default) for a player's first message, then plays without it. Start "
+                "faster (load the word list once, from a compact file), or say it is ready "
+                "before the slow part if you can play while it runs.",
+                waited, options_.wait_ms / 1000.0);
+            return record(check), false;
+        }
+        bot.end(options_.grace_ms, options_.grace_ms);
+        check.sent = shown(bot);
+        check.hint = check.sent.empty() ? std::string(hint_silent) : std::string(hint_flush);
+        return record(check), false;
+    }
+
+    std::string hand_message(std::string_view hand) const {
+        return v2() ? fmt::format("H0000{}.", hand)
+                    : legacy_message(options_.legacy_dialect, hand);
+    }
+    std::string peel_name() const { return v2() ? "P" : "p"; }
+
+    // Waits for a peel of `hand` stating `number` (v2); fills `check` and says whether it is.
+    bool expect_peel(Bot& bot, std::string_view hand, int number, std::string_view word,
+                     Check& check) {
+        check.expected =
+            fmt::format("a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand,
+                        peel_name(), v2() ? fmt::format("{:04}", number) : "",
+                        grid_example(word));
+        const auto input = bot.next(options_.wait_ms);
+        check.sent = shown(bot);
+        if (!input) {
+            check.hint = bot.exited()
+                             ? "It exited instead (its stderr, if any, is above as [bot] lines)."
+                             : fmt::format("It made no move in {} s. Peel as soon as every tile "
+                                           "of the hand is on the grid.",
+                                           options_.wait_ms / 1000.0);
+            return false;
+        }
+        if (const auto* violation = std::get_if<input::Violation>(&*input)) {
+            check.hint = hint_for(bot, violation->reason);
+            return false;
+        }
+        const auto* peel = std::get_if<input::Peel>(&*input);
+        if (!peel) {
+            check.hint = "It did not peel, though every tile fits one word.";
+            return false;
+        }
+        if (v2() && peel->reflects != number) {
+            check.hint = fmt::format(
+                "Its peel says it reflects peel {:04}; the newest peel whose tile it holds is "
+                "{:04} (from H, P and N messages).",
+                peel->reflects.value_or(0), number);
+            return false;
+        }
+        auto grid = parse_grid(peel->grid);
+        if (const auto* error = std::get_if<GridError>(&grid)) {
+            check.hint = hint_for(bot, "its grid is malformed: " + error->message);
+            return false;
+        }
+        const auto tiles = LetterCounts::from_letters(hand);
+        const Verdict verdict = judge(std::get<Grid>(grid), *tiles, *options_.dictionary);
+        if (verdict.kind == Verdict::Kind::wrong_tiles) {
+            check.hint = fmt::format(
+                "A grid must hold exactly the hand, every tile and no other: {}. Keep every "
+                "tile the host sends (the hand, each peel's tile, a dump's three) and take the "
+                "dumped one out.",
+                verdict.message);
+            return false;
+        }
+        if (!verdict.legal()) {
+            check.hint = fmt::format("Its grid is not legal: {}.", verdict.message);
+            return false;
+        }
+        check.passed = true;
+        return true;
+    }
+
+    // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
+    void peel_and_end() {
+        Bot bot(&loop_, options_.launch());
+        if (!handshake(bot, true))
+            return;
+        bot.send(hand_message(deal));
+        Check first{fmt::format("answers the deal ({}) with a peel of its hand", deal)};
+        if (!expect_peel(bot, deal, 0, "CAT", first))
+            return record(first);
+        record(first);
+        // Accepted as peel 1, which deals it an S (its tile before its ACK).
+        bot.send(v2() ? fmt::format("P0001{}0100.A0001.", dealt_tile)
+                      : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
+        Check again{"takes the tile its accepted peel dealt it, and peels again"};
+        const std::string hand = fmt::format("{}{}", deal, dealt_tile);
+        if (!expect_peel(bot, hand, 1, "CATS", again))
+            return record(again);
+        record(again);
+        if (v2()) {
+            // Bananas: its peel ends the game (A and no tile), and it has won.
+            bot.send("A0002.EW01010000.");
+            Check end{"exits by itself at the end of the game (E, then the end of its input)"};
+            const auto ended = bot.end(options_.grace_ms, options_.grace_ms);
+            end.passed = ended == Bot::Ended::by_itself || ended == Bot::Ended::already;
+            end.sent = shown(bot);
+            if (!end.passed) {
+                end.expected = fmt::format("to exit within {} ms of E", options_.grace_ms);
+                end.hint = fmt::format(
+                    "Not exiting at E: after E the host closes its input (a read returns 0 "
+                    "bytes, end of file); exit then. It was still running {} ms later and was "
+                    "{}.",
+                    options_.grace_ms,
+                    ended == Bot::Ended::killed ? "killed (it ignored SIGTERM too)"
+                                                : "stopped by SIGTERM");
+            }
+            record(end);
+        } else {
+            sigterm(bot, "exits at SIGTERM when the game is over (the legacy protocol's end)");
+        }
+    }
+
+    // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
+    // nothing in the legacy protocol, whose bot just sees the new tile).
+    void stale_peel() {
+        Bot bot(&loop_, options_.launch());
+        if (!handshake(bot, false))
+            return;
+        bot.send(hand_message(deal));
+        Check first{"answers the deal with a peel of its hand"};
+        if (!expect_peel(bot, deal, 0, "CAT", first))
+            return record(first);
+        bot.recent();
+        bot.send(v2() ? fmt::format("P0001{}0100.N00010000{}.", dealt_tile, dealt_tile)
+                      : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
+        Check again{v2() ? "after a stale peel (N), peels again with the tile its grid lacked"
+                         : "a tile that arrives after its peel: peels again with it"};
+        expect_peel(bot, fmt::format("{}{}", deal, dealt_tile), 1, "CATS", again);
+        record(again);
+    }
+
+    // Expects a dump of `letter`; fills `check`.
+    bool expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
+        check.expected = fmt::format("{}{}: the hand {} holds no word", v2() ? "D" : "d", letter,
+                                     hand);
+        const auto input = bot.next(options_.wait_ms);
+        check.sent = shown(bot);
+        if (!input) {
+            check.hint = bot.exited() ? "It exited instead."
+                                      : fmt::format("It made no move in {} s. A bot that cannot "
+                                                    "place a tile dumps it: D and the letter "
+                                                    "(d in the legacy protocol).",
+                                                    options_.wait_ms / 1000.0);
+            return false;
+        }
+        if (const auto* violation = std::get_if<input::Violation>(&*input)) {
+            check.hint = hint_for(bot, violation->reason);
+            return false;
+        }
+        const auto* dump = std::get_if<input::Dump>(&*input);
+        if (!dump) {
+            check.hint = "It did not dump, though no word can be made of its hand.";
+            return false;
+        }
+        if (dump->letter != letter) {
+            check.hint = fmt::format("It dumped {}, which it does not hold.",
+                                     quote_byte(dump->letter));
+            return false;
+        }
+        check.passed = true;
+        return true;
+    }
+
+    // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
+    void dumps_and_sigterm() {
+        Bot bot(&loop_, options_.launch());
+        if (!handshake(bot, false))
+            return;
+        bot.send(hand_message(stuck));
+        Check dump{fmt::format("dumps a tile it cannot place (its hand is {})", stuck)};
+        if (!expect_dump(bot, 'Q', stuck, dump))
+            return record(dump);
+        record(dump);
+        bot.send(v2() ? "DQQQ." : legacy_message(options_.legacy_dialect, "QQQ"));
+        Check answer{"takes its dump's three tiles (QQQ), and dumps again"};
+        if (!expect_dump(bot, 'Q', "QQQQ", answer))
+            return record(answer);
+        record(answer);
+        // The bunch is short: refused, the Q stays its own (a legacy bot gets its letter back).
+        const auto refuse = [&] {
+            bot.send(v2() ? "XQ0002." : legacy_message(options_.legacy_dialect, "Q"));
+        };
+        refuse();
+        Check refused{"after a refused dump, keeps its tile and plays on by the rules"};
+        refused.expected = "nothing, or a dump of Q (refused again)";
+        for (;;) {
+            const auto input = bot.next(std::min<std::uint64_t>(options_.wait_ms, 1'500));
+            if (!input) {
+                refused.passed = !bot.exited();
+                refused.hint = "It exited: a refusal does not end the game.";
+                break;
+            }
+            if (const auto* d = std::get_if<input::Dump>(&*input); d && d->letter == 'Q') {
+                refuse();
+                continue;
+            }
+            refused.hint = std::holds_alternative<input::Violation>(*input)
+                               ? hint_for(bot, std::get<input::Violation>(*input).reason)
+                               : "Its hand is QQQQ (the refused Q is still its own): no "
+                                 "peel or other dump is legal.";
+            break;
+        }
+        refused.sent = shown(bot);
+        record(refused);
+        if (!bot.exited())
+            sigterm(bot, "exits at SIGTERM in the middle of a game, within the grace");
+    }
+
+    void sigterm(Bot& bot, std::string name) {
+        const auto shell = shell_above_bot(bot.processes());
+        const auto ended = bot.end(0, options_.grace_ms);
+        Check check{std::move(name)};
+        check.passed = ended != Bot::Ended::killed;
+        check.sent = shown(bot);
+        if (!check.passed) {
+            check.expected = fmt::format("to exit within {} ms of SIGTERM", options_.grace_ms);
+            check.hint = fmt::format(
+                "Ignoring SIGTERM: it was still running {} ms after SIGTERM, and was killed. "
+                "Leave SIGTERM's default (it ends the process), or exit from its handler.",
+                options_.grace_ms);
+            if (shell)
+                check.hint += fmt::format(
+                    " A shell stands between the host and your bot ({}): `sh` without `exec` "
+                    "keeps it there, and a shell passes on the signals it ignores (trap '' "
+                    "TERM). Start the bot with exec (\"exec python3 bot.py\"), or drop the "
+                    "wrapper script.",
+                    *shell);
+        }
+        record(check);
+    }
+
+    Options options_;
+    std::ostream& out_;
+    uv_loop_t loop_{};
+    int protocol_ = 0;
+    int passed_ = 0;
+    int failed_ = 0;
+};
+
+}  // namespace
+
+bool has_scenario_words(const Dictionary& dictionary, std::string* missing) {
+    for (const auto& word : scenario_words)
+        if (!dictionary.contains(word)) {
+            *missing = word;
+            return false;
+        }
+    return true;
+}
+
+int run(const Options& options, std::ostream& out) {
+    return Checker(options, out).run();
+}
+
+}  // namespace bg::checker
