@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <uv.h>
 
+#include <algorithm>
 #include <csignal>
 #include <deque>
 #include <fstream>
@@ -86,16 +87,12 @@ bool is_shell(const std::string& name) {
     return name == "sh" || name == "dash" || name == "bash" || name == "zsh";
 }
 
-// A shell that waits on a child in the bot's group: the bot runs under it, not as the command.
-std::optional<std::string> shell_above_bot(const std::vector<ProcessInfo>& group) {
-    for (const auto& shell : group) {
-        if (!is_shell(shell.name))
-            continue;
-        for (const auto& child : group)
-            if (child.parent == shell.pid && !is_shell(child.name))
-                return fmt::format("{} runs {}", shell.name, child.name);
-    }
-    return std::nullopt;
+// The processes, as "name (pid N)".
+std::string names_of(const std::vector<ProcessInfo>& processes) {
+    std::vector<std::string> names;
+    for (const auto& p : processes)
+        names.push_back(fmt::format("{} (pid {})", p.name, p.pid));
+    return fmt::format("{}", fmt::join(names, ", "));
 }
 
 // One run of the bot: its process, what it has sent, and its messages as the host reads them.
@@ -115,7 +112,7 @@ class Bot {
                            },
                        .on_exit = [this](std::int64_t, int signal) { on_exit(signal); },
                        .on_write_error = [](int) {},
-                       .on_finished = [] {},
+                       .on_finished = [this] { finished_at_ = uv_hrtime(); },
                    }) {}
     Bot(const Bot&) = delete;
     Bot& operator=(const Bot&) = delete;
@@ -152,8 +149,14 @@ class Bot {
             return finish(), Ended::already;
         const std::uint64_t from = uv_hrtime();
         process_.terminate(grace_ms, farewell_ms);
+        // What is left of it just before SIGKILL would come: who ignored SIGTERM.
+        Timer look(loop_, [this] { left_ = processes(); });
+        look.start(farewell_ms + grace_ms * 9 / 10);
         finish();
-        const std::uint64_t took_ms = (exited_at_ - from) / 1'000'000;
+        look.close();
+        // Gone means every process of it, not only the one the host started (a shell's child
+        // that ignores SIGTERM outlives the shell).
+        const std::uint64_t took_ms = (finished_at_ - from) / 1'000'000;
         if (exit_signal_ == SIGKILL || took_ms >= farewell_ms + grace_ms)
             return Ended::killed;
         return took_ms < farewell_ms ? Ended::by_itself : Ended::at_sigterm;
@@ -165,6 +168,8 @@ class Bot {
     bool exited() const { return exited_; }
     double seconds() const { return static_cast<double>(uv_hrtime() - started_) / 1e9; }
     std::vector<ProcessInfo> processes() const { return processes_in_group(process_.group()); }
+    // The processes it still ran shortly before end() would kill them.
+    const std::vector<ProcessInfo>& left() const { return left_; }
 
   private:
     void on_output(std::string_view bytes) {
@@ -181,7 +186,6 @@ class Bot {
     }
     void on_exit(int signal) {
         exited_ = true;
-        exited_at_ = uv_hrtime();
         exit_signal_ = signal;
     }
     void finish() {
@@ -196,10 +200,11 @@ class Bot {
     std::string bytes_;
     std::size_t reported_ = 0;
     std::uint64_t started_ = 0;
-    std::uint64_t exited_at_ = 0;
+    std::uint64_t finished_at_ = 0;
     int exit_signal_ = 0;
     bool exited_ = false;
     bool output_ended_ = false;
+    std::vector<ProcessInfo> left_;
 };
 
 std::string grid_example(std::string_view word) {
@@ -236,8 +241,8 @@ class Checker {
             out_ << fmt::format(": {}", check.sent);
         out_ << "\n";
         if (!check.passed) {
-            out_ << fmt::format("        sent:     {}\n", check.sent.empty() ? "nothing"
-                                                                           : check.sent);
+            out_ << fmt::format("        sent:     {}\n",
+                                check.sent.empty() ? "nothing" : check.sent);
             if (!check.expected.empty())
                 out_ << fmt::format("        expected: {}\n", check.expected);
             if (!check.hint.empty())
@@ -251,12 +256,20 @@ class Checker {
         const std::string recent = bot.recent();
         return recent.empty() ? std::string() : quote_bytes(recent, 160);
     }
+    // The last of all it sent: for a protocol error in bytes an earlier check reported.
+    static std::string tail(const Bot& bot) {
+        const std::string& all = bot.bytes();
+        return quote_bytes(all.substr(all.size() - std::min<std::size_t>(all.size(), 80)));
+    }
 
-    // The hint for a message that is not what the protocol allows.
-    std::string hint_for(const Bot& bot, const std::string& reason) {
-        if (bot.bytes().find_first_of("\r\n") != std::string::npos)
-            return std::string(hint_newline);
-        return reason;
+    // For a message the protocol does not allow: the hint, and what it sent when the bytes
+    // were reported by an earlier check.
+    static void protocol_error(const Bot& bot, const std::string& reason, Check& check) {
+        if (check.sent.empty())
+            check.sent = tail(bot) + " (all it sent, to the end)";
+        check.hint = bot.bytes().find_first_of("\r\n") != std::string::npos
+                         ? fmt::format("{} ({})", hint_newline, reason)
+                         : fmt::format("A protocol error: {}.", reason);
     }
 
     // Starts the bot and takes it through the handshake; false (with a failed check when
@@ -277,8 +290,8 @@ class Checker {
         }
         if (first && std::holds_alternative<input::Ready>(*first)) {
             check.passed = true;
-            check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot),
-                                     bot.seconds(), v2() ? "protocol v2" : "the legacy protocol");
+            check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot), bot.seconds(),
+                                     v2() ? "protocol v2" : "the legacy protocol");
             if (report)
                 record(check);
             return true;
@@ -289,20 +302,21 @@ class Checker {
         if (first) {
             const auto* violation = std::get_if<input::Violation>(&*first);
             check.sent = shown(bot);
-            check.hint = violation ? hint_for(bot, violation->reason) : "";
+            if (violation)
+                protocol_error(bot, violation->reason, check);
             return record(check), false;
         }
         // Nothing in time: a slow start shows its bytes later; a bot that does not flush, only
         // as it ends.
         const bool exited = bot.exited();
         const double waited = bot.seconds();
-        if (!exited && (first = bot.next(options_.wait_ms))) {
+        if (!exited && (first = bot.next(2 * options_.wait_ms))) {
             check.sent = fmt::format("{} after {:.1f} s", shown(bot), bot.seconds());
             check.hint = fmt::format(
                 "A slow start: it said nothing for {:.1f} s. The host waits --ready-timeout "
-                "({} s by default) for a player's first message, then plays without it. Start "
-                "faster (load the word list once, from a compact file), or say it is ready "
-                "before the slow part if you can play while it runs.",
+                "(here {} s; 10 s by default) for a player's first message, then plays without "
+                "it. Start faster: load the word list once, from a compact file, and say r (or "
+                "v002R) as soon as you can play.",
                 waited, options_.wait_ms / 1000.0);
             return record(check), false;
         }
@@ -313,8 +327,7 @@ class Checker {
     }
 
     std::string hand_message(std::string_view hand) const {
-        return v2() ? fmt::format("H0000{}.", hand)
-                    : legacy_message(options_.legacy_dialect, hand);
+        return v2() ? fmt::format("H0000{}.", hand) : legacy_message(options_.legacy_dialect, hand);
     }
     std::string peel_name() const { return v2() ? "P" : "p"; }
 
@@ -323,20 +336,20 @@ class Checker {
                      Check& check) {
         check.expected =
             fmt::format("a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand,
-                        peel_name(), v2() ? fmt::format("{:04}", number) : "",
-                        grid_example(word));
+                        peel_name(), v2() ? fmt::format("{:04}", number) : "", grid_example(word));
         const auto input = bot.next(options_.wait_ms);
         check.sent = shown(bot);
         if (!input) {
             check.hint = bot.exited()
                              ? "It exited instead (its stderr, if any, is above as [bot] lines)."
-                             : fmt::format("It made no move in {} s. Peel as soon as every tile "
-                                           "of the hand is on the grid.",
-                                           options_.wait_ms / 1000.0);
+                             : fmt::format(
+                                   "It made no move in {} s. Peel as soon as every tile "
+                                   "of the hand is on the grid.",
+                                   options_.wait_ms / 1000.0);
             return false;
         }
         if (const auto* violation = std::get_if<input::Violation>(&*input)) {
-            check.hint = hint_for(bot, violation->reason);
+            protocol_error(bot, violation->reason, check);
             return false;
         }
         const auto* peel = std::get_if<input::Peel>(&*input);
@@ -353,7 +366,7 @@ class Checker {
         }
         auto grid = parse_grid(peel->grid);
         if (const auto* error = std::get_if<GridError>(&grid)) {
-            check.hint = hint_for(bot, "its grid is malformed: " + error->message);
+            check.hint = fmt::format("Its grid is malformed: {}.", error->message);
             return false;
         }
         const auto tiles = LetterCounts::from_letters(hand);
@@ -436,20 +449,21 @@ class Checker {
 
     // Expects a dump of `letter`; fills `check`.
     bool expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
-        check.expected = fmt::format("{}{}: the hand {} holds no word", v2() ? "D" : "d", letter,
-                                     hand);
+        check.expected =
+            fmt::format("{}{}: the hand {} holds no word", v2() ? "D" : "d", letter, hand);
         const auto input = bot.next(options_.wait_ms);
         check.sent = shown(bot);
         if (!input) {
             check.hint = bot.exited() ? "It exited instead."
-                                      : fmt::format("It made no move in {} s. A bot that cannot "
-                                                    "place a tile dumps it: D and the letter "
-                                                    "(d in the legacy protocol).",
-                                                    options_.wait_ms / 1000.0);
+                                      : fmt::format(
+                                            "It made no move in {} s. A bot that cannot "
+                                            "place a tile dumps it: D and the letter "
+                                            "(d in the legacy protocol).",
+                                            options_.wait_ms / 1000.0);
             return false;
         }
         if (const auto* violation = std::get_if<input::Violation>(&*input)) {
-            check.hint = hint_for(bot, violation->reason);
+            protocol_error(bot, violation->reason, check);
             return false;
         }
         const auto* dump = std::get_if<input::Dump>(&*input);
@@ -458,8 +472,8 @@ class Checker {
             return false;
         }
         if (dump->letter != letter) {
-            check.hint = fmt::format("It dumped {}, which it does not hold.",
-                                     quote_byte(dump->letter));
+            check.hint =
+                fmt::format("It dumped {}, which it does not hold.", quote_byte(dump->letter));
             return false;
         }
         check.passed = true;
@@ -499,37 +513,42 @@ class Checker {
                 refuse();
                 continue;
             }
-            refused.hint = std::holds_alternative<input::Violation>(*input)
-                               ? hint_for(bot, std::get<input::Violation>(*input).reason)
-                               : "Its hand is QQQQ (the refused Q is still its own): no "
-                                 "peel or other dump is legal.";
+            refused.sent = shown(bot);
+            if (const auto* violation = std::get_if<input::Violation>(&*input))
+                protocol_error(bot, violation->reason, refused);
+            else
+                refused.hint =
+                    "Its hand is QQQQ (the refused Q is still its own): no peel or "
+                    "other dump is legal.";
             break;
         }
-        refused.sent = shown(bot);
+        if (refused.sent.empty())
+            refused.sent = shown(bot);
         record(refused);
         if (!bot.exited())
             sigterm(bot, "exits at SIGTERM in the middle of a game, within the grace");
     }
 
     void sigterm(Bot& bot, std::string name) {
-        const auto shell = shell_above_bot(bot.processes());
         const auto ended = bot.end(0, options_.grace_ms);
         Check check{std::move(name)};
         check.passed = ended != Bot::Ended::killed;
         check.sent = shown(bot);
         if (!check.passed) {
             check.expected = fmt::format("to exit within {} ms of SIGTERM", options_.grace_ms);
+            // The sandbox's init is no part of the bot.
+            auto left = bot.left();
+            std::erase_if(left, [](const auto& p) { return p.name == "bwrap"; });
             check.hint = fmt::format(
-                "Ignoring SIGTERM: it was still running {} ms after SIGTERM, and was killed. "
-                "Leave SIGTERM's default (it ends the process), or exit from its handler.",
-                options_.grace_ms);
-            if (shell)
-                check.hint += fmt::format(
-                    " A shell stands between the host and your bot ({}): `sh` without `exec` "
-                    "keeps it there, and a shell passes on the signals it ignores (trap '' "
-                    "TERM). Start the bot with exec (\"exec python3 bot.py\"), or drop the "
-                    "wrapper script.",
-                    *shell);
+                "Ignoring SIGTERM: {} still ran {} ms after SIGTERM, and was killed. Leave "
+                "SIGTERM's default (it ends the process), or exit from its handler.",
+                left.empty() ? "it" : names_of(left), options_.grace_ms);
+            if (std::any_of(left.begin(), left.end(),
+                            [](const auto& p) { return is_shell(p.name); }))
+                check.hint +=
+                    " A shell ignored it too, and a shell passes the signals it ignores (trap '' "
+                    "TERM) on to what it starts: drop the trap, and start your bot with exec "
+                    "(\"exec python3 bot.py\"), so that no `sh` stands between the host and it.";
         }
         record(check);
     }

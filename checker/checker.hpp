@@ -19,12 +19,12 @@
 namespace bg::checker {
 
 struct Options {
-    std::string command;              // as given, for the report
-    std::function<Launch()> launch;   // how to start the bot, once per scenario
+    std::string command;             // as given, for the report
+    std::function<Launch()> launch;  // how to start the bot, once per scenario
     const Dictionary* dictionary = nullptr;
     LegacyDialect legacy_dialect = LegacyDialect::v1;  // what a legacy bot is sent
-    std::uint64_t wait_ms = 10'000;   // for its first message and for each move
-    std::uint64_t grace_ms = 2'000;   // to exit at the end of a game, or after SIGTERM
+    std::uint64_t wait_ms = 10'000;                    // for its first message and for each move
+    std::uint64_t grace_ms = 2'000;  // to exit at the end of a game, or after SIGTERM
 };
 
 // One check's outcome.

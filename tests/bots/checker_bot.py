@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""A bot for the tests of `host --check`: right in mode `ok`, and in every other mode wrong in
+one way that the checker must catch and name.
+
+    checker_bot.py MODE [v2|legacy]
+
+It knows only the checker's hands: ACT is peeled as CAT, ACTS as CATS; any other hand dumps
+its first tile. Modes:
+  ok         plays by the rules
+  newline    ends every message with a newline
+  noflush    writes through a buffer it never flushes (the bytes leave when it exits)
+  slow       sleeps 2 s before its first message
+  wronggrid  peels one tile short (CA for ACT)
+  ignoreterm ignores SIGTERM and the end of its input (but exits at E, as it should)
+  noexit     does not exit at E or at the end of its input (but dies at SIGTERM)
+"""
+import collections
+import os
+import signal
+import sys
+import time
+
+MODE = sys.argv[1]
+V2 = len(sys.argv) < 3 or sys.argv[2] == "v2"
+GRIDS = {"ACT": "003001CAT", "ACST": "004001CATS"}
+if MODE == "wronggrid":
+    GRIDS = {"ACT": "002001CA", "ACST": "003001CAT"}
+out = sys.stdout if MODE == "noflush" else None
+
+
+def send(text):
+    if MODE == "newline":
+        text += "\n"
+    if out:
+        out.write(text)  # and never a flush
+    else:
+        os.write(1, text.encode())
+
+
+def messages():
+    """Host messages, without their '.' (in the legacy protocol, each message's letters)."""
+    pending = ""
+    while True:
+        data = os.read(0, 4096)
+        if not data:
+            return
+        pending += data.decode()
+        while "." in pending:
+            message, pending = pending.split(".", 1)
+            yield message
+
+
+def main():
+    if MODE == "ignoreterm":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if MODE == "slow":
+        time.sleep(2)
+    send("v002R" if V2 else "r")
+    hand, peeled, dumped = collections.Counter(), None, None
+    for m in messages():
+        if V2:
+            kind, body = m[0], m[1:]
+            if kind == "E":
+                break
+            hand.update({"H": body[4:], "P": body[4:5], "D": body, "X": body[:1]}.get(kind, ""))
+            act = kind in "HAND"
+        else:
+            hand.update(m)
+            act = not (dumped and m == dumped)  # its own letter back: the dump was refused
+        dumped = None
+        if not act:
+            continue
+        key = "".join(sorted(hand.elements()))
+        if key in GRIDS and key != peeled:
+            send(("P%04d" % (1 if "S" in key else 0) if V2 else "p") + GRIDS[key])
+            peeled = key
+        elif key not in GRIDS and hand:
+            dumped = key[0]
+            hand[dumped] -= 1
+            send(("D" if V2 else "d") + dumped)
+    else:  # the end of its input
+        if MODE == "ignoreterm":
+            while True:
+                time.sleep(1)
+    if MODE == "noexit":
+        while True:
+            time.sleep(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+// End-to-end: `host --check` against real bots. Every bundled bot passes; a bot broken in one
+// way fails, and the hint names that way.
+#include <catch2/catch.hpp>
+
+#include "tests/support/game.hpp"
+
+using namespace bg::test;
+
+namespace {
+
+Run check(const std::string& command, const std::vector<std::string>& options = {}) {
+    std::vector<std::string> argv = {host, "--check"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back(command);
+    return run(argv, 90);
+}
+
+std::string checker_bot(const std::string& mode, const std::string& protocol) {
+    return python_bot("checker_bot", mode, protocol);
+}
+
+}  // namespace
+
+TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
+    for (const std::string& bot :
+         std::vector<std::string>{reference_bot, reference_bot + " --legacy",
+                                  "python3 " BG_SOURCE_DIR "/players/example_player.py",
+                                  "python3 " BG_SOURCE_DIR "/players/example_player_v2.py"}) {
+        INFO(bot);
+        const Run r = check(bot);
+        INFO(r.out << r.err);
+        CHECK(r.status == 0);
+        CHECK(r.out.find("FAIL") == std::string::npos);
+        CHECK(r.out.find("9 of 9 checks passed. It is ready to play.") != std::string::npos);
+    }
+}
+
+TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][check]") {
+    struct Case {
+        std::string command;
+        std::vector<std::string> options;
+        std::string failed;  // the check that fails
+        std::string hint;
+    };
+    const std::vector<std::string> quick = {"--ready-timeout", "3", "--kill-grace", "1000"};
+    for (const std::string& protocol : {std::string("v2"), std::string("legacy")}) {
+        const std::vector<Case> cases = {
+            {checker_bot("newline", protocol), quick, "answers the deal (ACT) with a peel",
+             "a newline after a message"},
+            {checker_bot("noflush", protocol),
+             {"--ready-timeout", "1"},
+             "says it is ready",
+             "it does not flush its output"},
+            {checker_bot("slow", protocol),
+             {"--ready-timeout", "1"},
+             "says it is ready",
+             "A slow start"},
+            {checker_bot("wronggrid", protocol), quick, "answers the deal (ACT) with a peel",
+             "A grid must hold exactly the hand, every tile and no other: grid tiles are not the "
+             "hand; missing from the grid: T (1)"},
+            {"exec " + checker_bot("ignoreterm", protocol), quick, "exits at SIGTERM",
+             "Ignoring SIGTERM: python3"},
+            {"trap '' TERM; " + checker_bot("ok", protocol), quick, "exits at SIGTERM",
+             "start your bot with exec"},
+        };
+        for (const auto& c : cases) {
+            INFO(c.command);
+            const Run r = check(c.command, c.options);
+            INFO(r.out << r.err);
+            CHECK(r.status == 1);
+            const auto fail = r.out.find("FAIL  ");
+            REQUIRE(fail != std::string::npos);
+            const std::string failed_line = r.out.substr(fail, r.out.find('\n', fail) - fail);
+            CHECK(failed_line.find(c.failed) != std::string::npos);
+            CHECK(r.out.find("hint:     ") != std::string::npos);
+            CHECK(r.out.find(c.hint, fail) != std::string::npos);
+        }
+    }
+    // The end of a game is E only in v2: a legacy bot is ended by SIGTERM.
+    const Run noexit = check(checker_bot("noexit", "v2"), quick);
+    INFO(noexit.out);
+    CHECK(noexit.status == 1);
+    CHECK(noexit.out.find("FAIL  exits by itself at the end of the game") != std::string::npos);
+    CHECK(noexit.out.find("Not exiting at E") != std::string::npos);
+    CHECK(check(checker_bot("noexit", "legacy"), quick).status == 0);
+    CHECK(check(checker_bot("ok", "v2"), quick).status == 0);
+}
+
+TEST_CASE("check: one bot at a time", "[e2e][check]") {
+    const Run two = run({host, "--check", "true", "true"});
+    CHECK(two.status == 2);
+    CHECK(two.err.find("--check checks one bot: give one command, not 2") != std::string::npos);
+}
