@@ -22,10 +22,11 @@ std::string checker_bot(const std::string& mode, const std::string& protocol) {
 }  // namespace
 
 TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
-    for (const std::string& bot :
-         std::vector<std::string>{reference_bot, reference_bot + " --legacy",
-                                  "python3 " BG_SOURCE_DIR "/players/example_player.py",
-                                  "python3 " BG_SOURCE_DIR "/players/example_player_v2.py"}) {
+    for (const std::string& bot : std::vector<std::string>{
+             reference_bot, reference_bot + " --legacy",
+             "python3 " BG_SOURCE_DIR "/players/example_player.py",
+             "python3 " BG_SOURCE_DIR "/players/example_player_v2.py", BG_EXAMPLE_CPP_PATH,
+             BG_EXAMPLE_GO_PATH, BG_NODE " " BG_SOURCE_DIR "/players/example_player.js"}) {
         INFO(bot);
         const Run r = check(bot);
         INFO(r.out << r.err);
@@ -84,6 +85,28 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
     CHECK(noexit.out.find("Not exiting at E") != std::string::npos);
     CHECK(check(checker_bot("noexit", "legacy"), quick).status == 0);
     CHECK(check(checker_bot("ok", "v2"), quick).status == 0);
+}
+
+TEST_CASE("check: the example players in four languages play one whole game", "[e2e][check]") {
+    // On the default word list, as a bot author would run them: the same play in Python, C++,
+    // Go and JavaScript, beside the reference bot.
+    const Run r = run(
+        {host, "--json", "--seed", "11", "--game-timeout", "60",
+         "python3 " BG_SOURCE_DIR "/players/example_player_v2.py", BG_EXAMPLE_CPP_PATH,
+         BG_EXAMPLE_GO_PATH, BG_NODE " " BG_SOURCE_DIR "/players/example_player.js", reference_bot},
+        120);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const nlohmann::json result = nlohmann::json::parse(r.out);
+    CHECK((result["end"] == "bananas" || result["end"] == "game_timeout"));
+    int peels = 0;
+    for (const auto& p : result["players"]) {
+        INFO(p.dump());
+        CHECK(p["outcome"] != "disqualified");
+        CHECK(p["protocol"] == "v2");
+        peels += p["peels"].get<int>();
+    }
+    CHECK(peels > 0);
 }
 
 TEST_CASE("check: one bot at a time", "[e2e][check]") {
