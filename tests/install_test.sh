@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, then a game played with the installed programs only:
-# bananagrams-host, bananagrams-reference-bot and both installed example players (which share
-# example_grids.py: each must start though the sandbox hides the other's file), and a tournament
+# bananagrams-host, bananagrams-reference-bot and the installed Python (which share
+# example_grids.py: each must start though the sandbox hides the other's file) and JavaScript
+# example players, and a tournament
 # played by bananagrams-tournament.
 #   install_test.sh CMAKE BUILD_DIR
 set -euo pipefail
@@ -13,8 +14,12 @@ chmod 755 "$prefix"  # as root, the players run as nobody: they must read the in
 for file in bin/bananagrams-host bin/bananagrams-reference-bot \
         share/bananagrams-host/players/example_player.py \
         share/bananagrams-host/players/example_player_v2.py \
-        share/bananagrams-host/players/example_grids.py bin/bananagrams-tournament \
-        share/doc/bananagrams-host/README.md share/doc/bananagrams-host/protocol-v2.md; do
+        share/bananagrams-host/players/example_grids.py \
+        share/bananagrams-host/players/example_player.js \
+        share/bananagrams-host/players/example_player.cpp \
+        share/bananagrams-host/players/example_player.go bin/bananagrams-tournament \
+        share/doc/bananagrams-host/README.md share/doc/bananagrams-host/protocol-v2.md \
+        share/doc/bananagrams-host/write-a-bot.md; do
     [[ -e $prefix/$file ]] || { echo "not installed: $file" >&2; exit 1; }
 done
 [[ ! -e $prefix/bin/host ]] || { echo "a program named host was installed" >&2; exit 1; }
@@ -25,7 +30,7 @@ grep -q -- --replay <<<"$help"
 players=$prefix/share/bananagrams-host/players
 result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 --game-timeout 30 \
     "exec $prefix/bin/bananagrams-reference-bot" "exec python3 $players/example_player.py" \
-    "exec python3 $players/example_player_v2.py")
+    "exec python3 $players/example_player_v2.py" "exec node $players/example_player.js")
 echo "$result"
 python3 - "$result" <<'PY'
 import json, sys

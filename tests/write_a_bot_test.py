@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Runs docs/write-a-bot.md as a reader would: writes each file it shows (a block tagged
+`file=PATH`) and runs each of its shell commands, in order, in a fresh folder that holds the
+build as `build/`. Every command must succeed; the bot must pass `host --check` and play its
+games without being disqualified.
+
+    write_a_bot_test.py SOURCE_DIR BUILD_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def steps(page):
+    """("file", path, text) and ("run", command) in the page's order."""
+    found = []
+    for block in re.finditer(r"^( *)```(\w+)([^\n]*)\n(.*?)^\1```$", page, re.S | re.M):
+        indent, language, info, body = block.groups()
+        body = "".join(line[len(indent):] + "\n" for line in body.splitlines())
+        target = re.search(r"file=(\S+)", info)
+        if target:
+            found.append(("file", target.group(1), body))
+        elif language == "sh":
+            found += [("run", line) for line in body.splitlines()
+                      if line.strip() and not line.lstrip().startswith("#")]
+    return found
+
+
+def main():
+    source, build = sys.argv[1], sys.argv[2]
+    with open(os.path.join(source, "docs", "write-a-bot.md")) as f:
+        page = f.read()
+    todo = steps(page)
+    assert [s[0] for s in todo].count("run") >= 4, todo
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)  # as root, the bots run as nobody: they must read mybot/
+        os.symlink(build, os.path.join(folder, "build"))
+        for step in todo:
+            if step[0] == "file":
+                path = os.path.join(folder, step[1])
+                with open(path, "w") as f:
+                    f.write(step[2])
+                os.chmod(path, 0o755)
+                print("wrote", step[1])
+                continue
+            command = step[1]
+            print("$", command, flush=True)
+            run = subprocess.run(["bash", "-c", command], cwd=folder, capture_output=True,
+                                 text=True, timeout=300)
+            print(run.stdout, run.stderr[-3000:], sep="\n")
+            assert run.returncode == 0, "%r exited %d" % (command, run.returncode)
+            assert "disqualified" not in run.stdout, "%r: a bot was disqualified" % command
+            if "--check" in command:
+                assert "9 of 9 checks passed. It is ready to play." in run.stdout, command
+    print("ok: every step of docs/write-a-bot.md works")
+
+
+if __name__ == "__main__":
+    main()
