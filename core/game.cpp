@@ -334,6 +334,8 @@ void Game::on(const input::Dump& dump, Decisions& out) {
         return disqualify(dump.player,
                           fmt::format("illegal dump: {} is not in its hand", dump.letter), out);
     if (bunch_.size() < dump_needs) {
+        // Refused, its tile stays: sent back, as unread as a dump's three until a grid holds it.
+        player.unread.push_back({dump.letter, peel_number_, true});
         out.push_back(
             decision::DumpRefused{dump.player, dump.letter, static_cast<int>(bunch_.size())});
         return;

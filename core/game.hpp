@@ -44,7 +44,7 @@ struct PlayerState {
     struct Unread {
         char tile = 0;
         int number = 0;     // the peel that dealt it, or for a dump's tile the newest peel then
-        bool dump = false;  // one of a dump's three
+        bool dump = false;  // one of a dump's three, or a refused dump's own tile back
         friend bool operator==(const Unread&, const Unread&) = default;
     };
     // The tiles sent to it by peels and dumps since its last accepted peel, oldest first. Only

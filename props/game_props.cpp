@@ -109,16 +109,17 @@ struct Read : Step {
 };
 
 // 3. A peel of what the player has seen: fresh when it has read every tile it holds, stale
-// when peels it has not read dealt it more. Stale is never ACKed, fresh never NAKed, and
-// neither ever disqualifies.
+// when peels it has not read dealt it more, or it has not read its dump's answer (three tiles,
+// or its own tile back). Stale is never ACKed, fresh never NAKed, and neither ever
+// disqualifies.
 struct Peel : Step {
     PlayerId p;
     explicit Peel(const Model& m) : p(any_player(m)) {}
     void act(Sim& sim) const override {
         const SimPlayer& player = sim.players()[p];
         const auto& state = sim.game().players()[p];
-        if (!player.has_hand || player.dump_pending || player.seen.empty() ||
-            state.phase != PlayerState::Phase::playing || sim.game().over())
+        if (!player.has_hand || player.seen.empty() || state.phase != PlayerState::Phase::playing ||
+            sim.game().over())
             return;
         const bool fresh = player.seen == state.hand;
         const std::string grid = sim.staircase_of_seen(p);
@@ -338,6 +339,7 @@ TEST_CASE("props: broken hosts are caught", "[props]") {
     };
     for (const auto& c :
          {Case{Broken::acks_stale_peels, "3: stale peels are never ACKed"},
+          Case{Broken::punishes_dump_races, "3: a peel that raced its dump's answer is stale"},
           Case{Broken::skips_a_peel_number, "2: one gapless order of peels"},
           Case{Broken::talks_to_the_disqualified, "5: nothing is sent after a disqualification"},
           Case{Broken::forgets_an_input, "6: the log replays identically"},

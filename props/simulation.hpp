@@ -34,6 +34,7 @@ enum class Broken {
     no,
     acks_stale_peels,           // 3: a stale peel is ACKed
     punishes_legacy_stale,      // 3, 4: a legacy player's stale peel disqualifies it
+    punishes_dump_races,        // 3: a peel sent before its dump's answer was read disqualifies
     skips_a_peel_number,        // 2: the second peel's tiles are numbered 3
     talks_to_the_disqualified,  // 5: a player out still gets peel tiles
     forgets_an_input,           // 6: the log misses the second input

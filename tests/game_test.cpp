@@ -313,6 +313,12 @@ TEST_CASE("game: the bunch running short ends the game in bananas", "[game]") {
     const char letter = game.players()[0].hand.to_string()[0];
     CHECK(only<decision::DumpRefused>(game.handle(input::Dump{0, letter})) ==
           decision::DumpRefused{0, letter, 2});
+    // A grid sent before the refusal was read lacks the tile that came back: stale, not out.
+    LetterCounts without = game.players()[0].hand;
+    without.remove(letter);
+    CHECK(
+        only<decision::PeelStale>(game.handle(input::Peel{0, staircase_of(without), {}})).unseen ==
+        std::string(1, letter));
     // Two tiles for two players: one more round of tiles.
     CHECK(only<decision::PeelAccepted>(game.handle(fresh_peel(game, 1))).bunch == 0);
     check_conserved(game);
