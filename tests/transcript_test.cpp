@@ -4,7 +4,8 @@
 // A transcript is a fenced block tagged `transcript`. Its first line sets the game
 // ("seed 1 players 2"), with every two-letter string as the word list; then each line is
 // `N> bytes` (player N sends), `N< bytes` (player N must receive exactly this next), or
-// `! game_timeout` / `! ready_timeout` (a host timer fires). Players count from 1.
+// `! game_timeout` / `! ready_timeout` (a host timer fires) or `! abort` (the host is told to
+// stop). Players count from 1.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <deque>
@@ -74,6 +75,12 @@ void play(const std::vector<std::string>& lines, bool print) {
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         INFO("transcript line " << i + 1 << ": " << line);
+        if (line == "! abort") {  // the host was told to stop (SIGTERM)
+            if (print)
+                std::cout << line << "\n";
+            handle(arrival::Signalled{15, "SIGTERM"});
+            continue;
+        }
         if (line == "! game_timeout" || line == "! ready_timeout") {
             if (print)
                 std::cout << line << "\n";
