@@ -245,7 +245,9 @@ int main(int argc, char** argv) {
             }
             if (waiting)
                 continue;
-            const auto [cells, left] = build(hand, words);
+            const auto laid = build(hand, words);
+            const Cells& cells = laid.first;
+            const Counts& left = laid.second;
             if (total(left) == 0) {
                 char number[16];
                 std::snprintf(number, sizeof number, "%04d", seen);
