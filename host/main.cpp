@@ -255,6 +255,8 @@ int main(int argc, char** argv) {
             return out.failed() ? exit_output_failed : exit_played;
         }
         if (vm.count("replay")) {
+            if (vm["check"].as<bool>())
+                throw po::error("--check checks a bot, --replay a log: give one of them");
             if (vm.count("command"))
                 throw po::error("--replay spawns nothing: give no player commands with it");
             return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>(),
@@ -264,10 +266,18 @@ int main(int argc, char** argv) {
         if (!vm.count("command"))
             throw po::error("no player commands given");
         setup.commands = vm["command"].as<std::vector<std::string>>();
-        if (vm["check"].as<bool>() && setup.commands.size() != 1)
-            throw po::error(fmt::format("--check checks one bot: give one command, not {}",
-                                        setup.commands.size()));
-
+        if (vm["check"].as<bool>()) {
+            if (setup.commands.size() != 1)
+                throw po::error(fmt::format("--check checks one bot: give one command, not {}",
+                                            setup.commands.size()));
+            for (const char* game_only : {"seed", "log", "html", "sets"})
+                if (vm.count(game_only) && !vm[game_only].defaulted())
+                    throw po::error(fmt::format(
+                        "--check plays scripted scenarios, not a game: --{} does not apply",
+                        game_only));
+            if (vm["json"].as<bool>())
+                throw po::error("--check prints its checks as text: --json does not apply");
+        }
         setup.game.players = static_cast<int>(setup.commands.size());
         bg::options::read_game(vm, setup);
         std::string error;

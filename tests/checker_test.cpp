@@ -113,4 +113,11 @@ TEST_CASE("check: one bot at a time", "[e2e][check]") {
     const Run two = run({host, "--check", "true", "true"});
     CHECK(two.status == 2);
     CHECK(two.err.find("--check checks one bot: give one command, not 2") != std::string::npos);
+    // What only a game uses is refused, not ignored.
+    const Run seeded = run({host, "--check", "--seed", "3", "true"});
+    CHECK(seeded.status == 2);
+    CHECK(seeded.err.find("--check plays scripted scenarios, not a game: --seed does not apply") !=
+          std::string::npos);
+    CHECK(run({host, "--check", "--json", "true"}).status == 2);
+    CHECK(run({host, "--check", "--replay", "x.log"}).status == 2);
 }

@@ -421,9 +421,34 @@ TEST_CASE("e2e: a v2 dump is refused when the bunch is short", "[e2e][v2]") {
     CHECK(refusal->substr(2) == "0002");  // two players, 102 tiles: 2 are left after 50 peels
 }
 
+TEST_CASE("e2e: a peel sent before a dump's tiles were read is stale, never out", "[e2e][v2]") {
+    // The bot checks its NAK (the newest peel, and the three tiles it lacked) byte for byte.
+    const Game game = play({v2_bot("dump-race", true), bot("sleep")});
+    CHECK(game.result["players"][0]["outcome"] == "won");
+    const auto messages = recorded(game.run, 0);
+    CHECK(std::count_if(messages.begin(), messages.end(), [](const std::string& m) {
+              return m.rfind("N00000000", 0) == 0 && m.size() == 12;
+          }) == 1);
+}
+
+TEST_CASE("e2e: a v2 handshake for version 1 is answered with E, and the result says v2",
+          "[e2e][v2]") {
+    const Game game = play({v2_bot("v001", true), bot("sleep")});
+    CHECK(reason(game.result, 0) ==
+          "protocol error: handshake v001 asks for a version before 2 (legacy players start "
+          "with r instead)");
+    CHECK(game.result["players"][0]["protocol"] == "v2");
+    const auto messages = recorded(game.run, 0);
+    REQUIRE(messages.size() == 1);
+    CHECK(messages[0].rfind("EQ00", 0) == 0);
+    CHECK(messages[0].find("handshake_v001") != std::string::npos);
+}
+
 TEST_CASE("e2e: v2 bots are told the end, who won, and why they were out", "[e2e][v2]") {
     const Game won = play({v2_bot("staircase", true), v2_bot("future")});
     REQUIRE_FALSE(recorded(won.run, 0).empty());
+    // The handshake's answer says its seat and the number of seats.
+    CHECK(recorded(won.run, 0).front() == "V0020102");
     CHECK(recorded(won.run, 0).back() == "EW0101" + std::string("0000"));
     // Against a player that never moves, so that the newest peel is surely 0000.
     const Game out = play({v2_bot("future", true), bot("sleep")});

@@ -88,6 +88,9 @@ def play():
         until("AN")
 
 
+if mode == "v001":  # asks for version 1, which is the legacy protocol's: refused, with an E
+    send("v001")
+    until("")
 send("v002R")
 until("H")
 
@@ -124,6 +127,16 @@ elif mode == "dump-when-short":  # peels until the bunch is short, then dumps: r
     refusal = until("DX")
     if refusal != "X%s%04d" % (letter, bunch):
         fail("refusal " + refusal)
+    play()
+elif mode == "dump-race":  # dumps, and peels before it has read the dump's three tiles
+    letter = sorted(hand)[0]
+    hand.remove(letter)
+    send("D" + letter)
+    peel()
+    answer = until("DX")
+    nak = until("AN")
+    if nak != "N%04d%04d%s" % (seen, seen, answer[1:]):
+        fail("NAK " + nak + " after the dump's answer " + answer)
     play()
 elif mode == "dump":  # one dump, then plays
     letter = sorted(hand)[0]
