@@ -63,10 +63,24 @@ PairSummary summarize(const Pentanomial& results, double z) {
     if (out.pairs == 0)
         return out;
     out.score = results.mean();
-    const double se = std::sqrt(results.variance() / static_cast<double>(out.pairs));
+    const auto n = static_cast<double>(out.pairs);
+    const double se = std::sqrt(results.variance() / n);
     out.elo = elo_of_score(out.score);
-    out.elo_low = elo_of_score(out.score - z * se);
-    out.elo_high = elo_of_score(out.score + z * se);
+    if (se > 0) {
+        out.elo_low = elo_of_score(out.score - z * se);
+        out.elo_high = elo_of_score(out.score + z * se);
+    } else {
+        // Every pair scored the same: the sample has no spread to measure, and the normal
+        // interval would shrink to a point. Wilson's interval takes the largest variance a
+        // score in [0, 1] with mean p can have, p(1 - p), and so holds the truth at least as
+        // often as it says.
+        const double z2 = z * z;
+        const double centre = (out.score + z2 / (2 * n)) / (1 + z2 / n);
+        const double half =
+            z * std::sqrt(out.score * (1 - out.score) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+        out.elo_low = elo_of_score(centre - half);
+        out.elo_high = elo_of_score(centre + half);
+    }
     out.los = se > 0 ? normal_cdf((out.score - 0.5) / se)
                      : (out.score > 0.5   ? 1.0
                         : out.score < 0.5 ? 0.0

@@ -6,7 +6,8 @@
 //
 // - The Elo difference: -400 log10(1/s - 1) for the mean pair score s, with an interval from
 //   the normal approximation of s (its standard error from the pairs' spread) mapped through
-//   the same function; the likelihood of superiority Phi((s - 1/2) / se).
+//   the same function (when every pair scored the same, so that the spread is nil, Wilson's
+//   interval for a score in [0, 1]); the likelihood of superiority Phi((s - 1/2) / se).
 // - The SPRT (Wald's sequential test) of H0: Elo = elo0 against H1: Elo = elo1, in the
 //   generalised form for pentanomial results (Van den Bergh; as fishtest and fastchess): the
 //   log-likelihood ratio of the multinomial distributions nearest the observed one with the

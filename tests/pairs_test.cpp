@@ -89,6 +89,41 @@ TEST_CASE("pairs: the Elo interval holds the true difference about 95% of the ti
     CHECK(held <= runs * 98 / 100);
 }
 
+TEST_CASE("pairs: when every pair scores the same, the interval still holds the truth",
+          "[stats][pairs]") {
+    // A much weaker bot over a few pairs loses all of them often; the spread of its scores is
+    // then nil, and an interval from it alone would be a point ([-2400, -2400] once).
+    SplitMix64 rng(5);
+    struct Case {
+        double truth;
+        int pairs;
+    };
+    for (const auto [truth, pairs] : {Case{-500, 2}, Case{-500, 5}, Case{-500, 12}, Case{-300, 2},
+                                      Case{-300, 6}, Case{-150, 2}, Case{-150, 4}}) {
+        int degenerate = 0, held = 0;
+        for (int run = 0; run < 4000; ++run) {
+            stats::Pentanomial results;
+            for (int p = 0; p < pairs; ++p)
+                play_pair(truth, 0, rng, results);
+            if (results.variance() > 0)
+                continue;
+            ++degenerate;
+            const auto s = stats::summarize(results);
+            CHECK(s.elo_low < s.elo_high);
+            held += s.elo_low <= truth && truth <= s.elo_high ? 1 : 0;
+        }
+        INFO("truth " << truth << ", " << pairs << " pairs: " << degenerate
+                      << " runs with no spread, held " << held);
+        REQUIRE(degenerate >= 50);
+        CHECK(held >= degenerate * 95 / 100);
+    }
+    stats::Pentanomial lost;
+    lost.pairs = {2, 0, 0, 0, 0};
+    const auto s = stats::summarize(lost);
+    CHECK(s.elo_high > 0);  // two pairs prove little: up to +113 Elo
+    CHECK(s.elo_high == Approx(stats::elo_of_score(1.96 * 1.96 / (2 + 1.96 * 1.96))));
+}
+
 TEST_CASE("pairs: the SPRT accepts H1 in about alpha of runs under H0, and in 1 - beta under H1",
           "[stats][pairs]") {
     const stats::Sprt sprt{0, 30, 0.05, 0.05};
