@@ -222,7 +222,7 @@ class Checker {
         out_ << fmt::format("Checking {} against the protocol, alone, in 3 scenarios:\n",
                             escape_for_terminal(options_.command));
         peel_and_end();
-        if (protocol_ != 0) {
+        if (ready_) {  // the other scenarios start the same way: no use when this one failed
             stale_peel();
             dumps_and_sigterm();
         }
@@ -281,14 +281,33 @@ class Checker {
             return record(check), false;
         }
         auto first = bot.next(options_.wait_ms);
-        if (first && std::holds_alternative<input::Hello>(*first)) {
+        if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
+            if (hello->version < protocol_v2) {
+                check.sent = shown(bot);
+                check.expected = "v002 (protocol v2), or r alone (the legacy protocol)";
+                check.hint = fmt::format(
+                    "It asked for version {}: v2 bots send v002; version 1 is the legacy "
+                    "protocol, whose bots start with r (and no v at all).",
+                    hello->version);
+                return record(check), false;
+            }
             bot.send(version_answer);
             protocol_ = protocol_v2;
             first = bot.next(options_.wait_ms);
+            if (!first) {
+                check.sent = shown(bot);
+                check.expected = "R after the handshake";
+                check.hint = fmt::format(
+                    "It sent its handshake and was answered {}, but said no R in {} s. Send R as "
+                    "soon as it can play (\"v002R\" at once is fine), and flush it.",
+                    version_answer, options_.wait_ms / 1000.0);
+                return record(check), false;
+            }
         } else if (first && std::holds_alternative<input::Ready>(*first)) {
             protocol_ = protocol_legacy;
         }
         if (first && std::holds_alternative<input::Ready>(*first)) {
+            ready_ = true;
             check.passed = true;
             check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot), bot.seconds(),
                                      v2() ? "protocol v2" : "the legacy protocol");
@@ -557,6 +576,7 @@ class Checker {
     std::ostream& out_;
     uv_loop_t loop_{};
     int protocol_ = 0;
+    bool ready_ = false;  // it has said it is ready once
     int passed_ = 0;
     int failed_ = 0;
 };

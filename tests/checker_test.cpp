@@ -63,6 +63,9 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
              "Ignoring SIGTERM: python3"},
             {"trap '' TERM; " + checker_bot("ok", protocol), quick, "exits at SIGTERM",
              "start your bot with exec"},
+            {protocol == "v2" ? "printf v001; exec sleep 9" : "printf v002; exec sleep 9", quick,
+             "says it is ready",
+             protocol == "v2" ? "It asked for version 1" : "but said no R in 3 s"},
         };
         for (const auto& c : cases) {
             INFO(c.command);
