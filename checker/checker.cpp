@@ -376,10 +376,12 @@ class Checker {
             check.hint = "It did not peel, though every tile fits one word.";
             return false;
         }
-        if (v2() && peel->reflects != number) {
+        // A grid of the whole hand is fresh whatever number it states (protocol-v2.md, rule
+        // 3), but for one from the future.
+        if (v2() && peel->reflects > number) {
             check.hint = fmt::format(
-                "Its peel says it reflects peel {:04}; the newest peel whose tile it holds is "
-                "{:04} (from H, P and N messages).",
+                "Its peel says it reflects peel {:04}, which is from the future: the newest "
+                "peel is {:04} (from H, P and N messages).",
                 peel->reflects.value_or(0), number);
             return false;
         }
