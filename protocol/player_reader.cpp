@@ -16,10 +16,16 @@ void PlayerReader::feed(std::string_view bytes, std::vector<Input>& out) {
             reader_.emplace<LegacyReader>(player_);
         } else {
             failed_ = true;
+            const char first = bytes.front();
+            // R, P or D first: a v2 message before the handshake that must come first.
+            const bool v2_message = first == 'R' || first == 'P' || first == 'D';
             out.push_back(input::Violation{
                 player_, fmt::format("byte 0 of its output is {}, where r (legacy ready) or v (v2 "
-                                     "handshake) should start",
-                                     quote_byte(bytes.front()))});
+                                     "handshake) should start{}",
+                                     quote_byte(first),
+                                     v2_message ? ": a v2 player sends v002 before anything "
+                                                  "else (v002R when ready at once)"
+                                                : "")});
             return;
         }
     }

@@ -27,7 +27,8 @@ TEST_CASE("player reader: the first byte tells the protocol", "[protocol]") {
     CHECK(violation("x") ==
           "byte 0 of its output is 'x', where r (legacy ready) or v (v2 handshake) should start");
     CHECK(violation("R") ==
-          "byte 0 of its output is 'R', where r (legacy ready) or v (v2 handshake) should start");
+          "byte 0 of its output is 'R', where r (legacy ready) or v (v2 handshake) should "
+          "start: a v2 player sends v002 before anything else (v002R when ready at once)");
 }
 
 TEST_CASE("v2 reader: peels carry the number they reflect, in any chunking", "[protocol]") {
