@@ -33,6 +33,7 @@ TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
         CHECK(r.status == 0);
         CHECK(r.out.find("FAIL") == std::string::npos);
         CHECK(r.out.find("9 of 9 checks passed. It is ready to play.") != std::string::npos);
+        CHECK(r.err.find("libuv handles left open") == std::string::npos);
     }
 }
 
