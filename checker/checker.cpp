@@ -355,32 +355,41 @@ class Checker {
     }
     std::string peel_name() const { return v2() ? "P" : "p"; }
 
+    // Its next move, when it is a Move; otherwise nullopt, with what it sent and a hint in
+    // `check`: `idle` when it made no move in time, `other` when it made another.
+    template <class Move>
+    std::optional<Move> next_move(Bot& bot, Check& check, std::string_view idle,
+                                  std::string_view other) {
+        const auto input = bot.next(options_.wait_ms);
+        check.sent = shown(bot);
+        if (!input) {
+            check.hint =
+                bot.exited()
+                    ? "It exited instead (its stderr, if any, is above as [bot] lines)."
+                    : fmt::format("It made no move in {} s. {}", options_.wait_ms / 1000.0, idle);
+            return std::nullopt;
+        }
+        if (const auto* violation = std::get_if<input::Violation>(&*input)) {
+            protocol_error(bot, violation->reason, check);
+            return std::nullopt;
+        }
+        const auto* move = std::get_if<Move>(&*input);
+        if (!move)
+            check.hint = other;
+        return move ? std::optional<Move>(*move) : std::nullopt;
+    }
+
     // Waits for a peel of `hand` stating `number` (v2); fills `check` and says whether it is.
     bool expect_peel(Bot& bot, std::string_view hand, int number, std::string_view word,
                      Check& check) {
         check.expected =
             fmt::format("a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand,
                         peel_name(), v2() ? fmt::format("{:04}", number) : "", grid_example(word));
-        const auto input = bot.next(options_.wait_ms);
-        check.sent = shown(bot);
-        if (!input) {
-            check.hint = bot.exited()
-                             ? "It exited instead (its stderr, if any, is above as [bot] lines)."
-                             : fmt::format(
-                                   "It made no move in {} s. Peel as soon as every tile "
-                                   "of the hand is on the grid.",
-                                   options_.wait_ms / 1000.0);
+        const auto peel = next_move<input::Peel>(
+            bot, check, "Peel as soon as every tile of the hand is on the grid.",
+            "It did not peel, though every tile fits one word.");
+        if (!peel)
             return false;
-        }
-        if (const auto* violation = std::get_if<input::Violation>(&*input)) {
-            protocol_error(bot, violation->reason, check);
-            return false;
-        }
-        const auto* peel = std::get_if<input::Peel>(&*input);
-        if (!peel) {
-            check.hint = "It did not peel, though every tile fits one word.";
-            return false;
-        }
         // A grid of the whole hand is fresh whatever number it states (protocol-v2.md, rule
         // 3), but for one from the future.
         if (v2() && peel->reflects > number) {
@@ -477,26 +486,13 @@ class Checker {
     bool expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
         check.expected =
             fmt::format("{}{}: the hand {} holds no word", v2() ? "D" : "d", letter, hand);
-        const auto input = bot.next(options_.wait_ms);
-        check.sent = shown(bot);
-        if (!input) {
-            check.hint = bot.exited() ? "It exited instead."
-                                      : fmt::format(
-                                            "It made no move in {} s. A bot that cannot "
-                                            "place a tile dumps it: D and the letter "
-                                            "(d in the legacy protocol).",
-                                            options_.wait_ms / 1000.0);
+        const auto dump = next_move<input::Dump>(
+            bot, check,
+            "A bot that cannot place a tile dumps it: D and the letter (d in the legacy "
+            "protocol).",
+            "It did not dump, though no word can be made of its hand.");
+        if (!dump)
             return false;
-        }
-        if (const auto* violation = std::get_if<input::Violation>(&*input)) {
-            protocol_error(bot, violation->reason, check);
-            return false;
-        }
-        const auto* dump = std::get_if<input::Dump>(&*input);
-        if (!dump) {
-            check.hint = "It did not dump, though no word can be made of its hand.";
-            return false;
-        }
         if (dump->letter != letter) {
             check.hint =
                 fmt::format("It dumped {}, which it does not hold.", quote_byte(dump->letter));
