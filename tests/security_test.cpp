@@ -327,7 +327,8 @@ TEST_CASE("security: when nobody is ready, nobody wins", "[e2e][security]") {
     CHECK(game.result["end"] == "everyone_out");
     CHECK(game.result["winner"].is_null());
     for (int p = 0; p < 3; ++p)
-        CHECK(reason(game.result, p) == "not ready (no r, nor v002R in v2) before the ready timeout");
+        CHECK(reason(game.result, p) ==
+              "not ready (no r, nor v002R in v2) before the ready timeout");
 }
 
 TEST_CASE("security: a log that cannot be written aborts the game before anyone plays",

@@ -123,7 +123,8 @@ TEST_CASE("standings: two bots are scored on the two games of each deal", "[stan
 TEST_CASE("standings: every disqualification the referee gives has its kind", "[standings]") {
     CHECK(reason_kind("protocol error: sent r (ready) a second time") == "protocol error");
     CHECK(reason_kind("illegal peel: XQ is not a word") == "illegal peel");
-    CHECK(reason_kind("not ready (no r, nor v002R in v2) before the ready timeout") == "not ready in time");
+    CHECK(reason_kind("not ready (no r, nor v002R in v2) before the ready timeout") ==
+          "not ready in time");
     CHECK(reason_kind("could not start: sh exited with status 127 (command not found)") ==
           "could not start");
     CHECK(reason_kind("exited with status 3") == "exited");
