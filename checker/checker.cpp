@@ -100,9 +100,9 @@ class Bot {
   public:
     enum class Ended { already, by_itself, at_sigterm, killed };
 
-    Bot(uv_loop_t* loop, Launch launch)
+    Bot(EventLoop& loop, Launch launch)
         : loop_(loop),
-          process_(loop, std::move(launch),
+          process_(loop.get(), std::move(launch),
                    ProcessEvents{
                        .on_output = [this](std::string_view b) { on_output(b); },
                        .on_output_end = [this] { on_output_end(); },
@@ -131,10 +131,10 @@ class Bot {
     // nullopt when none came: it said nothing, or its output ended.
     std::optional<Input> next(std::uint64_t ms) {
         bool timed_out = false;
-        Timer timer(loop_, [&] { timed_out = true; });
+        Timer timer(loop_.get(), [&] { timed_out = true; });
         timer.start(ms);
         while (inputs_.empty() && !timed_out && !output_ended_)
-            uv_run(loop_, UV_RUN_ONCE);
+            loop_.run_once();
         if (inputs_.empty())
             return std::nullopt;
         Input input = std::move(inputs_.front());
@@ -150,7 +150,7 @@ class Bot {
         const std::uint64_t from = uv_hrtime();
         process_.terminate(grace_ms, farewell_ms);
         // What is left of it just before SIGKILL would come: who ignored SIGTERM.
-        Timer look(loop_, [this] { left_ = processes(); });
+        Timer look(loop_.get(), [this] { left_ = processes(); });
         look.start(farewell_ms + grace_ms * 9 / 10);
         finish();
         look.close();
@@ -190,10 +190,10 @@ class Bot {
     }
     void finish() {
         while (!process_.finished())
-            uv_run(loop_, UV_RUN_ONCE);
+            loop_.run_once();
     }
 
-    uv_loop_t* loop_;
+    EventLoop& loop_;
     PlayerProcess process_;
     PlayerReader reader_{0};
     std::deque<Input> inputs_;
@@ -213,13 +213,10 @@ std::string grid_example(std::string_view word) {
 
 class Checker {
   public:
-    Checker(const Options& options, std::ostream& out) : options_(options), out_(out) {
-        uv_loop_init(&loop_);
-    }
+    Checker(const Options& options, std::ostream& out) : options_(options), out_(out) {}
     ~Checker() {
         // Every bot is gone by now; what is left are handles closing (timers), freed here.
-        uv_run(&loop_, UV_RUN_DEFAULT);
-        if (uv_loop_close(&loop_) != 0)
+        if (!loop_.close())
             std::cerr << "host: internal: libuv handles left open\n";
     }
 
@@ -424,7 +421,7 @@ class Checker {
 
     // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
     void peel_and_end() {
-        Bot bot(&loop_, options_.launch());
+        Bot bot(loop_, options_.launch());
         if (!handshake(bot, true))
             return;
         bot.send(hand_message(deal));
@@ -466,7 +463,7 @@ class Checker {
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
     // nothing in the legacy protocol, whose bot just sees the new tile).
     void stale_peel() {
-        Bot bot(&loop_, options_.launch());
+        Bot bot(loop_, options_.launch());
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(deal));
@@ -504,7 +501,7 @@ class Checker {
 
     // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
     void dumps_and_sigterm() {
-        Bot bot(&loop_, options_.launch());
+        Bot bot(loop_, options_.launch());
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(stuck));
@@ -577,7 +574,7 @@ class Checker {
 
     Options options_;
     std::ostream& out_;
-    uv_loop_t loop_{};
+    EventLoop loop_;
     int protocol_ = 0;
     bool ready_ = false;  // it has said it is ready once
     int passed_ = 0;

@@ -14,7 +14,6 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <uv.h>
 #include <boost/program_options.hpp>
 
 #include "checker/checker.hpp"
@@ -200,9 +199,7 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
     return failed == 0 ? exit_played : exit_failed;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     // A player that dies with our bytes in its pipe must not take the host with it.
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGUSR1, SIG_IGN);
@@ -357,8 +354,7 @@ int main(int argc, char** argv) {
         say("seed {}\n", setup.game.seed);
     const bool json = vm["json"].as<bool>();
 
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    bg::EventLoop loop;
     int status = exit_played;
     {
         bg::Match::Options options;
@@ -369,13 +365,14 @@ int main(int argc, char** argv) {
             options.reporter = print_live_line;
         std::vector<bg::SignalWatch> signals;
         options.on_done = [&signals] { signals.clear(); };
-        bg::Match match(&loop, setup, *dictionary, log, std::move(launches), std::move(options));
+        bg::Match match(loop.get(), setup, *dictionary, log, std::move(launches),
+                        std::move(options));
         // A closed terminal (SIGHUP) or ssh session, ^C, ^\\ and kill all end the game the same
         // way: aborted, recorded, and every player ended.
         for (int signal : bg::Match::abort_signals)
-            signals.emplace_back(&loop, signal, [&match](int signum) { match.abort(signum); });
+            signals.emplace_back(loop.get(), signal, [&match](int signum) { match.abort(signum); });
         match.start();
-        uv_run(&loop, UV_RUN_DEFAULT);
+        loop.run();
         const bg::Referee& referee = match.referee();
         print_result(referee.result(), json);
         if (referee.any_failed_to_start())
@@ -383,7 +380,7 @@ int main(int argc, char** argv) {
         if (referee.abort_signal() != 0)
             status = 128 + referee.abort_signal();
     }
-    if (uv_loop_close(&loop) != 0)
+    if (!loop.close())
         say("host: internal: libuv handles left open\n");
     if (log_file) {
         const bool closed = std::fclose(log_file) == 0;
@@ -418,4 +415,17 @@ int main(int argc, char** argv) {
     else if (err.failed() && status == exit_played)
         status = exit_stderr_failed;
     return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        // Not a rule, nor a player: the machine (no event loop to be had, no memory left). A
+        // sandboxed player dies with the host (bubblewrap's --die-with-parent).
+        say("host: {}\n", bg::escape_for_terminal(e.what()));
+        return exit_failed;
+    }
 }

@@ -37,8 +37,7 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
     const std::string folder = folder_template;
     const auto log_path = [&](int g) { return folder + "/game" + std::to_string(g) + ".jsonl"; };
 
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     std::vector<std::FILE*> files;
     std::vector<std::unique_ptr<EventLog>> logs;
     std::vector<std::unique_ptr<Match>> matches;
@@ -58,7 +57,7 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
         logs.push_back(std::make_unique<EventLog>(files.back()));
         Match::Options options;
         options.on_done = [&done] { ++done; };
-        matches.push_back(std::make_unique<Match>(&loop, setup, dictionary, *logs.back(),
+        matches.push_back(std::make_unique<Match>(loop.get(), setup, dictionary, *logs.back(),
                                                   unsandboxed_launches(setup.commands),
                                                   std::move(options)));
     }
@@ -67,7 +66,7 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
 
     // Once the victim's hands are dealt, one of its players is SIGKILLed from outside.
     bool killed = false;
-    Timer watch(&loop, [&] {
+    Timer watch(loop.get(), [&] {
         if (matches[victim]->referee().game().dealt() && !killed) {
             const auto pids = test::processes_tagged(victim_tag);
             if (!pids.empty()) {
@@ -79,14 +78,13 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
             watch.start(5);
     });
     watch.start(5);
-    uv_run(&loop, UV_RUN_DEFAULT);
+    loop.run();
     watch.close();
-    uv_run(&loop, UV_RUN_DEFAULT);  // the watch's close
 
     CHECK(killed);
     CHECK(done == games);
     // Every handle of every match is closed: the loop has nothing left.
-    CHECK(uv_loop_close(&loop) == 0);
+    CHECK(loop.close());
     CHECK(test::processes_tagged(tag).empty());
     CHECK(test::processes_tagged(victim_tag).empty());
     for (std::FILE* file : files)

@@ -28,8 +28,7 @@ struct Seen {
 // Runs one mock bot to its end; `act` is called once the process is spawned.
 Seen drive(const std::string& command, const std::function<void(PlayerProcess&, Seen&)>& act,
            const std::function<void(PlayerProcess&, Seen&)>& on_output = {}) {
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     Seen seen;
     PlayerProcess* self = nullptr;
     ProcessEvents events;
@@ -47,13 +46,13 @@ Seen drive(const std::string& command, const std::function<void(PlayerProcess&, 
     events.on_write_error = [](int) {};
     events.on_finished = [&] { seen.finished = true; };
     {
-        PlayerProcess process(&loop, unsandboxed_launch(command), std::move(events));
+        PlayerProcess process(loop.get(), unsandboxed_launch(command), std::move(events));
         self = &process;
         REQUIRE(process.spawn() == 0);
         act(process, seen);
-        uv_run(&loop, UV_RUN_DEFAULT);
+        loop.run();
     }
-    CHECK(uv_loop_close(&loop) == 0);
+    CHECK(loop.close());
     return seen;
 }
 
@@ -108,8 +107,7 @@ TEST_CASE("transport: a group that ignores SIGTERM is killed whole after the gra
 }
 
 TEST_CASE("transport: a command that cannot be spawned finishes at once", "[transport]") {
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     bool finished = false;
     ProcessEvents events;
     events.on_output = [](std::string_view) {};
@@ -120,33 +118,50 @@ TEST_CASE("transport: a command that cannot be spawned finishes at once", "[tran
     events.on_finished = [&] { finished = true; };
     {
         Launch launch{{"/nonexistent/bot"}, {}, std::nullopt, false};
-        PlayerProcess process(&loop, launch, std::move(events));
+        PlayerProcess process(loop.get(), launch, std::move(events));
         CHECK(process.spawn() < 0);
-        uv_run(&loop, UV_RUN_DEFAULT);
+        loop.run();
     }
     CHECK(finished);
-    CHECK(uv_loop_close(&loop) == 0);
+    CHECK(loop.close());
 }
 
 TEST_CASE("transport: timers fire once, and a turn's arrivals are handled at its end",
           "[transport]") {
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     std::vector<std::string> happened;
     {
-        TurnEnd turn(&loop, [&] { happened.push_back("turn end"); });
-        Timer second(&loop, [&] { happened.push_back("second"); });
-        Timer first(&loop, [&] {
+        TurnEnd turn(loop.get(), [&] { happened.push_back("turn end"); });
+        Timer second(loop.get(), [&] { happened.push_back("second"); });
+        Timer first(loop.get(), [&] {
             happened.push_back("first");
             turn.arm();       // armed from a timer: the loop must not block before the turn ends
             second.start(5);  // unarmed: no turn end follows it
         });
         first.start(1);
-        uv_run(&loop, UV_RUN_DEFAULT);
+        loop.run();
         CHECK_FALSE(first.active());
         turn.close();
     }
-    uv_run(&loop, UV_RUN_DEFAULT);  // the close callbacks free the handles
     CHECK(happened == std::vector<std::string>{"first", "turn end", "second"});
-    CHECK(uv_loop_close(&loop) == 0);
+    CHECK(loop.close());
+}
+
+TEST_CASE("transport: the loop frees the handles closing on it, and will not close past one open",
+          "[transport]") {
+    EventLoop loop;
+    bool fired = false;
+    Timer closed(loop.get(), [&] { fired = true; });
+    closed.start(0);
+    closed.close();  // closing, not yet freed: close() frees it and does not fire it
+    auto* open = new uv_timer_t;
+    uv_timer_init(loop.get(), open);
+    uv_timer_start(
+        open, [](uv_timer_t*) {}, 0, 0);
+    CHECK_FALSE(loop.close());  // a handle its owner forgot: reported, and nothing run
+    uv_close(reinterpret_cast<uv_handle_t*>(open),
+             [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
+    CHECK(loop.close());
+    CHECK(loop.close());
+    CHECK_FALSE(fired);
 }

@@ -14,7 +14,6 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <uv.h>
 #include <boost/program_options.hpp>
 
 #include "core/text.hpp"
@@ -25,6 +24,7 @@
 #include "tournament/database.hpp"
 #include "tournament/runner.hpp"
 #include "tournament/standings.hpp"
+#include "transport/handles.hpp"
 #include "viewer/pages.hpp"
 
 namespace po = boost::program_options;
@@ -341,8 +341,7 @@ int play(Database& database, const PlaySettings& settings) {
         }
         Status status(database, static_cast<int>(rows.size()), done, settings.interval);
 
-        uv_loop_t loop;
-        uv_loop_init(&loop);
+        bg::EventLoop loop;
         int signal = 0;
         std::string stop_reason;
         {
@@ -370,26 +369,25 @@ int play(Database& database, const PlaySettings& settings) {
                 }
                 runner_ptr->stop();
             };
-            Runner runner(&loop, database, dictionary, std::move(pending), std::move(options));
+            Runner runner(loop.get(), database, dictionary, std::move(pending), std::move(options));
             runner_ptr = &runner;
             for (int s : bg::Match::abort_signals)
-                signals.emplace_back(&loop, s, [&](int signum) {
+                signals.emplace_back(loop.get(), s, [&](int signum) {
                     if (signal == 0)
                         signal = signum;
                     runner.stop();
                 });
             runner.start();
-            uv_run(&loop, UV_RUN_DEFAULT);
+            loop.run();
             status.clear();
             if (!runner.error().empty()) {
                 say("tournament: {}; the games not recorded are pending: 'tournament resume --db "
                     "{}' plays them\n",
                     runner.error(), escape_for_terminal(database.path()));
-                uv_loop_close(&loop);
                 return exit_database;
             }
         }
-        if (uv_loop_close(&loop) != 0)
+        if (!loop.close())
             say("tournament: internal: libuv handles left open\n");
         if (!stop_reason.empty())
             say("tournament: {}\n", stop_reason);

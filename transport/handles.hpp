@@ -1,14 +1,67 @@
 // Small owners of libuv handles, in the manner of uvw's: each handle is closed exactly once, by
 // its owner (close(), or the destructor), and its memory stays on the heap until libuv's close
 // callback frees it, so the owner may go away at any time. Callbacks never run after close().
+// The loop they run on has an owner too (EventLoop).
 #pragma once
 
 #include <uv.h>
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 
 namespace bg {
+
+// A libuv loop, closed by its owner: close() (or the destructor) frees the handles still
+// closing, then closes the loop, and says whether a handle was left open, which is a leak (its
+// owner never closed it). It never blocks, nor runs a callback but a close's: a handle left
+// open is reported, not waited for.
+class EventLoop {
+  public:
+    // Throws std::runtime_error when the loop cannot be made (out of file descriptors).
+    EventLoop() {
+        if (const int error = uv_loop_init(&loop_); error != 0)
+            throw std::runtime_error(std::string("cannot start an event loop: ") +
+                                     uv_strerror(error));
+    }
+    EventLoop(const EventLoop&) = delete;
+    EventLoop& operator=(const EventLoop&) = delete;
+    ~EventLoop() { close(); }
+
+    uv_loop_t* get() { return &loop_; }
+    // Until nothing keeps the loop running.
+    void run() { uv_run(&loop_, UV_RUN_DEFAULT); }
+    // One turn, waiting for something to happen if nothing has.
+    void run_once() { uv_run(&loop_, UV_RUN_ONCE); }
+    // True when every handle was closed (and is now freed) and the loop with them; false when a
+    // handle is still open, the loop then left as it is (to be closed again once it is).
+    bool close() {
+        if (closed_)
+            return true;
+        while (uv_loop_close(&loop_) != 0) {
+            bool any_open = false;
+            uv_walk(
+                &loop_,
+                [](uv_handle_t* handle, void* any) {
+                    if (!uv_is_closing(handle))
+                        *static_cast<bool*>(any) = true;
+                },
+                &any_open);
+            if (any_open)
+                return false;
+            // Only closing handles are left: a turn runs their close callbacks (which may close
+            // others) and nothing else.
+            uv_run(&loop_, UV_RUN_NOWAIT);
+        }
+        closed_ = true;
+        return true;
+    }
+
+  private:
+    uv_loop_t loop_{};
+    bool closed_ = false;
+};
 
 namespace detail {
 
