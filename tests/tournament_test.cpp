@@ -28,14 +28,21 @@ std::string bot(const std::string& mode, const std::string& tag) {
     return "exec " + python_bot("test_bot", mode, "--tag " + tag);
 }
 
-// A fresh database path (and the log folder beside it) of this test's own.
-std::string fresh_db(const std::string& name) {
-    const std::string path = scratch(name + ".db");
-    for (const char* suffix : {"", "-wal", "-shm"})
-        std::remove((path + suffix).c_str());
-    std::filesystem::remove_all(path + ".logs");
-    return path;
-}
+// A fresh database path of this test's own; the database, its journal files and the log folder
+// beside it are removed when the test ends, passed or failed.
+struct ScratchDb {
+    explicit ScratchDb(const std::string& name) : path(scratch(name + ".db")) { remove(); }
+    ScratchDb(const ScratchDb&) = delete;
+    ScratchDb& operator=(const ScratchDb&) = delete;
+    ~ScratchDb() { remove(); }
+    void remove() const {
+        for (const char* suffix : {"", "-wal", "-shm"})
+            std::remove((path + suffix).c_str());
+        std::error_code ignored;
+        std::filesystem::remove_all(path + ".logs", ignored);
+    }
+    const std::string path;
+};
 
 std::vector<std::string> run_command(const std::string& db, std::vector<std::string> bots,
                                      std::vector<std::string> options) {
@@ -72,7 +79,8 @@ TEST_CASE(
     "tournament: a round-robin plays every scheduled game once, and the database is its "
     "record",
     "[tournament]") {
-    const std::string db = fresh_db("round-robin");
+    const ScratchDb db_file("round-robin");
+    const std::string& db = db_file.path;
     const std::string tag = scratch("rr-bots");
     // Bot b would leave (and be disqualified) if it could read the database (every deal's
     // seed) or see a game's log.
@@ -145,7 +153,8 @@ TEST_CASE(
     "tournament: a runner killed with SIGKILL is resumed; every game is done exactly once "
     "and nothing of the killed run is left",
     "[tournament]") {
-    const std::string db = fresh_db("killed");
+    const ScratchDb db_file("killed");
+    const std::string& db = db_file.path;
     const std::string tag = scratch("killed-bots");
     // Sleepers against each other play to the game's time limit (1 s); the staircase wins fast.
     Background runner =
@@ -209,7 +218,8 @@ TEST_CASE(
     "tournament: SIGINT stops a run, its running games go back to pending, and resume "
     "finishes it",
     "[tournament]") {
-    const std::string db = fresh_db("interrupted");
+    const ScratchDb db_file("interrupted");
+    const std::string& db = db_file.path;
     const std::string tag = scratch("interrupted-bots");
     Background runner = start(run_command(db, {"x=" + bot("sleep", tag), "y=" + bot("sleep", tag)},
                                           {"--deals", "3", "--concurrency", "2"}));
@@ -232,7 +242,8 @@ TEST_CASE(
 
 TEST_CASE("tournament: an SPRT against a hopeless bot stops early and names the stronger",
           "[tournament]") {
-    const std::string db = fresh_db("sprt");
+    const ScratchDb db_file("sprt");
+    const std::string& db = db_file.path;
     const std::string tag = scratch("sprt-bots");
     const Run r =
         run(run_command(db, {"strong=" + bot("staircase", tag), "weak=" + bot("sleep", tag)},
@@ -267,7 +278,8 @@ TEST_CASE("tournament: bad input gets a clear error or a clear disqualification,
         CHECK(r.status == status);
         CHECK(r.err.find(message) != std::string::npos);
     };
-    const std::string db = fresh_db("bad");
+    const ScratchDb db_file("bad");
+    const std::string& db = db_file.path;
     expect(run_command(db, {good, "a=" + bot("sleep", tag)}, {}), 2, "two bots are named a");
     expect(run_command(db, {good, "b=" + bot("sleep", tag)}, {"--players", "3"}), 2,
            "need at least 3 bots");
@@ -299,7 +311,8 @@ TEST_CASE("tournament: bad input gets a clear error or a clear disqualification,
     std::filesystem::remove_all(folder);
 
     // A command that cannot start is that bot's disqualification in each of its games.
-    const std::string ghost_db = fresh_db("ghost");
+    const ScratchDb ghost_db_file("ghost");
+    const std::string& ghost_db = ghost_db_file.path;
     const Run r = run(run_command(ghost_db, {good, "ghost=/nonexistent/bot"}, {"--json"}), 60);
     INFO(r.err);
     REQUIRE(r.status == 0);
