@@ -5,17 +5,23 @@
 // equal shares, and accepted peels per game by seat.
 //
 //   seat_bench BUILD_DIR WORDLIST [--seats N] [--games N] [--parallel N] [--order drawn|fixed|both]
+//              [--first-seed N]
+//
+// Game i plays seed first-seed + i (1000 unless told): another first seed gives other deals and
+// other drawn orders, so that a seat's excess seen on one set of seeds can be checked on another.
 //
 // The bots are bench/peel_bot's legacy staircase players: under a word list of every two-letter
 // string each peel is instant, so every race is as close as it can be.
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
-#include <uv.h>
 
 #include "host/match.hpp"
 #include "stats/tests.hpp"
@@ -35,11 +41,10 @@ struct Tally {
 
 // Plays `games` games, `parallel` at a time, on one loop.
 Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int games, int parallel,
-           SeatOrder order) {
+           std::uint64_t first_seed, SeatOrder order) {
     Tally tally{std::vector<std::uint64_t>(static_cast<std::size_t>(seats)),
                 std::vector<std::uint64_t>(static_cast<std::size_t>(seats)), 0, 0};
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     std::vector<EventLog> logs(static_cast<std::size_t>(parallel));
     std::vector<std::unique_ptr<Match>> running(static_cast<std::size_t>(parallel));
     int started = 0;
@@ -47,7 +52,7 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
     std::unique_ptr<Timer> reaper;
     const auto start_game = [&](std::size_t slot) {
         Setup setup;
-        setup.game = GameConfig{static_cast<std::uint64_t>(1000 + started), seats, 1};
+        setup.game = GameConfig{first_seed + static_cast<std::uint64_t>(started), seats, 1};
         setup.commands.assign(static_cast<std::size_t>(seats), bot);
         setup.dictionary = "two-letter list";
         Match::Options options;
@@ -58,13 +63,13 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
         };
         logs[slot] = EventLog();
         running[slot] =
-            std::make_unique<Match>(&loop, setup, dictionary, logs[slot],
+            std::make_unique<Match>(loop.get(), setup, dictionary, logs[slot],
                                     unsandboxed_launches(setup.commands), std::move(options));
         ++started;
         running[slot]->start();
     };
     // Finished matches are destroyed and replaced from a timer: never inside their own callback.
-    reaper = std::make_unique<Timer>(&loop, [&] {
+    reaper = std::make_unique<Timer>(loop.get(), [&] {
         for (const std::size_t slot : std::exchange(done, {})) {
             const Game& game = running[slot]->referee().game();
             ++tally.games;
@@ -83,8 +88,10 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
     });
     for (std::size_t slot = 0; slot < running.size() && started < games; ++slot)
         start_game(slot);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    if (uv_loop_close(&loop) != 0)
+    loop.run();
+    reaper.reset();
+    running.clear();
+    if (!loop.close())
         std::fprintf(stderr, "seat_bench: libuv handles left open\n");
     return tally;
 }
@@ -106,10 +113,17 @@ void report(const char* name, const Tally& tally) {
                test.p_value);
 }
 
+// The whole of `text` as a number of T, in range.
+template <class T>
+bool whole_number(const std::string& text, T& value) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
 int usage() {
     std::fprintf(stderr,
                  "usage: seat_bench BUILD_DIR WORDLIST [--seats N] [--games N] [--parallel N] "
-                 "[--order drawn|fixed|both]\n");
+                 "[--order drawn|fixed|both] [--first-seed N]\n");
     return 2;
 }
 
@@ -120,22 +134,32 @@ int main(int argc, char** argv) {
         return usage();
     const std::string build = argv[1];
     int seats = 4, games = 2000, parallel = 4;
+    std::uint64_t first_seed = 1000;
     std::string order = "both";
     for (int i = 3; i + 1 < argc; i += 2) {
         const std::string flag = argv[i], value = argv[i + 1];
+        bool read = true;
         if (flag == "--seats")
-            seats = std::atoi(value.c_str());
+            read = whole_number(value, seats);
         else if (flag == "--games")
-            games = std::atoi(value.c_str());
+            read = whole_number(value, games);
         else if (flag == "--parallel")
-            parallel = std::atoi(value.c_str());
+            read = whole_number(value, parallel);
         else if (flag == "--order")
             order = value;
+        else if (flag == "--first-seed")
+            read = whole_number(value, first_seed);
         else
             return usage();
+        if (!read) {
+            std::fprintf(stderr, "seat_bench: %s takes a whole number, not '%s'\n", flag.c_str(),
+                         value.c_str());
+            return usage();
+        }
     }
     if ((argc - 3) % 2 != 0 || seats < 2 || seats > 8 || games < 1 || parallel < 1 ||
-        (order != "drawn" && order != "fixed" && order != "both"))
+        (order != "drawn" && order != "fixed" && order != "both") ||
+        first_seed > UINT64_MAX - static_cast<std::uint64_t>(games))
         return usage();
     auto loaded = load_word_file(argv[2]);
     if (const auto* error = std::get_if<std::string>(&loaded)) {
@@ -144,14 +168,15 @@ int main(int argc, char** argv) {
     }
     const Dictionary& dictionary = std::get<Dictionary>(loaded);
     const std::string bot = "exec " + build + "/bench/peel_bot play";
-    fmt::print("{} seats, {} games, {} at a time, identical legacy staircase bots\n", seats, games,
-               parallel);
+    fmt::print(
+        "{} seats, {} games (seeds {} to {}), {} at a time, identical legacy staircase bots\n",
+        seats, games, first_seed, first_seed + static_cast<std::uint64_t>(games) - 1, parallel);
     // The same seeds in both orders, one after the other.
     if (order == "fixed" || order == "both")
         report("fixed (seat 1 first; the old host)",
-               play(bot, dictionary, seats, games, parallel, SeatOrder::fixed));
+               play(bot, dictionary, seats, games, parallel, first_seed, SeatOrder::fixed));
     if (order == "drawn" || order == "both")
         report("drawn (from the seed; the host)",
-               play(bot, dictionary, seats, games, parallel, SeatOrder::drawn));
+               play(bot, dictionary, seats, games, parallel, first_seed, SeatOrder::drawn));
     return 0;
 }
