@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -876,6 +877,10 @@ int main(int argc, char** argv) {
             return exit_done;
         }
         return list_games(database, vm["json"].as<bool>(), vm["csv"].as<bool>());
+    } catch (const std::system_error& e) {
+        // The machine's, not the database's: no event loop to be had, a file system call failed.
+        say("tournament: {}\n", escape_for_terminal(e.what()));
+        return exit_database;
     } catch (const std::exception& e) {
         say("tournament: the database could not be used: {}\n", e.what());
         return exit_database;

@@ -8,8 +8,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <stdexcept>
-#include <string>
+#include <system_error>
 
 namespace bg {
 
@@ -19,11 +18,10 @@ namespace bg {
 // open is reported, not waited for.
 class EventLoop {
   public:
-    // Throws std::runtime_error when the loop cannot be made (out of file descriptors).
+    // Throws std::system_error when the loop cannot be made (out of file descriptors).
     EventLoop() {
         if (const int error = uv_loop_init(&loop_); error != 0)
-            throw std::runtime_error(std::string("cannot start an event loop: ") +
-                                     uv_strerror(error));
+            throw std::system_error(-error, std::generic_category(), "cannot start an event loop");
     }
     EventLoop(const EventLoop&) = delete;
     EventLoop& operator=(const EventLoop&) = delete;
