@@ -35,6 +35,9 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
     char folder_template[] = "/tmp/bg-many-XXXXXX";
     REQUIRE(::mkdtemp(folder_template) != nullptr);
     const std::string folder = folder_template;
+    // The logs go with the test, passed or failed.
+    const std::unique_ptr<const std::string, void (*)(const std::string*)> removed(
+        &folder, [](const std::string* path) { std::filesystem::remove_all(*path); });
     const auto log_path = [&](int g) { return folder + "/game" + std::to_string(g) + ".jsonl"; };
 
     EventLoop loop;
@@ -120,5 +123,4 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
     }
     CHECK(bananas == games - 1);
     matches.clear();
-    std::filesystem::remove_all(folder);
 }
