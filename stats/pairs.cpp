@@ -81,10 +81,10 @@ PairSummary summarize(const Pentanomial& results, double z) {
         out.elo_low = elo_of_score(centre - half);
         out.elo_high = elo_of_score(centre + half);
     }
-    out.los = se > 0 ? normal_cdf((out.score - 0.5) / se)
-                     : (out.score > 0.5   ? 1.0
-                        : out.score < 0.5 ? 0.0
-                                          : 0.5);
+    // With no spread, the likelihood of superiority is the same score test that Wilson's
+    // interval inverts, at an even score (variance 1/4): below 2.5% exactly when the 95%
+    // interval lies below 0 Elo, and never 0% or 100% from a few pairs.
+    out.los = normal_cdf((out.score - 0.5) / (se > 0 ? se : std::sqrt(0.25 / n)));
     return out;
 }
 

@@ -122,6 +122,41 @@ TEST_CASE("pairs: when every pair scores the same, the interval still holds the 
     const auto s = stats::summarize(lost);
     CHECK(s.elo_high > 0);  // two pairs prove little: up to +113 Elo
     CHECK(s.elo_high == Approx(stats::elo_of_score(1.96 * 1.96 / (2 + 1.96 * 1.96))));
+    CHECK(s.los == Approx(0.0786).margin(0.0001));  // and not that it is worse for sure
+}
+
+TEST_CASE("pairs: with no spread, superiority agrees with the interval and keeps its level",
+          "[stats][pairs]") {
+    // Every pair lost or every pair won: the likelihood of superiority is below 2.5% (above
+    // 97.5%) exactly when the 95% interval lies below (above) 0 Elo.
+    for (std::uint64_t n = 1; n <= 12; ++n) {
+        for (const int score : {0, 4}) {
+            stats::Pentanomial same;
+            same.pairs[static_cast<std::size_t>(score)] = n;
+            const auto s = stats::summarize(same);
+            INFO(n << " pairs, each scoring " << score << " half-points");
+            CHECK(s.los > 0);
+            CHECK(s.los < 1);
+            CHECK((s.los < 0.025) == (s.elo_high < 0));
+            CHECK((s.los > 0.975) == (s.elo_low > 0));
+        }
+    }
+    // Equal bots over two pairs: that A is worse is claimed at 97.5% in at most 2.5% of runs
+    // (claimed in every run where A lost both pairs, one in 16, when no spread meant 0%).
+    SplitMix64 rng(7);
+    int runs = 20000, claimed_worse = 0, claimed_better = 0;
+    for (int run = 0; run < runs; ++run) {
+        stats::Pentanomial results;
+        for (int p = 0; p < 2; ++p)
+            play_pair(0, 0, rng, results);
+        const auto s = stats::summarize(results);
+        claimed_worse += s.los < 0.025 ? 1 : 0;
+        claimed_better += s.los > 0.975 ? 1 : 0;
+    }
+    INFO("of " << runs << " runs: worse claimed in " << claimed_worse << ", better in "
+               << claimed_better);
+    CHECK(claimed_worse <= runs * 25 / 1000);
+    CHECK(claimed_better <= runs * 25 / 1000);
 }
 
 TEST_CASE("pairs: the SPRT accepts H1 in about alpha of runs under H0, and in 1 - beta under H1",
