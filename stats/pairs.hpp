@@ -5,9 +5,11 @@
 // takes the luck of the deal out of the variance.
 //
 // - The Elo difference: -400 log10(1/s - 1) for the mean pair score s, with an interval from
-//   the normal approximation of s (its standard error from the pairs' spread) mapped through
-//   the same function (when every pair scored the same, so that the spread is nil, Wilson's
-//   interval for a score in [0, 1]); the likelihood of superiority Phi((s - 1/2) / se).
+//   Student's t on the pair scores (the standard error from their sample variance, n - 1
+//   degrees of freedom) mapped through the same function, and the likelihood of superiority
+//   P(T <= (s - 1/2) / se): the normal approximation is overconfident over a few pairs. When
+//   every pair scored the same, so that the spread is nil, Wilson's interval for a score in
+//   [0, 1] and its score test at 1/2.
 // - The SPRT (Wald's sequential test) of H0: Elo = elo0 against H1: Elo = elo1, in the
 //   generalised form for pentanomial results (Van den Bergh; as fishtest and fastchess): the
 //   log-likelihood ratio of the multinomial distributions nearest the observed one with the
@@ -41,6 +43,7 @@ struct PairSummary {
     double los = 0.5;  // likelihood of superiority
 };
 
+// z: the normal quantile of the level (1.96: 95%); t is taken at the same level.
 PairSummary summarize(const Pentanomial& results, double z = 1.96);
 
 // The Elo difference that a score stands for, and back (the logistic Elo model).

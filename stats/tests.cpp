@@ -1,5 +1,6 @@
 #include "stats/tests.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -39,6 +40,51 @@ double chi_square_survival(double x, int df) {
         sum += term;
     }
     return std::min(1.0, std::erfc(std::sqrt(half)) + std::exp(-half) * sum);
+}
+
+double student_t_cdf(double t, int df) {
+    // P(|T| < |t|) = A, from theta = atan(|t| / sqrt(df)): for odd df,
+    // (2/pi) (theta + sin cos (1 + 2/3 cos^2 + 2*4/(3*5) cos^4 + ...)), the series to
+    // cos^(df-3); for even df, sin (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...), to cos^(df-2).
+    const double theta = std::atan(std::abs(t) / std::sqrt(static_cast<double>(df)));
+    const double c2 = std::cos(theta) * std::cos(theta);
+    double within = 0;
+    if (df % 2 == 1) {
+        double sum = 0;
+        if (df > 1) {
+            double term = 1;
+            sum = 1;
+            for (int k = 1; 2 * k + 1 <= df - 2; ++k) {
+                term *= c2 * (2 * k) / (2 * k + 1);
+                sum += term;
+            }
+        }
+        within = 2 / std::numbers::pi * (theta + std::sin(theta) * std::cos(theta) * sum);
+    } else {
+        double term = 1, sum = 1;
+        for (int k = 1; 2 * k <= df - 2; ++k) {
+            term *= c2 * (2 * k - 1) / (2 * k);
+            sum += term;
+        }
+        within = std::sin(theta) * sum;
+    }
+    within = std::clamp(within, 0.0, 1.0);
+    return t < 0 ? (1 - within) / 2 : (1 + within) / 2;
+}
+
+double student_t_quantile(double p, int df) {
+    if (p == 0.5)
+        return 0;
+    if (p < 0.5)
+        return -student_t_quantile(1 - p, df);
+    double low = 0, high = 1;
+    while (student_t_cdf(high, df) < p && high < 1e12)
+        high *= 2;
+    for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
+        const double mid = (low + high) / 2;
+        (student_t_cdf(mid, df) < p ? low : high) = mid;
+    }
+    return (low + high) / 2;
 }
 
 ChiSquare chi_square_uniform(std::span<const std::uint64_t> counts) {

@@ -1,6 +1,7 @@
 // Small statistics for counts of outcomes: Wilson score intervals for a proportion, and
-// Pearson's chi-square test of counts against equal shares. Each is tested against simulated
-// truth (tests/stats_test.cpp): known proportions in, coverage and error rates out.
+// Pearson's chi-square test of counts against equal shares; Student's t for small samples. Each is
+// tested against simulated truth (tests/stats_test.cpp): known proportions in, coverage and error
+// rates out.
 #pragma once
 
 #include <cstdint>
@@ -27,5 +28,12 @@ ChiSquare chi_square_uniform(std::span<const std::uint64_t> counts);
 
 // P(X >= x) for X chi-square distributed with `df` degrees of freedom (df >= 1), in closed form.
 double chi_square_survival(double x, int df);
+
+// P(T <= t) for T Student-t distributed with `df` degrees of freedom (df >= 1), in closed form
+// (a finite series in the cosine of atan(t / sqrt(df))).
+double student_t_cdf(double t, int df);
+
+// The t with student_t_cdf(t, df) = p, for 0 < p < 1 (bisection on the distribution).
+double student_t_quantile(double p, int df);
 
 }  // namespace bg::stats

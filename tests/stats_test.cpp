@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "core/random.hpp"
@@ -19,6 +20,27 @@ TEST_CASE("stats: chi-square tail probabilities match the tables", "[stats]") {
     CHECK(stats::chi_square_survival(11.345, 3) == Approx(0.01).epsilon(0.002));
     CHECK(stats::chi_square_survival(15.086, 5) == Approx(0.01).epsilon(0.002));
     CHECK(stats::chi_square_survival(0, 3) == 1);
+}
+
+TEST_CASE("stats: Student's t matches the tables, and the normal far out", "[stats]") {
+    // Two-sided 5% critical values (any statistics table), odd and even degrees of freedom.
+    const struct {
+        int df;
+        double t975;
+    } table[] = {{1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},  {5, 2.571},
+                 {9, 2.262},  {10, 2.228}, {30, 2.042}, {120, 1.980}};
+    for (const auto& row : table) {
+        INFO(row.df << " degrees of freedom");
+        CHECK(stats::student_t_cdf(row.t975, row.df) == Approx(0.975).epsilon(1e-4));
+        CHECK(stats::student_t_cdf(-row.t975, row.df) == Approx(0.025).epsilon(2e-3));
+        CHECK(stats::student_t_quantile(0.975, row.df) == Approx(row.t975).epsilon(2e-4));
+        CHECK(stats::student_t_quantile(0.025, row.df) == Approx(-row.t975).epsilon(2e-4));
+    }
+    CHECK(stats::student_t_cdf(0, 7) == 0.5);
+    // Two degrees of freedom in closed form: 1/2 + t / (2 sqrt(2 + t^2)).
+    CHECK(stats::student_t_cdf(-2, 2) == Approx(0.5 - 1 / (2 * std::sqrt(1.5))));
+    CHECK(stats::student_t_quantile(0.995, 4) == Approx(4.604).epsilon(2e-4));
+    CHECK(stats::student_t_quantile(0.975, 10'000) == Approx(1.9602).epsilon(1e-4));
 }
 
 namespace {
