@@ -1,7 +1,8 @@
 // Small statistics for counts of outcomes: Wilson score intervals for a proportion, and
-// Pearson's chi-square test of counts against equal shares; Student's t for small samples. Each is
-// tested against simulated truth (tests/stats_test.cpp): known proportions in, coverage and error
-// rates out.
+// Pearson's chi-square test of counts against equal shares, tested against simulated truth
+// (tests/stats_test.cpp: known proportions in, coverage and error rates out); Student's t for
+// small samples, checked against the tables there and, in its use, against simulated truth in
+// tests/pairs_test.cpp.
 #pragma once
 
 #include <cstdint>
