@@ -12,7 +12,6 @@
 //
 // The bots are bench/peel_bot's legacy staircase players: under a word list of every two-letter
 // string each peel is instant, so every race is as close as it can be.
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -23,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "host/match.hpp"
 #include "stats/tests.hpp"
 #include "transport/handles.hpp"
@@ -113,11 +113,13 @@ void report(const char* name, const Tally& tally) {
                test.p_value);
 }
 
-// The whole of `text` as a number of T, in range.
+// Reads the whole of `text` into `value`; false, leaving it, when it is no T.
 template <class T>
 bool whole_number(const std::string& text, T& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size();
+    const auto number = parse_number<T>(text);
+    if (number)
+        value = *number;
+    return number.has_value();
 }
 
 int usage() {

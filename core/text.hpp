@@ -1,8 +1,12 @@
-// Small helpers for quoting untrusted bytes in messages and on terminals.
+// Small helpers for quoting untrusted bytes in messages and on terminals, and for reading
+// numbers out of text.
 #pragma once
 
+#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace bg {
 
@@ -22,5 +26,16 @@ bool valid_utf8(std::string_view text);
 // backslash becomes \\, so that no line can move the cursor, erase, recolour, write the
 // clipboard or pose as another line.
 std::string escape_for_terminal(std::string_view text);
+
+// The whole of `text` as a T, or nullopt: nothing before or after the number (no spaces, no
+// '+'), no sign for an unsigned T, nothing out of T's range (std::from_chars's rules).
+template <class T>
+std::optional<T> parse_number(std::string_view text) {
+    T value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
 
 }  // namespace bg

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <string>
 #include <vector>
 
@@ -16,13 +15,11 @@ namespace bg::options {
 std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t min,
                     std::uint64_t max) {
     const auto& text = vm[name].as<std::string>();
-    std::uint64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
-        value > max)
+    const auto value = parse_number<std::uint64_t>(text);
+    if (!value || *value < min || *value > max)
         throw po::error(fmt::format("--{} must be a whole number from {} to {}, not '{}'", name,
                                     min, max, escape_for_terminal(text)));
-    return value;
+    return *value;
 }
 
 std::uint64_t milliseconds(const po::variables_map& vm, const char* name, bool zero_is_none) {

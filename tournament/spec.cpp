@@ -61,12 +61,11 @@ std::variant<stats::Sprt, std::string> parse_sprt(const std::vector<std::string>
             return fmt::format("--sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B], not '{}'",
                                escape_for_terminal(word));
         const std::string value = word.substr(equals + 1);
-        const auto [end, error] =
-            std::from_chars(value.data(), value.data() + value.size(), *target);
-        if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
-            !std::isfinite(*target))
+        const auto number = parse_number<double>(value);
+        if (!number || !std::isfinite(*number))
             return fmt::format("--sprt {} must be a number, not '{}'", key,
                                escape_for_terminal(value));
+        *target = *number;
         seen.insert(key);
     }
     if (!seen.count("elo0") || !seen.count("elo1"))
@@ -200,19 +199,14 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
 
 std::variant<Spec::Shard, std::string> parse_shard(const std::string& text) {
     const auto slash = text.find('/');
-    Spec::Shard shard;
-    const auto number = [](std::string_view digits, int& out) {
-        const auto [end, error] =
-            std::from_chars(digits.data(), digits.data() + digits.size(), out);
-        return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
-    };
-    if (slash == std::string::npos ||
-        !number(std::string_view(text).substr(0, slash), shard.index) ||
-        !number(std::string_view(text).substr(slash + 1), shard.count) || shard.count < 1 ||
-        shard.count > 100'000 || shard.index < 0 || shard.index >= shard.count)
+    const auto index = parse_number<int>(std::string_view(text).substr(0, slash));
+    const auto count = slash == std::string::npos
+                           ? std::nullopt
+                           : parse_number<int>(std::string_view(text).substr(slash + 1));
+    if (!index || !count || *count < 1 || *count > 100'000 || *index < 0 || *index >= *count)
         return fmt::format("--shard takes I/N with 0 <= I < N <= 100000 (shard I of N), not '{}'",
                            escape_for_terminal(text));
-    return shard;
+    return Spec::Shard{*index, *count};
 }
 
 std::optional<std::string> difference(const Spec& a, const Spec& b) {
