@@ -87,12 +87,9 @@ PairSummary summarize(const Pentanomial& results, double z) {
     // likelihood of superiority is the score test it inverts, at an even score (variance 1/4):
     // below 2.5% exactly when the 95% interval lies below 0 Elo, and never 0% or 100% from a
     // few pairs.
-    const double z2 = z * z;
-    const double centre = (out.score + z2 / (2 * n)) / (1 + z2 / n);
-    const double half =
-        z * std::sqrt(out.score * (1 - out.score) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    out.elo_low = elo_of_score(centre - half);
-    out.elo_high = elo_of_score(centre + half);
+    const Interval interval = wilson_of_mean(out.score, n, z);
+    out.elo_low = elo_of_score(interval.low);
+    out.elo_high = elo_of_score(interval.high);
     out.los = normal_cdf((out.score - 0.5) / std::sqrt(0.25 / n));
     return out;
 }

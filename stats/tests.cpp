@@ -10,7 +10,10 @@ Interval wilson(std::uint64_t successes, std::uint64_t trials, double z) {
     if (trials == 0)
         return {0, 1};
     const double n = static_cast<double>(trials);
-    const double p = static_cast<double>(successes) / n;
+    return wilson_of_mean(static_cast<double>(successes) / n, n, z);
+}
+
+Interval wilson_of_mean(double p, double n, double z) {
     const double z2 = z * z;
     const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
     const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));

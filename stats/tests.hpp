@@ -17,6 +17,9 @@ struct Interval {
 
 // The Wilson score interval for `successes` of `trials` at normal quantile z (1.96: 95%).
 Interval wilson(std::uint64_t successes, std::uint64_t trials, double z = 1.96);
+// The same for the mean `share` of `n` values in [0, 1] (a mean of scores, not only of 0s and
+// 1s): it takes the largest variance such a mean can have, share (1 - share).
+Interval wilson_of_mean(double share, double n, double z = 1.96);
 
 struct ChiSquare {
     double statistic = 0;
