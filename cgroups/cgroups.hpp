@@ -1,0 +1,192 @@
+// Every player's processes as one unit of account: a cgroup of its own (one directory in each
+// hierarchy that holds a controller it uses, cgroup v1 or v2; see layout.hpp), with a memory
+// total (and swap), a process total, an equal CPU weight, and its CPU time and peak memory read
+// at its end. The tree is machine -> games -> players, equal weights at each level:
+//
+//   <this process's cgroup>/bananagrams/game-<host pid>-<n>/player-<seat>
+//
+// so that every game started from one cgroup (a tournament's, and separate hosts side by side)
+// weighs the same, and so does every player of a game, whatever processes, threads or sessions
+// it makes. A game may be pinned to cores of its own (cpuset), handed out machine-wide under a
+// lock so that two hosts never pin the same core. Nothing is polled: a v1 memory cgroup reports
+// an OOM kill through an eventfd, a v2 one through inotify on memory.events, and a v2 cgroup
+// says it is empty in cgroup.events.
+//
+// Nothing is left behind: a game's cgroups go when it ends; the base goes with the last host
+// using it (each holds a shared lock on it); and a host that was killed leaves its games'
+// cgroups unlocked (each game's directory is locked by its host for as long as it runs), so
+// that the next host or tournament to start here kills what is in them and removes them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cgroups/layout.hpp"
+
+namespace bg::cgroups {
+
+// What a player used in its game, read when it is over: its CPU time, user and system, and the
+// highest memory its processes held together (nullopt where the kernel does not say).
+struct Usage {
+    std::optional<std::uint64_t> cpu_ns;
+    std::optional<std::uint64_t> memory_peak_bytes;
+    friend bool operator==(const Usage&, const Usage&) = default;
+};
+
+// How the players share the machine: each in a cgroup of its own (memory and process totals,
+// equal CPU weights, its game's cores), or, only where the organiser accepts it, limits on each
+// process alone.
+struct Shares {
+    bool cgroups = true;
+    int cpus_per_game = 0;  // 0: games are not pinned
+    friend bool operator==(const Shares&, const Shares&) = default;
+};
+
+struct PlayerLimits {
+    std::uint64_t memory_bytes = 4096ULL << 20;  // all its processes together, swap included
+    std::uint64_t processes = 128;               // its processes and threads together
+};
+
+class Machine;
+class Game;
+
+// One player's cgroup. Its processes enter it before the first of them runs its command (the
+// child writes itself into entry() before exec), so nothing of it runs unaccounted.
+class Player {
+  public:
+    Player(const Player&) = delete;
+    Player& operator=(const Player&) = delete;
+    // Kills what is left in it and removes it.
+    ~Player();
+
+    // The cgroup.procs files (open for writing) that a new process writes "0" into to enter:
+    // one a hierarchy. Closed by close_entry() once the process is started.
+    const std::vector<int>& entry() const { return entry_; }
+    void close_entry();
+
+    // Readable when something may have happened to it: an OOM kill (v1 and v2) or, in v2, its
+    // last process gone. drain() empties it; then oom_kills() and empty() say what happened.
+    int notify_fd() const { return notify_fd_; }
+    void drain() const;
+    // Whether notify_fd() also says when it is empty (v2); in v1 only its processes' ends do.
+    bool notifies_empty() const { return version_of_pids_ == 2; }
+
+    // How many of its processes the kernel's OOM killer has killed: more than none means it
+    // needed more than its memory limit.
+    std::uint64_t oom_kills() const;
+    // No process is left in it.
+    bool empty() const;
+    // SIGKILL to every process in it (v2's cgroup.kill where the kernel has it).
+    void kill() const;
+    // Its CPU time and peak memory so far.
+    Usage usage() const;
+    const PlayerLimits& limits() const { return limits_; }
+    // Its directory in the first hierarchy, for people.
+    const std::string& path() const { return dirs_.front(); }
+
+  private:
+    friend class Game;
+    Player() = default;
+    // "" or why it could not be made; the directories made so far are removed by the destructor.
+    std::string make(const Game& game, const std::string& name, const PlayerLimits& limits);
+    std::string file(Controller c, const std::string& name) const;
+    void remove();
+
+    const Layout* layout_ = nullptr;
+    std::vector<std::string> dirs_;  // one a hierarchy, in the layout's order; "" where not made
+    PlayerLimits limits_;
+    std::vector<int> entry_;
+    int notify_fd_ = -1;
+    int oom_control_fd_ = -1;  // v1: the file the eventfd is registered on
+    int version_of_pids_ = 1;
+    int version_of_memory_ = 1;
+};
+
+// One game's cgroup: its players' parent, pinned to its cores when it has some. Its directory is
+// locked (flock) by its host for as long as it exists.
+class Game {
+  public:
+    Game(const Game&) = delete;
+    Game& operator=(const Game&) = delete;
+    // Removes it; its players must be gone first (each Player removes itself).
+    ~Game();
+
+    // A cgroup for the player in `seat` (from 0), or why not.
+    std::variant<std::unique_ptr<Player>, std::string> player(int seat, const PlayerLimits& limits);
+    // The cores it is pinned to, or none.
+    const std::vector<int>& cpus() const { return cpus_; }
+    const std::string& name() const { return name_; }
+
+  private:
+    friend class Machine;
+    friend class Player;
+    Game() = default;
+
+    const Machine* machine_ = nullptr;
+    std::string name_;
+    std::vector<std::string> dirs_;  // one a hierarchy; "" for cpuset when not pinned
+    std::vector<int> cpus_;
+    int lock_fd_ = -1;
+};
+
+// The host's place in the machine's cgroups: the hierarchies, the base all its games go under,
+// and the locks that share it with every other host and tournament here.
+class Machine {
+  public:
+    // The base, made if missing, and what killed hosts left in it removed; or why cgroups cannot
+    // be had here, saying what to do. With `pin`, the cpuset controller is needed too.
+    static std::variant<std::unique_ptr<Machine>, std::string> open(bool pin);
+    Machine(const Machine&) = delete;
+    Machine& operator=(const Machine&) = delete;
+    // Removes the base when no other host uses it and no game is in it.
+    ~Machine();
+
+    // Why a game's cgroup could not be made: no cores free for it (others hold them now), or
+    // something else.
+    struct GameError {
+        std::string message;
+        bool no_free_cores = false;
+    };
+    // A new game's cgroup, pinned to `cpus` cores of its own (0: not pinned), or why not (for
+    // cores: the message says who holds them).
+    std::variant<std::unique_ptr<Game>, GameError> game(int cpus);
+    // The cores games here may be pinned to, and how many of them games of other hosts hold now.
+    std::vector<int> cpus() const;
+    int cpus_pinned_elsewhere() const;
+    // The games left by killed hosts that open() removed, and those it could not empty.
+    int swept() const { return swept_; }
+    const std::vector<std::string>& left_over() const { return left_over_; }
+    // "cgroup v1", "cgroup v2", or "cgroup v1 and v2", for the log.
+    std::string kind() const;
+    const Layout& layout() const { return layout_; }
+    const std::vector<std::string>& base() const { return base_; }
+
+  private:
+    friend class Game;
+    friend class Player;
+    Machine() = default;
+    std::string prepare();
+    void sweep();
+    // Runs `what` holding the machine-wide lock of the base's parent.
+    template <class F>
+    auto locked(F&& what) const;
+
+    Layout layout_;
+    bool pin_ = false;
+    std::vector<std::string> base_;  // one a hierarchy
+    int mutex_fd_ = -1;              // the base's parent, in the first hierarchy
+    int presence_fd_ = -1;           // the base itself: a shared lock while this host uses it
+    mutable int next_game_ = 0;
+    int swept_ = 0;
+    std::vector<std::string> left_over_;
+};
+
+// Removes game `dir`'s cgroups (in every hierarchy, players first) after killing what is in
+// them; false when something would not go.
+bool remove_game_tree(const Layout& layout, const std::vector<std::string>& dirs);
+
+}  // namespace bg::cgroups
