@@ -100,7 +100,7 @@ class Bot {
   public:
     enum class Ended { already, by_itself, at_sigterm, killed };
 
-    Bot(EventLoop& loop, Launch launch)
+    Bot(EventLoop& loop, Launch launch, std::unique_ptr<cgroups::Player> cgroup)
         : loop_(loop),
           process_(loop.get(), std::move(launch),
                    ProcessEvents{
@@ -112,8 +112,10 @@ class Bot {
                            },
                        .on_exit = [this](std::int64_t, int signal) { on_exit(signal); },
                        .on_write_error = [](int) {},
+                       .on_out_of_memory = [] {},
                        .on_finished = [this] { finished_at_ = uv_hrtime(); },
-                   }) {}
+                   },
+                   std::move(cgroup)) {}
     Bot(const Bot&) = delete;
     Bot& operator=(const Bot&) = delete;
     ~Bot() {
@@ -421,7 +423,7 @@ class Checker {
 
     // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
     void peel_and_end() {
-        Bot bot(loop_, options_.launch());
+        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
         if (!handshake(bot, true))
             return;
         bot.send(hand_message(deal));
@@ -463,7 +465,7 @@ class Checker {
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
     // nothing in the legacy protocol, whose bot just sees the new tile).
     void stale_peel() {
-        Bot bot(loop_, options_.launch());
+        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(deal));
@@ -501,7 +503,7 @@ class Checker {
 
     // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
     void dumps_and_sigterm() {
-        Bot bot(loop_, options_.launch());
+        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(stuck));

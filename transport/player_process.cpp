@@ -7,11 +7,15 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "transport/process_group.hpp"
+#include "transport/spawn.hpp"
 
 namespace bg {
 
@@ -30,10 +34,18 @@ bool is_open(const uv_pipe_t& pipe) {
     return !uv_is_closing(reinterpret_cast<const uv_handle_t*>(&pipe));
 }
 
+bool is_watching(const uv_poll_t& poll) {
+    return poll.data != nullptr && !uv_is_closing(reinterpret_cast<const uv_handle_t*>(&poll));
+}
+
 }  // namespace
 
-PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events)
-    : loop_(loop), launch_(std::move(launch)), events_(std::move(events)) {
+PlayerProcess::PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events,
+                             std::unique_ptr<cgroups::Player> cgroup)
+    : loop_(loop),
+      launch_(std::move(launch)),
+      events_(std::move(events)),
+      cgroup_(std::move(cgroup)) {
     for (uv_pipe_t* pipe : pipes()) {
         uv_pipe_init(loop_, pipe, 0);
         pipe->data = this;
@@ -58,58 +70,80 @@ std::vector<uv_pipe_t*> PlayerProcess::pipes() {
 }
 
 PlayerProcess::~PlayerProcess() {
-    if (inner_pidfd_ >= 0)
-        ::close(inner_pidfd_);
+    for (int fd : {inner_pidfd_, pidfd_})
+        if (fd >= 0)
+            ::close(fd);
+}
+
+void PlayerProcess::watch(uv_poll_t& poll, int fd, uv_poll_cb callback) {
+    if (uv_poll_init(loop_, &poll, fd) != 0)
+        return;
+    poll.data = this;
+    ++open_handles_;
+    uv_poll_start(&poll, UV_READABLE, callback);
 }
 
 int PlayerProcess::spawn() {
-    std::vector<char*> args;
-    for (auto& arg : launch_.argv)
-        args.push_back(arg.data());
-    args.push_back(nullptr);
-    std::vector<char*> env;
-    for (auto& variable : launch_.env)
-        env.push_back(variable.data());
-    env.push_back(nullptr);
-    uv_stdio_container_t stdio[4];
-    stdio[0].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
-    stdio[0].data.stream = reinterpret_cast<uv_stream_t*>(&stdin_);
-    stdio[1].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[1].data.stream = reinterpret_cast<uv_stream_t*>(&stdout_);
-    stdio[2].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[2].data.stream = reinterpret_cast<uv_stream_t*>(&stderr_);
-    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(&info_);
-
-    uv_process_options_t options{};
-    options.file = args[0];
-    options.args = args.data();
-    options.env = launch_.env.empty() ? nullptr : env.data();
-    options.stdio = stdio;
-    options.stdio_count = launch_.sandboxed ? 4 : 3;
-    // A session of its own: its process group is everything it starts, and is what we signal.
-    options.flags = UV_PROCESS_DETACHED;
-    if (launch_.user) {
-        options.flags |= UV_PROCESS_SETUID | UV_PROCESS_SETGID;
-        options.uid = launch_.user->first;
-        options.gid = launch_.user->second;
+    // Its stdio as libuv's uv_spawn makes it: a Unix socket pair each (a half-close of its input
+    // is its end of input), the host's ends close-on-exec, the child's made its 0-3 by the spawn.
+    const int count = launch_.sandboxed ? 4 : 3;
+    int host_end[4] = {-1, -1, -1, -1};
+    std::array<int, 4> stdio = {-1, -1, -1, -1};
+    int error = 0;
+    for (int i = 0; i < count && error == 0; ++i) {
+        int fds[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+            error = errno;
+            break;
+        }
+        host_end[i] = fds[0];
+        stdio[static_cast<std::size_t>(i)] = fds[1];
     }
-    options.exit_cb = [](uv_process_t* process, std::int64_t status, int signal) {
-        owner(reinterpret_cast<uv_handle_t*>(process))->on_process_exit(status, signal);
-    };
-    process_.data = this;
-    const int error = uv_spawn(loop_, &process_, &options);
-    ++open_handles_;  // a process handle must be closed even when the spawn failed
-    if (error < 0) {
+    std::variant<Spawned, SpawnError> spawned = SpawnError{error, "cannot make a pipe"};
+    if (error == 0)
+        spawned = spawn_process(launch_, stdio, cgroup_ ? cgroup_->entry() : std::vector<int>{});
+    if (cgroup_)
+        cgroup_->close_entry();
+    for (int fd : stdio)
+        if (fd >= 0)
+            ::close(fd);
+    if (auto* failed = std::get_if<SpawnError>(&spawned)) {
+        for (int fd : host_end)
+            if (fd >= 0)
+                ::close(fd);
+        spawn_error_ = failed->stage == "exec"
+                           ? uv_strerror(-failed->error)
+                           : fmt::format("{}: {}", failed->stage, uv_strerror(-failed->error));
         exited_ = true;
         for (uv_pipe_t* pipe : pipes())
             close_handle(reinterpret_cast<uv_handle_t*>(pipe));
-        close_handle(reinterpret_cast<uv_handle_t*>(&process_));
         check_finished();
-        return error;
+        return -failed->error;
     }
+    const Spawned& started = std::get<Spawned>(spawned);
     spawned_ = true;
-    pid_ = process_.pid;
+    pid_ = started.pid;
+    pidfd_ = started.pidfd;
+    std::vector<uv_pipe_t*> all = pipes();
+    for (int i = 0; i < count; ++i)
+        uv_pipe_open(all[static_cast<std::size_t>(i)], host_end[i]);
+    watch(exit_poll_, pidfd_, [](uv_poll_t* poll, int, int) {
+        auto* self = owner(reinterpret_cast<uv_handle_t*>(poll));
+        const auto ended = wait_pidfd(self->pidfd_);
+        if (!ended)
+            return;
+        uv_poll_stop(poll);
+        self->close_handle(reinterpret_cast<uv_handle_t*>(poll));
+        self->on_process_exit(ended->status, ended->signal);
+    });
+    if (cgroup_ && cgroup_->notify_fd() >= 0)
+        watch(notify_poll_, cgroup_->notify_fd(), [](uv_poll_t* poll, int, int) {
+            auto* self = owner(reinterpret_cast<uv_handle_t*>(poll));
+            self->cgroup_->drain();
+            self->check_memory();
+            if (self->killed_)
+                self->wait_for_group();
+        });
     const auto alloc = [](uv_handle_t* handle, std::size_t, uv_buf_t* buf) {
         auto* self = owner(handle);
         *buf = uv_buf_init(self->read_buffer_, sizeof self->read_buffer_);
@@ -117,11 +151,17 @@ int PlayerProcess::spawn() {
     const auto read = [](uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
         owner(reinterpret_cast<uv_handle_t*>(stream))->on_read(stream, nread, buf);
     };
-    uv_read_start(reinterpret_cast<uv_stream_t*>(&stdout_), alloc, read);
-    uv_read_start(reinterpret_cast<uv_stream_t*>(&stderr_), alloc, read);
-    if (launch_.sandboxed)
-        uv_read_start(reinterpret_cast<uv_stream_t*>(&info_), alloc, read);
+    for (uv_pipe_t* pipe : output_pipes())
+        uv_read_start(reinterpret_cast<uv_stream_t*>(pipe), alloc, read);
     return 0;
+}
+
+void PlayerProcess::check_memory() {
+    if (oom_reported_ || !cgroup_ || cgroup_->oom_kills() == 0)
+        return;
+    oom_reported_ = true;
+    if (events_.on_out_of_memory)
+        events_.on_out_of_memory();
 }
 
 // bwrap's report, {"child-pid": N, ...}: N is the sandbox's init, whose group holds the
@@ -145,6 +185,14 @@ void PlayerProcess::on_info(std::string_view bytes) {
     ::fcntl(pidfd, F_SETFD, FD_CLOEXEC);
     inner_pid_ = static_cast<int>(pid);
     inner_pidfd_ = pidfd;
+    // The init's end is the sandbox's: the kernel has then reaped every process in it.
+    watch(inner_poll_, inner_pidfd_, [](uv_poll_t* poll, int, int) {
+        auto* self = owner(reinterpret_cast<uv_handle_t*>(poll));
+        uv_poll_stop(poll);
+        self->close_handle(reinterpret_cast<uv_handle_t*>(poll));
+        if (self->killed_)
+            self->wait_for_group();
+    });
 }
 
 bool PlayerProcess::inner_alive() const {
@@ -182,6 +230,7 @@ void PlayerProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
     // EOF, or an error that ends the stream all the same.
     close_handle(reinterpret_cast<uv_handle_t*>(stream));
     if (is_stdout) {
+        check_memory();
         events_.on_output_end();
     } else {
         flush_log_line();
@@ -197,8 +246,10 @@ void PlayerProcess::flush_log_line() {
 
 void PlayerProcess::on_process_exit(std::int64_t status, int signal) {
     exited_ = true;
+    ::close(pidfd_);
+    pidfd_ = -1;
     close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
-    close_handle(reinterpret_cast<uv_handle_t*>(&process_));
+    check_memory();
     events_.on_exit(status, signal);
     check_finished();
 }
@@ -214,6 +265,7 @@ void PlayerProcess::write(std::string bytes) {
     if (written == static_cast<int>(bytes.size()))
         return;
     if (written < 0 && written != UV_EAGAIN) {
+        check_memory();
         events_.on_write_error(written);
         return;
     }
@@ -226,11 +278,14 @@ void PlayerProcess::write(std::string bytes) {
     const auto done = [](uv_write_t* req, int status) {
         std::unique_ptr<WriteRequest> owned(reinterpret_cast<WriteRequest*>(req));
         auto* self = static_cast<PlayerProcess*>(req->data);
-        if (status < 0 && status != UV_ECANCELED)
+        if (status < 0 && status != UV_ECANCELED) {
+            self->check_memory();
             self->events_.on_write_error(status);
+        }
     };
     const int error = uv_write(&request->request, stream, &buf, 1, done);
     if (error < 0) {
+        check_memory();
         events_.on_write_error(error);
         return;
     }
@@ -254,7 +309,9 @@ void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms)
         stop_reading();
         return;
     }
-    if (uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
+    // Already being killed (its command exited and what was left got SIGKILL): nothing is
+    // waited for but its end.
+    if (killed_ || uv_is_closing(reinterpret_cast<uv_handle_t*>(&kill_timer_)))
         return;
     if (farewell_ms > 0 && spawned_ && is_open(stdin_)) {
         // End of input once what is queued has been written: a player may read its last
@@ -277,9 +334,13 @@ void PlayerProcess::send_sigterm() {
 // init there ignores it) so that the player may leave as it likes; SIGKILL to bwrap and to the
 // init, whose death ends everything in the sandbox. Before bwrap has said which init is its
 // own, the group the host made: bwrap, then (through --die-with-parent) everything, at once.
+// With a cgroup, SIGKILL goes to everything in it too: a process in a session of its own
+// outside the sandbox's groups included.
 void PlayerProcess::signal_all(int signal) {
     if (!spawned_)
         return;
+    if (signal == SIGKILL && cgroup_)
+        cgroup_->kill();
     if (inner_alive()) {
         ::kill(-inner_pid_, signal);
         if (signal != SIGKILL)
@@ -289,10 +350,18 @@ void PlayerProcess::signal_all(int signal) {
     ::kill(-pid_, signal);
 }
 
+// Nothing of it runs. With a cgroup: the cgroup is empty. Else, sandboxed: the sandbox's init
+// is gone (and with it its whole PID namespace); unsandboxed: its process group.
 bool PlayerProcess::all_gone() const {
     if (!spawned_)
         return true;
-    return !process_group_alive(pid_) && !inner_alive();
+    if (!exited_)
+        return false;
+    if (cgroup_)
+        return cgroup_->empty();
+    if (inner_pidfd_ >= 0)
+        return !inner_alive();
+    return !process_group_alive(pid_);
 }
 
 void PlayerProcess::kill_timer_tick(uv_timer_t* timer) {
@@ -330,35 +399,53 @@ void PlayerProcess::close_handle(uv_handle_t* handle) {
     });
 }
 
-// Finished: exited, and both outputs closed. Anything still in its group is killed: a player's
-// processes never outlive it.
+// Finished: exited, and both outputs closed. Anything still in its group (or its cgroup) is
+// killed: a player's processes never outlive it.
 void PlayerProcess::check_finished() {
     if (!exited_ || is_open(stdout_) || is_open(stderr_))
         return;
     if (spawned_ && !killed_) {
-        signal_all(SIGKILL);
         killed_ = true;
+        signal_all(SIGKILL);
     }
     close_handle(reinterpret_cast<uv_handle_t*>(&stdin_));
     wait_for_group();
 }
 
-// SIGKILL takes a moment to land: the player is finished when nothing of its group runs any
-// more, or after group_wait_polls polls whatever is left.
+// SIGKILL takes a moment to land. The player is finished the moment nothing of it runs: a
+// notification says so where the kernel gives one (a v2 cgroup's cgroup.events, a sandbox
+// init's pidfd), else it is looked for every group_poll_ms; after group_wait_polls looks, or as
+// long a wait, whatever is left is left to the kernel.
 void PlayerProcess::wait_for_group() {
-    const bool gone = all_gone();
     auto* timer = reinterpret_cast<uv_handle_t*>(&kill_timer_);
+    if (uv_is_closing(timer))
+        return;
+    const bool gone = all_gone();
     if (gone || ++group_polls_ > group_wait_polls) {
+        uv_timer_stop(&kill_timer_);
+        close_handle(timer);
+        for (uv_poll_t* poll : {&exit_poll_, &inner_poll_, &notify_poll_})
+            if (is_watching(*poll))
+                close_handle(reinterpret_cast<uv_handle_t*>(poll));
         if (inner_pidfd_ >= 0)
             ::close(inner_pidfd_);
         inner_pidfd_ = -1;
-        close_handle(timer);
+        if (cgroup_) {
+            check_memory();
+            usage_ = cgroup_->usage();
+            cgroup_.reset();
+        }
         return;
     }
-    if (!uv_is_closing(timer) && uv_timer_get_repeat(&kill_timer_) == 0) {
-        uv_timer_stop(&kill_timer_);
-        uv_timer_start(&kill_timer_, kill_timer_tick, group_poll_ms, group_poll_ms);
-    }
+    const bool told =
+        (cgroup_ && cgroup_->notifies_empty()) ||
+        (launch_.sandboxed && is_watching(inner_poll_) && (!cgroup_ || inner_alive()));
+    // Told by a notification: the timer only bounds the wait. Else it looks again soon.
+    const std::uint64_t next = told ? group_poll_ms * group_wait_polls : group_poll_ms;
+    uv_timer_stop(&kill_timer_);
+    uv_timer_start(&kill_timer_, kill_timer_tick, next, next);
+    if (told)
+        group_polls_ = group_wait_polls;  // the bounded wait is this one
 }
 
 }  // namespace bg

@@ -83,7 +83,7 @@ std::string folder_of(const std::string& path) {
     return fs::is_directory(path) ? path : fs::path(path).parent_path().string();
 }
 
-// In a child about to exec or exit: becomes `user`, with no supplementary groups.
+// In a child about to exit: becomes `user`, with no supplementary groups.
 bool take_on(std::pair<uid_t, gid_t> user) {
     return ::setgroups(0, nullptr) == 0 && ::setgid(user.second) == 0 && ::setuid(user.first) == 0;
 }
@@ -98,31 +98,17 @@ std::pair<int, std::string> run_once(const Launch& launch, int seconds) {
     int err[2];
     if (::pipe2(err, O_CLOEXEC) != 0)
         return {-1, std::strerror(errno)};
-    std::vector<char*> argv;
-    for (const auto& a : launch.argv)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    std::vector<char*> envp;
-    for (const auto& e : launch.env)
-        envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(err[1], 2);
-        const int null = ::open("/dev/null", O_RDWR);
-        ::dup2(null, 0);
-        ::dup2(null, 1);
-        ::dup2(null, 3);  // where --info-fd writes
-        ::setsid();
-        if (launch.user && !take_on(*launch.user)) {
-            const char message[] = "cannot change to the sandbox user\n";
-            (void)!::write(2, message, sizeof message - 1);
-            ::_exit(126);
-        }
-        ::execve(argv[0], argv.data(), envp.data());
-        ::_exit(127);
-    }
+    // Its stdin, stdout and bwrap's --info-fd 3 go nowhere.
+    const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    const auto spawned = spawn_process(launch, {null, null, err[1], null}, {});
+    ::close(null);
     ::close(err[1]);
+    if (const auto* failed = std::get_if<SpawnError>(&spawned)) {
+        ::close(err[0]);
+        return {-1, fmt::format("{}: {}", failed->stage, std::strerror(failed->error))};
+    }
+    const pid_t pid = std::get<Spawned>(spawned).pid;
+    ::close(std::get<Spawned>(spawned).pidfd);
     std::string output;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     pollfd fd{err[0], POLLIN, 0};
@@ -376,15 +362,19 @@ Launch Sandbox::launch(std::size_t seat) const {
         const auto equals = variable.find('=');
         a.insert(a.end(), {"--setenv", variable.substr(0, equals), variable.substr(equals + 1)});
     }
-    a.insert(
-        a.end(),
-        {"--info-fd", "3", "--", prlimit_path_,
-         fmt::format("--as={}", mib_bytes(limits.memory_mib)),
-         // SIGXCPU at the limit (a bot may catch it and leave), SIGKILL a second later.
-         fmt::format("--cpu={}:{}", limits.cpu_seconds, limits.cpu_seconds + 1),
-         fmt::format("--nproc={}", limits.processes), fmt::format("--nofile={}", limits.open_files),
-         fmt::format("--fsize={}", mib_bytes(limits.file_size_mib)), "/bin/sh", "-c",
-         seat < commands_.size() ? commands_[seat] : "exit 0"});
+    a.insert(a.end(), {"--info-fd", "3", "--", prlimit_path_});
+    // Memory and processes are the player's cgroup's totals; rlimits on each process only
+    // where it has none. (An address-space limit would also refuse what is only reserved, never
+    // used: Go's and Java's runtimes, a sanitizer's shadow memory.)
+    if (limits.per_process_only)
+        a.insert(a.end(), {fmt::format("--as={}", mib_bytes(limits.memory_mib)),
+                           fmt::format("--nproc={}", limits.processes)});
+    a.insert(a.end(),
+             {// SIGXCPU at the limit (a bot may catch it and leave), SIGKILL a second later.
+              fmt::format("--cpu={}:{}", limits.cpu_seconds, limits.cpu_seconds + 1),
+              fmt::format("--nofile={}", limits.open_files),
+              fmt::format("--fsize={}", mib_bytes(limits.file_size_mib)), "/bin/sh", "-c",
+              seat < commands_.size() ? commands_[seat] : "exit 0"});
     return Launch{std::move(a), env_, user_, true};
 }
 

@@ -6,9 +6,10 @@
 // with it, setsid or not; it dies with the host, SIGKILL included), no network, its own IPC and
 // host name, a read-only view of the file system with a private size-limited /tmp, the event
 // log and the other players' files hidden, a clean environment, no capabilities, rlimits
-// (prlimit) for memory, CPU time, processes, open files and file size, and nothing but stdin,
-// stdout and stderr open. As root, it runs as an unprivileged user (nobody by default):
-// process limits hold only for users other than root.
+// (prlimit) for CPU time, open files and file size (and, only where the players have no
+// cgroups, for memory and processes), and nothing but stdin, stdout and stderr open. As root, it
+// runs as an unprivileged user (nobody by default): process limits hold only for users other than
+// root.
 #pragma once
 
 #include <sys/types.h>
@@ -20,16 +21,9 @@
 #include <variant>
 #include <vector>
 
-namespace bg {
+#include "transport/spawn.hpp"
 
-// How a player's process is started.
-struct Launch {
-    std::vector<std::string> argv;                // argv[0] is a path
-    std::vector<std::string> env;                 // NAME=VALUE; the host's environment when empty
-    std::optional<std::pair<uid_t, gid_t>> user;  // run as this user (the host is root)
-    // argv is bwrap's with --info-fd 3: the sandbox's init reports its pid there.
-    bool sandboxed = false;
-};
+namespace bg {
 
 // The command as it runs without a sandbox: sh -c, in the host's environment.
 Launch unsandboxed_launch(const std::string& command);
@@ -37,9 +31,13 @@ Launch unsandboxed_launch(const std::string& command);
 std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands);
 
 struct SandboxLimits {
-    std::uint64_t memory_mib = 4096;   // address space a process (RLIMIT_AS)
+    // Memory and processes: a player's totals, bounded by its cgroup (cgroups/); only without
+    // one (per_process_only), rlimits on each process instead: address space (RLIMIT_AS) and
+    // processes and threads of the sandbox's user (RLIMIT_NPROC).
+    std::uint64_t memory_mib = 4096;
+    std::uint64_t processes = 128;
+    bool per_process_only = false;
     std::uint64_t cpu_seconds = 1200;  // CPU time a process (RLIMIT_CPU): SIGXCPU, SIGKILL +1 s
-    std::uint64_t processes = 128;     // processes and threads of the sandbox (RLIMIT_NPROC)
     std::uint64_t open_files = 256;    // descriptors a process (RLIMIT_NOFILE)
     std::uint64_t file_size_mib = 64;  // largest file it may write (RLIMIT_FSIZE)
     std::uint64_t tmp_mib = 64;        // its private /tmp
