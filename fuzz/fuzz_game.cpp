@@ -40,7 +40,9 @@ void play_stream(std::string_view bytes, LegacyDialect dialect) {
             arrival::Output{1, "p" + serialise(staircase_grid(game.players()[1].hand.to_string()))},
             3));
     check(referee.take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 0}}, 4));
-    if (log.decisions.empty() || (referee.over() && !log.result_record))
+    // The host calls finish() once the players are gone: then the usage and result are logged.
+    referee.finish({PlayerUsage{1, 2}, PlayerUsage{}}, 5);
+    if (log.decisions.empty() || (referee.over() && (!log.result_record || log.usages.size() != 2)))
         std::abort();  // a game over has its result recorded
 }
 

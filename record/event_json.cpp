@@ -172,4 +172,29 @@ std::variant<Decision, std::string> decision_from_json(const json& object) {
     return fmt::format("unknown decision type \"{}\"", type);
 }
 
+json usage_json(PlayerId player, const PlayerUsage& usage) {
+    const auto measure = [](const std::optional<std::uint64_t>& value) {
+        return value ? json(*value) : json(nullptr);
+    };
+    return {{"player", player},
+            {"cpu_ns", measure(usage.cpu_ns)},
+            {"memory_peak_bytes", measure(usage.memory_peak_bytes)}};
+}
+
+std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(const json& object) {
+    if (!object.is_object() || object.size() != 3 || !object.contains("player") ||
+        !object["player"].is_number_integer())
+        return std::string("not a usage record (player, cpu_ns, memory_peak_bytes)");
+    PlayerUsage usage;
+    for (const auto& [key, target] : {std::pair{"cpu_ns", &usage.cpu_ns},
+                                      std::pair{"memory_peak_bytes", &usage.memory_peak_bytes}}) {
+        const auto it = object.find(key);
+        if (it == object.end() || !(it->is_null() || it->is_number_unsigned()))
+            return fmt::format("a usage record's {} is not a whole number or null", key);
+        if (!it->is_null())
+            *target = it->get<std::uint64_t>();
+    }
+    return std::pair{object["player"].get<PlayerId>(), usage};
+}
+
 }  // namespace bg

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/events.hpp"
+#include "record/result.hpp"
 
 namespace bg {
 
@@ -17,5 +18,11 @@ nlohmann::json to_json(const Decision& decision);
 // The input or decision a record's object holds, or why it is not one.
 std::variant<Input, std::string> input_from_json(const nlohmann::json& object);
 std::variant<Decision, std::string> decision_from_json(const nlohmann::json& object);
+
+// A usage record's object: {"player", "cpu_ns", "memory_peak_bytes"}, each measure a number or
+// null.
+nlohmann::json usage_json(PlayerId player, const PlayerUsage& usage);
+std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(
+    const nlohmann::json& object);
 
 }  // namespace bg

@@ -20,6 +20,10 @@ void EventLog::decision(const Decision& decision, std::uint64_t t_ns) {
     append("decision", writing() ? to_json(decision) : nlohmann::json(), t_ns);
 }
 
+void EventLog::usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) {
+    append("usage", writing() ? usage_json(player, usage) : nlohmann::json(), t_ns);
+}
+
 void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {
     append("result", result, t_ns);
 }

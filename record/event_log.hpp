@@ -1,7 +1,8 @@
 // The event log: what a referee records of a game, in order. A LogSink takes typed records;
 // EventLog writes them as JSON Lines, one record per line, each with a sequence number and a
 // monotonic timestamp: {"seq":0,"t":0,"start":{...}} first, then "input" and "decision"
-// records in the order the referee handled them, then {"result":{...}}.
+// records in the order the referee handled them, then (version 2) a "usage" record a player
+// once the game is over and its processes are gone, then {"result":{...}}.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/events.hpp"
+#include "record/result.hpp"
 #include "record/setup.hpp"
 
 namespace bg {
@@ -21,6 +23,8 @@ class LogSink {
     virtual void start(const Setup& setup, std::uint64_t t_ns) = 0;
     virtual void input(const Input& input, std::uint64_t t_ns) = 0;
     virtual void decision(const Decision& decision, std::uint64_t t_ns) = 0;
+    // What a player used, once the game is over and its processes are gone (log version 2).
+    virtual void usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) = 0;
     virtual void result(const nlohmann::json& result, std::uint64_t t_ns) = 0;
     // Everything appended is stored before any effect of it is sent to a player.
     virtual void flush() = 0;
@@ -36,6 +40,7 @@ class EventLog final : public LogSink {
     void start(const Setup& setup, std::uint64_t t_ns) override;
     void input(const Input& input, std::uint64_t t_ns) override;
     void decision(const Decision& decision, std::uint64_t t_ns) override;
+    void usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) override;
     void result(const nlohmann::json& result, std::uint64_t t_ns) override;
     void flush() override;
     bool failed() const override { return failed_; }

@@ -30,6 +30,8 @@ std::variant<json, std::string> replay_log(std::istream& in,
     std::optional<Game> game;
     std::deque<Decision> expected;
     std::optional<json> result;
+    // Version 2: each player's usage, once the game is over.
+    std::vector<std::optional<PlayerUsage>> usage;
     std::uint64_t last_t = 0;
     std::size_t line_number = 0;
     std::string line;
@@ -73,6 +75,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
             game = Game::create(setup->game, *std::get<const Dictionary*>(dict), &error);
             if (!game)
                 return where(error);
+            usage.resize(setup->commands.size());
             continue;
         }
         if (record.contains("input")) {
@@ -108,10 +111,30 @@ std::variant<json, std::string> replay_log(std::istream& in,
                                          record["decision"].dump(),
                                          decision_text(expected.front())));
             expected.pop_front();
+        } else if (record.contains("usage")) {
+            if (setup->version < 2)
+                return where(fmt::format("a usage record in a log of version {}", setup->version));
+            if (!expected.empty() || !game->over())
+                return where("a usage record before the game was over");
+            auto parsed = usage_from_json(record["usage"]);
+            if (auto* error = std::get_if<std::string>(&parsed))
+                return where(*error);
+            const auto& [player, used] = std::get<std::pair<PlayerId, PlayerUsage>>(parsed);
+            if (player < 0 || player >= setup->game.players)
+                return where(fmt::format("no player {}", player));
+            if (usage[static_cast<std::size_t>(player)])
+                return where(fmt::format("player {}'s usage twice", player));
+            usage[static_cast<std::size_t>(player)] = used;
         } else if (record.contains("result")) {
             if (!expected.empty() || !game->over())
                 return where("a result before the game was over");
-            result = result_json(*setup, *game);
+            std::vector<PlayerUsage> used;
+            for (std::size_t i = 0; i < usage.size(); ++i) {
+                if (setup->version >= 2 && !usage[i])
+                    return where(fmt::format("the result before player {}'s usage", i));
+                used.push_back(usage[i].value_or(PlayerUsage{}));
+            }
+            result = result_json(*setup, *game, used);
             if (record["result"] != *result)
                 return where("the logged result differs from the replayed one");
         } else {

@@ -9,7 +9,8 @@ namespace bg {
 
 using nlohmann::json;
 
-nlohmann::json result_json(const Setup& setup, const Game& game) {
+nlohmann::json result_json(const Setup& setup, const Game& game,
+                           const std::vector<PlayerUsage>& usage) {
     json players = json::array();
     const std::vector<int> standings = game.standings();
     for (std::size_t i = 0; i < game.players().size(); ++i) {
@@ -30,6 +31,13 @@ nlohmann::json result_json(const Setup& setup, const Game& game) {
                            {"grid", p.grid ? json(*p.grid) : json(nullptr)},
                            {"peels", p.peels},
                            {"dumps", p.dumps}});
+        if (setup.version >= 2) {
+            const PlayerUsage used = i < usage.size() ? usage[i] : PlayerUsage{};
+            players.back()["cpu_ms"] =
+                used.cpu_ns ? json(static_cast<double>(*used.cpu_ns) / 1e6) : json(nullptr);
+            players.back()["memory_peak_bytes"] =
+                used.memory_peak_bytes ? json(*used.memory_peak_bytes) : json(nullptr);
+        }
     }
     return {{"seed", setup.game.seed},
             {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},
@@ -45,13 +53,22 @@ std::string result_table(const json& result) {
         result["end"].is_null() ? "unfinished" : result["end"].get<std::string>(),
         result["winner"].is_null() ? "no winner"
                                    : fmt::format("player {} won", result["winner"].get<int>() + 1));
-    out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5}  {}\n", "#", "outcome", "protocol",
-                       "peels", "dumps", "tiles", "command");
+    out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5} {:>7} {:>8}  {}\n", "#", "outcome",
+                       "protocol", "peels", "dumps", "tiles", "cpu s", "peak MiB", "command");
     int seat = 0;
+    // CPU time and peak memory, where the players' cgroups counted them.
+    const auto measured = [](const json& p, const char* key, double scale, const char* format) {
+        const auto it = p.find(key);
+        return it == p.end() || !it->is_number()
+                   ? std::string("-")
+                   : fmt::format(fmt::runtime(format), it->get<double>() / scale);
+    };
     for (const auto& p : result["players"]) {
-        out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5}  {}\n", ++seat,
+        out += fmt::format("{:>2}  {:<12} {:<9} {:>5} {:>5} {:>5} {:>7} {:>8}  {}\n", ++seat,
                            p["outcome"].get<std::string>(), p["protocol"].get<std::string>(),
                            p["peels"].get<int>(), p["dumps"].get<int>(), p["tiles"].get<int>(),
+                           measured(p, "cpu_ms", 1e3, "{:.3f}"),
+                           measured(p, "memory_peak_bytes", 1 << 20, "{:.1f}"),
                            escape_for_terminal(bytes_from_json(p["command"]).value_or("?")));
         if (!p["reason"].is_null())
             out += fmt::format("{:>2}  {}\n", "",

@@ -2,7 +2,10 @@
 // and as the table people read.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +14,18 @@
 
 namespace bg {
 
-nlohmann::json result_json(const Setup& setup, const Game& game);
+// What a player's processes used in a game, as its cgroup counted it (nullopt: not counted,
+// per-process limits only, or a kernel that does not say).
+struct PlayerUsage {
+    std::optional<std::uint64_t> cpu_ns;
+    std::optional<std::uint64_t> memory_peak_bytes;
+    friend bool operator==(const PlayerUsage&, const PlayerUsage&) = default;
+};
+
+// In a log of version 2 or later, every player's "cpu_ms" and "memory_peak_bytes" (null where
+// `usage` has none) are in it; a version 1 log's result has neither.
+nlohmann::json result_json(const Setup& setup, const Game& game,
+                           const std::vector<PlayerUsage>& usage = {});
 std::string result_table(const nlohmann::json& result);
 
 }  // namespace bg

@@ -16,17 +16,21 @@ nlohmann::json commands_json(const std::vector<std::string>& commands) {
 }
 
 nlohmann::json to_json(const Setup& s) {
-    return {{"version", log_version},
-            {"seed", s.game.seed},
-            {"players", commands_json(s.commands)},
-            {"sets", s.game.sets},
-            {"dialect", to_string(s.dialect)},
-            {"dictionary", bytes_to_json(s.dictionary)},
-            {"dictionary_fingerprint", fmt::format("{:016x}", s.dictionary_fingerprint)},
-            {"ready_timeout_ms", s.ready_timeout_ms},
-            {"game_timeout_ms", s.game_timeout_ms},
-            {"kill_grace_ms", s.kill_grace_ms},
-            {"sandbox", s.sandbox}};
+    nlohmann::json start = {
+        {"version", s.version},
+        {"seed", s.game.seed},
+        {"players", commands_json(s.commands)},
+        {"sets", s.game.sets},
+        {"dialect", to_string(s.dialect)},
+        {"dictionary", bytes_to_json(s.dictionary)},
+        {"dictionary_fingerprint", fmt::format("{:016x}", s.dictionary_fingerprint)},
+        {"ready_timeout_ms", s.ready_timeout_ms},
+        {"game_timeout_ms", s.game_timeout_ms},
+        {"kill_grace_ms", s.kill_grace_ms},
+        {"sandbox", s.sandbox}};
+    if (s.version >= 2)
+        start["shares"] = s.shares;
+    return start;
 }
 
 std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
@@ -34,9 +38,11 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
         return std::string("bad start record: not an object");
     JsonFields f(object);
     const int version = f.get<int>("version");
-    if (f.error().empty() && version != log_version)
-        return fmt::format("log version {} is not {}", version, log_version);
+    if (f.error().empty() && (version < oldest_log_version || version > log_version))
+        return fmt::format("log version {} is not one this host reads ({} to {})", version,
+                           oldest_log_version, log_version);
     Setup s;
+    s.version = version;
     s.game.seed = f.get<std::uint64_t>("seed");
     const auto players = f.get<std::vector<nlohmann::json>>("players");
     for (const auto& command : players) {
@@ -55,6 +61,8 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     s.kill_grace_ms = f.get<std::uint64_t>("kill_grace_ms");
     if (const auto it = object.find("sandbox"); it != object.end())
         s.sandbox = *it;
+    if (const auto it = object.find("shares"); it != object.end())
+        s.shares = *it;
     if (!f.error().empty())
         return "bad start record: " + f.error();
     s.game.players = static_cast<int>(s.commands.size());

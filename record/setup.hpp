@@ -24,9 +24,18 @@ struct Setup {
     std::uint64_t kill_grace_ms = 2'000;
     // The players' sandbox and its limits, for the record (null: none); replay needs none of it.
     nlohmann::json sandbox = nullptr;
+    // The players' machine shares: their cgroups' kind, limits and pinned cores (null: per-process
+    // limits only), for the record; replay needs none of it.
+    nlohmann::json shares = nullptr;
+    // The log's version: the one written, or the one a replayed log was written in.
+    int version = 2;
 };
 
-inline constexpr int log_version = 1;
+// Version 1: start, then inputs and decisions, then the result. Version 2 (with the players'
+// cgroups): a usage record for each player after the game is over, before the result, and the
+// result's players say their CPU time and peak memory; the start record says the shares.
+inline constexpr int log_version = 2;
+inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const Setup& setup);
 // Player commands as the log and the result hold them: any bytes, without loss.

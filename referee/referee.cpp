@@ -35,6 +35,15 @@ std::string describe_exit(std::int64_t status, int signal) {
     return fmt::format("exited with status {}", status);
 }
 
+// "256 MiB", "1.5 GiB", "1000 bytes".
+std::string memory_amount(std::uint64_t bytes) {
+    if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+        return fmt::format("{} GiB", bytes >> 30);
+    if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
+        return fmt::format("{} MiB", bytes >> 20);
+    return fmt::format("{} bytes", bytes);
+}
+
 // The order's generator is its own stream of the seed: drawing orders never changes the deal.
 constexpr std::uint64_t order_stream = 0x5ea7'0fde'a1e5'0000ULL;
 
@@ -63,7 +72,20 @@ void Referee::in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf
 }
 
 nlohmann::json Referee::result() const {
-    return result_json(setup_, game_);
+    return result_json(setup_, game_, usage_);
+}
+
+void Referee::finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns) {
+    if (finished_ || !game_.over())
+        return;
+    finished_ = true;
+    usage.resize(seats_.size());
+    usage_ = std::move(usage);
+    if (setup_.version >= 2)
+        for (std::size_t i = 0; i < usage_.size(); ++i)
+            log_.usage(static_cast<PlayerId>(i), usage_[i], t_ns);
+    log_.result(result(), t_ns);
+    log_.flush();
 }
 
 Effects Referee::start(std::uint64_t t_ns) {
@@ -158,6 +180,12 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
             } else if constexpr (std::is_same_v<A, arrival::InputError>) {
                 gone_soon(a.player, fmt::format("stopped reading its input ({})", a.error),
                           effects);
+            } else if constexpr (std::is_same_v<A, arrival::OutOfMemory>) {
+                if (!out(a.player))
+                    handle(input::Gone{a.player, fmt::format("used more than {} of memory (its "
+                                                             "processes together)",
+                                                             memory_amount(a.limit_bytes))},
+                           t_ns, effects);
             } else if constexpr (std::is_same_v<A, arrival::Backlog>) {
                 if (a.bytes > backlog_limit && !out(a.player))
                     handle(input::Gone{a.player, fmt::format("does not read its input ({} bytes "
@@ -213,7 +241,7 @@ void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
     if (log_.failed()) {
         // Nothing unrecorded goes out: the game ends here, as aborted.
         if (game_.over())
-            end_game(t_ns, effects);
+            end_game(effects);
         else
             handle(input::Abort{"the event log could not be written"}, t_ns, effects);
         return;
@@ -224,7 +252,7 @@ void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
     for (const auto& d : decisions) {
         if (options_.live_lines)
             effects.push_back(effect::Line{t_ns, live_line(d, game_)});
-        perform(d, table, t_ns, effects);
+        perform(d, table, effects);
     }
 }
 
@@ -260,8 +288,7 @@ void Referee::count(const Input& input, const std::vector<Decision>& decisions,
     }
 }
 
-void Referee::perform(const Decision& decision, const Table& table, std::uint64_t t_ns,
-                      Effects& effects) {
+void Referee::perform(const Decision& decision, const Table& table, Effects& effects) {
     send(messages_for(decision, table, setup_.dialect), effects);
     if (std::holds_alternative<decision::HandsDealt>(decision)) {
         effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
@@ -271,7 +298,7 @@ void Referee::perform(const Decision& decision, const Table& table, std::uint64_
     } else if (const auto* out = std::get_if<decision::Disqualified>(&decision)) {
         stop(out->player, effects);
     } else if (std::holds_alternative<decision::GameOver>(decision)) {
-        end_game(t_ns, effects);
+        end_game(effects);
     }
 }
 
@@ -291,11 +318,9 @@ void Referee::stop(PlayerId player, Effects& effects) const {
     effects.push_back(effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms});
 }
 
-void Referee::end_game(std::uint64_t t_ns, Effects& effects) {
+void Referee::end_game(Effects& effects) {
     effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
     effects.push_back(effect::StopTimer{{GameTimer::Kind::game, 0}});
-    log_.result(result(), t_ns);
-    log_.flush();
     for (std::size_t i = 0; i < seats_.size(); ++i)
         stop(static_cast<PlayerId>(i), effects);
     effects.push_back(effect::GameOver{});

@@ -25,6 +25,7 @@
 #include "protocol/outbox.hpp"
 #include "protocol/player_reader.hpp"
 #include "record/event_log.hpp"
+#include "record/result.hpp"
 #include "record/setup.hpp"
 
 namespace bg {
@@ -69,15 +70,21 @@ struct Backlog {  // this much of what it was sent is still unread (reported pas
 struct TimerFired {
     GameTimer timer;
 };
+// Its cgroup's OOM killer killed one of its processes: its processes together needed more than
+// its memory limit.
+struct OutOfMemory {
+    PlayerId player = 0;
+    std::uint64_t limit_bytes = 0;
+};
 struct Signalled {  // the host was told to stop: the game is aborted
     int signal = 0;
     std::string name;  // "SIGINT"
 };
 }  // namespace arrival
 
-using Arrival =
-    std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited, arrival::StartFailed,
-                 arrival::InputError, arrival::Backlog, arrival::TimerFired, arrival::Signalled>;
+using Arrival = std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited,
+                             arrival::StartFailed, arrival::InputError, arrival::Backlog,
+                             arrival::TimerFired, arrival::Signalled, arrival::OutOfMemory>;
 
 namespace effect {
 // Start the player's command (the players are started in an order drawn like every other).
@@ -113,7 +120,8 @@ struct Line {
     std::string text;
     friend bool operator==(const Line&, const Line&) = default;
 };
-// The game is over and its result is in the log; the host still waits for the players to go.
+// The game is over; the host still waits for the players to go, then calls finish(), which puts
+// what they used and the result in the log.
 struct GameOver {
     friend bool operator==(const GameOver&, const GameOver&) = default;
 };
@@ -160,11 +168,16 @@ class Referee {
     // Everything that reached the host in one turn of its loop, in the order it came.
     Effects take(std::vector<Arrival> arrivals, std::uint64_t t_ns);
     Effects take(Arrival arrival, std::uint64_t t_ns);
+    // Once the game is over and every player's processes are gone: what each used (in seat
+    // order; empty when nothing was counted), then the result, go in the log. Once.
+    void finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns);
 
     bool over() const { return game_.over(); }
+    bool finished() const { return finished_; }
     const Game& game() const { return game_; }
     const Setup& setup() const { return setup_; }
-    // The result, as --json prints it and the log's last record holds.
+    // The result, as --json prints it and the log's last record holds (with what the players
+    // used once finished).
     nlohmann::json result() const;
     // A player's command could not be started (by the host, or by sh: status 126 or 127).
     bool any_failed_to_start() const { return failed_to_start_; }
@@ -191,10 +204,9 @@ class Referee {
     // A closed pipe usually means the process is dying: its exit, a moment later, says why;
     // else `reason` puts it out.
     void gone_soon(PlayerId player, std::string reason, Effects& effects);
-    void perform(const Decision& decision, const Table& table, std::uint64_t t_ns,
-                 Effects& effects);
+    void perform(const Decision& decision, const Table& table, Effects& effects);
     void send(std::vector<Outgoing> messages, Effects& effects);
-    void end_game(std::uint64_t t_ns, Effects& effects);
+    void end_game(Effects& effects);
     void stop(PlayerId player, Effects& effects) const;
     bool out(PlayerId player) const;
     // Where an arrival comes from: a player, or (players().size()) the host's clock and signals.
@@ -213,6 +225,8 @@ class Referee {
     std::vector<Seat> seats_;
     bool failed_to_start_ = false;
     int abort_signal_ = 0;
+    bool finished_ = false;
+    std::vector<PlayerUsage> usage_;
 };
 
 }  // namespace bg

@@ -49,3 +49,55 @@ TEST_CASE("referee: think times run from new tiles to the next peel, and stale p
     CHECK(referee.seat_stats(1).timed_peels == 1);
     CHECK(referee.seat_stats(1).think_ns == 4 * second);
 }
+
+TEST_CASE("referee: a player whose cgroup ran out of memory is put out, saying its limit",
+          "[referee]") {
+    Setup setup;
+    setup.game = GameConfig{1, 3, 1};
+    setup.commands = {"one", "two", "three"};
+    MemoryLog log;
+    Referee referee(setup, two_letter_words(), log);
+    referee.start(0);
+    for (PlayerId p = 0; p < 3; ++p)
+        referee.take(arrival::Output{p, "r"}, 1);
+    REQUIRE(referee.game().dealt());
+    referee.take(arrival::OutOfMemory{1, 256ULL << 20}, 2);
+    // Its exit, which the OOM killer caused, says nothing new.
+    referee.take(arrival::Exited{1, 0, 9}, 3);
+    const auto& out = referee.game().players()[1];
+    CHECK(out.phase == PlayerState::Phase::out);
+    CHECK(out.reason == "used more than 256 MiB of memory (its processes together)");
+    CHECK_FALSE(referee.over());  // the others play on
+    referee.take(arrival::OutOfMemory{0, 3ULL << 30}, 4);
+    CHECK(referee.game().players()[0].reason ==
+          "used more than 3 GiB of memory (its processes together)");
+    CHECK(referee.over());
+}
+
+TEST_CASE("referee: once the players are gone, what each used and then the result are logged",
+          "[referee]") {
+    Setup setup;
+    setup.game = GameConfig{1, 2, 1};
+    setup.commands = {"one", "two"};
+    MemoryLog log;
+    Referee referee(setup, two_letter_words(), log);
+    referee.start(0);
+    referee.take(arrival::Exited{0, 1, 0}, 1);
+    referee.take(arrival::Exited{1, 1, 0}, 1);
+    REQUIRE(referee.over());
+    // The game is over, but its players may still be leaving: no result yet.
+    CHECK_FALSE(log.result_record);
+    referee.finish({PlayerUsage{7'000'000, 1 << 20}, PlayerUsage{}}, 2);
+    REQUIRE(log.result_record);
+    REQUIRE(log.usages.size() == 2);
+    CHECK(log.usages[0] == PlayerUsage{7'000'000, 1 << 20});
+    const auto& players = (*log.result_record)["players"];
+    CHECK(players[0]["cpu_ms"] == 7.0);
+    CHECK(players[0]["memory_peak_bytes"] == 1 << 20);
+    CHECK(players[1]["cpu_ms"].is_null());
+    CHECK(players[1]["memory_peak_bytes"].is_null());
+    CHECK(referee.result() == *log.result_record);
+    // Once only.
+    referee.finish({}, 3);
+    CHECK(log.usages.size() == 2);
+}

@@ -16,6 +16,7 @@ class MemoryLog final : public LogSink {
     void start(const Setup&, std::uint64_t) override { started = true; }
     void input(const Input& in, std::uint64_t) override { inputs.push_back(in); }
     void decision(const Decision& d, std::uint64_t) override { decisions.push_back(d); }
+    void usage(PlayerId, const PlayerUsage& u, std::uint64_t) override { usages.push_back(u); }
     void result(const nlohmann::json& r, std::uint64_t) override { result_record = r; }
     void flush() override {}
     bool failed() const override { return false; }
@@ -23,6 +24,7 @@ class MemoryLog final : public LogSink {
     bool started = false;
     std::vector<Input> inputs;
     std::vector<Decision> decisions;
+    std::vector<PlayerUsage> usages;
     std::optional<nlohmann::json> result_record;
 };
 

@@ -1,0 +1,128 @@
+// record/replay across the log's versions: a version 1 log (before the players' cgroups) still
+// replays to the result it holds; a version 2 log holds what each player used before its
+// result, and a log that lacks it, or a version 1 log that has it, is refused.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "record/event_log.hpp"
+#include "record/replay.hpp"
+#include "referee/referee.hpp"
+#include "support/staircase.hpp"
+
+using namespace bg;
+
+namespace {
+
+std::variant<nlohmann::json, std::string> replay(const std::string& text) {
+    std::istringstream in(text);
+    return replay_log(in, [](const Setup&) -> std::variant<const Dictionary*, std::string> {
+        return &two_letter_words();
+    });
+}
+
+// A version 2 log of a short game: both players ready, one peels to bananas... or out.
+std::string game_log(const std::vector<PlayerUsage>& usage) {
+    char* text = nullptr;
+    std::size_t size = 0;
+    std::FILE* file = ::open_memstream(&text, &size);
+    {
+        EventLog log(file);
+        Setup setup;
+        setup.game = GameConfig{3, 2, 1};
+        setup.commands = {"one", "two"};
+        Referee referee(setup, two_letter_words(), log);
+        referee.start(0);
+        referee.take(arrival::Output{0, "r"}, 1);
+        referee.take(arrival::Output{1, "r"}, 2);
+        referee.take(arrival::Exited{1, 0, 9}, 3);
+        REQUIRE(referee.over());
+        referee.finish(usage, 4);
+    }
+    std::fclose(file);
+    std::string log(text, size);
+    std::free(text);
+    return log;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const auto& line : lines)
+        text += line + "\n";
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("replay: a version 1 log replays to the result it holds", "[replay]") {
+    std::ifstream in(BG_SOURCE_DIR "/fuzz/corpus/event_log/game.jsonl");
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto lines = lines_of(text.str());
+    REQUIRE(lines.front().find("\"version\":1") != std::string::npos);
+    const auto replayed = replay(text.str());
+    INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
+    REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+    const auto& players = std::get<nlohmann::json>(replayed)["players"];
+    CHECK_FALSE(players[0].contains("cpu_ms"));
+    CHECK(std::get<nlohmann::json>(replayed) == nlohmann::json::parse(lines.back())["result"]);
+
+    // A usage record has no place in it.
+    auto with_usage = lines;
+    const auto t = nlohmann::json::parse(lines.back())["t"].get<std::uint64_t>();
+    with_usage.insert(with_usage.end() - 1,
+                      R"({"seq":8,"t":)" + std::to_string(t) +
+                          R"(,"usage":{"player":0,"cpu_ns":1,"memory_peak_bytes":2}})");
+    auto& last = with_usage.back();
+    last.replace(last.find("\"seq\":8"), 7, "\"seq\":9");
+    const auto refused = replay(joined(with_usage));
+    REQUIRE(std::holds_alternative<std::string>(refused));
+    INFO(std::get<std::string>(refused));
+    CHECK(std::get<std::string>(refused).find("a usage record in a log of version 1") !=
+          std::string::npos);
+}
+
+TEST_CASE("replay: a version 2 log holds what each player used, before its result", "[replay]") {
+    const std::string log = game_log({PlayerUsage{12'345'678, 3 << 20}, PlayerUsage{}});
+    auto lines = lines_of(log);
+    CHECK(lines.front().find("\"version\":2") != std::string::npos);
+    REQUIRE(lines.size() >= 3);
+    CHECK(lines[lines.size() - 3].find("\"usage\"") != std::string::npos);
+    CHECK(lines[lines.size() - 2].find("\"usage\"") != std::string::npos);
+    const auto replayed = replay(log);
+    REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+    const auto& players = std::get<nlohmann::json>(replayed)["players"];
+    CHECK(players[0]["cpu_ms"] == 12.345678);
+    CHECK(players[0]["memory_peak_bytes"] == 3 << 20);
+    CHECK(players[1]["cpu_ms"].is_null());
+
+    // Edited usage: the logged result no longer matches.
+    auto edited = lines;
+    auto& usage = edited[edited.size() - 3];
+    usage.replace(usage.find("12345678"), 8, "12345679");
+    const auto differs = replay(joined(edited));
+    REQUIRE(std::holds_alternative<std::string>(differs));
+    CHECK(std::get<std::string>(differs).find("differs") != std::string::npos);
+
+    // A result without a player's usage is refused (its sequence numbers made to follow on).
+    auto missing = lines;
+    missing.erase(missing.end() - 2);
+    auto& result = missing.back();
+    const auto seq = result.find("\"seq\":");
+    const auto end = result.find(',', seq);
+    result.replace(seq, end - seq, "\"seq\":" + std::to_string(missing.size() - 1));
+    const auto lacking = replay(joined(missing));
+    REQUIRE(std::holds_alternative<std::string>(lacking));
+    CHECK(std::get<std::string>(lacking).find("the result before player 1's usage") !=
+          std::string::npos);
+}
