@@ -39,7 +39,7 @@ constexpr int exit_failed = 1;  // a word list or log unreadable, a log not repl
 constexpr int exit_usage = 2;   // bad options
 constexpr int exit_player_failed = 3;  // a player's command could not start (played)
 constexpr int exit_output_failed = 4;  // stdout (the result) could not be written (played)
-constexpr int exit_no_sandbox = 5;     // the player sandbox cannot be set up here
+constexpr int exit_no_sandbox = 5;     // the player sandbox, or the players' cgroups, cannot be had
 constexpr int exit_stderr_failed = 6;  // stderr (the live lines) could not be written (played)
 
 bg::Console out(stdout);
@@ -56,15 +56,17 @@ const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
-for a private /tmp, a clean environment, limits), and talks to the host over its stdin and
-stdout in the original spec's protocol. A live line per event goes to stderr, with each
+for a private /tmp, a clean environment, limits) and a cgroup of its own (its processes'
+memory and number bounded together, an equal share of a contended CPU however many processes
+it makes), and talks to the host over its stdin and stdout in the original spec's protocol. A live line per event goes to stderr, with each
 player's stderr prefixed by [player N]; the result goes to stdout.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
 once); 2 bad options; 3 a player's command could not start (the game was still played and its
 result printed); 4 stdout could not be written (closed, full: the game was still played, and
-logged); 5 the player sandbox cannot be set up here (the message says what to install); 6 only
+logged); 5 the player sandbox, or the players' cgroups, cannot be had here (the message says
+what to do), or --cpus-per-game finds no free cores; 6 only
 stderr could not be written (the live lines; the result was printed); 128+N the host was
 stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and every player
 ended). SIGUSR1 and SIGUSR2 are ignored.
@@ -165,8 +167,33 @@ int replay(const std::string& path, bool json, bool quiet, const std::string& ht
     return out.failed() ? exit_output_failed : exit_played;
 }
 
+// The players' cgroups: the machine's base and this game's cgroup (pinned to cores of its own
+// with --cpus-per-game); none with --unfair-per-process-limits. What killed hosts left is
+// removed, and said.
+struct GameCgroups {
+    std::unique_ptr<bg::cgroups::Machine> machine;
+    std::unique_ptr<bg::cgroups::Game> game;
+};
+
+std::variant<GameCgroups, std::string> game_cgroups(const bg::options::Shares& shares) {
+    GameCgroups made;
+    if (!shares.cgroups)
+        return made;
+    auto opened =
+        bg::options::open_machine(shares, [](const std::string& line) { say("host: {}\n", line); });
+    if (auto* error = std::get_if<std::string>(&opened))
+        return *error;
+    made.machine = std::move(std::get<std::unique_ptr<bg::cgroups::Machine>>(opened));
+    auto game = made.machine->game(shares.cpus_per_game);
+    if (auto* error = std::get_if<bg::cgroups::Machine::GameError>(&game))
+        return error->message;
+    made.game = std::move(std::get<std::unique_ptr<bg::cgroups::Game>>(game));
+    return made;
+}
+
 // host --check CMD: the conformance checker, against the bot started as a game would start it.
 int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
+          const bg::options::Shares& shares, const bg::SandboxConfig& limits,
           const bg::Dictionary& dictionary) {
     std::string missing;
     if (!bg::checker::has_scenario_words(dictionary, &missing)) {
@@ -194,6 +221,20 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
     } else {
         options.launch = [command = setup.commands[0]] { return bg::unsandboxed_launch(command); };
     }
+    auto cgroups = game_cgroups(shares);
+    if (auto* error = std::get_if<std::string>(&cgroups)) {
+        say("host: {}\n", bg::escape_for_terminal(*error));
+        return exit_no_sandbox;
+    }
+    bg::cgroups::Game* game = std::get<GameCgroups>(cgroups).game.get();
+    if (game)
+        options.cgroup = [game, seat = 0,
+                          limits = bg::options::player_limits(limits.limits)]() mutable {
+            auto made = game->player(seat++, limits);
+            return std::holds_alternative<std::string>(made)
+                       ? nullptr
+                       : std::move(std::get<std::unique_ptr<bg::cgroups::Player>>(made));
+        };
     const int failed = bg::checker::run(options, std::cout);
     std::cout.flush();
     return failed == 0 ? exit_played : exit_failed;
@@ -230,6 +271,7 @@ int run(int argc, char** argv) {
          "a game: each check is printed as pass or FAIL, with a hint");
     // clang-format on
     options.add(bg::options::sandbox());
+    options.add(bg::options::shares());
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::vector<std::string>>());
     po::options_description all;
@@ -240,6 +282,7 @@ int run(int argc, char** argv) {
     po::variables_map vm;
     bg::Setup setup;
     bg::SandboxConfig sandbox;
+    bg::options::Shares shares;
     bool sandboxed = true;
     try {
         po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
@@ -282,6 +325,7 @@ int run(int argc, char** argv) {
             !bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
             throw po::error(error);
         sandboxed = bg::options::read_sandbox(vm, sandbox);
+        shares = bg::options::read_shares(vm, sandbox);
         setup.game.seed = vm.count("seed") ? bg::options::count(vm, "seed", 0, UINT64_MAX)
                                            : (std::uint64_t{std::random_device{}()} << 32) ^
                                                  std::random_device{}();
@@ -299,7 +343,8 @@ int run(int argc, char** argv) {
     const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
     if (vm["check"].as<bool>())
-        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, *dictionary);
+        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares, sandbox,
+                     *dictionary);
 
     std::FILE* log_file = nullptr;
     bool log_existed = false;
@@ -323,6 +368,18 @@ int run(int argc, char** argv) {
         page_log = ::open_memstream(&memory_log, &memory_log_size);
     bg::EventLog log(log_file ? log_file : page_log);
 
+    // The players cannot be given their sandbox or their cgroups: said, and exit 5. Only a log
+    // this host made is taken back: never a file (or a device, such as /dev/full) that was there
+    // before.
+    const auto cannot_play = [&](const std::string& why) {
+        say("host: {}\n", bg::escape_for_terminal(why));
+        if (log_file) {
+            std::fclose(log_file);
+            if (!log_existed)
+                std::remove(vm["log"].as<std::string>().c_str());
+        }
+        return exit_no_sandbox;
+    };
     std::vector<bg::Launch> launches;
     if (sandboxed) {
         if (vm.count("log"))
@@ -330,17 +387,8 @@ int run(int argc, char** argv) {
         if (vm.count("dict"))
             sandbox.private_paths.push_back(vm["dict"].as<std::string>());
         auto created = bg::Sandbox::create(sandbox, setup.commands);
-        if (auto* error = std::get_if<std::string>(&created)) {
-            say("host: {}\n", bg::escape_for_terminal(*error));
-            if (log_file) {
-                // Only a log this host made is taken back: never a file (or a device, such as
-                // /dev/full) that was there before.
-                std::fclose(log_file);
-                if (!log_existed)
-                    std::remove(vm["log"].as<std::string>().c_str());
-            }
-            return exit_no_sandbox;
-        }
+        if (auto* error = std::get_if<std::string>(&created))
+            return cannot_play(*error);
         const auto& made = std::get<bg::Sandbox>(created);
         for (std::size_t i = 0; i < setup.commands.size(); ++i)
             launches.push_back(made.launch(i));
@@ -348,6 +396,14 @@ int run(int argc, char** argv) {
     } else {
         launches = bg::unsandboxed_launches(setup.commands);
     }
+    auto cgroups = game_cgroups(shares);
+    if (auto* error = std::get_if<std::string>(&cgroups))
+        return cannot_play(*error);
+    GameCgroups& game_cgroup = std::get<GameCgroups>(cgroups);
+    if (game_cgroup.game)
+        setup.shares = bg::options::shares_json(game_cgroup.machine->kind(),
+                                                bg::options::player_limits(sandbox.limits),
+                                                shares.cpus_per_game, game_cgroup.game->cpus());
 
     const bool quiet = vm["quiet"].as<bool>();
     if (!quiet)
@@ -363,6 +419,8 @@ int run(int argc, char** argv) {
         };
         if (!quiet)
             options.reporter = print_live_line;
+        options.cgroup = game_cgroup.game.get();
+        options.limits = bg::options::player_limits(sandbox.limits);
         std::vector<bg::SignalWatch> signals;
         options.on_done = [&signals] { signals.clear(); };
         bg::Match match(loop.get(), setup, *dictionary, log, std::move(launches),
@@ -382,6 +440,10 @@ int run(int argc, char** argv) {
     }
     if (!loop.close())
         say("host: internal: libuv handles left open\n");
+    // The game's cgroup goes with its players, and the machine's base with the last host using
+    // it.
+    game_cgroup.game.reset();
+    game_cgroup.machine.reset();
     if (log_file) {
         const bool closed = std::fclose(log_file) == 0;
         if (log.failed() || !closed) {

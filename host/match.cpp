@@ -16,12 +16,16 @@ constexpr std::size_t stderr_limit = 1 << 20;
 }  // namespace
 
 struct Match::Seat {
-    Seat(uv_loop_t* loop, Launch launch, ProcessEvents events, std::function<void()> on_exit_wait)
-        : process(loop, std::move(launch), std::move(events)),
-          exit_wait(loop, std::move(on_exit_wait)) {}
+    Seat(uv_loop_t* loop, Launch launch, ProcessEvents events,
+         std::unique_ptr<cgroups::Player> cgroup, std::string cgroup_error,
+         std::function<void()> on_exit_wait)
+        : process(loop, std::move(launch), std::move(events), std::move(cgroup)),
+          exit_wait(loop, std::move(on_exit_wait)),
+          cgroup_error(std::move(cgroup_error)) {}
 
     PlayerProcess process;
     Timer exit_wait;
+    std::string cgroup_error;  // why its cgroup could not be made: it is not started
     std::size_t stderr_bytes = 0;
 };
 
@@ -81,9 +85,22 @@ void Match::start() {
         events.on_write_error = [this, id](int error) {
             arrive(arrival::InputError{id, uv_strerror(error)});
         };
+        events.on_out_of_memory = [this, id] {
+            arrive(arrival::OutOfMemory{id, options_.limits.memory_bytes});
+        };
         events.on_finished = [this] { close_if_done(); };
-        seats_.push_back(
-            std::make_unique<Seat>(loop_, std::move(launches_[i]), std::move(events), [this, id] {
+        std::unique_ptr<cgroups::Player> cgroup;
+        std::string cgroup_error;
+        if (options_.cgroup) {
+            auto made = options_.cgroup->player(static_cast<int>(i), options_.limits);
+            if (auto* error = std::get_if<std::string>(&made))
+                cgroup_error = "cannot make its cgroup: " + *error;
+            else
+                cgroup = std::move(std::get<std::unique_ptr<cgroups::Player>>(made));
+        }
+        seats_.push_back(std::make_unique<Seat>(
+            loop_, std::move(launches_[i]), std::move(events), std::move(cgroup),
+            std::move(cgroup_error), [this, id] {
                 arrive(arrival::TimerFired{{GameTimer::Kind::exit_wait, id}});
             }));
     }
@@ -134,9 +151,11 @@ void Match::perform(Effect& effect) {
         [this](auto& e) {
             using E = std::decay_t<decltype(e)>;
             if constexpr (std::is_same_v<E, effect::Start>) {
-                const int error = seats_[static_cast<std::size_t>(e.player)]->process.spawn();
-                if (error < 0)
-                    arrive(arrival::StartFailed{e.player, uv_strerror(error)});
+                Seat& seat = *seats_[static_cast<std::size_t>(e.player)];
+                if (!seat.cgroup_error.empty())
+                    arrive(arrival::StartFailed{e.player, seat.cgroup_error});
+                else if (seat.process.spawn() < 0)
+                    arrive(arrival::StartFailed{e.player, seat.process.spawn_error()});
             } else if constexpr (std::is_same_v<E, effect::Send>) {
                 PlayerProcess& process = seats_[static_cast<std::size_t>(e.player)]->process;
                 process.write(std::move(e.bytes));
@@ -167,6 +186,14 @@ void Match::close_if_done() {
         if (!seat->process.finished())
             return;
     done_ = true;
+    // Every player's processes are gone: what each used, then the result, go in the log.
+    std::vector<PlayerUsage> usage;
+    for (const auto& seat : seats_) {
+        const auto& counted = seat->process.usage();
+        usage.push_back(counted ? PlayerUsage{counted->cpu_ns, counted->memory_peak_bytes}
+                                : PlayerUsage{});
+    }
+    referee_.finish(std::move(usage), now_ns());
     for (auto& seat : seats_)
         seat->exit_wait.close();
     ready_timer_.close();

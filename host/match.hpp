@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cgroups/cgroups.hpp"
 #include "core/dictionary.hpp"
 #include "record/event_log.hpp"
 #include "record/setup.hpp"
@@ -35,6 +36,10 @@ class Match {
         Reporter reporter;
         PlayerLines player_lines;
         SeatOrder seat_order = SeatOrder::drawn;
+        // The game's cgroup, each player's made in it with `limits`; none for per-process limits
+        // only. It must outlive the match.
+        cgroups::Game* cgroup = nullptr;
+        cgroups::PlayerLimits limits;
         // Called once the game is over, every player's processes are gone and every handle of
         // the match is closed: the match may then be destroyed.
         std::function<void()> on_done;

@@ -88,15 +88,9 @@ po::options_description sandbox() {
         ("sandbox-user", po::value<std::string>()->value_name("USER")
              ->default_value(SandboxConfig{}.user),
          "when the host runs as root, the unprivileged user the players run as")
-        ("memory", po::value<std::string>()->value_name("MIB")
-             ->default_value(std::to_string(limits.memory_mib)),
-         "address space of each of a player's processes, in MiB")
         ("cpu-time", po::value<std::string>()->value_name("SEC")
              ->default_value(std::to_string(limits.cpu_seconds)),
          "CPU seconds for each of a player's processes")
-        ("max-processes", po::value<std::string>()->value_name("N")
-             ->default_value(std::to_string(limits.processes)),
-         "processes and threads a player may have at once")
         ("max-open-files", po::value<std::string>()->value_name("N")
              ->default_value(std::to_string(limits.open_files)),
          "open files for each of a player's processes")
@@ -112,9 +106,7 @@ po::options_description sandbox() {
 
 bool read_sandbox(const po::variables_map& vm, SandboxConfig& config) {
     auto& chosen = config.limits;
-    chosen.memory_mib = count(vm, "memory", 16, 1 << 20);
     chosen.cpu_seconds = count(vm, "cpu-time", 1, 1'000'000);
-    chosen.processes = count(vm, "max-processes", 1, 100'000);
     chosen.open_files = count(vm, "max-open-files", 8, 1 << 20);
     chosen.file_size_mib = count(vm, "max-file-size", 1, 1 << 20);
     chosen.tmp_mib = count(vm, "tmp-size", 1, 1 << 20);
@@ -145,6 +137,77 @@ nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
             {"open_files", limits.open_files},
             {"file_size_mib", limits.file_size_mib},
             {"tmp_mib", limits.tmp_mib}};
+}
+
+po::options_description shares() {
+    const SandboxLimits limits;
+    po::options_description options(
+        "Machine shares (each player in a cgroup of its own; see the README's Machine shares)");
+    // clang-format off
+    options.add_options()
+        ("memory", po::value<std::string>()->value_name("MIB")
+             ->default_value(std::to_string(limits.memory_mib)),
+         "memory of all of a player's processes together, swap included, in MiB: a player that "
+         "needs more is put out")
+        ("max-processes", po::value<std::string>()->value_name("N")
+             ->default_value(std::to_string(limits.processes)),
+         "processes and threads of a player together")
+        ("cpus-per-game", po::value<std::string>()->value_name("N")->default_value("0"),
+         "pin each game to N cores of its own, which no other game here (of this or another "
+         "host) runs on, so that a game runs the same whatever its neighbours do; 0: not "
+         "pinned (every game and every player of a game still weighs the same)")
+        ("unfair-per-process-limits", po::bool_switch(),
+         "where no cgroup can be had: bound each process alone (--memory as its address space, "
+         "--max-processes as its user's), and let CPU go to whoever makes the most processes. "
+         "Unfair: a bot with more processes or sessions takes CPU from the others");
+    // clang-format on
+    return options;
+}
+
+Shares read_shares(const po::variables_map& vm, SandboxConfig& config) {
+    Shares shares;
+    shares.cgroups = !vm["unfair-per-process-limits"].as<bool>();
+    config.limits.memory_mib = count(vm, "memory", 16, 1 << 20);
+    config.limits.processes = count(vm, "max-processes", 1, 100'000);
+    config.limits.per_process_only = !shares.cgroups;
+    shares.cpus_per_game = static_cast<int>(count(vm, "cpus-per-game", 0, 4096));
+    if (shares.cpus_per_game > 0 && !shares.cgroups)
+        throw po::error(
+            "--cpus-per-game pins games with cgroups: it cannot go with "
+            "--unfair-per-process-limits");
+    return shares;
+}
+
+nlohmann::json shares_json(const std::string& kind, const cgroups::PlayerLimits& limits,
+                           int cpus_per_game, const std::vector<int>& cpus) {
+    return {{"kind", kind},
+            {"memory_mib", limits.memory_bytes >> 20},
+            {"processes", limits.processes},
+            {"cpus_per_game", cpus_per_game},
+            {"cpus", cpus.empty() ? nlohmann::json(nullptr) : nlohmann::json(cpus)}};
+}
+
+cgroups::PlayerLimits player_limits(const SandboxLimits& limits) {
+    return {limits.memory_mib << 20, limits.processes};
+}
+
+std::variant<std::unique_ptr<cgroups::Machine>, std::string> open_machine(
+    const Shares& shares, const std::function<void(const std::string&)>& note) {
+    auto opened = cgroups::Machine::open(shares.cpus_per_game > 0);
+    if (auto* error = std::get_if<std::string>(&opened))
+        return fmt::format(
+            "the players' cgroups cannot be had here: {}; or pass --unfair-per-process-limits to "
+            "bound each process alone (a bot that makes more processes or sessions then takes "
+            "CPU from the others)",
+            *error);
+    auto& machine = *std::get<std::unique_ptr<cgroups::Machine>>(opened);
+    if (machine.swept() > 0)
+        note(fmt::format("removed the cgroups of {} game{} left by a host that was killed",
+                         machine.swept(), machine.swept() == 1 ? "" : "s"));
+    for (const auto& left : machine.left_over())
+        note(fmt::format("the cgroup {} of a killed host's game could not be emptied",
+                         escape_for_terminal(left)));
+    return std::move(std::get<std::unique_ptr<cgroups::Machine>>(opened));
 }
 
 }  // namespace bg::options

@@ -4,10 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cgroups/cgroups.hpp"
 #include "record/setup.hpp"
 #include "transport/sandbox.hpp"
 
@@ -27,11 +33,27 @@ void add_game(po::options_description& options);
 // Reads them into `setup` (its word list path, sets, dialect and clocks).
 void read_game(const po::variables_map& vm, Setup& setup);
 
-// --no-sandbox, --env, --sandbox-user and the limits.
+// --no-sandbox, --env, --sandbox-user and the per-process limits.
 po::options_description sandbox();
 // Reads them into `config`; false for --no-sandbox.
 bool read_sandbox(const po::variables_map& vm, SandboxConfig& config);
 // The sandbox's settings, for a log's start record.
 nlohmann::json sandbox_json(const SandboxConfig& sandbox);
+
+using Shares = cgroups::Shares;
+// --memory, --max-processes, --cpus-per-game, --unfair-per-process-limits.
+po::options_description shares();
+// Reads them (the totals into `config`'s limits, which become per-process ones without cgroups).
+Shares read_shares(const po::variables_map& vm, SandboxConfig& config);
+// The shares a game was played with, for its log's start record: its cgroups' kind, its
+// players' limits, and the cores it was pinned to.
+nlohmann::json shares_json(const std::string& kind, const cgroups::PlayerLimits& limits,
+                           int cpus_per_game, const std::vector<int>& cpus);
+// A player's cgroup limits, from --memory and --max-processes.
+cgroups::PlayerLimits player_limits(const SandboxLimits& limits);
+// The machine's cgroups for games played with `shares`, or why they cannot be had (saying what
+// to do); with what a killed host left removed, and said through `note` (one line each).
+std::variant<std::unique_ptr<cgroups::Machine>, std::string> open_machine(
+    const Shares& shares, const std::function<void(const std::string&)>& note);
 
 }  // namespace bg::options

@@ -218,14 +218,25 @@ TEST_CASE("security: a fork bomb stops at the limit and harms no other player", 
 
 TEST_CASE("security: memory, descriptors, file size and CPU time are limited", "[e2e][security]") {
     const std::string log = scratch("limits.log");
-    const Game game =
-        play({attacker("limits"), bot("staircase")},
-             {"--log", log, "--memory", "256", "--max-open-files", "64", "--max-file-size", "1"});
-    CHECK(reported(game.run, 0, "1 GiB of memory: refused"));
+    const Game game = play({attacker("files"), bot("staircase")},
+                           {"--log", log, "--max-open-files", "64", "--max-file-size", "1"});
     CHECK(reported(game.run, 0, "then: Too many open files"));
     CHECK(reported(game.run, 0, "a 4 MiB file: File too large"));
     CHECK(game.result["end"] == "bananas");
     contained(game, log, {});
+
+    // Filling 1 GiB under --memory 256: its cgroup's limit puts it out (tests/shares_test.cpp
+    // has more); with per-process limits only, its address space refuses the allocation.
+    const std::string memory = scratch("memory.log");
+    const Game filled =
+        play({attacker("memory"), bot("staircase")}, {"--log", memory, "--memory", "256"});
+    CHECK(reason(filled.result, 0) == "used more than 256 MiB of memory (its processes together)");
+    CHECK(filled.result["players"][1]["outcome"] == "won");
+    contained(filled, memory, {});
+    const Game refused = play({attacker("memory"), bot("staircase")},
+                              {"--memory", "256", "--unfair-per-process-limits"});
+    CHECK(reported(refused.run, 0, "1 GiB of memory: refused"));
+    CHECK(refused.result["end"] == "bananas");
 
     const std::string burn = scratch("burn.log");
     const Game spin =
@@ -242,8 +253,13 @@ TEST_CASE("security: nothing a player starts outlives it, setsid or not", "[e2e]
     CHECK(game.result["end"] == "bananas");
     contained(game, log, {a});
 
-    // Unsandboxed, the daemon escapes the group kill.
+    // Unsandboxed, its cgroup holds it still: it goes with the player.
     play({attacker("daemon", "--tag " + a), bot("staircase")}, {"--no-sandbox"});
+    CHECK(processes_tagged(a).empty());
+
+    // Without a sandbox or a cgroup, the daemon escapes the group kill.
+    play({attacker("daemon", "--tag " + a), bot("staircase")},
+         {"--no-sandbox", "--unfair-per-process-limits"});
     CHECK_FALSE(processes_tagged(a).empty());
     kill_tagged(a);
 }

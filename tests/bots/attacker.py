@@ -232,12 +232,15 @@ elif mode == "fork-bomb":  # fork until refused, hold them all, then play
         report("forked %d, then: %s" % (children, e.strerror))
     first_hand()
     play()
-elif mode == "limits":  # take more memory, descriptors and file than it is given
+elif mode == "memory":  # take (and fill) more memory than it is given
     try:
         hog = bytearray(1 << 30)
         report("took 1 GiB of memory")
     except MemoryError:
         report("1 GiB of memory: refused")
+    first_hand()
+    play()
+elif mode == "files":  # take more descriptors and file than it is given
     files = []
     try:
         while len(files) < 100000:

@@ -1,0 +1,314 @@
+// End-to-end: players that take more than their share of the machine (tests/bots/hog.py)
+// against the real host and its cgroups. Each attack is contained with the cgroups on, and each
+// test shows the same attack succeeding with them off (--unfair-per-process-limits), so that it
+// can fail. These tests measure CPU shares: ctest runs them alone (RUN_SERIAL), and what they
+// ask for has a wide margin over what a contended 2-core machine gives (0.95 of a core where
+// 0.45 is asked; 0.29 where 0.42 is refused).
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "tests/support/game.hpp"
+
+using namespace bg::test;
+using nlohmann::json;
+
+namespace {
+
+std::string hog(const std::string& args) {
+    return "exec python3 " BG_TESTS_DIR "/bots/hog.py " + args;
+}
+
+std::vector<std::string> hog_lines(const Run& run, int player, const std::string& what) {
+    return player_lines(run, player, "hog: " + what + ": ");
+}
+
+// Player `player`'s share of a core, as it measured it ("hog: share: X").
+double share(const Run& run, int player) {
+    const auto lines = hog_lines(run, player, "share");
+    INFO("stderr: " << run.err);
+    REQUIRE(lines.size() == 1);
+    return std::stod(lines.front());
+}
+
+// The cgroup directories on this machine whose name starts with `prefix`, wherever the
+// hierarchies are (v1: one a controller; v2: one).
+std::vector<std::string> cgroups_named(const std::string& prefix) {
+    std::vector<std::string> found;
+    std::vector<std::pair<std::string, int>> todo = {{"/sys/fs/cgroup", 0}};
+    while (!todo.empty()) {
+        const auto [dir, depth] = todo.back();
+        todo.pop_back();
+        DIR* d = opendir(dir.c_str());
+        if (!d)
+            continue;
+        while (const dirent* entry = readdir(d)) {
+            const std::string name = entry->d_name;
+            if (entry->d_type != DT_DIR || name == "." || name == "..")
+                continue;
+            if (name.rfind(prefix, 0) == 0)
+                found.push_back(dir + "/" + name);
+            if (depth < 8)
+                todo.emplace_back(dir + "/" + name, depth + 1);
+        }
+        closedir(d);
+    }
+    return found;
+}
+
+// A game's cgroups are named after its host's pid.
+std::vector<std::string> games_of(int host_pid) {
+    return cgroups_named(fmt::format("game-{}-", host_pid));
+}
+
+std::vector<std::string> host_command(const std::vector<std::string>& options,
+                                      const std::vector<std::string>& players) {
+    std::vector<std::string> argv = {host, "--json", "--seed", "7", "--dict", two_letters};
+    argv.insert(argv.end(), options.begin(), options.end());
+    if (std::find(options.begin(), options.end(), "--kill-grace") == options.end())
+        argv.insert(argv.end(), {"--kill-grace", "300"});
+    argv.insert(argv.end(), players.begin(), players.end());
+    return argv;
+}
+
+json result_of(const Run& run) {
+    INFO("stderr: " << run.err);
+    const json result = json::parse(run.out, nullptr, false);
+    REQUIRE_FALSE(result.is_discarded());
+    return result;
+}
+
+const std::string unfair = "--unfair-per-process-limits";
+
+}  // namespace
+
+TEST_CASE("shares: four spinners in sessions of their own leave the opponent its core",
+          "[e2e][shares]") {
+    // Player 1 spins one process for 3 s; player 2 starts 4 spinning children, each in a session
+    // (an autogroup) of its own. Two cores.
+    const std::vector<std::string> players = {hog("spin 3"), hog("spinners 4 3 --setsid")};
+    const Game fair = play(players, {"--game-timeout", "4.5"});
+    CHECK(fair.run.status == 0);
+    CHECK(share(fair.run, 0) >= 0.45);
+    // Its CPU time, as its cgroup counted it, is what it measured of itself (and its start).
+    const double cpu_ms = fair.result["players"][0]["cpu_ms"].get<double>();
+    CHECK(cpu_ms >= share(fair.run, 0) * 3000 * 0.9);
+    CHECK(cpu_ms <= share(fair.run, 0) * 3000 + 1000);
+    // The hog's children got about one core between them, not four fifths of two.
+    CHECK(fair.result["players"][1]["cpu_ms"].get<double>() <= 3000 * 1.3 + 1000);
+
+    // Without the cgroups each of the five sessions weighs the same: the opponent gets 2/5.
+    const Game open = play(players, {"--game-timeout", "4.5", unfair});
+    CHECK(open.run.status == 0);
+    CHECK(share(open.run, 0) < 0.45);
+    CHECK(open.result["players"][0]["cpu_ms"].is_null());
+}
+
+TEST_CASE("shares: a game beside a hog game in another host keeps its share of the machine",
+          "[e2e][shares]") {
+    // Host A: a hog of 4 spinners in sessions of their own against a spinner; host B, started
+    // beside it: two spinners, measured once everything spins. Fair: a core a game, half a core
+    // a player of B.
+    const auto measure = [](std::vector<std::string> options) {
+        options.insert(options.end(), {"--game-timeout", "6.5"});
+        auto a = start(host_command(options, {hog("spinners 4 5.5 --setsid"), hog("spin 5.5")}));
+        options.back() = "5.5";
+        auto b = start(host_command(options, {hog("spin 3 --after 1"), hog("spin 3 --after 1")}));
+        const Run run_b = b.wait(60);
+        const Run run_a = a.wait(60);
+        CHECK(run_a.status == 0);
+        CHECK(run_b.status == 0);
+        return std::pair{share(run_b, 0), share(run_b, 1)};
+    };
+    const auto [first, second] = measure({});
+    CHECK(first >= 0.42);
+    CHECK(second >= 0.42);
+    // Without them, B's two sessions are two of seven: 0.29 each.
+    const auto [first_open, second_open] = measure({unfair});
+    CHECK(std::max(first_open, second_open) < 0.42);
+}
+
+TEST_CASE("shares: memory is bounded over all of a player's processes, and going over puts it out",
+          "[e2e][shares]") {
+    // Six children of 160 MiB under --memory 256; two players who hold their hands play on to
+    // the game's time limit.
+    const std::vector<std::string> players = {hog("memory 6 160"), hog("sleep 0"), hog("sleep 0")};
+    const std::string log = scratch("memory.log");
+    const Game fair = play(players, {"--memory", "256", "--game-timeout", "3", "--log", log});
+    CHECK(fair.run.status == 0);
+    CHECK(fair.result["end"] == "game_timeout");
+    CHECK(fair.result["players"][0]["outcome"] == "disqualified");
+    CHECK(reason(fair.result, 0) == "used more than 256 MiB of memory (its processes together)");
+    CHECK(hog_lines(fair.run, 0, "touched").size() < 6);
+    for (int p : {1, 2})
+        CHECK(fair.result["players"][p]["outcome"] != "disqualified");
+    // Its peak is its limit, which it reached; the others' their own.
+    const auto peak = fair.result["players"][0]["memory_peak_bytes"].get<std::uint64_t>();
+    CHECK(peak <= 256ULL << 20);
+    CHECK(peak >= 200ULL << 20);
+    CHECK(fair.result["players"][1]["memory_peak_bytes"].get<std::uint64_t>() < 64ULL << 20);
+    // The log holds what each used, and replays to the same result.
+    const auto records = log_records(log);
+    int usage_records = 0;
+    for (const auto& r : records)
+        usage_records += r.contains("usage");
+    CHECK(usage_records == 3);
+    CHECK(records.back().contains("result"));
+    const Run replay = run({host, "--replay", log, "--json"});
+    CHECK(replay.status == 0);
+    CHECK(json::parse(replay.out, nullptr, false) == fair.result);
+    std::remove(log.c_str());
+
+    // Per process, each child stays under 256 MiB: all six hold their 160 MiB, 960 MiB in all.
+    const Game open = play(players, {"--memory", "256", "--game-timeout", "3", unfair});
+    CHECK(open.run.status == 0);
+    CHECK(hog_lines(open.run, 0, "touched").size() == 6);
+    CHECK(open.result["players"][0]["outcome"] != "disqualified");
+}
+
+TEST_CASE("shares: a fork and thread bomb stops at --max-processes, counted over the player",
+          "[e2e][shares]") {
+    const std::string tag = scratch("bomb");
+    const auto bomb = [&](const std::vector<std::string>& options) {
+        std::vector<std::string> all = {"--max-processes", "40", "--game-timeout", "3"};
+        all.insert(all.end(), options.begin(), options.end());
+        const Game game = play({hog("bomb 200 " + tag), hog("sleep 0")}, all);
+        CHECK(game.run.status == 0);
+        const auto lines = hog_lines(game.run, 0, "tasks");
+        INFO("stderr: " << game.run.err);
+        REQUIRE(lines.size() == 1);
+        CHECK(processes_tagged(tag).empty());
+        return std::stoi(lines.front());
+    };
+    // Its processes and threads together: the bot's, and its sandbox's and shell's around it.
+    const int sandboxed = bomb({});
+    CHECK(sandboxed <= 40);
+    CHECK(sandboxed >= 34);
+    const int unsandboxed = bomb({"--no-sandbox"});
+    CHECK(unsandboxed <= 40);
+    CHECK(unsandboxed >= 34);
+    // Unsandboxed without cgroups (here as root), nothing stops it: it reaches its own cap.
+    CHECK(bomb({"--no-sandbox", unfair}) == 200);
+}
+
+TEST_CASE("shares: --cpus-per-game gives each game cores of its own, which its bot cannot widen",
+          "[e2e][shares]") {
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    REQUIRE(cores >= 2);
+    const auto cpus_of = [](const Run& run, const std::string& what) {
+        const auto lines = hog_lines(run, 0, what);
+        INFO("stderr: " << run.err);
+        REQUIRE(lines.size() == 1);
+        return lines.front();
+    };
+    const Game pinned =
+        play({hog("affinity"), hog("sleep 0")}, {"--cpus-per-game", "1", "--game-timeout", "1"});
+    CHECK(pinned.run.status == 0);
+    const std::string core = cpus_of(pinned.run, "cpus");
+    CHECK(core.find(',') == std::string::npos);
+    CHECK(cpus_of(pinned.run, "widened") == core);
+
+    // Two hosts at once hold different cores; a third, while they play on a 2-core machine,
+    // finds none free and says so.
+    const std::vector<std::string> options = {"--cpus-per-game", std::to_string(cores / 2),
+                                              "--game-timeout", "3"};
+    const std::string tag = scratch("pinned");
+    auto a = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
+    auto b = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
+    for (int i = 0; i < 500 && processes_tagged(tag).size() < 2; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(processes_tagged(tag).size() == 2);
+    const Run third = run(host_command(options, {hog("sleep 0"), hog("sleep 0")}));
+    CHECK(third.status == 5);
+    CHECK(third.err.find("free for a game of its own") != std::string::npos);
+    const Run run_a = a.wait(30), run_b = b.wait(30);
+    CHECK(run_a.status == 0);
+    CHECK(run_b.status == 0);
+    const auto set_a = cpus_of(run_a, "cpus"), set_b = cpus_of(run_b, "cpus");
+    std::set<std::string> all_cores;
+    for (const auto& set : {set_a, set_b}) {
+        std::size_t at = 0;
+        while (at <= set.size()) {
+            const auto comma = set.find(',', at);
+            CHECK(all_cores.insert(set.substr(at, comma - at)).second);  // no core twice
+            at = comma == std::string::npos ? set.size() + 1 : comma + 1;
+        }
+    }
+    CHECK(static_cast<int>(all_cores.size()) == cores / 2 * 2);
+
+    // Unpinned, the same bot takes every core.
+    const Game open = play({hog("affinity"), hog("sleep 0")}, {"--game-timeout", "1"});
+    CHECK(cpus_of(open.run, "widened").find(',') != std::string::npos);
+}
+
+TEST_CASE("shares: a killed host's cgroups and processes are removed by the next host to start",
+          "[e2e][shares]") {
+    const std::string tag = scratch("orphan");
+    for (const bool sandboxed : {false, true}) {
+        // Unsandboxed, a player outlives a host killed with SIGKILL; its cgroup holds it.
+        std::vector<std::string> options = {"--game-timeout", "60"};
+        if (!sandboxed)
+            options.push_back("--no-sandbox");
+        auto killed = start(host_command(options, {hog("sleep 0 " + tag), hog("sleep 0 " + tag)}));
+        REQUIRE(wait_for_tagged(tag));
+        for (int i = 0; i < 500 && processes_tagged(tag).size() < 2; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        ::kill(killed.pid, SIGKILL);
+        killed.wait();
+        CHECK_FALSE(games_of(killed.pid).empty());
+        if (!sandboxed)
+            CHECK(processes_tagged(tag).size() == 2);
+
+        const Run next = run(host_command({}, {hog("sleep 0"), "exit 0"}));
+        CHECK(next.status == 0);
+        CHECK(next.err.find("removed the cgroups of 1 game left by a host that was killed") !=
+              std::string::npos);
+        CHECK(games_of(killed.pid).empty());
+        CHECK(processes_tagged(tag).empty());
+    }
+}
+
+TEST_CASE("shares: a sandboxed game whose players leave at once ends without the kill grace",
+          "[e2e][shares]") {
+    // Both players exit as they start: the host used to kill what was left of each sandbox and
+    // then wait out the whole grace. With a grace of a minute, a wait would show.
+    for (int i = 0; i < 5; ++i) {
+        const auto from = std::chrono::steady_clock::now();
+        const Run game = run(host_command({"--kill-grace", "60000"}, {"exit 0", "exit 0"}), 90);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+        CHECK(game.status == 0);
+        CHECK(result_of(game)["end"] == "everyone_out");
+        CHECK(seconds < 20);
+    }
+}
+
+TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless told to",
+          "[e2e][shares]") {
+    // This machine's cgroups are v1, which only root may manage: as nobody, none can be had.
+    // (On a v2 machine, nobody has no delegated cgroup either.)
+    const std::vector<std::string> as_nobody = {"/usr/bin/setpriv", "--reuid=nobody",
+                                                "--regid=nogroup", "--clear-groups"};
+    std::vector<std::string> argv = as_nobody;
+    const auto command = host_command({"--no-sandbox"}, {"exit 0", "exit 0"});
+    argv.insert(argv.end(), command.begin(), command.end());
+    const Run refused = run(argv);
+    CHECK(refused.status == 5);
+    CHECK(refused.err.find("cgroups cannot be had here") != std::string::npos);
+    CHECK(refused.err.find("--unfair-per-process-limits") != std::string::npos);
+    CHECK(refused.out.empty());
+
+    argv.insert(argv.end() - 2, unfair);
+    const Run accepted = run(argv);
+    CHECK(accepted.status == 0);
+    CHECK(result_of(accepted)["end"] == "everyone_out");
+}
