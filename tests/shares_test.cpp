@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -24,8 +25,10 @@ using nlohmann::json;
 
 namespace {
 
+// Debian's python3 itself: a version manager's shim in PATH (a shell script that looks for the
+// interpreter) would make its processes slow to start and count them twice.
 std::string hog(const std::string& args) {
-    return "exec python3 " BG_TESTS_DIR "/bots/hog.py " + args;
+    return "exec /usr/bin/python3 " BG_TESTS_DIR "/bots/hog.py " + args;
 }
 
 std::vector<std::string> hog_lines(const Run& run, int player, const std::string& what) {
@@ -224,7 +227,7 @@ TEST_CASE("shares: --cpus-per-game gives each game cores of its own, which its b
     const std::string tag = scratch("pinned");
     auto a = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
     auto b = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
-    for (int i = 0; i < 500 && processes_tagged(tag).size() < 2; ++i)
+    for (int i = 0; i < 500 && processes_tagged(tag).size() != 2; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE(processes_tagged(tag).size() == 2);
     const Run third = run(host_command(options, {hog("sleep 0"), hog("sleep 0")}));
@@ -260,7 +263,7 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
             options.push_back("--no-sandbox");
         auto killed = start(host_command(options, {hog("sleep 0 " + tag), hog("sleep 0 " + tag)}));
         REQUIRE(wait_for_tagged(tag));
-        for (int i = 0; i < 500 && processes_tagged(tag).size() < 2; ++i)
+        for (int i = 0; i < 500 && processes_tagged(tag).size() != 2; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         ::kill(killed.pid, SIGKILL);
         killed.wait();
@@ -311,4 +314,68 @@ TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless 
     const Run accepted = run(argv);
     CHECK(accepted.status == 0);
     CHECK(result_of(accepted)["end"] == "everyone_out");
+}
+
+TEST_CASE("shares: a tournament pins each game to cores of its own, as many games as cores allow",
+          "[e2e][shares]") {
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    const std::string db = scratch("pinned.db"), logs = scratch("pinned.logs");
+    const Run r = run({BG_TOURNAMENT_PATH,
+                       "run",
+                       "--db",
+                       db,
+                       "--dict",
+                       two_letters,
+                       "--game-timeout",
+                       "0.5",
+                       "--bot",
+                       "a=" + hog("affinity"),
+                       "--bot",
+                       "b=" + hog("sleep 0"),
+                       "--deals",
+                       "3",
+                       "--concurrency",
+                       "16",
+                       "--cpus-per-game",
+                       "1",
+                       "--logs",
+                       logs});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.find(fmt::format("--cpus-per-game 1: {} games at once", cores)) !=
+          std::string::npos);
+    // Each game's log names the one core its players had.
+    for (const auto& entry : std::filesystem::directory_iterator(logs)) {
+        const auto records = log_records(entry.path().string());
+        CHECK(records.front()["start"]["shares"]["cpus"].size() == 1);
+    }
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::remove((db + suffix).c_str());
+    std::filesystem::remove_all(logs);
+}
+
+TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume removes",
+          "[e2e][shares]") {
+    const std::string db = scratch("killed.db"), tag = scratch("killed");
+    auto runner = start({BG_TOURNAMENT_PATH, "run", "--db", db, "--dict", two_letters,
+                         "--game-timeout", "4", "--no-sandbox", "--bot",
+                         "a=" + hog("sleep 0 " + tag), "--bot", "b=" + hog("sleep 0 " + tag)});
+    for (int i = 0; i < 500 && processes_tagged(tag).size() != 4; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(processes_tagged(tag).size() == 4);  // two games at once, two players each
+    ::kill(runner.pid, SIGKILL);
+    runner.wait();
+    CHECK(games_of(runner.pid).size() >= 2);
+    CHECK(processes_tagged(tag).size() == 4);  // unsandboxed, they outlive it
+
+    // The resume starts by removing what the killed run left, then plays the two games again.
+    const Run resumed = run({BG_TOURNAMENT_PATH, "resume", "--db", db}, 60);
+    CHECK(resumed.err.find("removed the cgroups of 2 games left by a host that was killed") !=
+          std::string::npos);
+    CHECK(games_of(runner.pid).empty());
+    // Its own games ran to their time limit in turn; none of them is left either.
+    CHECK(processes_tagged(tag).empty());
+    CHECK(cgroups_named("game-").empty());
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::remove((db + suffix).c_str());
 }

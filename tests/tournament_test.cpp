@@ -17,6 +17,8 @@
 #include "tests/support/game.hpp"
 #include "tournament/schedule.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 using namespace bg::test;
 using nlohmann::json;
 
@@ -326,4 +328,75 @@ TEST_CASE("tournament: bad input gets a clear error or a clear disqualification,
     for (const auto& b : standings["bots"])
         if (b["name"] == "ghost")
             CHECK(b["disqualifications"]["could not start"] == 2);
+}
+
+TEST_CASE(
+    "tournament: every seat's CPU time and peak memory are recorded, and the standings show "
+    "them",
+    "[e2e][tournament]") {
+    ScratchDb db("usage");
+    const std::string tag = scratch("usage");
+    const Run r =
+        run(run_command(db.path, {"a=" + bot("staircase", tag), "b=" + bot("staircase", tag)},
+                        {"--logs", db.path + ".logs"}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("cpu s/game") != std::string::npos);
+    for (const auto& game : games_of(db.path)) {
+        for (const auto& seat : game["seats"]) {
+            CHECK(seat["cpu_ms"].get<double>() > 0);
+            CHECK(seat["memory_peak_bytes"].get<std::uint64_t>() > 1 << 20);
+        }
+        // The game's log says how its players shared the machine.
+        const auto records = log_records(game["log"].get<std::string>());
+        CHECK(records.front()["start"]["shares"]["kind"].get<std::string>().rfind("cgroup", 0) ==
+              0);
+        CHECK(records.front()["start"]["shares"]["cpus"].is_null());
+    }
+    const Run standings = run({tournament, "standings", "--db", db.path, "--json"});
+    REQUIRE(standings.status == 0);
+    for (const auto& b : json::parse(standings.out)["bots"]) {
+        CHECK(b["cpu_ms"].get<double>() > 0);
+        CHECK(b["memory_peak_bytes"].get<std::uint64_t>() > 1 << 20);
+    }
+}
+
+TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 2",
+          "[e2e][tournament]") {
+    // Made by the tournament before the players' cgroups: 2 of its 4 games done, its paths
+    // written @TESTS@ (made this checkout's here, as an organiser who moved the files would).
+    ScratchDb db("schema-1");
+    std::filesystem::copy_file(BG_TESTS_DIR "/data/tournament-schema-1.db", db.path);
+    const auto version = [&] {
+        SQLite::Database sql(db.path, SQLite::OPEN_READONLY);
+        return sql.execAndGet("PRAGMA user_version").getInt();
+    };
+    {
+        SQLite::Database sql(db.path, SQLite::OPEN_READWRITE);
+        for (const char* table :
+             {"tournament SET options = replace(options", "bots SET command = replace(command"})
+            sql.exec(fmt::format("UPDATE {}, '@TESTS@', '{}')", table, BG_TESTS_DIR));
+    }
+    REQUIRE(version() == 1);
+
+    const Run standings = run({tournament, "standings", "--db", db.path});
+    INFO(standings.err);
+    CHECK(standings.status == 0);
+    CHECK(standings.out.find("2 of 4 games done") != std::string::npos);
+    CHECK(version() == 1);  // read, not written
+    for (const auto& game : games_of(db.path))
+        for (const auto& seat : game["seats"])
+            CHECK((!seat.contains("cpu_ms") || seat["cpu_ms"].is_null()));
+
+    // Resumed, it is upgraded, and plays on as it was played: per-process limits (its options
+    // say nothing of cgroups), so its seats' usage stays uncounted.
+    const Run resumed = run({tournament, "resume", "--db", db.path});
+    INFO(resumed.err);
+    CHECK(resumed.status == 0);
+    CHECK(version() == 2);
+    const json games = games_of(db.path);
+    CHECK(count_state(games, "done") == 4);
+    for (const auto& game : games)
+        for (const auto& seat : game["seats"])
+            CHECK(seat["cpu_ms"].is_null());
 }

@@ -66,6 +66,8 @@ CREATE TABLE seats (
     think_ms REAL,
     reason TEXT,
     protocol TEXT,
+    cpu_ms REAL,
+    memory_peak_bytes INTEGER,
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX seats_bot ON seats (bot_id);
@@ -205,13 +207,22 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
         const int version = db->execAndGet("PRAGMA user_version").getInt();
         if (id != application_id)
             return fmt::format("{} is an SQLite database, but not a tournament's", shown(path));
-        if (version != schema_version)
+        if (version < oldest_schema_version || version > schema_version)
             return fmt::format(
-                "{} holds a tournament of schema version {}; this program reads version {}",
-                shown(path), version, schema_version);
+                "{} holds a tournament of schema version {}; this program reads versions {} to {}",
+                shown(path), version, oldest_schema_version, schema_version);
+        if (access == Access::write && version < schema_version) {
+            // Version 1 to 2: what each player used, NULL for the games played before.
+            SQLite::Transaction upgrade(*db);
+            db->exec("ALTER TABLE seats ADD COLUMN cpu_ms REAL");
+            db->exec("ALTER TABLE seats ADD COLUMN memory_peak_bytes INTEGER");
+            db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
+            upgrade.commit();
+        }
         if (access == Access::write)
             db->exec("PRAGMA synchronous = NORMAL");
         std::unique_ptr<Database> database(new Database(std::move(db), path));
+        database->version_ = access == Access::write ? schema_version : version;
         if (auto error = database->load_spec())
             return fmt::format("{}: {}", shown(path), *error);
         return database;
@@ -290,10 +301,11 @@ std::vector<GameRow> Database::games() const {
         index[row.id] = rows.size();
         rows.push_back(std::move(row));
     }
-    SQLite::Statement seat(*db_,
-                           "SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
-                           "stale_peels, timed_peels, think_ms, reason, protocol FROM seats "
-                           "ORDER BY game_id, seat");
+    SQLite::Statement seat(
+        *db_, std::string("SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
+                          "stale_peels, timed_peels, think_ms, reason, protocol, ") +
+                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes" : "NULL, NULL") +
+                  " FROM seats ORDER BY game_id, seat");
     while (seat.executeStep()) {
         const int id = seat.getColumn(0).getInt();
         const auto found = index.find(id);
@@ -315,6 +327,10 @@ std::vector<GameRow> Database::games() const {
         s.think_ms = seat.getColumn(10).getDouble();
         s.reason = seat.getColumn(11).getString();
         s.protocol = seat.getColumn(12).getString();
+        if (!seat.getColumn(13).isNull())
+            s.cpu_ms = seat.getColumn(13).getDouble();
+        if (!seat.getColumn(14).isNull())
+            s.memory_peak_bytes = static_cast<std::uint64_t>(seat.getColumn(14).getInt64());
         row.result->seats.push_back(std::move(s));
     }
     snapshot.commit();
@@ -370,7 +386,8 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
     SQLite::Statement seat(*db_,
                            "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = ?, "
                            "dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, reason = "
-                           "?, protocol = ? WHERE game_id = ? AND seat = ?");
+                           "?, protocol = ?, cpu_ms = ?, memory_peak_bytes = ? WHERE game_id = ? "
+                           "AND seat = ?");
     for (const auto& [id, result] : results) {
         game.bind(1, result->end);
         if (result->winner_seat)
@@ -398,8 +415,16 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
             seat.bind(8, s.think_ms);
             seat.bind(9, s.reason);
             seat.bind(10, s.protocol);
-            seat.bind(11, id);
-            seat.bind(12, static_cast<int>(i));
+            if (s.cpu_ms)
+                seat.bind(11, *s.cpu_ms);
+            else
+                seat.bind(11);
+            if (s.memory_peak_bytes)
+                seat.bind(12, static_cast<std::int64_t>(*s.memory_peak_bytes));
+            else
+                seat.bind(12);
+            seat.bind(13, id);
+            seat.bind(14, static_cast<int>(i));
             if (seat.exec() != 1)
                 throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
             seat.reset();

@@ -5,7 +5,7 @@
 // its result is stored. `standings` and `games` read it while
 // a run writes it.
 //
-// Schema version 1 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
+// Schema version 2 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
 //   tournament(id = 1, options JSON, created, stopped): stopped says why a run ended early
 //     (the SPRT's decision), or is NULL.
 //   bots(id from 0, name unique, command)
@@ -14,7 +14,10 @@
 //     winner_seat (from 0, or NULL), peels, bunch, duration_ms, log, finished)
 //   seats(game_id, seat from 0, bot_id, and once done: outcome won|lost|disqualified, standing
 //     (1 best, 0 disqualified), tiles, peels, dumps, stale_peels, timed_peels, think_ms (their
-//     total), reason, protocol)
+//     total), reason, protocol, cpu_ms (its processes' CPU time in the game) and
+//     memory_peak_bytes (their peak memory together), both NULL where not counted)
+// Version 1 lacked seats.cpu_ms and seats.memory_peak_bytes: it is read as it is (NULL for
+// both), and upgraded in place (the two columns added) when opened for writing.
 #pragma once
 
 #include <functional>
@@ -33,7 +36,8 @@ class Database;
 
 namespace bg::tournament {
 
-inline constexpr int schema_version = 1;
+inline constexpr int schema_version = 2;
+inline constexpr int oldest_schema_version = 1;
 
 struct SeatResult {
     std::string outcome;  // won, lost or disqualified
@@ -46,6 +50,9 @@ struct SeatResult {
     double think_ms = 0;  // over the timed peels, in all
     std::string reason;   // why it was put out, or ""
     std::string protocol;
+    // What its processes used, as its cgroup counted it (nullopt: not counted).
+    std::optional<double> cpu_ms;
+    std::optional<std::uint64_t> memory_peak_bytes;
     friend bool operator==(const SeatResult&, const SeatResult&) = default;
 };
 
@@ -124,6 +131,7 @@ class Database {
 
     std::unique_ptr<SQLite::Database> db_;
     std::string path_;
+    int version_ = schema_version;  // a version 1 file opened for reading stays one
     Spec spec_;
     int lock_fd_ = -1;
 };

@@ -317,6 +317,33 @@ int play(Database& database, const PlaySettings& settings) {
         auto players = players_for(spec, database.path());
         if (!made_or_said(players))
             return exit_no_sandbox;
+        // The players' cgroups, and as many games at once as there are cores for.
+        std::unique_ptr<bg::cgroups::Machine> machine;
+        int concurrency = settings.concurrency;
+        if (spec.shares.cgroups) {
+            auto opened = bg::options::open_machine(
+                spec.shares, [](const std::string& line) { say("tournament: {}\n", line); });
+            if (!made_or_said(opened))
+                return exit_no_sandbox;
+            machine = std::move(std::get<std::unique_ptr<bg::cgroups::Machine>>(opened));
+            if (const int per_game = spec.shares.cpus_per_game; per_game > 0) {
+                const int cores = static_cast<int>(machine->cpus().size());
+                const int free = cores - machine->cpus_pinned_elsewhere();
+                if (free < per_game) {
+                    say("tournament: --cpus-per-game {}: {} of the {} cores here are free (other "
+                        "games hold the rest): none of its games can have cores of its own now\n",
+                        per_game, std::max(free, 0), cores);
+                    return exit_no_sandbox;
+                }
+                if (free / per_game < concurrency) {
+                    concurrency = free / per_game;
+                    say("tournament: --cpus-per-game {}: {} game{} at once ({} free core{} of "
+                        "{})\n",
+                        per_game, concurrency, concurrency == 1 ? "" : "s", free,
+                        free == 1 ? "" : "s", cores);
+                }
+            }
+        }
         // Every game's players hold pipes: room for as many descriptors as allowed.
         rlimit files{};
         if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
@@ -348,9 +375,19 @@ int play(Database& database, const PlaySettings& settings) {
         {
             std::vector<bg::SignalWatch> signals;
             Runner::Options options;
-            options.concurrency = settings.concurrency;
+            options.concurrency = concurrency;
             options.launches = std::move(std::get<Players>(players).launches);
             options.sandbox = std::get<Players>(players).record;
+            options.cgroups = machine.get();
+            options.cpus_per_game = spec.shares.cpus_per_game;
+            options.limits = bg::options::player_limits(spec.sandbox.limits);
+            bool said_waiting = false;
+            options.on_waiting = [&](const std::string& why) {
+                if (!std::exchange(said_waiting, true)) {
+                    status.clear();
+                    say("tournament: a game waits for cores of its own: {}\n", why);
+                }
+            };
             options.on_finished = [&signals] { signals.clear(); };
             Runner* runner_ptr = nullptr;
             options.on_recorded = [&](const GameRow& row) {
@@ -435,6 +472,7 @@ int run(const po::variables_map& vm) {
         if (!bg::tile_rules_for(spec.players, spec.game.game.sets, &error))
             throw po::error(error);
         spec.sandboxed = bg::options::read_sandbox(vm, spec.sandbox);
+        spec.shares = bg::options::read_shares(vm, spec.sandbox);
         if (vm.count("logs"))
             spec.logs = std::filesystem::absolute(vm["logs"].as<std::string>()).string();
         if (!spec.game.dictionary.empty())
@@ -525,7 +563,11 @@ int list_games(const Database& database, bool json, bool csv) {
                          {"think_ms", r.think_ms},
                          {"reason",
                           r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
-                         {"protocol", r.protocol}}));
+                         {"protocol", r.protocol},
+                         {"cpu_ms", r.cpu_ms ? nlohmann::json(*r.cpu_ms) : nlohmann::json(nullptr)},
+                         {"memory_peak_bytes", r.memory_peak_bytes
+                                                   ? nlohmann::json(*r.memory_peak_bytes)
+                                                   : nlohmann::json(nullptr)}}));
                 }
                 seats.push_back(std::move(seat));
             }
@@ -554,7 +596,7 @@ int list_games(const Database& database, bool json, bool csv) {
     } else if (csv) {
         out.write(
             "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
-            "tiles,peels,dumps,stale_peels,think_ms,reason,log\n");
+            "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes\n");
         for (const auto& row : rows)
             for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
                 std::string line =
@@ -563,13 +605,15 @@ int list_games(const Database& database, bool json, bool csv) {
                 if (row.result) {
                     const auto& r = *row.result;
                     const SeatResult& seat = r.seats[s];
-                    line += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.1f},{},{}\n", r.end,
-                                        r.duration_ms, s + 1, csv_field(name(row.game.seats[s])),
-                                        seat.outcome, seat.standing, seat.tiles, seat.peels,
-                                        seat.dumps, seat.stale_peels, seat.think_ms,
-                                        csv_field(seat.reason), csv_field(r.log));
+                    line += fmt::format(
+                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{}\n", r.end, r.duration_ms,
+                        s + 1, csv_field(name(row.game.seats[s])), seat.outcome, seat.standing,
+                        seat.tiles, seat.peels, seat.dumps, seat.stale_peels, seat.think_ms,
+                        csv_field(seat.reason), csv_field(r.log),
+                        seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
+                        seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "");
                 } else {
-                    line += fmt::format(",,{},{},,,,,,,,,\n", s + 1,
+                    line += fmt::format(",,{},{},,,,,,,,,,,\n", s + 1,
                                         csv_field(name(row.game.seats[s])));
                 }
                 out.write(line);
@@ -787,6 +831,7 @@ int main(int argc, char** argv) {
     po::options_description run_only_options = run_options();
     po::options_description play = play_options();
     po::options_description sandbox = bg::options::sandbox();
+    sandbox.add(bg::options::shares());
     po::options_description read("standings and games");
     read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat")(
         "html", po::value<std::string>()->value_name("FILE"),

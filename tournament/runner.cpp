@@ -7,12 +7,21 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "host/options.hpp"
 #include "record/json_value.hpp"
 
 namespace bg::tournament {
 
+namespace {
+
+// How soon a game that found no free cores looks again.
+constexpr std::uint64_t retry_ms = 250;
+
+}  // namespace
+
 struct Runner::Slot {
     GameRow row;
+    std::unique_ptr<cgroups::Game> cgroup;
     std::FILE* log_file = nullptr;
     std::string log_path;
     std::unique_ptr<EventLog> log;
@@ -36,10 +45,24 @@ GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::s
         const PlayerState& p = game.players()[i];
         const SeatStats& stats = referee.seat_stats(static_cast<PlayerId>(i));
         const auto& recorded = result["players"][i];
-        out.seats.push_back({recorded["outcome"].get<std::string>(), standings[i],
-                             static_cast<int>(p.hand.total()), p.peels, p.dumps, stats.stale_peels,
-                             stats.timed_peels, static_cast<double>(stats.think_ns) / 1e6, p.reason,
-                             recorded["protocol"].get<std::string>()});
+        SeatResult seat{recorded["outcome"].get<std::string>(),
+                        standings[i],
+                        static_cast<int>(p.hand.total()),
+                        p.peels,
+                        p.dumps,
+                        stats.stale_peels,
+                        stats.timed_peels,
+                        static_cast<double>(stats.think_ns) / 1e6,
+                        p.reason,
+                        recorded["protocol"].get<std::string>(),
+                        std::nullopt,
+                        std::nullopt};
+        if (const auto cpu = recorded.find("cpu_ms"); cpu != recorded.end() && cpu->is_number())
+            seat.cpu_ms = cpu->get<double>();
+        if (const auto peak = recorded.find("memory_peak_bytes");
+            peak != recorded.end() && peak->is_number())
+            seat.memory_peak_bytes = peak->get<std::uint64_t>();
+        out.seats.push_back(std::move(seat));
     }
     return out;
 }
@@ -51,7 +74,13 @@ Runner::Runner(uv_loop_t* loop, Database& database, const Dictionary& dictionary
       dictionary_(dictionary),
       pending_(pending.begin(), pending.end()),
       options_(std::move(options)),
-      reaper_(loop, [this] { reap(); }) {}
+      reaper_(loop, [this] { reap(); }),
+      retry_(loop, [this] {
+          for (auto& slot : slots_)
+              if (!slot->match)
+                  start_next(*slot);
+          finish_if_idle();
+      }) {}
 
 Runner::~Runner() {
     for (auto& slot : slots_)
@@ -94,6 +123,19 @@ void Runner::fail(std::string error) {
 void Runner::start_next(Slot& slot) {
     if (pending_.empty() || stopping_)
         return;
+    if (options_.cgroups) {
+        auto made = options_.cgroups->game(options_.cpus_per_game);
+        if (auto* error = std::get_if<cgroups::Machine::GameError>(&made)) {
+            if (!error->no_free_cores)
+                return fail(fmt::format("the game's cgroup could not be made: {}", error->message));
+            // Other hosts hold the cores for now: the game waits, and tries again.
+            if (options_.on_waiting)
+                options_.on_waiting(error->message);
+            retry_.start(retry_ms);
+            return;
+        }
+        slot.cgroup = std::move(std::get<std::unique_ptr<cgroups::Game>>(made));
+    }
     slot.row = std::move(pending_.front());
     pending_.pop_front();
     const Spec& spec = database_.spec();
@@ -103,6 +145,9 @@ void Runner::start_next(Slot& slot) {
         GameConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
     setup.dictionary_fingerprint = dictionary_.stats().fingerprint;
     setup.sandbox = options_.sandbox;
+    if (options_.cgroups)
+        setup.shares = options::shares_json(options_.cgroups->kind(), options_.limits,
+                                            options_.cpus_per_game, slot.cgroup->cpus());
     std::vector<Launch> launches;
     for (int bot : scheduled.seats) {
         setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
@@ -126,6 +171,8 @@ void Runner::start_next(Slot& slot) {
     }
     slot.log = std::make_unique<EventLog>(slot.log_file);
     Match::Options match_options;
+    match_options.cgroup = slot.cgroup.get();
+    match_options.limits = options_.limits;
     match_options.on_done = [this, &slot] {
         done_.push_back(&slot);
         reaper_.start(0);
@@ -186,6 +233,7 @@ void Runner::reap() {
     for (Slot* slot : std::exchange(done_, {})) {
         slot->match.reset();
         slot->log.reset();
+        slot->cgroup.reset();  // its players' are gone with them
         start_next(*slot);
     }
     finish_if_idle();
@@ -196,6 +244,7 @@ void Runner::finish_if_idle() {
         return;
     finished_ = true;
     reaper_.close();
+    retry_.close();
     if (options_.on_finished)
         options_.on_finished();
 }

@@ -31,6 +31,14 @@ class Runner {
         // How each bot's player is started (by bot id), and the sandbox for the logs' record.
         std::vector<Launch> launches;
         nlohmann::json sandbox = nullptr;
+        // The machine's cgroups each game's are made in (its players' with `limits`, its cores
+        // `cpus_per_game` of its own), or none for per-process limits only; it outlives the
+        // runner.
+        cgroups::Machine* cgroups = nullptr;
+        int cpus_per_game = 0;
+        cgroups::PlayerLimits limits;
+        // When a game waits for cores of its own that other hosts hold: what it waits for.
+        std::function<void(const std::string&)> on_waiting;
         // After each game's result is committed.
         std::function<void(const GameRow&)> on_recorded;
         // Once every game is over and every handle of the runner is closed.
@@ -66,6 +74,7 @@ class Runner {
     std::vector<std::unique_ptr<Slot>> slots_;
     std::vector<Slot*> done_;
     Timer reaper_;
+    Timer retry_;  // a game that found no free cores tries again
     bool stopping_ = false;
     bool finished_ = false;
     std::string error_;

@@ -116,6 +116,7 @@ json to_json(const Spec& s) {
             {"kill_grace_ms", s.game.kill_grace_ms},
             {"sandboxed", s.sandboxed},
             {"sandbox", options::sandbox_json(s.sandbox)},
+            {"shares", {{"cgroups", s.shares.cgroups}, {"cpus_per_game", s.shares.cpus_per_game}}},
             {"logs", bytes_to_json(s.logs)},
             {"shard", s.shard ? json::object({{"index", s.shard->index}, {"count", s.shard->count}})
                               : json(nullptr)},
@@ -178,6 +179,16 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     limits.tmp_mib = x.get<std::uint64_t>("tmp_mib");
     if (!x.error().empty())
         return "the tournament's sandbox: " + x.error();
+    s.shares = {false, 0};
+    if (const auto it = object.find("shares"); it != object.end()) {
+        JsonFields h(*it);
+        s.shares = {h.get<bool>("cgroups"), h.get<int>("cpus_per_game")};
+        if (!h.error().empty() || s.shares.cpus_per_game < 0 ||
+            (s.shares.cpus_per_game > 0 && !s.shares.cgroups))
+            return "the tournament's shares: " +
+                   (h.error().empty() ? std::string("not one") : h.error());
+    }
+    limits.per_process_only = !s.shares.cgroups;
     if (!sprt.is_null()) {
         JsonFields p(sprt);
         s.sprt = stats::Sprt{p.get<double>("elo0"), p.get<double>("elo1"), p.get<double>("alpha"),

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cgroups/cgroups.hpp"
 #include "record/setup.hpp"
 #include "stats/pairs.hpp"
 #include "tournament/schedule.hpp"
@@ -32,6 +33,9 @@ struct Spec {
     Setup game;
     bool sandboxed = true;
     SandboxConfig sandbox;
+    // The players' cgroups. A tournament made before they were (its options say nothing of them)
+    // goes on as it was played: per-process limits only.
+    cgroups::Shares shares;
     std::string logs;  // the directory of the games' event logs, or "" for none
     std::optional<stats::Sprt> sprt;
     // Shard `index` of `count` (from 0): only the schedule's games g (from 1) with

@@ -62,6 +62,7 @@ std::string reason_kind(const std::string& reason) {
         {"does not read", "stopped reading"},
         {"stopped reading", "stopped reading"},
         {"flooded", "flooded"},
+        {"used more than", "used too much memory"},
     };
     for (const auto& [prefix, kind] : kinds)
         if (starts_with(reason, prefix))
@@ -78,8 +79,8 @@ Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
     out.head_to_head.assign(n, std::vector<double>(n));
     out.games_between.assign(n, std::vector<int>(n));
     std::vector<BotStanding> bots(n);
-    std::vector<double> standing_sum(n), think_ms(n);
-    std::vector<int> timed(n);
+    std::vector<double> standing_sum(n), think_ms(n), cpu_ms(n);
+    std::vector<int> timed(n), counted(n);
     std::vector<stats::RankedGame> ranked;
     PairTally pairs;
     for (std::size_t b = 0; b < n; ++b) {
@@ -108,6 +109,13 @@ Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
             bot.stale_peels += r.stale_peels;
             think_ms[static_cast<std::size_t>(seats[s])] += r.think_ms;
             timed[static_cast<std::size_t>(seats[s])] += r.timed_peels;
+            if (r.cpu_ms) {
+                cpu_ms[static_cast<std::size_t>(seats[s])] += *r.cpu_ms;
+                ++counted[static_cast<std::size_t>(seats[s])];
+            }
+            if (r.memory_peak_bytes)
+                bot.memory_peak_bytes =
+                    std::max(bot.memory_peak_bytes.value_or(0), *r.memory_peak_bytes);
             game.standings.push_back(r.standing);
             for (std::size_t o = 0; o < seats.size(); ++o) {
                 if (o == s)
@@ -130,6 +138,8 @@ Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
         bot.mean_standing = bot.games ? standing_sum[b] / bot.games : 0;
         if (timed[b] > 0)
             bot.think_ms = think_ms[b] / timed[b];
+        if (counted[b] > 0)
+            bot.cpu_ms = cpu_ms[b] / counted[b];
         bot.rating = fit.ratings[b];
     }
     std::stable_sort(bots.begin(), bots.end(),
@@ -152,20 +162,24 @@ std::string standings_table(const Standings& s) {
         width = std::max(width, bot.name.size());
     out += fmt::format(
         "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>6} {:>13}  {:>5} {:>4} {:>4} "
-        "{:>6} {:>9}\n",
+        "{:>6} {:>9} {:>10} {:>8}\n",
         "#", "bot", width, "Elo", "95%", "games", "wins", "win%", "95%", "stand", "dq", "t/o",
-        "stale", "think ms");
+        "stale", "think ms", "cpu s/game", "peak MiB");
     int rank = 0;
     for (const auto& b : s.bots) {
         out += fmt::format(
             "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>5.1f}% {:>13}  {:>5.2f} {:>4} {:>4} {:>6} "
-            "{:>9}\n",
+            "{:>9} {:>10} {:>8}\n",
             ++rank, escape_for_terminal(b.name), width, signed_elo(b.rating.elo),
             fmt::format("[{}, {}]", signed_elo(b.rating.low), signed_elo(b.rating.high)), b.games,
             b.wins, b.games ? 100.0 * b.wins / b.games : 0.0,
             fmt::format("[{:.1f}, {:.1f}]", 100 * b.win_rate.low, 100 * b.win_rate.high),
             b.mean_standing, b.disqualified, b.timeouts, b.stale_peels,
-            b.think_ms ? fmt::format("{:.1f}", *b.think_ms) : "-");
+            b.think_ms ? fmt::format("{:.1f}", *b.think_ms) : "-",
+            b.cpu_ms ? fmt::format("{:.3f}", *b.cpu_ms / 1e3) : "-",
+            b.memory_peak_bytes
+                ? fmt::format("{:.1f}", static_cast<double>(*b.memory_peak_bytes) / (1 << 20))
+                : "-");
     }
     for (const auto& b : s.bots)
         for (const auto& [kind, count] : b.disqualifications)
@@ -234,6 +248,9 @@ nlohmann::json standings_json(const Standings& s) {
                         {"timeouts", b.timeouts},
                         {"stale_peels", b.stale_peels},
                         {"think_ms", b.think_ms ? json(*b.think_ms) : json(nullptr)},
+                        {"cpu_ms", b.cpu_ms ? json(*b.cpu_ms) : json(nullptr)},
+                        {"memory_peak_bytes",
+                         b.memory_peak_bytes ? json(*b.memory_peak_bytes) : json(nullptr)},
                         {"elo", b.rating.elo},
                         {"elo_low", b.rating.low},
                         {"elo_high", b.rating.high}});

@@ -1,9 +1,9 @@
 // What a tournament's games say: for every bot its games, wins and win rate (Wilson 95%), mean
-// standing, disqualifications by kind, timeouts, stale peels, think time and a rating on the
-// Elo scale (stats/rating.hpp: Plackett-Luce over all games' standings); a head-to-head table;
-// and for two bots the Elo difference on game pairs with the SPRT's state (stats/pairs.hpp).
-// Computed from the database's rows alone, so a finished, a running and a resumed tournament
-// read the same way.
+// standing, disqualifications by kind, timeouts, stale peels, think time, CPU time and peak memory
+// (where the players' cgroups counted them) and a rating on the Elo scale (stats/rating.hpp:
+// Plackett-Luce over all games' standings); a head-to-head table; and for two bots the Elo
+// difference on game pairs with the SPRT's state (stats/pairs.hpp). Computed from the database's
+// rows alone, so a finished, a running and a resumed tournament read the same way.
 #pragma once
 
 #include <map>
@@ -32,6 +32,10 @@ struct BotStanding {
     int timeouts = 0;                              // its games that ended at the game's time limit
     int stale_peels = 0;
     std::optional<double> think_ms;  // mean, new tiles to its next peel
+    // What its processes used, over the games its cgroups counted: mean CPU time a game (its
+    // think time in CPU, beside think_ms's wall clock) and the highest peak memory of a game.
+    std::optional<double> cpu_ms;
+    std::optional<std::uint64_t> memory_peak_bytes;
     stats::Rating rating;
 };
 
@@ -68,7 +72,8 @@ class PairTally {
 };
 
 // The kind of a disqualification's reason, for counting: "protocol error", "illegal peel", "not
-// ready in time", "could not start", "exited", "stopped reading", "flooded", or "other".
+// ready in time", "could not start", "exited", "stopped reading", "flooded", "used too much
+// memory", or "other".
 std::string reason_kind(const std::string& reason);
 
 Standings standings(const Spec& spec, const std::vector<GameRow>& rows,

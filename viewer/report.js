@@ -41,9 +41,12 @@
       " games done" + (s.stopped ? " (stopped: " + s.stopped + ")" : "");
 
   const standings = table("standings",
-      ["#", "bot", "Elo", "95% interval", "games", "wins", "win rate", "mean standing", "disqualified", "stale peels"],
+      ["#", "bot", "Elo", "95% interval", "games", "wins", "win rate", "mean standing", "disqualified", "stale peels",
+       "CPU s a game", "peak MiB"],
       s.bots.map((b, i) => [i + 1, b.name, signed(b.elo), "[" + signed(b.elo_low) + ", " + signed(b.elo_high) + "]",
-                            b.games, b.wins, pct(b.win_rate), b.mean_standing.toFixed(2), b.disqualified, b.stale_peels]), 2);
+                            b.games, b.wins, pct(b.win_rate), b.mean_standing.toFixed(2), b.disqualified, b.stale_peels,
+                            b.cpu_ms == null ? "-" : (b.cpu_ms / 1000).toFixed(3),
+                            b.memory_peak_bytes == null ? "-" : (b.memory_peak_bytes / 1048576).toFixed(1)]), 2);
   standings.querySelectorAll("tr").forEach((tr, i) => {
     if (i === 0) return;
     const b = s.bots[i - 1];
