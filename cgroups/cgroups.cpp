@@ -210,7 +210,8 @@ std::string trimmed(std::optional<std::string> text) {
 }
 
 // In v2, a cgroup of a systemd unit may be managed by this process only when systemd delegated
-// it (and said so in an extended attribute, since systemd 251).
+// it: it says so in an extended attribute since systemd 251 (trusted.delegate, which only root
+// may read; user.delegate too since 253), and gives a user's delegated cgroup to the user.
 bool delegated(const std::string& dir) {
     const auto name = dir.substr(dir.rfind('/') + 1);
     const auto ends_with = [&](std::string_view suffix) {
@@ -224,7 +225,8 @@ bool delegated(const std::string& dir) {
         if (::getxattr(dir.c_str(), attribute, value, sizeof value - 1) > 0 && value[0] == '1')
             return true;
     }
-    return false;
+    struct stat st {};
+    return ::geteuid() != 0 && ::stat(dir.c_str(), &st) == 0 && st.st_uid == ::geteuid();
 }
 
 class FileLock {
@@ -642,8 +644,10 @@ std::variant<std::unique_ptr<Game>, Machine::GameError> Machine::game(int cpus) 
         }
         game->dirs_.assign(base_.size(), "");
         for (std::size_t i = 0; i < base_.size(); ++i) {
-            if (i == cpuset && cpus == 0)
-                continue;  // unpinned: the base's CPUs
+            // Unpinned, a game needs no cpuset of its own (where cpuset is a hierarchy of its own:
+            // in v2 the one directory holds every controller).
+            if (i == cpuset && cpus == 0 && layout_.hierarchies[i].controllers.size() == 1)
+                continue;
             const std::string dir = base_[i] + "/" + game->name_;
             if (::mkdir(dir.c_str(), 0755) != 0)
                 return GameError{

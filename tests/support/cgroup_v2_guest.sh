@@ -1,0 +1,50 @@
+#!/bin/sh
+# The init of tests/cgroup_v2_vm.sh's virtual machine, on the host's file system (read-only):
+# mounts what a machine has, with cgroup v2 alone, and runs the shares tests as root, then as a
+# user in a cgroup delegated to it; prints "guest: root: passed|failed" and the same for the
+# user, and powers off.
+#
+#   cgroup_v2_guest.sh BUILD_DIR CATCH_FILTER
+build=$1
+filter=$2
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t tmpfs -o mode=1777 tmp /tmp
+mount -t tmpfs run /run
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=1777 shm /dev/shm
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+hostname guest
+ip link set lo up 2>/dev/null
+echo "guest: kernel $(uname -r), cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
+echo "+cpu +cpuset +memory +pids" >/sys/fs/cgroup/cgroup.subtree_control
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root
+
+verdict() {
+    if [ "$2" -eq 0 ]; then echo "guest: $1: passed"; else echo "guest: $1: failed ($2)"; fi
+}
+
+# As root, its cgroup the hierarchy's root: the games go under /bananagrams.
+mkdir /tmp/root && cd /tmp/root
+"$build/tests/shares_tests" -w NoTests "$filter" 2>&1
+verdict root $?
+
+# As a user, in a cgroup delegated as systemd does it (Delegate=yes): the host moves the
+# scope's processes to a leaf of their own and puts its games beside it.
+scope=/sys/fs/cgroup/user-test.scope
+mkdir "$scope"
+python3 -c "import os, sys; os.setxattr(sys.argv[1], 'trusted.delegate', b'1')" "$scope"
+# (systemd 253 and later also set user.delegate, which the user may read; bookworm's 252 does
+# not: the host then goes by the scope being the user's.)
+chown nobody:nogroup "$scope" "$scope/cgroup.procs" "$scope/cgroup.subtree_control" \
+    "$scope/cgroup.threads"
+mkdir /tmp/user && chown nobody:nogroup /tmp/user && cd /tmp/user
+# Its shell is put there as systemd's would be, then becomes the user. Not the tests that become
+# another user themselves (only root may).
+sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    env HOME=/tmp/user "$2/tests/shares_tests" -w NoTests "$3"' sh "$scope" "$build" "$filter ~*refuses*" 2>&1
+verdict user $?
+echo "guest: left behind: $(find /sys/fs/cgroup -name 'game-*' -o -name bananagrams | tr '\n' ' ')"
+echo o >/proc/sysrq-trigger
+sleep 10
