@@ -7,9 +7,11 @@
 //   3. the host's peak RSS in a game on the default word list;
 //   4. the default word list's time to be ready from process start, against an empty start;
 //   5. what the players' sandbox costs: a game's start and end, and a peel's round trip, against
-//      the same with --no-sandbox.
+//      the same with neither sandbox nor cgroups; and what the players' cgroups cost, against
+//      the sandbox alone (--unfair-per-process-limits, the host before the cgroups).
 //
-// 1 and 2 run the host with --no-sandbox, as the relay runs its bots: they measure the host.
+// 1 to 3 run the host with --no-sandbox --unfair-per-process-limits, as the relay runs its bots:
+// they measure the host.
 //
 //   process_bench BUILD_DIR WORDLIST [--quick]
 #include <sched.h>
@@ -141,7 +143,8 @@ int main(int argc, char** argv) {
                 trips.push_back(t);
         };
         for (int round = 0; round < peels / 50; ++round) {
-            timed_by(fmt::format("exec {} -q --no-sandbox --dict {} --seed {} --kill-grace 100 "
+            timed_by(fmt::format("exec {} -q --no-sandbox --unfair-per-process-limits --dict {} "
+                                 "--seed {} --kill-grace 100 "
                                  "'{}' 'printf r; exec sleep 600'",
                                  host, words, round + 1, timed),
                      place.host);
@@ -169,10 +172,10 @@ int main(int argc, char** argv) {
     const std::string player = fmt::format("exec {} play", bot);
     double host_time = 0, relay_time = 0, spawn_time = 0;
     for (int g = 0; g < games; ++g) {
-        host_time +=
-            seconds_to_run(fmt::format("exec {} -q --no-sandbox --dict {} --seed {} "
-                                       "--kill-grace 100 '{}' '{}'",
-                                       host, words, g + 1, player, player));
+        host_time += seconds_to_run(
+            fmt::format("exec {} -q --no-sandbox --unfair-per-process-limits --dict {} --seed {} "
+                        "--kill-grace 100 '{}' '{}'",
+                        host, words, g + 1, player, player));
         relay_time += seconds_to_run(fmt::format("exec {} '{}' '{}'", relay, player, player));
         const double start = now_s();
         const pid_t a = spawn(player, false).pid, b = spawn(player, false).pid;
@@ -185,7 +188,9 @@ int main(int argc, char** argv) {
 
     // 3. Peak RSS of the host in a game on the default word list.
     const std::string reference_game = fmt::format(
-        "exec {} -q --no-sandbox --seed 1 {}/reference_bot {}/reference_bot", host, build, build);
+        "exec {} -q --no-sandbox --unfair-per-process-limits --seed 1 {}/reference_bot "
+        "{}/reference_bot",
+        host, build, build);
     const rusage usage = reap_ok(spawn(reference_game, false).pid, reference_game);
     const double rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
 
@@ -197,36 +202,39 @@ int main(int argc, char** argv) {
         empty += seconds_to_run(fmt::format("exec {}/bench/dict_probe empty", build));
     }
 
-    // 5. The sandbox: a game that ends as soon as it is dealt (its start and end), and round
-    // trips placed by the scheduler, sandboxed and not, in turn.
+    // 5. The sandbox and the cgroups: a game that ends as soon as it is dealt (its start and
+    // end), and round trips placed by the scheduler, in each mode in turn: both (the default),
+    // the sandbox alone, neither.
     const int sandbox_games = quick ? 2 : 60;
-    double boxed_game = 0, open_game = 0;
+    const std::vector<std::string> modes = {"", "--unfair-per-process-limits",
+                                            "--no-sandbox --unfair-per-process-limits"};
+    std::vector<double> game_time(modes.size());
+    std::vector<std::vector<double>> trips(modes.size());
     const std::string quitter = "printf r; exec head -c 1 >/dev/null";
     for (int g = 0; g < sandbox_games; ++g)
-        for (const char* mode : {"", "--no-sandbox"})
-            (*mode ? open_game : boxed_game) += seconds_to_run(
+        for (std::size_t m = 0; m < modes.size(); ++m)
+            game_time[m] += seconds_to_run(
                 fmt::format("exec {} -q {} --dict {} --seed {} --kill-grace 100 '{}' '{}'", host,
-                            mode, words, g + 1, quitter, quitter));
-    std::vector<double> boxed_trips, open_trips;
+                            modes[m], words, g + 1, quitter, quitter));
     const std::string stderr_trips = fmt::format("/tmp/bg-bench-{}.stderr", getpid());
     for (int round = 0; round < peels / 50; ++round)
-        for (const char* mode : {"", "--no-sandbox"}) {
+        for (std::size_t m = 0; m < modes.size(); ++m) {
             const std::string command = fmt::format(
                 "exec {} -q {} --dict {} --seed {} --kill-grace 100 '{} time 50 -' "
                 "'printf r; exec sleep 600' 2>{}",
-                host, mode, words, round + 1, "exec " + bot, stderr_trips);
+                host, modes[m], words, round + 1, "exec " + bot, stderr_trips);
             reap_ok(spawn(command, false).pid, command);
             for (double t : read_trips(stderr_trips))
-                (*mode ? open_trips : boxed_trips).push_back(t);
+                trips[m].push_back(t);
         }
     std::remove(stderr_trips.c_str());
-    std::sort(boxed_trips.begin(), boxed_trips.end());
-    std::sort(open_trips.begin(), open_trips.end());
-    if (boxed_trips.size() != static_cast<std::size_t>(peels) ||
-        open_trips.size() != static_cast<std::size_t>(peels)) {
-        std::fprintf(stderr, "process_bench: sandbox: %zu and %zu of %d round trips\n",
-                     boxed_trips.size(), open_trips.size(), peels);
-        return 1;
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+        std::sort(trips[m].begin(), trips[m].end());
+        if (trips[m].size() != static_cast<std::size_t>(peels)) {
+            std::fprintf(stderr, "process_bench: '%s': %zu of %d round trips\n", modes[m].c_str(),
+                         trips[m].size(), peels);
+            return 1;
+        }
     }
 
     fmt::print("{:<44} {:>12} {:>12} {:>8}\n", "measure", "host", "baseline", "ratio");
@@ -248,12 +256,17 @@ int main(int argc, char** argv) {
         "ms");
     fmt::print("{:<44} {:>9.2f} ms\n", "  difference: time to the first lookup",
                (probe - empty) / starts * 1000);
-    fmt::print("the players' sandbox (baseline: --no-sandbox)\n");
-    row("  a game's start and end, two players", boxed_game / sandbox_games * 1000,
-        open_game / sandbox_games * 1000, "ms");
-    row("  peel round trip p50, placed by the scheduler", percentile(boxed_trips, 0.5),
-        percentile(open_trips, 0.5), "us");
-    row("  peel round trip p99, placed by the scheduler", percentile(boxed_trips, 0.99),
-        percentile(open_trips, 0.99), "us");
+    // One mode against another.
+    const auto compare = [&](const char* title, std::size_t mode, std::size_t baseline) {
+        fmt::print("{}\n", title);
+        row("  a game's start and end, two players", game_time[mode] / sandbox_games * 1000,
+            game_time[baseline] / sandbox_games * 1000, "ms");
+        row("  peel round trip p50, placed by the scheduler", percentile(trips[mode], 0.5),
+            percentile(trips[baseline], 0.5), "us");
+        row("  peel round trip p99, placed by the scheduler", percentile(trips[mode], 0.99),
+            percentile(trips[baseline], 0.99), "us");
+    };
+    compare("the players' sandbox (baseline: no sandbox, no cgroups)", 1, 2);
+    compare("the players' cgroups (baseline: the sandbox alone, as before the cgroups)", 0, 1);
     return 0;
 }

@@ -70,15 +70,17 @@ SQLite database: the options, the bots, the whole schedule and every game's resu
 a set of --players bots (round-robin: every such set; gauntlet: the first bot with every set of
 the others); each table plays --deals deals, each deal in every cyclic rotation of its seats,
 so that the luck of a deal falls on each bot in each seat. The schedule is a function of the
-options and --seed alone. Each player runs in the host's sandbox (see bananagrams-host --help).
+options and --seed alone. Each player runs in the host's sandbox and a cgroup of its own, every
+game weighing the same (see bananagrams-host --help).
 
   run        start a tournament in a new database and play it
   resume     finish one that was stopped (Ctrl-C, SIGKILL, power loss): games left running are
              played again from the start, games done never
   standings  the standings of a database, finished or not: games, wins, win rate (Wilson 95%),
-             mean standing, disqualifications, timeouts, stale peels, think time, and a rating
-             on the Elo scale with its 95% interval (a Plackett-Luce fit of all standings); a
-             head-to-head table; for two bots the Elo difference on game pairs and the SPRT
+             mean standing, disqualifications, timeouts, stale peels, think time, CPU time a
+             game and peak memory, and a rating on the Elo scale with its 95% interval (a
+             Plackett-Luce fit of all standings); a head-to-head table; for two bots the Elo
+             difference on game pairs and the SPRT
   games      every game of the schedule: its state, and once done its result
   report     writes the tournament's page (--html FILE): standings with the ratings' intervals
              drawn, wins by seat, head to head, disqualifications, and every game linking to
@@ -90,8 +92,9 @@ options and --seed alone. Each player runs in the host's sandbox (see bananagram
 
 Exit status: 0 done; 1 the database (or the word list, or the log directory) cannot be used, or
 shards do not merge; 2 bad options; 3 merged, but games are missing (resume their shards, then
-merge again); 5 the player sandbox cannot be set up here; 128+N stopped by signal N (SIGINT,
-SIGTERM, SIGHUP, SIGQUIT: the games running go back to pending; resume plays them).
+merge again); 5 the player sandbox, the players' cgroups or free cores (--cpus-per-game) cannot
+be had here; 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT: the games running go
+back to pending; resume plays them).
 )";
 
 std::string help_text(const po::options_description& options) {
