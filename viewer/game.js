@@ -159,7 +159,7 @@
   if (result) {
     const table = document.getElementById("result");
     const head = el("tr");
-    ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "command"].forEach((h) =>
+    ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "peak MiB", "command"].forEach((h) =>
         head.appendChild(el("th", h === "command" || h === "outcome" || h === "protocol" ? "text" : "", h)));
     table.appendChild(head);
     result.players.forEach((p, i) => {
@@ -171,6 +171,10 @@
       row.appendChild(el("td", "", String(p.peels)));
       row.appendChild(el("td", "", String(p.dumps)));
       row.appendChild(el("td", "", String(p.tiles)));
+      // What its processes used, where its cgroup counted it (logs of version 2).
+      row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
+      row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
+          (p.memory_peak_bytes / 1048576).toFixed(1)));
       row.appendChild(el("td", "text", bytes(p.command)));
       table.appendChild(row);
     });
