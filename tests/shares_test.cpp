@@ -303,6 +303,10 @@ TEST_CASE("shares: a sandboxed game whose players leave at once ends without the
         CHECK(result_of(game)["end"] == "everyone_out");
         CHECK(seconds < 20);
     }
+    // Each game's cgroups went with it, and the base with the last host (none runs beside
+    // these tests).
+    CHECK(cgroups_named("game-").empty());
+    CHECK(cgroups_named("bananagrams").empty());
 }
 
 TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless told to",
