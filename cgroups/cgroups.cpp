@@ -472,14 +472,9 @@ std::variant<std::unique_ptr<Machine>, std::string> Machine::open(bool pin) {
     if (!mountinfo || !self)
         return std::string("cannot read /proc/self/mountinfo and /proc/self/cgroup");
     const auto mounts = parse_mountinfo(*mountinfo);
-    auto memberships = parse_proc_cgroup(*self);
+    const auto memberships = parse_proc_cgroup(*self);
     std::vector<Controller> needed = {Controller::cpu, Controller::cpuacct, Controller::memory,
                                       Controller::pids, Controller::cpuset};
-    // In v2, a host whose processes moved to their leaf makes its games beside it.
-    for (auto& m : memberships)
-        if (m.unified && m.path.size() > 5 &&
-            m.path.compare(m.path.size() - 5, 5, std::string("/") + host_leaf) == 0)
-            m.path = parent_of(m.path);
     const auto reader = [](const std::string& path) { return read_text(path); };
     auto found = find_layout(mounts, memberships, needed, reader);
     if (std::holds_alternative<std::string>(found) && !pin) {
@@ -492,6 +487,15 @@ std::variant<std::unique_ptr<Machine>, std::string> Machine::open(bool pin) {
     std::unique_ptr<Machine> machine(new Machine());
     machine->layout_ = std::move(std::get<Layout>(found));
     machine->pin_ = pin;
+    // In v2, a host already in the leaf an earlier host moved its cgroup's processes to (its
+    // parent giving controllers to children) makes its games beside it, under that parent.
+    for (auto& h : machine->layout_.hierarchies) {
+        const std::string leaf = std::string("/") + host_leaf;
+        if (h.version == 2 && h.own.size() > leaf.size() &&
+            h.own.compare(h.own.size() - leaf.size(), leaf.size(), leaf) == 0 &&
+            subtree_has(parent_of(h.own), subtree_tokens(h)))
+            h.own = parent_of(h.own);
+    }
     if (machine->layout_.uses_v1() && ::geteuid() != 0)
         return fmt::format(
             "this machine's cgroups are v1 ({}), which only root may manage safely: run the host "

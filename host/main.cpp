@@ -12,6 +12,7 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
@@ -58,8 +59,9 @@ Plays one game of Bananagrams between the players. Each CMD runs verbatim throug
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
 for a private /tmp, a clean environment, limits) and a cgroup of its own (its processes'
 memory and number bounded together, an equal share of a contended CPU however many processes
-it makes), and talks to the host over its stdin and stdout in the original spec's protocol. A live line per event goes to stderr, with each
-player's stderr prefixed by [player N]; the result goes to stdout.
+it makes), and talks to the host over its stdin and stdout in the original spec's protocol. A
+live line per event goes to stderr, with each player's stderr prefixed by [player N]; the
+result goes to stdout.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
@@ -193,7 +195,7 @@ std::variant<GameCgroups, std::string> game_cgroups(const bg::options::Shares& s
 
 // host --check CMD: the conformance checker, against the bot started as a game would start it.
 int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
-          const bg::options::Shares& shares, const bg::SandboxConfig& limits,
+          const bg::options::Shares& shares, const bg::cgroups::PlayerLimits& limits,
           const bg::Dictionary& dictionary) {
     std::string missing;
     if (!bg::checker::has_scenario_words(dictionary, &missing)) {
@@ -227,13 +229,13 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
         return exit_no_sandbox;
     }
     bg::cgroups::Game* game = std::get<GameCgroups>(cgroups).game.get();
+    // A cgroup for each scenario's bot; one that cannot be made is the machine's failure.
     if (game)
-        options.cgroup = [game, seat = 0,
-                          limits = bg::options::player_limits(limits.limits)]() mutable {
+        options.cgroup = [game, seat = 0, limits]() mutable {
             auto made = game->player(seat++, limits);
-            return std::holds_alternative<std::string>(made)
-                       ? nullptr
-                       : std::move(std::get<std::unique_ptr<bg::cgroups::Player>>(made));
+            if (auto* error = std::get_if<std::string>(&made))
+                throw std::runtime_error("cannot make the bot's cgroup: " + *error);
+            return std::move(std::get<std::unique_ptr<bg::cgroups::Player>>(made));
         };
     const int failed = bg::checker::run(options, std::cout);
     std::cout.flush();
@@ -343,8 +345,8 @@ int run(int argc, char** argv) {
     const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
     if (vm["check"].as<bool>())
-        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares, sandbox,
-                     *dictionary);
+        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares,
+                     bg::options::player_limits(sandbox.limits), *dictionary);
 
     std::FILE* log_file = nullptr;
     bool log_existed = false;

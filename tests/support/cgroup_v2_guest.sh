@@ -9,8 +9,9 @@ build=$1
 filter=$2
 mount -t proc proc /proc
 mount -t sysfs sys /sys
-mount -t tmpfs -o mode=1777 tmp /tmp
-mount -t tmpfs run /run
+# Writable places are under /run: the host's /tmp (where a clone and its build may be) stays seen.
+mount -t tmpfs -o mode=755 run /run
+mkdir -m 1777 /run/tmp
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs -o mode=1777 shm /dev/shm
@@ -19,14 +20,14 @@ hostname guest
 ip link set lo up 2>/dev/null
 echo "guest: kernel $(uname -r), cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
 echo "+cpu +cpuset +memory +pids" >/sys/fs/cgroup/cgroup.subtree_control
-export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root TMPDIR=/run/tmp
 
 verdict() {
     if [ "$2" -eq 0 ]; then echo "guest: $1: passed"; else echo "guest: $1: failed ($2)"; fi
 }
 
 # As root, its cgroup the hierarchy's root: the games go under /bananagrams.
-mkdir /tmp/root && cd /tmp/root
+mkdir /run/root && cd /run/root
 "$build/tests/shares_tests" -w NoTests "$filter" 2>&1
 verdict root $?
 
@@ -39,11 +40,11 @@ python3 -c "import os, sys; os.setxattr(sys.argv[1], 'trusted.delegate', b'1')" 
 # not: the host then goes by the scope being the user's.)
 chown nobody:nogroup "$scope" "$scope/cgroup.procs" "$scope/cgroup.subtree_control" \
     "$scope/cgroup.threads"
-mkdir /tmp/user && chown nobody:nogroup /tmp/user && cd /tmp/user
+mkdir /run/user && chown nobody:nogroup /run/user && cd /run/user
 # Its shell is put there as systemd's would be, then becomes the user. Not the tests that become
 # another user themselves (only root may).
 sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    env HOME=/tmp/user "$2/tests/shares_tests" -w NoTests "$3"' sh "$scope" "$build" "$filter ~*refuses*" 2>&1
+    env HOME=/run/user "$2/tests/shares_tests" -w NoTests "$3"' sh "$scope" "$build" "$filter ~*refuses*" 2>&1
 verdict user $?
 echo "guest: left behind: $(find /sys/fs/cgroup -name 'game-*' -o -name bananagrams | tr '\n' ' ')"
 echo o >/proc/sysrq-trigger
