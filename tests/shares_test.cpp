@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -152,16 +153,34 @@ TEST_CASE("shares: a game beside a hog game in another host keeps its share of t
 
 TEST_CASE("shares: memory is bounded over all of a player's processes, and going over puts it out",
           "[e2e][shares]") {
-    // Six children of 160 MiB under --memory 256; two players who hold their hands play on to
-    // the game's time limit.
-    const std::vector<std::string> players = {hog("memory 6 160"), hog("sleep 0"), hog("sleep 0")};
-    const std::string log = scratch("memory.log");
-    const Game fair = play_slow(players, {"--memory", "256", "--game-timeout", "3", "--log", log});
+    // Six children of 160 MiB under --memory 256, against two honest players who begin to play
+    // only once the hog is out (a file the test makes when the log says so): the order is the
+    // test's, not the machine's speed's.
+    const auto game = [](const std::vector<std::string>& options, const std::string& name) {
+        const std::string log = scratch(name + ".log"), go = scratch(name + ".go");
+        std::remove(go.c_str());
+        std::vector<std::string> all = {"--memory", "256", "--game-timeout", "60", "--log", log};
+        all.insert(all.end(), options.begin(), options.end());
+        auto host = start(host_command(
+            all, {hog("memory 6 160"), hog("play-after " + go), hog("play-after " + go)}));
+        bool out = false;
+        for (int i = 0; i < 6000 && !out; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            out = read_file(log).find(R"("player":0,"reason")") != std::string::npos;
+        }
+        CHECK(out);
+        std::ofstream{go};
+        Game played{host.wait(90), {}};
+        played.result = result_of(played.run);
+        std::remove(go.c_str());
+        return std::pair{played, log};
+    };
+    const auto [fair, log] = game({}, "memory");
     CHECK(fair.run.status == 0);
-    CHECK(fair.result["end"] == "game_timeout");
-    CHECK(fair.result["players"][0]["outcome"] == "disqualified");
     CHECK(reason(fair.result, 0) == "used more than 256 MiB of memory (its processes together)");
     CHECK(hog_lines(fair.run, 0, "touched").size() < 6);
+    // The others played on, to the end.
+    CHECK(fair.result["end"] == "bananas");
     for (int p : {1, 2})
         CHECK(fair.result["players"][p]["outcome"] != "disqualified");
     // Its peak is its limit, which it reached; the others' their own.
@@ -181,18 +200,22 @@ TEST_CASE("shares: memory is bounded over all of a player's processes, and going
     CHECK(json::parse(replay.out, nullptr, false) == fair.result);
     std::remove(log.c_str());
 
-    // Per process, each child stays under 256 MiB: all six hold their 160 MiB, 960 MiB in all.
-    const Game open = play_slow(players, {"--memory", "256", "--game-timeout", "3", unfair});
+    // Per process, each child stays under 256 MiB: all six hold their 160 MiB, 960 MiB in all,
+    // and the hog leaves by itself.
+    const auto [open, open_log] = game({unfair}, "memory-open");
     CHECK(open.run.status == 0);
     CHECK(hog_lines(open.run, 0, "touched").size() == 6);
-    CHECK(open.result["players"][0]["outcome"] != "disqualified");
+    CHECK(reason(open.result, 0) == "exited with status 0");
+    CHECK(open.result["end"] == "bananas");
+    std::remove(open_log.c_str());
 }
 
 TEST_CASE("shares: a fork and thread bomb stops at --max-processes, counted over the player",
           "[e2e][shares]") {
     const std::string tag = scratch("bomb");
     const auto bomb = [&](const std::vector<std::string>& options) {
-        std::vector<std::string> all = {"--max-processes", "40", "--game-timeout", "3"};
+        // The bomb leaves once it has counted: its game then ends (its time limit is a safety).
+        std::vector<std::string> all = {"--max-processes", "40", "--game-timeout", "60"};
         all.insert(all.end(), options.begin(), options.end());
         const Game game = play_slow({hog("bomb 200 " + tag), hog("sleep 0")}, all);
         CHECK(game.run.status == 0);
@@ -223,29 +246,37 @@ TEST_CASE("shares: --cpus-per-game gives each game cores of its own, which its b
         REQUIRE(lines.size() == 1);
         return lines.front();
     };
+    // The bot leaves once it has reported, and its game ends (its time limit is a safety).
     const Game pinned = play_slow({hog("affinity"), hog("sleep 0")},
-                                  {"--cpus-per-game", "1", "--game-timeout", "1"});
+                                  {"--cpus-per-game", "1", "--game-timeout", "60"});
     CHECK(pinned.run.status == 0);
     const std::string core = cpus_of(pinned.run, "cpus");
     CHECK(core.find(',') == std::string::npos);
     CHECK(cpus_of(pinned.run, "widened") == core);
 
     // Two hosts at once hold different cores; a third, while they play on a 2-core machine,
-    // finds none free and says so.
+    // finds none free and says so. Their games go on until the test lets their honest players
+    // play (a file it makes), after the third host.
+    const std::string tag = scratch("pinned"), go = scratch("pinned.go");
+    std::remove(go.c_str());
     const std::vector<std::string> options = {"--cpus-per-game", std::to_string(cores / 2),
-                                              "--game-timeout", "3"};
-    const std::string tag = scratch("pinned");
-    auto a = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
-    auto b = start(host_command(options, {hog("affinity"), hog("sleep 0 " + tag)}));
-    for (int i = 0; i < 500 && processes_tagged(tag).size() != 2; ++i)
+                                              "--game-timeout", "60"};
+    const std::vector<std::string> players = {hog("affinity"), hog("play-after " + go + " " + tag),
+                                              hog("play-after " + go + " " + tag)};
+    auto a = start(host_command(options, players));
+    auto b = start(host_command(options, players));
+    for (int i = 0; i < 3000 && processes_tagged(tag).size() != 4; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    REQUIRE(processes_tagged(tag).size() == 2);
+    REQUIRE(processes_tagged(tag).size() == 4);
     const Run third = run(host_command(options, {hog("sleep 0"), hog("sleep 0")}));
     CHECK(third.status == 5);
     CHECK(third.err.find("free for a game of its own") != std::string::npos);
-    const Run run_a = a.wait(30), run_b = b.wait(30);
+    std::ofstream{go};
+    const Run run_a = a.wait(90), run_b = b.wait(90);
+    std::remove(go.c_str());
     CHECK(run_a.status == 0);
     CHECK(run_b.status == 0);
+    CHECK(result_of(run_a)["end"] == "bananas");
     const auto set_a = cpus_of(run_a, "cpus"), set_b = cpus_of(run_b, "cpus");
     std::set<std::string> all_cores;
     for (const auto& set : {set_a, set_b}) {
@@ -259,7 +290,7 @@ TEST_CASE("shares: --cpus-per-game gives each game cores of its own, which its b
     CHECK(static_cast<int>(all_cores.size()) == cores / 2 * 2);
 
     // Unpinned, the same bot takes every core.
-    const Game open = play_slow({hog("affinity"), hog("sleep 0")}, {"--game-timeout", "1"});
+    const Game open = play_slow({hog("affinity"), hog("sleep 0")}, {"--game-timeout", "60"});
     CHECK(cpus_of(open.run, "widened").find(',') != std::string::npos);
 }
 
@@ -267,14 +298,16 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
           "[e2e][shares]") {
     const std::string tag = scratch("orphan");
     for (const bool sandboxed : {false, true}) {
-        // Unsandboxed, a player outlives a host killed with SIGKILL; its cgroup holds it.
-        std::vector<std::string> options = {"--game-timeout", "60"};
+        // Unsandboxed, a player outlives a host killed with SIGKILL; its cgroup holds it. The
+        // host is killed once it has dealt (both players ready, and holding their hands).
+        const std::string log = scratch("orphan.log");
+        std::vector<std::string> options = {"--game-timeout", "60", "--log", log};
         if (!sandboxed)
             options.push_back("--no-sandbox");
         auto killed = start(host_command(options, {hog("sleep 0 " + tag), hog("sleep 0 " + tag)}));
-        REQUIRE(wait_for_tagged(tag));
-        for (int i = 0; i < 500 && processes_tagged(tag).size() != 2; ++i)
+        for (int i = 0; i < 3000 && read_file(log).find("hands_dealt") == std::string::npos; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        REQUIRE(read_file(log).find("hands_dealt") != std::string::npos);
         ::kill(killed.pid, SIGKILL);
         killed.wait();
         CHECK_FALSE(games_of(killed.pid).empty());
@@ -287,6 +320,7 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
               std::string::npos);
         CHECK(games_of(killed.pid).empty());
         CHECK(processes_tagged(tag).empty());
+        std::remove(log.c_str());
     }
 }
 
@@ -370,26 +404,45 @@ TEST_CASE("shares: a tournament pins each game to cores of its own, as many game
 
 TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume removes",
           "[e2e][shares]") {
-    const std::string db = scratch("killed.db"), tag = scratch("killed");
-    auto runner = start({BG_TOURNAMENT_PATH, "run", "--db", db, "--dict", two_letters,
-                         "--ready-timeout", "30", "--game-timeout", "4", "--no-sandbox", "--bot",
-                         "a=" + hog("sleep 0 " + tag), "--bot", "b=" + hog("sleep 0 " + tag)});
-    for (int i = 0; i < 500 && processes_tagged(tag).size() != 4; ++i)
+    // Its players play only once the test makes a file: the run is killed in the middle of its
+    // games, and the resume's games go to their end.
+    const std::string db = scratch("killed.db"), tag = scratch("killed"), go = scratch("killed.go");
+    std::remove(go.c_str());
+    const std::string player = hog("play-after " + go + " " + tag);
+    const std::string logs = scratch("killed.logs");
+    auto runner =
+        start({BG_TOURNAMENT_PATH, "run", "--db", db, "--dict", two_letters, "--ready-timeout",
+               "30", "--game-timeout", "60", "--no-sandbox", "--concurrency", "2", "--logs", logs,
+               "--bot", "a=" + player, "--bot", "b=" + player});
+    // Killed once both games (two at once) have dealt: every player is ready, holding its hand.
+    const auto dealt = [&] {
+        int games = 0;
+        for (int id : {1, 2})
+            games += read_file(fmt::format("{}/game-{:06}.jsonl", logs, id)).find("hands_dealt") !=
+                     std::string::npos;
+        return games;
+    };
+    for (int i = 0; i < 3000 && dealt() < 2; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    REQUIRE(processes_tagged(tag).size() == 4);  // two games at once, two players each
+    REQUIRE(dealt() == 2);
+    REQUIRE(processes_tagged(tag).size() == 4);  // two games, two players each
     ::kill(runner.pid, SIGKILL);
     runner.wait();
     CHECK(games_of(runner.pid).size() >= 2);
     CHECK(processes_tagged(tag).size() == 4);  // unsandboxed, they outlive it
 
     // The resume starts by removing what the killed run left, then plays the two games again.
-    const Run resumed = run({BG_TOURNAMENT_PATH, "resume", "--db", db}, 60);
+    std::ofstream{go};
+    const Run resumed = run({BG_TOURNAMENT_PATH, "resume", "--db", db}, 90);
+    std::remove(go.c_str());
+    CHECK(resumed.status == 0);
     CHECK(resumed.err.find("removed the cgroups of 2 games left by a host that was killed") !=
           std::string::npos);
     CHECK(games_of(runner.pid).empty());
-    // Its own games ran to their time limit in turn; none of them is left either.
+    // Its own games ran to their end; none of them is left either.
     CHECK(processes_tagged(tag).empty());
     CHECK(cgroups_named("game-").empty());
     for (const char* suffix : {"", "-wal", "-shm"})
         std::remove((db + suffix).c_str());
+    std::filesystem::remove_all(logs);
 }

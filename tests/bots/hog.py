@@ -8,21 +8,28 @@ what it measured goes to its stderr as "hog: ..." lines, which the host passes o
     hog.py spinners N SECONDS [--setsid] N children spin for SECONDS, each in a session of its
                                          own with --setsid (an autogroup of its own)
     hog.py memory N MIB                  N children each touch MIB MiB and hold them:
-                                         "touched: I" for each that could
+                                         "touched: I" for each that could; once all six have
+                                         (and only then), it exits
     hog.py bomb MAX                      fork children and start threads (all of them sleep)
                                          until the kernel refuses or MAX are running:
-                                         "tasks: K" (K of its own at once, itself included)
-    hog.py affinity                      report its CPUs, try to take every CPU, report again:
-                                         "cpus: 0" and "widened: 0"
+                                         "tasks: K" (K of its own at once, itself included);
+                                         then it exits
+    hog.py affinity                      before it is ready: report its CPUs, try to take every
+                                         CPU, report again ("cpus: 0", "widened: 0"); once it
+                                         has its hand, it exits
     hog.py sleep SECONDS [--tag TAG]     hold its hand and sleep (argument TAG, for finding it)
+    hog.py play-after PATH               an honest staircase player (legal under a list of every
+                                         two-letter string) that starts peeling once PATH exists
 
-Then it sleeps until the host ends the game (its timeout) and stops it.
+Where it does not exit, it sleeps until the host ends the game and stops it.
 """
 import os
 import select
 import sys
 import threading
 import time
+
+from staircase import staircase
 
 args = sys.argv[1:]
 mode = args[0]
@@ -32,10 +39,27 @@ def report(text):
     os.write(2, ("hog: " + text + "\n").encode())
 
 
+hand = []
+
+
+def receive():
+    """Adds the tiles of the host's next messages (legacy, each ending in '.') to the hand;
+    False at the end of its input."""
+    data = os.read(0, 65536).decode()
+    if not data:
+        return False
+    while not data.endswith("."):
+        more = os.read(0, 65536).decode()
+        if not more:
+            return False
+        data += more
+    hand.extend(c for c in data if c != ".")
+    return True
+
+
 def take_hand():
     os.write(1, b"r")
-    select.select([0], [], [], 30)
-    os.read(0, 65536)
+    receive()
 
 
 def spin(seconds):
@@ -50,6 +74,13 @@ def hold():
     time.sleep(3600)
 
 
+if mode == "affinity":  # before it is ready: its report comes before any game can end
+    report("cpus: " + ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
+    try:
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    except OSError as e:
+        report("setaffinity refused: " + e.strerror)
+    report("widened: " + ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
 take_hand()
 if mode == "spin":
     if "--after" in args:
@@ -63,13 +94,32 @@ elif mode == "spinners":
             spin(float(args[2]))
             hold()
 elif mode == "memory":
+    done, touched = os.pipe()
     for i in range(int(args[1])):
         if os.fork() == 0:
-            block = bytearray(int(args[2]) << 20)
-            for at in range(0, len(block), 4096):
-                block[at] = 1
-            report("touched: %d" % i)
+            try:
+                block = bytearray(int(args[2]) << 20)
+                for at in range(0, len(block), 4096):
+                    block[at] = 1
+                report("touched: %d" % i)
+            except MemoryError:
+                report("refused: %d" % i)
+            os.write(touched, b"!")
             hold()
+    # Every child has its memory (or was refused it): the player leaves, and the game goes on.
+    for _ in range(int(args[1])):
+        os.read(done, 1)
+    sys.exit(0)
+elif mode == "play-after":
+    while not os.path.exists(args[1]):
+        time.sleep(0.01)
+    os.write(1, ("p" + staircase(hand)).encode())
+    while receive():
+        while select.select([0], [], [], 0)[0]:
+            if not receive():
+                sys.exit(0)
+        os.write(1, ("p" + staircase(hand)).encode())
+    sys.exit(0)
 elif mode == "bomb":
     limit = int(args[1])
     tasks = 1
@@ -85,13 +135,9 @@ elif mode == "bomb":
             break
         tasks += 1
     report("tasks: %d" % tasks)
+    sys.exit(0)  # its game goes on without it; what it started is ended with it
 elif mode == "affinity":
-    report("cpus: " + ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
-    try:
-        os.sched_setaffinity(0, range(os.cpu_count() or 1))
-    except OSError as e:
-        report("setaffinity refused: " + e.strerror)
-    report("widened: " + ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
+    sys.exit(0)
 elif mode == "sleep":
     pass
 hold()
