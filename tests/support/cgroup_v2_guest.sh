@@ -45,7 +45,8 @@ mkdir /run/user && chown nobody:nogroup /run/user && cd /run/user
 # another user themselves (only root may), nor those whose code has nothing of its own to do for
 # a user that the root pass has not done (a second host's weights, the tournament's cgroups).
 sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    env HOME=/run/user "$2/tests/shares_tests" -w NoTests -d yes "$3"' sh "$scope" "$build" "$filter ~*refuses* ~*beside* ~*tournament*" 2>&1
+    env HOME=/run/user "$2/tests/shares_tests" -w NoTests -d yes "$3" \
+        "~*refuses*" "~*beside*" "~*tournament*"' sh "$scope" "$build" "$filter" 2>&1
 verdict user $?
 echo "guest: left behind: $(find /sys/fs/cgroup -name 'game-*' -o -name bananagrams | tr '\n' ' ')"
 echo o >/proc/sysrq-trigger
