@@ -33,8 +33,11 @@ constexpr char dealt_tile = 'S';
 constexpr std::string_view stuck = "QQ";
 const std::vector<std::string> scenario_words = {"CAT", "CATS"};
 
-// The seat and the number of seats the checker tells a v2 bot: it plays as seat 1 of 2.
-constexpr std::string_view version_answer = "V0020102.";
+// The answer to a bot's handshake, in the highest version both know: v002 as first published,
+// or (v003) with the seat and the number of seats: the bot plays as seat 1 of 2.
+std::string version_answer(int asked) {
+    return asked == protocol_v2 ? "V002." : fmt::format("V{:03}0102.", protocol_newest);
+}
 
 constexpr std::string_view hint_newline =
     "a newline after a message? The protocol has no line ends: a message is its bytes alone "
@@ -236,7 +239,7 @@ class Checker {
     }
 
   private:
-    bool v2() const { return protocol_ == protocol_v2; }
+    bool v2() const { return sequenced(protocol_); }
 
     void record(Check check) {
         ++(check.passed ? passed_ : failed_);
@@ -279,7 +282,7 @@ class Checker {
     // Starts the bot and takes it through the handshake; false (with a failed check when
     // `report`) when it does not say it is ready.
     bool handshake(Bot& bot, bool report) {
-        Check check{"starts, and says it is ready (r, or v002 and R)"};
+        Check check{"starts, and says it is ready (r, or v002 or v003 and R)"};
         if (const int error = bot.spawn(); error != 0) {
             check.hint = fmt::format("its command could not start: {}", uv_strerror(error));
             return record(check), false;
@@ -288,15 +291,17 @@ class Checker {
         if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
             if (hello->version < protocol_v2) {
                 check.sent = shown(bot);
-                check.expected = "v002 (protocol v2), or r alone (the legacy protocol)";
+                check.expected =
+                    "v002 or v003 (protocol v2), or r alone (the legacy protocol)";
                 check.hint = fmt::format(
-                    "It asked for version {}: v2 bots send v002; version 1 is the legacy "
+                    "It asked for version {}: v2 bots send v002 or v003; version 1 is the legacy "
                     "protocol, whose bots start with r (and no v at all).",
                     hello->version);
                 return record(check), false;
             }
-            bot.send(version_answer);
-            protocol_ = protocol_v2;
+            const std::string answer = version_answer(hello->version);
+            bot.send(answer);
+            protocol_ = std::min(hello->version, protocol_newest);
             first = bot.next(options_.wait_ms);
             if (!first) {
                 check.sent = shown(bot);
@@ -304,7 +309,7 @@ class Checker {
                 check.hint = fmt::format(
                     "It sent its handshake and was answered {}, but said no R in {} s. Send R as "
                     "soon as it can play (\"v002R\" at once is fine), and flush it.",
-                    version_answer, options_.wait_ms / 1000.0);
+                    answer, options_.wait_ms / 1000.0);
                 return record(check), false;
             }
         } else if (first && std::holds_alternative<input::Ready>(*first)) {
@@ -314,13 +319,15 @@ class Checker {
             ready_ = true;
             check.passed = true;
             check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot), bot.seconds(),
-                                     v2() ? "protocol v2" : "the legacy protocol");
+                                     v2() ? fmt::format("protocol v{:03}", protocol_)
+                                          : std::string("the legacy protocol"));
             if (report)
                 record(check);
             return true;
         }
         check.expected = fmt::format(
-            "\"r\" (legacy) or \"v002\" then \"R\" (v2), within {} s (the host's --ready-timeout)",
+            "\"r\" (legacy) or \"v002\" (or \"v003\") then \"R\" (v2), within {} s (the host's "
+            "--ready-timeout)",
             options_.wait_ms / 1000.0);
         if (first) {
             const auto* violation = std::get_if<input::Violation>(&*first);

@@ -14,9 +14,17 @@ namespace bg {
 
 using PlayerId = int;
 
-// Protocol versions a player can speak: the legacy protocol of the original spec, and v2.
+// Protocol versions a player can speak (protocol-v2.md, "Versions"): the legacy protocol of the
+// original spec, v002 as first published, and v003 (v002, with the seat and the number of seats
+// in V). A published version never changes: a new message format is a new version.
 inline constexpr int protocol_legacy = 1;
 inline constexpr int protocol_v2 = 2;
+inline constexpr int protocol_v3 = 3;
+inline constexpr int protocol_newest = protocol_v3;
+// Whether a player speaking `version` speaks the sequenced protocol (v002 or later).
+constexpr bool sequenced(int version) {
+    return version >= protocol_v2;
+}
 
 namespace input {
 struct Ready {
@@ -76,7 +84,8 @@ std::string_view to_string(End end);
 std::optional<End> end_from_string(std::string_view text);
 
 namespace decision {
-// The answer to a v2 handshake: the version the host will speak with the player.
+// The answer to a v2 handshake: the version the host will speak with the player, the highest
+// both know.
 struct Greeted {
     PlayerId player = 0;
     int version = 0;

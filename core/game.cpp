@@ -161,15 +161,17 @@ void Game::on(const input::Hello& hello, Decisions& out) {
     if (player.phase != PlayerState::Phase::joining || player.version != protocol_legacy)
         return disqualify(hello.player, "protocol error: a v2 handshake after its first message",
                           out);
-    // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E).
-    player.version = protocol_v2;
+    // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E,
+    // whose form every version shares). Otherwise it is answered in the highest version both
+    // know.
+    player.version = std::clamp(hello.version, protocol_v2, protocol_newest);
     if (hello.version < protocol_v2)
         return disqualify(hello.player,
                           fmt::format("protocol error: handshake v{:03} asks for a version before "
                                       "2 (legacy players start with r instead)",
                                       hello.version),
                           out);
-    out.push_back(decision::Greeted{hello.player, protocol_v2});
+    out.push_back(decision::Greeted{hello.player, player.version});
 }
 
 void Game::on(const input::Ready& ready, Decisions& out) {
@@ -188,7 +190,7 @@ void Game::on(const input::Ready& ready, Decisions& out) {
 }
 
 std::string Game::message_name(PlayerId id, char legacy) const {
-    const bool v2 = players_[id].version == protocol_v2;
+    const bool v2 = sequenced(players_[id].version);
     const char letter = v2 ? static_cast<char>(legacy - 'a' + 'A') : legacy;
     switch (legacy) {
         case 'r':
@@ -375,7 +377,7 @@ void Game::on(const input::ReadyTimeout&, Decisions& out) {
     for (std::size_t i = 0; i < players_.size(); ++i)
         if (players_[i].phase == PlayerState::Phase::joining)
             put_out(static_cast<PlayerId>(i),
-                    players_[i].version == protocol_v2
+                    sequenced(players_[i].version)
                         ? "not ready (no R after its handshake) before the ready timeout"
                         : "not ready (no r, nor v002R in v2) before the ready timeout",
                     out);

@@ -32,7 +32,7 @@ struct GameConfig {
 struct PlayerState {
     enum class Phase { joining, ready, playing, out };
     Phase phase = Phase::joining;
-    int version = protocol_legacy;  // protocol_v2 once it said hello in v2
+    int version = protocol_legacy;  // the version it speaks once it said hello in v2 (or v3)
     LetterCounts hand;
     std::optional<std::string> grid;  // the last accepted grid
     int peels = 0;

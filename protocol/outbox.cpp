@@ -14,7 +14,7 @@ class Outbox {
     Outbox(const Table& table, LegacyDialect dialect) : table_(table), dialect_(dialect) {}
 
     bool v2(PlayerId p) const {
-        return table_.players[static_cast<std::size_t>(p)].version == protocol_v2;
+        return sequenced(table_.players[static_cast<std::size_t>(p)].version);
     }
     // Letters a legacy player is given: bare, or '.'-terminated in v1.
     void letters(PlayerId p, std::string_view letters) {
@@ -36,10 +36,14 @@ class Outbox {
                    winner ? fmt::format("{:02}", *winner + 1) : "--", reason.size(), reason);
     }
 
-    // V: the version, then the player's seat and the number of seats, so that the winner's
-    // seat in E means something to every player.
+    // V: the version; from v003 on, then the player's seat and the number of seats, so that
+    // the winner's seat in E means something to every player. v002 stays as first published.
     void operator()(const decision::Greeted& d) {
-        v2_message(d.player, "V{:03}{:02}{:02}", d.version, d.player + 1, table_.players.size());
+        if (d.version == protocol_v2)
+            v2_message(d.player, "V{:03}", d.version);
+        else
+            v2_message(d.player, "V{:03}{:02}{:02}", d.version, d.player + 1,
+                       table_.players.size());
     }
     void operator()(const decision::HandsDealt& d) {
         for (std::size_t i = 0; i < d.hands.size(); ++i) {

@@ -18,8 +18,8 @@ nlohmann::json result_json(const Setup& setup, const Game& game,
         const bool out = p.phase == PlayerState::Phase::out;
         const bool won = game.winner() == static_cast<PlayerId>(i);
         players.push_back({{"command", bytes_to_json(setup.commands[i])},
-                           {"protocol", p.version == protocol_v2
-                                            ? std::string("v2")
+                           {"protocol", sequenced(p.version)
+                                            ? fmt::format("v{}", p.version)
                                             : fmt::format("legacy-{}", to_string(setup.dialect))},
                            {"rank", standings[i]},
                            {"outcome", won   ? "won"

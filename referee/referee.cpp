@@ -314,7 +314,7 @@ void Referee::send(std::vector<Outgoing> messages, Effects& effects) {
 // A v2 player has been sent its end message: it gets the grace to read it and leave before
 // SIGTERM. A legacy player is signalled at once, as the original spec says.
 void Referee::stop(PlayerId player, Effects& effects) const {
-    const bool v2 = game_.players()[static_cast<std::size_t>(player)].version == protocol_v2;
+    const bool v2 = sequenced(game_.players()[static_cast<std::size_t>(player)].version);
     effects.push_back(effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms});
 }
 

@@ -1,5 +1,6 @@
 // End-to-end: `host --check` against real bots. Every bundled bot passes; a bot broken in one
 // way fails, and the hint names that way.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "tests/support/game.hpp"
@@ -34,6 +35,23 @@ TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
         CHECK(r.out.find("FAIL") == std::string::npos);
         CHECK(r.out.find("9 of 9 checks passed. It is ready to play.") != std::string::npos);
         CHECK(r.err.find("libuv handles left open") == std::string::npos);
+    }
+}
+
+TEST_CASE("check: a bot strict to v002 as first published passes, and so does one of v003",
+          "[e2e][check][versions]") {
+    // strict_v002.py leaves at the first byte its version does not allow; the checker answers
+    // each in its own version.
+    for (const std::string version : {"v002", "v003"}) {
+        const Run r = check(python_bot("strict_v002", version, "checker"));
+        INFO(r.out << r.err);
+        CHECK(r.status == 0);
+        CHECK(r.out.find(fmt::format("(protocol {})", version)) != std::string::npos);
+        CHECK(r.out.find("9 of 9 checks passed. It is ready to play.") != std::string::npos);
+        // Its stderr, shown as [bot] lines: the v003 bot learnt its seat.
+        const std::string shown = r.out + r.err;
+        CHECK(shown.find("strict: " + version + " ends W") != std::string::npos);
+        CHECK((shown.find("strict: seat 01 of 02") != std::string::npos) == (version == "v003"));
     }
 }
 

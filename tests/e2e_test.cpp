@@ -395,13 +395,56 @@ TEST_CASE("e2e: v2 and legacy reference bots share games, in every seat order", 
     }
 }
 
+TEST_CASE("e2e: a bot written to v002 as first published, a v003 bot and a legacy bot play "
+          "one game, each held to its version byte for byte",
+          "[e2e][v2][versions]") {
+    // strict_v002.py leaves the game (status 3, "strict: ...") at the first byte its version's
+    // document does not allow, and says how it ended when it reaches E. (How far each gets
+    // before a faster one ends the game is the race's; `host --check` takes both through
+    // every message deterministically.)
+    const std::string strict = "exec python3 " BG_TESTS_DIR "/bots/strict_v002.py ";
+    for (int seed = 1; seed <= 4; ++seed) {
+        const Game game = play({strict + "v002", strict + "v003", bot("staircase")},
+                               {"--seed", std::to_string(seed)});
+        INFO(game.run.err);
+        CHECK(game.result["end"] == "bananas");
+        const std::vector<std::string> protocols = {"v2", "v3", "legacy-v1"};
+        for (int p = 0; p < 3; ++p) {
+            CHECK(game.result["players"][p]["protocol"] == protocols[p]);
+            CHECK(game.result["players"][p]["outcome"] != "disqualified");
+        }
+        CHECK(player_lines(game.run, 1, "strict: seat ") == std::vector<std::string>{"02 of 03"});
+        for (int p = 0; p < 2; ++p) {
+            const auto ends = player_lines(game.run, p, "strict: ");
+            REQUIRE_FALSE(ends.empty());
+            CHECK(ends.back().rfind(p == 0 ? "v002 ends " : "v003 ends ", 0) == 0);
+        }
+    }
+}
+
+TEST_CASE("e2e: a v2 handshake is answered in the highest version both know",
+          "[e2e][v2][versions]") {
+    // Player 1 writes the first bytes it reads to its stderr (the host shows them as
+    // "[player 1] ..."), and leaves; player 2 wins.
+    const auto answer = [](const std::string& hello) {
+        const Run r = run({host, "--json", "--dict", two_letters, "--kill-grace", "300",
+                           "printf " + hello + "; exec dd bs=64 count=1 status=none >&2",
+                           "printf v002R; exec cat >/dev/null"},
+                          30);
+        return player_lines(r, 0, "");
+    };
+    CHECK(answer("v002") == std::vector<std::string>{"V002."});
+    CHECK(answer("v003") == std::vector<std::string>{"V0030102."});
+    CHECK(answer("v042") == std::vector<std::string>{"V0030102."});
+}
+
 TEST_CASE("e2e: a stale v2 peel is NAKed with what it lacks, then made good", "[e2e][v2]") {
     const std::string log = scratch("v2-stale.log");
     // The racer checks its NAK byte for byte and leaves (and so loses) if it is wrong.
     const Game game = play({v2_bot("racer", true), bot("peel-once")}, {"--log", log});
     CHECK(count_decisions(log_records(log), "peel_stale", 0) == 1);
     CHECK(game.result["players"][0]["outcome"] == "won");
-    CHECK(game.result["players"][0]["protocol"] == "v2");
+    CHECK(game.result["players"][0]["protocol"] == "v3");
     CHECK(game.result["players"][1]["protocol"] == "legacy-v1");
     const auto messages = recorded(game.run, 0);
     CHECK(std::count_if(messages.begin(), messages.end(),
@@ -447,8 +490,8 @@ TEST_CASE("e2e: a v2 handshake for version 1 is answered with E, and the result 
 TEST_CASE("e2e: v2 bots are told the end, who won, and why they were out", "[e2e][v2]") {
     const Game won = play({v2_bot("staircase", true), v2_bot("future")});
     REQUIRE_FALSE(recorded(won.run, 0).empty());
-    // The handshake's answer says its seat and the number of seats.
-    CHECK(recorded(won.run, 0).front() == "V0020102");
+    // The v003 handshake's answer says its seat and the number of seats.
+    CHECK(recorded(won.run, 0).front() == "V0030102");
     CHECK(recorded(won.run, 0).back() == "EW0101" + std::string("0000"));
     // Against a player that never moves, so that the newest peel is surely 0000.
     const Game out = play({v2_bot("future", true), bot("sleep")});

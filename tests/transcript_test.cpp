@@ -124,3 +124,13 @@ TEST_CASE("transcripts: every example in protocol-v2.md is what the host sends",
     for (const auto& lines : all)
         play(lines, print);
 }
+
+TEST_CASE("transcripts: the examples of v002 as first published are still what the host sends",
+          "[transcript][versions]") {
+    // The document as published (commit c847d7a), kept whole: a published version never
+    // changes (protocol-v2.md, "Versions").
+    const auto all = transcripts(BG_SOURCE_DIR "/tests/data/protocol-v002-as-published.md");
+    REQUIRE(all.size() == 2);
+    for (const auto& lines : all)
+        play(lines, false);
+}

@@ -91,7 +91,7 @@ def play():
 if mode == "v001":  # asks for version 1, which is the legacy protocol's: refused, with an E
     send("v001")
     until("")
-send("v002R")
+send("v003R")
 until("H")
 
 if mode == "staircase":

@@ -24,8 +24,9 @@ std::string scratch(const std::string& name) {
 Game play(const std::vector<std::string>& players, std::vector<std::string> options,
           const std::vector<std::string>& prefix) {
     std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(),
-                {host, "--json", "--seed", "7", "--dict", two_letters, "--kill-grace", "300"});
+    argv.insert(argv.end(), {host, "--json", "--dict", two_letters, "--kill-grace", "300"});
+    if (std::find(options.begin(), options.end(), "--seed") == options.end())
+        options.insert(options.end(), {"--seed", "7"});
     if (std::find(options.begin(), options.end(), "--ready-timeout") == options.end())
         options.insert(options.end(), {"--ready-timeout", "5"});
     argv.insert(argv.end(), options.begin(), options.end());
