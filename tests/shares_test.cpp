@@ -70,8 +70,45 @@ std::vector<std::string> cgroups_named(const std::string& prefix) {
 }
 
 // A game's cgroups are named after its host's pid.
+// How long a host or a tournament here may take before the test gives up on it: a safety net
+// for a hang, never a measure. Generous, for the virtual machine's emulated CPUs (about ten
+// times slower than these) on a machine busy with something else.
+constexpr double patient = 600;
+
 std::vector<std::string> games_of(int host_pid) {
     return cgroups_named(fmt::format("game-{}-", host_pid));
+}
+
+// Whether `pid` is a running host or tournament (as built, or as installed), whoever started it.
+bool is_host(const std::string& pid) {
+    std::string name = read_file("/proc/" + pid + "/comm");
+    while (!name.empty() && name.back() == '\n')
+        name.pop_back();
+    return name == "host" || name == "tournament" || name.rfind("bananagrams-", 0) == 0;
+}
+
+// The games' cgroups left behind: those whose host (game-PID-N) has gone. A host that runs
+// beside the tests (another checkout's, an organiser's) keeps its own, and they are not these
+// tests' to judge.
+std::vector<std::string> left_behind() {
+    std::vector<std::string> left;
+    for (const auto& dir : cgroups_named("game-")) {
+        const std::string name = dir.substr(dir.rfind('/') + 1);
+        const std::string pid = name.substr(5, name.find('-', 5) - 5);
+        if (!is_host(pid))
+            left.push_back(dir);
+    }
+    return left;
+}
+
+// Whether any host runs on the machine: the last one to leave removes the shared base.
+bool hosts_running() {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename();
+        if (std::all_of(pid.begin(), pid.end(), ::isdigit) && is_host(pid))
+            return true;
+    }
+    return false;
 }
 
 std::vector<std::string> host_command(const std::vector<std::string>& options,
@@ -137,8 +174,8 @@ TEST_CASE("shares: a game beside a hog game in another host keeps its share of t
         auto a = start(host_command(options, {hog("spinners 4 5.5 --setsid"), hog("spin 5.5")}));
         options.back() = "5.5";
         auto b = start(host_command(options, {hog("spin 3 --after 1"), hog("spin 3 --after 1")}));
-        const Run run_b = b.wait(60);
-        const Run run_a = a.wait(60);
+        const Run run_b = b.wait(patient);
+        const Run run_a = a.wait(patient);
         CHECK(run_a.status == 0);
         CHECK(run_b.status == 0);
         return std::pair{share(run_b, 0), share(run_b, 1)};
@@ -164,13 +201,13 @@ TEST_CASE("shares: memory is bounded over all of a player's processes, and going
         auto host = start(host_command(
             all, {hog("memory 6 160"), hog("play-after " + go), hog("play-after " + go)}));
         bool out = false;
-        for (int i = 0; i < 6000 && !out; ++i) {
+        for (int i = 0; i < 12000 && !out; ++i) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
             out = read_file(log).find(R"("player":0,"reason")") != std::string::npos;
         }
         CHECK(out);
         std::ofstream{go};
-        Game played{host.wait(90), {}};
+        Game played{host.wait(patient), {}};
         played.result = result_of(played.run);
         std::remove(go.c_str());
         return std::pair{played, log};
@@ -195,7 +232,7 @@ TEST_CASE("shares: memory is bounded over all of a player's processes, and going
         usage_records += r.contains("usage");
     CHECK(usage_records == 3);
     CHECK(records.back().contains("result"));
-    const Run replay = run({host, "--replay", log, "--json"});
+    const Run replay = run({host, "--replay", log, "--json"}, patient);
     CHECK(replay.status == 0);
     CHECK(json::parse(replay.out, nullptr, false) == fair.result);
     std::remove(log.c_str());
@@ -265,14 +302,14 @@ TEST_CASE("shares: --cpus-per-game gives each game cores of its own, which its b
                                               hog("play-after " + go + " " + tag)};
     auto a = start(host_command(options, players));
     auto b = start(host_command(options, players));
-    for (int i = 0; i < 3000 && processes_tagged(tag).size() != 4; ++i)
+    for (int i = 0; i < 12000 && processes_tagged(tag).size() != 4; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE(processes_tagged(tag).size() == 4);
-    const Run third = run(host_command(options, {hog("sleep 0"), hog("sleep 0")}));
+    const Run third = run(host_command(options, {hog("sleep 0"), hog("sleep 0")}), patient);
     CHECK(third.status == 5);
     CHECK(third.err.find("free for a game of its own") != std::string::npos);
     std::ofstream{go};
-    const Run run_a = a.wait(90), run_b = b.wait(90);
+    const Run run_a = a.wait(patient), run_b = b.wait(patient);
     std::remove(go.c_str());
     CHECK(run_a.status == 0);
     CHECK(run_b.status == 0);
@@ -305,7 +342,7 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
         if (!sandboxed)
             options.push_back("--no-sandbox");
         auto killed = start(host_command(options, {hog("sleep 0 " + tag), hog("sleep 0 " + tag)}));
-        for (int i = 0; i < 3000 && read_file(log).find("hands_dealt") == std::string::npos; ++i)
+        for (int i = 0; i < 12000 && read_file(log).find("hands_dealt") == std::string::npos; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         REQUIRE(read_file(log).find("hands_dealt") != std::string::npos);
         ::kill(killed.pid, SIGKILL);
@@ -314,7 +351,7 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
         if (!sandboxed)
             CHECK(processes_tagged(tag).size() == 2);
 
-        const Run next = run(host_command({}, {hog("sleep 0"), "exit 0"}));
+        const Run next = run(host_command({}, {hog("sleep 0"), "exit 0"}), patient);
         CHECK(next.status == 0);
         CHECK(next.err.find("removed the cgroups of 1 game left by a host that was killed") !=
               std::string::npos);
@@ -330,17 +367,19 @@ TEST_CASE("shares: a sandboxed game whose players leave at once ends without the
     // then wait out the whole grace. With a grace of a minute, a wait would show.
     for (int i = 0; i < 5; ++i) {
         const auto from = std::chrono::steady_clock::now();
-        const Run game = run(host_command({"--kill-grace", "60000"}, {"exit 0", "exit 0"}), 90);
+        const Run game =
+            run(host_command({"--kill-grace", "60000"}, {"exit 0", "exit 0"}), patient);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
         CHECK(game.status == 0);
         CHECK(result_of(game)["end"] == "everyone_out");
         CHECK(seconds < 20);
     }
-    // Each game's cgroups went with it, and the base with the last host (none runs beside
-    // these tests).
-    CHECK(cgroups_named("game-").empty());
-    CHECK(cgroups_named("bananagrams").empty());
+    // Each game's cgroups went with it, and the base with the last host (unless another runs
+    // beside these tests).
+    CHECK(left_behind().empty());
+    if (!hosts_running())
+        CHECK(cgroups_named("bananagrams").empty());
 }
 
 TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless told to",
@@ -352,14 +391,14 @@ TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless 
     std::vector<std::string> argv = as_nobody;
     const auto command = host_command({"--no-sandbox"}, {"exit 0", "exit 0"});
     argv.insert(argv.end(), command.begin(), command.end());
-    const Run refused = run(argv);
+    const Run refused = run(argv, patient);
     CHECK(refused.status == 5);
     CHECK(refused.err.find("cgroups cannot be had here") != std::string::npos);
     CHECK(refused.err.find("--unfair-per-process-limits") != std::string::npos);
     CHECK(refused.out.empty());
 
     argv.insert(argv.end() - 2, unfair);
-    const Run accepted = run(argv);
+    const Run accepted = run(argv, patient);
     CHECK(accepted.status == 0);
     CHECK(result_of(accepted)["end"] == "everyone_out");
 }
@@ -387,7 +426,8 @@ TEST_CASE("shares: a tournament pins each game to cores of its own, as many game
                        "--cpus-per-game",
                        "1",
                        "--logs",
-                       logs});
+                       logs},
+                      patient);
     INFO(r.err);
     CHECK(r.status == 0);
     CHECK(r.err.find(fmt::format("--cpus-per-game 1: {} games at once", cores)) !=
@@ -422,7 +462,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
                      std::string::npos;
         return games;
     };
-    for (int i = 0; i < 3000 && dealt() < 2; ++i)
+    for (int i = 0; i < 12000 && dealt() < 2; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     REQUIRE(dealt() == 2);
     REQUIRE(processes_tagged(tag).size() == 4);  // two games, two players each
@@ -433,7 +473,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
 
     // The resume starts by removing what the killed run left, then plays the two games again.
     std::ofstream{go};
-    const Run resumed = run({BG_TOURNAMENT_PATH, "resume", "--db", db}, 90);
+    const Run resumed = run({BG_TOURNAMENT_PATH, "resume", "--db", db}, patient);
     std::remove(go.c_str());
     CHECK(resumed.status == 0);
     CHECK(resumed.err.find("removed the cgroups of 2 games left by a host that was killed") !=
@@ -441,7 +481,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
     CHECK(games_of(runner.pid).empty());
     // Its own games ran to their end; none of them is left either.
     CHECK(processes_tagged(tag).empty());
-    CHECK(cgroups_named("game-").empty());
+    CHECK(left_behind().empty());
     for (const char* suffix : {"", "-wal", "-shm"})
         std::remove((db + suffix).c_str());
     std::filesystem::remove_all(logs);
