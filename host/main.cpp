@@ -27,6 +27,7 @@
 #include "record/json_value.hpp"
 #include "record/replay.hpp"
 #include "record/result.hpp"
+#include "record/version.hpp"
 #include "transport/handles.hpp"
 #include "viewer/pages.hpp"
 
@@ -254,6 +255,7 @@ int run(int argc, char** argv) {
     // clang-format off
     options.add_options()
         ("help,h", "show this help and exit")
+        ("version", "show the version and exit")
         ("seed", po::value<std::string>()->value_name("N"),
          "the deal: the same seed and the same players give the same tiles (default: a random "
          "seed, printed and logged)");
@@ -294,6 +296,10 @@ int run(int argc, char** argv) {
             std::ostringstream help;
             help << usage_text << "\n" << options << "\n";
             out.write(help.str());
+            return out.failed() ? exit_output_failed : exit_played;
+        }
+        if (vm.count("version")) {
+            out.write(bg::version_line("bananagrams-host") + "\n");
             return out.failed() ? exit_output_failed : exit_played;
         }
         if (vm.count("replay")) {

@@ -15,6 +15,7 @@
 #include "core/grid.hpp"
 #include "core/letters.hpp"
 #include "players/crossword.hpp"
+#include "record/version.hpp"
 #include "wordlist/default_wordlist.hpp"
 #include "wordlist/word_file.hpp"
 
@@ -239,9 +240,19 @@ int main(int argc, char** argv) {
             dict = argv[++i];
         else if (arg == "--seed" && i + 1 < argc)
             seed = std::stoull(argv[++i]);
-        else {
-            std::fprintf(stderr, "usage: reference_bot [--legacy] [--dict FILE] [--seed N]\n");
-            return 2;
+        else if (arg == "--version") {
+            std::printf("%s\n", bg::version_line("bananagrams-reference-bot").c_str());
+            return 0;
+        } else {
+            const bool help = arg == "--help" || arg == "-h";
+            std::fprintf(help ? stdout : stderr,
+                         "usage: reference_bot [--legacy] [--dict FILE] [--seed N]\n"
+                         "       reference_bot --version\n"
+                         "(installed as bananagrams-reference-bot)\n\n"
+                         "The reference bot: plays one game on its stdin and stdout, in protocol "
+                         "v2 (v002),\nor with --legacy in the original spec's protocol, on the "
+                         "default word list or FILE;\nN varies its choices.\n");
+            return help ? 0 : 2;
         }
     }
     std::vector<std::string> words;

@@ -39,12 +39,15 @@ nlohmann::json result_json(const Setup& setup, const Game& game,
                 used.memory_peak_bytes ? json(*used.memory_peak_bytes) : json(nullptr);
         }
     }
-    return {{"seed", setup.game.seed},
-            {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},
-            {"end", game.end() ? json(to_string(*game.end())) : json(nullptr)},
-            {"peels", game.peel_number()},
-            {"bunch", game.bunch_size()},
-            {"players", players}};
+    json result = {{"seed", setup.game.seed},
+                   {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},
+                   {"end", game.end() ? json(to_string(*game.end())) : json(nullptr)},
+                   {"peels", game.peel_number()},
+                   {"bunch", game.bunch_size()},
+                   {"players", players}};
+    if (setup.version >= 2)
+        result["host_version"] = setup.host_version;
+    return result;
 }
 
 std::string result_table(const json& result) {

@@ -28,8 +28,10 @@ nlohmann::json to_json(const Setup& s) {
         {"game_timeout_ms", s.game_timeout_ms},
         {"kill_grace_ms", s.kill_grace_ms},
         {"sandbox", s.sandbox}};
-    if (s.version >= 2)
+    if (s.version >= 2) {
         start["shares"] = s.shares;
+        start["host_version"] = s.host_version;
+    }
     return start;
 }
 
@@ -63,6 +65,7 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
         s.sandbox = *it;
     if (const auto it = object.find("shares"); it != object.end())
         s.shares = *it;
+    s.host_version = version >= 2 ? f.get<std::string>("host_version") : std::string();
     if (!f.error().empty())
         return "bad start record: " + f.error();
     s.game.players = static_cast<int>(s.commands.size());

@@ -10,6 +10,7 @@
 
 #include "compat/legacy.hpp"
 #include "core/game.hpp"
+#include "record/version.hpp"
 
 namespace bg {
 
@@ -29,11 +30,15 @@ struct Setup {
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
     int version = 2;
+    // The version of the host that played the game (record/version.hpp): this build's, or the
+    // one a replayed log names ("" in a version 1 log, which does not).
+    std::string host_version = std::string(bg::version());
 };
 
 // Version 1: start, then inputs and decisions, then the result. Version 2 (with the players'
 // cgroups): a usage record for each player after the game is over, before the result, and the
-// result's players say their CPU time and peak memory; the start record says the shares.
+// result's players say their CPU time and peak memory; the start record says the shares and,
+// like the result, the host's version.
 inline constexpr int log_version = 2;
 inline constexpr int oldest_log_version = 1;
 

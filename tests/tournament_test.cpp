@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "tests/support/game.hpp"
+#include "record/version.hpp"
 #include "tournament/schedule.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -399,4 +400,43 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
     for (const auto& game : games)
         for (const auto& seat : game["seats"])
             CHECK(seat["cpu_ms"].is_null());
+}
+
+TEST_CASE("versions: every program says one version, and a log, a result and a database name it",
+          "[e2e][versions]") {
+    const std::string version(bg::version());
+    REQUIRE(version.find('.') != std::string::npos);
+    for (const auto& [program, name] : std::vector<std::pair<std::string, std::string>>{
+             {host, "bananagrams-host"},
+             {tournament, "bananagrams-tournament"},
+             {reference_bot, "bananagrams-reference-bot"}}) {
+        const Run r = run({program, "--version"});
+        CHECK(r.status == 0);
+        CHECK(r.out == name + " " + version + "\n");
+    }
+
+    const std::string log = scratch("version.log");
+    const Game game = play({bot("staircase", "version"), bot("staircase", "version")},
+                           {"--log", log});
+    CHECK(game.result["host_version"] == version);
+    const auto records = log_records(log);
+    REQUIRE_FALSE(records.empty());
+    CHECK(records.front()["start"]["host_version"] == version);
+    CHECK(records.back()["result"]["host_version"] == version);
+    std::remove(log.c_str());
+
+    ScratchDb db("version");
+    const Run played = run(run_command(db.path, {"a=" + bot("staircase", "version"),
+                                                 "b=" + bot("staircase", "version")},
+                                       {"--deals", "1"}),
+                           120);
+    INFO(played.err);
+    REQUIRE(played.status == 0);
+    const json games = games_of(db.path);
+    REQUIRE(games.size() == 2);
+    for (const auto& g : games)
+        CHECK(g["host_version"] == version);
+    SQLite::Database file(db.path, SQLite::OPEN_READONLY);
+    CHECK(file.execAndGet("SELECT COUNT(*) FROM games WHERE host_version = '" + version + "'")
+              .getInt() == 2);
 }

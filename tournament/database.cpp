@@ -49,6 +49,7 @@ CREATE TABLE games (
     duration_ms INTEGER,
     log TEXT,
     finished TEXT,
+    host_version TEXT,
     CHECK ((state = 'done') = (end IS NOT NULL))
 );
 CREATE INDEX games_state ON games (state);
@@ -212,8 +213,10 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
                 "{} holds a tournament of schema version {}; this program reads versions {} to {}",
                 shown(path), version, oldest_schema_version, schema_version);
         if (access == Access::write && version < schema_version) {
-            // Version 1 to 2: what each player used, NULL for the games played before.
+            // Version 1 to 2: what each player used, and the version of the host that played
+            // each game: NULL for the games played before.
             SQLite::Transaction upgrade(*db);
+            db->exec("ALTER TABLE games ADD COLUMN host_version TEXT");
             db->exec("ALTER TABLE seats ADD COLUMN cpu_ms REAL");
             db->exec("ALTER TABLE seats ADD COLUMN memory_peak_bytes INTEGER");
             db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
@@ -270,9 +273,10 @@ std::vector<GameRow> Database::games() const {
     std::vector<GameRow> rows;
     std::unordered_map<int, std::size_t> index;  // game id -> its row
     SQLite::Transaction snapshot(*db_);          // one consistent view, however the runner writes
-    SQLite::Statement game(*db_,
-                           "SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
-                           "winner_seat, peels, bunch, duration_ms, log FROM games ORDER BY id");
+    SQLite::Statement game(
+        *db_, std::string("SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
+                          "winner_seat, peels, bunch, duration_ms, log, ") +
+                  (version_ >= 2 ? "host_version" : "NULL") + " FROM games ORDER BY id");
     while (game.executeStep()) {
         GameRow row;
         row.id = game.getColumn(0).getInt();
@@ -294,6 +298,7 @@ std::vector<GameRow> Database::games() const {
             result.bunch = game.getColumn(10).getInt();
             result.duration_ms = static_cast<std::uint64_t>(game.getColumn(11).getInt64());
             result.log = game.getColumn(12).getString();
+            result.host_version = game.getColumn(13).getString();  // "" when NULL
             row.result = std::move(result);
         }
         if (!rows.empty() && row.id <= rows.back().id)
@@ -380,7 +385,8 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
                              bool from_running) {
     SQLite::Statement game(
         *db_, std::string("UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, "
-                          "bunch = ?, duration_ms = ?, log = ?, finished = datetime('now') WHERE "
+                          "bunch = ?, duration_ms = ?, log = ?, host_version = ?, finished = "
+                          "datetime('now') WHERE "
                           "id = ? AND ") +
                   (from_running ? "state = 'running'" : "state != 'done'"));
     SQLite::Statement seat(*db_,
@@ -398,7 +404,11 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
         game.bind(4, result->bunch);
         game.bind(5, static_cast<std::int64_t>(result->duration_ms));
         game.bind(6, result->log);
-        game.bind(7, id);
+        if (result->host_version.empty())
+            game.bind(7);
+        else
+            game.bind(7, result->host_version);
+        game.bind(8, id);
         if (game.exec() != 1)
             throw std::runtime_error(
                 fmt::format("game {} was not {}", id, from_running ? "running" : "to be done"));

@@ -63,6 +63,9 @@ struct GameResult {
     int bunch = 0;
     std::uint64_t duration_ms = 0;
     std::string log;  // its event log's path, or ""
+    // The version of the host that played it (record/version.hpp); "" for a game that a host
+    // before schema version 2 played.
+    std::string host_version;
     std::vector<SeatResult> seats;
     friend bool operator==(const GameResult&, const GameResult&) = default;
 };

@@ -22,6 +22,7 @@
 #include "host/host_dictionaries.hpp"
 #include "host/options.hpp"
 #include "record/json_value.hpp"
+#include "record/version.hpp"
 #include "tournament/database.hpp"
 #include "tournament/runner.hpp"
 #include "tournament/standings.hpp"
@@ -31,6 +32,7 @@
 namespace po = boost::program_options;
 using namespace bg::tournament;
 using bg::escape_for_terminal;
+using bg::version_line;
 
 namespace {
 
@@ -591,7 +593,9 @@ int list_games(const Database& database, bool json, bool csv) {
                      {"peels", r.peels},
                      {"bunch", r.bunch},
                      {"duration_ms", r.duration_ms},
-                     {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)}}));
+                     {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
+                     {"host_version", r.host_version.empty() ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(r.host_version)}}));
             }
             games.push_back(std::move(game));
         }
@@ -599,7 +603,8 @@ int list_games(const Database& database, bool json, bool csv) {
     } else if (csv) {
         out.write(
             "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
-            "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes\n");
+            "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes,"
+            "host_version\n");
         for (const auto& row : rows)
             for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
                 std::string line =
@@ -609,14 +614,15 @@ int list_games(const Database& database, bool json, bool csv) {
                     const auto& r = *row.result;
                     const SeatResult& seat = r.seats[s];
                     line += fmt::format(
-                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{}\n", r.end, r.duration_ms,
+                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{}\n", r.end, r.duration_ms,
                         s + 1, csv_field(name(row.game.seats[s])), seat.outcome, seat.standing,
                         seat.tiles, seat.peels, seat.dumps, seat.stale_peels, seat.think_ms,
                         csv_field(seat.reason), csv_field(r.log),
                         seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
-                        seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "");
+                        seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
+                        csv_field(r.host_version));
                 } else {
-                    line += fmt::format(",,{},{},,,,,,,,,,,\n", s + 1,
+                    line += fmt::format(",,{},{},,,,,,,,,,,,\n", s + 1,
                                         csv_field(name(row.game.seats[s])));
                 }
                 out.write(line);
@@ -829,7 +835,8 @@ int main(int argc, char** argv) {
                 ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 
     po::options_description common("Common");
-    common.add_options()("help,h", "show this help and exit")(
+    common.add_options()("help,h", "show this help and exit")("version",
+                                                              "show the version and exit")(
         "db", po::value<std::string>()->value_name("FILE"), "the tournament's database");
     po::options_description run_only_options = run_options();
     po::options_description play = play_options();
@@ -846,6 +853,10 @@ int main(int argc, char** argv) {
     shown.add(common).add(play).add(read);
 
     const std::string command = argc > 1 ? argv[1] : "";
+    if (command == "--version") {
+        out.write(version_line("bananagrams-tournament") + "\n");
+        return exit_done;
+    }
     if (command.empty() || command == "--help" || command == "-h" || command == "help") {
         po::options_description visible;
         po::options_description run_visible("run");
@@ -895,6 +906,10 @@ int main(int argc, char** argv) {
         po::notify(vm);
         if (vm.count("help")) {
             out.write(help_text(accepted));
+            return exit_done;
+        }
+        if (vm.count("version")) {
+            out.write(version_line("bananagrams-tournament") + "\n");
             return exit_done;
         }
         if ((command == "standings" || command == "games") && !vm.count("db"))

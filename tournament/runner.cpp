@@ -40,6 +40,7 @@ GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::s
     out.bunch = static_cast<int>(game.bunch_size());
     out.duration_ms = duration_ms;
     out.log = std::move(log);
+    out.host_version = result["host_version"].get<std::string>();
     const std::vector<int> standings = game.standings();
     for (std::size_t i = 0; i < game.players().size(); ++i) {
         const PlayerState& p = game.players()[i];
