@@ -235,7 +235,7 @@ std::variant<Layout, std::string> find_layout(
                 "offers: {}): as a user, run it in a systemd scope with them delegated "
                 "(systemd-run "
                 "--user --scope -p Delegate=yes, and Delegate=cpu cpuset io memory pids for "
-                "user@.service); see the README's Machine shares",
+                "user@.service); see docs/security.md, \"Machine shares\"",
                 names, *own, unified_offers.empty() ? std::string("none") : joined(unified_offers));
         return fmt::format(
             "the cgroup controllers {} are not mounted here (neither as cgroup v1 hierarchies nor "

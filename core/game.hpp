@@ -18,8 +18,8 @@
 namespace bg {
 
 // What one player may send in a game. A player past either limit is out for flooding: they
-// bound the event log, which records every message (README, "The event log"), and the host's
-// live lines. An honest bot stays far below both (README, "Security").
+// bound the event log, which records every message (docs/host.md, "The event log"), and the host's
+// live lines. An honest bot stays far below both (docs/security.md).
 inline constexpr int max_messages_per_player = 10'000;
 inline constexpr std::size_t max_grid_bytes_per_player = std::size_t{64} << 20;
 

@@ -55,6 +55,9 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
        host --replay LOG [--json] [--quiet] [--html FILE]
        host --check [options] CMD
+       host --version
+(host is build/host in a build tree, bananagrams-host once installed; its manual: man
+bananagrams-host, or docs/host.md.)
 
 Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
 sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but

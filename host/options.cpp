@@ -76,7 +76,7 @@ void read_game(const po::variables_map& vm, Setup& setup) {
 po::options_description sandbox() {
     const SandboxLimits limits;
     po::options_description options(
-        "Sandbox (each player in its own; see the README's Security section)");
+        "Sandbox (each player in its own; see docs/security.md, or the man page)");
     // clang-format off
     options.add_options()
         ("no-sandbox", po::bool_switch(),
@@ -142,7 +142,7 @@ nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
 po::options_description shares() {
     const SandboxLimits limits;
     po::options_description options(
-        "Machine shares (each player in a cgroup of its own; see the README's Machine shares)");
+        "Machine shares (each player in a cgroup of its own; see docs/security.md, or the man page)");
     // clang-format off
     options.add_options()
         ("memory", po::value<std::string>()->value_name("MIB")

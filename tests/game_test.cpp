@@ -66,7 +66,7 @@ TEST_CASE("game: hands go out once every player is ready, the same for the same 
 }
 
 TEST_CASE("game: a golden deal pins the shuffle", "[game]") {
-    // Computed by an independent Python transcription of README.md's shuffle: any change to the
+    // Computed by an independent Python transcription of docs/host.md's shuffle: any change to the
     // shuffle, the tile set or the dealing order changes this deal.
     const Game game = dealt_game(2, 1);
     CHECK(game.players()[0].hand.to_string() == "ADEIIIILLNNNORRRSTXYZ");

@@ -318,7 +318,7 @@ TEST_CASE("security: a player that floods the log is out, and the log stays boun
         CHECK(game.result["winner"] == 1);
         struct stat st;
         REQUIRE(stat(log.c_str(), &st) == 0);
-        // README, "The event log": at most 67 MiB a player, and far less for small messages.
+        // docs/host.md, "The event log": at most 67 MiB a player, and far less for small messages.
         CHECK(st.st_size < (std::string(mode) == "stale-flood" ? 8 << 20 : 67 << 20));
         CHECK(game.run.err.size() < 2u << 20);  // 10,000 live lines at most
         contained(game, log, {a});

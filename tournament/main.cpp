@@ -66,6 +66,9 @@ const char* const usage_text =
        tournament games --db FILE [--json|--csv]
        tournament merge --db OUT SHARD.db...
        tournament report --db FILE --html FILE
+       tournament --version
+(tournament is build/tournament in a build tree, bananagrams-tournament once installed; its
+manual: man bananagrams-tournament, or docs/tournament.md.)
 
 Plays many games of Bananagrams between bots, several at once, and keeps everything in one
 SQLite database: the options, the bots, the whole schedule and every game's result. A table is
@@ -73,7 +76,7 @@ a set of --players bots (round-robin: every such set; gauntlet: the first bot wi
 the others); each table plays --deals deals, each deal in every cyclic rotation of its seats,
 so that the luck of a deal falls on each bot in each seat. The schedule is a function of the
 options and --seed alone. Each player runs in the host's sandbox and a cgroup of its own, every
-game weighing the same (see bananagrams-host --help).
+game weighing the same (see host --help).
 
   run        start a tournament in a new database and play it
   resume     finish one that was stopped (Ctrl-C, SIGKILL, power loss): games left running are

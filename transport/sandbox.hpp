@@ -1,6 +1,6 @@
 // Each player's command in a sandbox of its own, built by bubblewrap (bwrap): the tool Flatpak
 // trusts, from Debian's package of that name. What it isolates, and what it does not, is in the
-// README's Security section.
+// docs/security.md.
 //
 // A sandbox has its own PID namespace (it sees and signals nothing outside; all it starts dies
 // with it, setsid or not; it dies with the host, SIGKILL included), no network, its own IPC and
