@@ -19,7 +19,11 @@ for file in bin/bananagrams-host bin/bananagrams-reference-bot \
         share/bananagrams-host/players/example_player.cpp \
         share/bananagrams-host/players/example_player.go bin/bananagrams-tournament \
         share/doc/bananagrams-host/README.md share/doc/bananagrams-host/protocol-v2.md \
-        share/doc/bananagrams-host/write-a-bot.md; do
+        share/doc/bananagrams-host/write-a-bot.md share/doc/bananagrams-host/host.md \
+        share/doc/bananagrams-host/tournament.md share/doc/bananagrams-host/security.md \
+        share/doc/bananagrams-host/examples/example_player.py \
+        share/man/man1/bananagrams-host.1 share/man/man1/bananagrams-tournament.1 \
+        share/man/man1/bananagrams-reference-bot.1; do
     [[ -e $prefix/$file ]] || { echo "not installed: $file" >&2; exit 1; }
 done
 [[ ! -e $prefix/bin/host ]] || { echo "a program named host was installed" >&2; exit 1; }
@@ -27,6 +31,17 @@ done
 # under it exits 4, which pipefail would take for this test's failure.
 help=$("$prefix/bin/bananagrams-host" --help)
 grep -q -- --replay <<<"$help"
+# The man pages hold every option and the reference: the host's, the event log and the shares.
+host_page=$(cat "$prefix/share/man/man1/bananagrams-host.1")
+for text in '--cpus-per-game N' 'The event log' 'Machine shares' 'Exit status'; do
+    grep -q -- "$text" <<<"$host_page" || { echo "not in the host's man page: $text" >&2; exit 1; }
+done
+grep -q -- 'The database' "$prefix/share/man/man1/bananagrams-tournament.1"
+# Every installed program says the one version.
+for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot; do
+    [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
+        { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
+done
 players=$prefix/share/bananagrams-host/players
 result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 --game-timeout 30 \
     "exec $prefix/bin/bananagrams-reference-bot" "exec python3 $players/example_player.py" \
