@@ -164,7 +164,7 @@ void Game::on(const input::Hello& hello, Decisions& out) {
     // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E,
     // whose form every version shares). Otherwise it is answered in the highest version both
     // know.
-    player.version = std::clamp(hello.version, protocol_v2, protocol_newest);
+    player.version = std::clamp(hello.version, protocol_v2, config_.newest_protocol);
     if (hello.version < protocol_v2)
         return disqualify(hello.player,
                           fmt::format("protocol error: handshake v{:03} asks for a version before "

@@ -27,6 +27,9 @@ struct GameConfig {
     std::uint64_t seed = 0;
     int players = 2;
     int sets = 1;  // requested; more are used when the players need them (tile_rules_for)
+    // The newest protocol version the host speaks: a player asking for a later one is answered
+    // in it. A replayed log's host may have known fewer (record/setup.hpp).
+    int newest_protocol = protocol_newest;
 };
 
 struct PlayerState {

@@ -31,6 +31,7 @@ nlohmann::json to_json(const Setup& s) {
     if (s.version >= 2) {
         start["shares"] = s.shares;
         start["host_version"] = s.host_version;
+        start["newest_protocol"] = s.game.newest_protocol;
     }
     return start;
 }
@@ -66,8 +67,14 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     if (const auto it = object.find("shares"); it != object.end())
         s.shares = *it;
     s.host_version = version >= 2 ? f.get<std::string>("host_version") : std::string();
+    // A version 1 log's host spoke v002 at most: a later handshake was answered in it.
+    s.game.newest_protocol = version >= 2 ? f.get<int>("newest_protocol") : protocol_v2;
     if (!f.error().empty())
         return "bad start record: " + f.error();
+    if (s.game.newest_protocol < protocol_v2 || s.game.newest_protocol > protocol_newest)
+        return fmt::format("the log's host spoke protocol versions up to v{:03}; this host knows "
+                           "v{:03} to v{:03}",
+                           s.game.newest_protocol, protocol_v2, protocol_newest);
     s.game.players = static_cast<int>(s.commands.size());
     const auto parsed_dialect = legacy_dialect_from_string(dialect);
     if (!parsed_dialect)

@@ -126,3 +126,51 @@ TEST_CASE("replay: a version 2 log holds what each player used, before its resul
     CHECK(std::get<std::string>(lacking).find("the result before player 1's usage") !=
           std::string::npos);
 }
+
+TEST_CASE("replay: a log answers a later handshake in the newest version its host spoke",
+          "[replay][versions]") {
+    // A version 1 log's host spoke v002 at most: a player that asked for v003 was answered
+    // V002., and replays so. A version 2 log says which version its host spoke up to.
+    for (const int log_version : {1, 2}) {
+        char* text = nullptr;
+        std::size_t size = 0;
+        std::FILE* file = ::open_memstream(&text, &size);
+        {
+            EventLog log(file);
+            Setup setup;
+            setup.version = log_version;
+            setup.game = GameConfig{3, 2, 1};
+            if (log_version == 1)
+                setup.game.newest_protocol = protocol_v2;
+            setup.commands = {"one", "two"};
+            Referee referee(setup, two_letter_words(), log);
+            referee.start(0);
+            referee.take(arrival::Output{0, "v003R"}, 1);
+            referee.take(arrival::Output{1, "r"}, 2);
+            referee.take(arrival::Exited{1, 0, 9}, 3);
+            REQUIRE(referee.over());
+            referee.finish({PlayerUsage{}, PlayerUsage{}}, 4);
+        }
+        std::fclose(file);
+        const std::string log(text, size);
+        std::free(text);
+        INFO(log);
+        const auto lines = lines_of(log);
+        CHECK((lines.front().find("\"newest_protocol\":3") != std::string::npos) ==
+              (log_version == 2));
+        const auto replayed = replay(log);
+        INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
+        REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+        CHECK(std::get<nlohmann::json>(replayed)["players"][0]["protocol"] ==
+              (log_version == 1 ? "v2" : "v3"));
+        CHECK(std::get<nlohmann::json>(replayed) == nlohmann::json::parse(lines.back())["result"]);
+    }
+    // A log from a host that spoke a version this one does not know is refused, not misread.
+    auto lines = lines_of(game_log({PlayerUsage{}, PlayerUsage{}}));
+    const auto at = lines.front().find("\"newest_protocol\":3");
+    REQUIRE(at != std::string::npos);
+    lines.front().replace(at, 19, "\"newest_protocol\":9");
+    const auto refused = replay(joined(lines));
+    REQUIRE(std::holds_alternative<std::string>(refused));
+    CHECK(std::get<std::string>(refused).find("up to v009") != std::string::npos);
+}
