@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
                     break;
                 case 'E':  // the game is over for us
                     return 0;
-                default:  // V: the version, our seat, the number of seats
+                default:  // V002.: the version (v003 would add our seat)
                     break;
             }
             if (waiting)

@@ -283,7 +283,7 @@ func main() {
 			waiting, refused = false, true
 		case 'E': // the game is over for us
 			return
-		} // V: the version, our seat, the number of seats
+		} // V002.: the version (v003 would add our seat)
 		if waiting {
 			continue
 		}
