@@ -296,7 +296,9 @@ TEST_CASE("security: a player's stderr cannot drive the organiser's terminal", "
 
 TEST_CASE("security: any byte in a grid or a command is logged and replays", "[e2e][security]") {
     const std::string log = scratch("bytes.log");
-    const std::string odd = bot("staircase", "--tag \xff\xfe-odd");
+    // The honest player says it is ready and then waits: the game cannot end before the
+    // attacker's peel is judged (a staircase could reach bananas first).
+    const std::string odd = bot("sleep", "--tag \xff\xfe-odd");
     const Game game = play({attacker("bad-byte-peel"), odd}, {"--log", log});
     CHECK(game.run.status == 0);
     CHECK(reason(game.result, 0) ==

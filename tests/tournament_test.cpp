@@ -153,8 +153,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "tournament: a runner killed with SIGKILL is resumed; every game is done exactly once "
-    "and nothing of the killed run is left",
+    "tournament: a runner killed with SIGKILL is resumed, every game done exactly once and "
+    "nothing of the killed run left",
     "[tournament]") {
     const ScratchDb db_file("killed");
     const std::string& db = db_file.path;
