@@ -23,19 +23,25 @@ std::variant<nlohmann::json, std::string> replay(const std::string& text) {
     });
 }
 
-// A version 2 log of a short game: both players ready, one peels to bananas... or out.
-std::string game_log(const std::vector<PlayerUsage>& usage) {
+// A log of a short game (version 2 unless told): player 1 says `hello` (r, or a v2 handshake
+// and R), player 2 r, then player 2 leaves and player 1 has won. A version 1 log's host spoke
+// v002 at most.
+std::string game_log(const std::vector<PlayerUsage>& usage, int log_version = 2,
+                     const std::string& hello = "r") {
     char* text = nullptr;
     std::size_t size = 0;
     std::FILE* file = ::open_memstream(&text, &size);
     {
         EventLog log(file);
         Setup setup;
+        setup.version = log_version;
         setup.game = GameConfig{3, 2, 1};
+        if (log_version == 1)
+            setup.game.newest_protocol = protocol_v2;
         setup.commands = {"one", "two"};
         Referee referee(setup, two_letter_words(), log);
         referee.start(0);
-        referee.take(arrival::Output{0, "r"}, 1);
+        referee.take(arrival::Output{0, hello}, 1);
         referee.take(arrival::Output{1, "r"}, 2);
         referee.take(arrival::Exited{1, 0, 9}, 3);
         REQUIRE(referee.over());
@@ -132,28 +138,7 @@ TEST_CASE("replay: a log answers a later handshake in the newest version its hos
     // A version 1 log's host spoke v002 at most: a player that asked for v003 was answered
     // V002., and replays so. A version 2 log says which version its host spoke up to.
     for (const int log_version : {1, 2}) {
-        char* text = nullptr;
-        std::size_t size = 0;
-        std::FILE* file = ::open_memstream(&text, &size);
-        {
-            EventLog log(file);
-            Setup setup;
-            setup.version = log_version;
-            setup.game = GameConfig{3, 2, 1};
-            if (log_version == 1)
-                setup.game.newest_protocol = protocol_v2;
-            setup.commands = {"one", "two"};
-            Referee referee(setup, two_letter_words(), log);
-            referee.start(0);
-            referee.take(arrival::Output{0, "v003R"}, 1);
-            referee.take(arrival::Output{1, "r"}, 2);
-            referee.take(arrival::Exited{1, 0, 9}, 3);
-            REQUIRE(referee.over());
-            referee.finish({PlayerUsage{}, PlayerUsage{}}, 4);
-        }
-        std::fclose(file);
-        const std::string log(text, size);
-        std::free(text);
+        const std::string log = game_log({PlayerUsage{}, PlayerUsage{}}, log_version, "v003R");
         INFO(log);
         const auto lines = lines_of(log);
         CHECK((lines.front().find("\"newest_protocol\":3") != std::string::npos) ==

@@ -109,11 +109,19 @@ slurm)
     "$source/tests/support/slurm_cluster.sh" start "$work/cluster"
     export SLURM_CONF=$work/cluster/slurm.conf
     read -r shards merge < <("$source/contrib/slurm/submit.sh" "$work/out" 4 "${bots[@]}")
+    # Done when the merge job (which waits for the shards) has ended, as slurmctld says: an
+    # empty squeue is no proof, since squeue prints nothing when it cannot reach slurmctld.
+    merge_state() {
+        scontrol show job "$merge" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2
+    }
     for _ in $(seq 600); do
-        [[ -z $(squeue -h -j "$shards,$merge" 2>/dev/null) ]] && break
+        case $(merge_state) in
+            COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;;
+        esac
         sleep 0.2
     done
-    [[ -z $(squeue -h -j "$shards,$merge" 2>/dev/null) ]] || fail "the jobs did not finish: $(squeue)"
+    [[ $(merge_state) == COMPLETED ]] ||
+        fail "the merge job did not complete: $(merge_state); $(squeue; scontrol show job "$merge")"
     grep -q "12 of 12 games done" "$work/out/merge.out" ||
         fail "the merge job: $(cat "$work/out/merge.out" "$work"/out/shard-*.out)"
     same_tournament "$work/out/merged.db" "$work/reference.db"
