@@ -291,8 +291,7 @@ class Checker {
         if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
             if (hello->version < protocol_v2) {
                 check.sent = shown(bot);
-                check.expected =
-                    "v002 or v003 (protocol v2), or r alone (the legacy protocol)";
+                check.expected = "v002 or v003 (protocol v2), or r alone (the legacy protocol)";
                 check.hint = fmt::format(
                     "It asked for version {}: v2 bots send v002 or v003; version 1 is the legacy "
                     "protocol, whose bots start with r (and no v at all).",

@@ -25,8 +25,8 @@ struct TileRules {
     friend bool operator==(const TileRules&, const TileRules&) = default;
 };
 
-// The rule (docs/host.md, "Rules"): a game uses max(requested_sets, ceil(players / 8)) standard sets;
-// with p = ceil(players / sets) players per set, each starts with 21 tiles for p <= 4, 15 for
+// The rule (docs/host.md, "Rules"): a game uses max(requested_sets, ceil(players / 8)) standard
+// sets; with p = ceil(players / sets) players per set, each starts with 21 tiles for p <= 4, 15 for
 // p <= 6 and 11 for p <= 8. nullopt with a reason in `error` when players or sets are out of range.
 std::optional<TileRules> tile_rules_for(int players, int requested_sets, std::string* error);
 

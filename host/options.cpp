@@ -142,7 +142,8 @@ nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
 po::options_description shares() {
     const SandboxLimits limits;
     po::options_description options(
-        "Machine shares (each player in a cgroup of its own; see docs/security.md, or the man page)");
+        "Machine shares (each player in a cgroup of its own; see docs/security.md, or the man "
+        "page)");
     // clang-format off
     options.add_options()
         ("memory", po::value<std::string>()->value_name("MIB")

@@ -72,9 +72,10 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     if (!f.error().empty())
         return "bad start record: " + f.error();
     if (s.game.newest_protocol < protocol_v2 || s.game.newest_protocol > protocol_newest)
-        return fmt::format("the log's host spoke protocol versions up to v{:03}; this host knows "
-                           "v{:03} to v{:03}",
-                           s.game.newest_protocol, protocol_v2, protocol_newest);
+        return fmt::format(
+            "the log's host spoke protocol versions up to v{:03}; this host knows "
+            "v{:03} to v{:03}",
+            s.game.newest_protocol, protocol_v2, protocol_newest);
     s.game.players = static_cast<int>(s.commands.size());
     const auto parsed_dialect = legacy_dialect_from_string(dialect);
     if (!parsed_dialect)

@@ -395,9 +395,10 @@ TEST_CASE("e2e: v2 and legacy reference bots share games, in every seat order", 
     }
 }
 
-TEST_CASE("e2e: a bot written to v002 as first published, a v003 bot and a legacy bot play "
-          "one game, each held to its version byte for byte",
-          "[e2e][v2][versions]") {
+TEST_CASE(
+    "e2e: a bot written to v002 as first published, a v003 bot and a legacy bot play "
+    "one game, each held to its version byte for byte",
+    "[e2e][v2][versions]") {
     // strict_v002.py leaves the game (status 3, "strict: ...") at the first byte its version's
     // document does not allow, and says how it ended when it reaches E. (How far each gets
     // before a faster one ends the game is the race's; `host --check` takes both through
@@ -427,11 +428,9 @@ TEST_CASE("e2e: a v2 handshake is answered in the highest version both know",
     // Player 1 writes the first bytes it reads to its stderr (the host shows them as
     // "[player 1] ..."), and leaves; player 2 wins.
     const auto answer = [](const std::string& hello) {
-        const Run r = run({host, "--json", "--dict", two_letters, "--kill-grace", "300",
-                           "printf " + hello + "; exec dd bs=64 count=1 status=none >&2",
-                           "printf v002R; exec cat >/dev/null"},
-                          30);
-        return player_lines(r, 0, "");
+        const Game game = play({"printf " + hello + "; exec dd bs=64 count=1 status=none >&2",
+                                "printf v002R; exec cat >/dev/null"});
+        return player_lines(game.run, 0, "");
     };
     CHECK(answer("v002") == std::vector<std::string>{"V002."});
     CHECK(answer("v003") == std::vector<std::string>{"V0030102."});

@@ -144,7 +144,8 @@ TEST_CASE("replay: a log answers a later handshake in the newest version its hos
         CHECK((lines.front().find("\"newest_protocol\":3") != std::string::npos) ==
               (log_version == 2));
         const auto replayed = replay(log);
-        INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
+        INFO(
+            (std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
         REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
         CHECK(std::get<nlohmann::json>(replayed)["players"][0]["protocol"] ==
               (log_version == 1 ? "v2" : "v3"));

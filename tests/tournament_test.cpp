@@ -14,8 +14,8 @@
 
 #include <fmt/format.h>
 
-#include "tests/support/game.hpp"
 #include "record/version.hpp"
+#include "tests/support/game.hpp"
 #include "tournament/schedule.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -416,8 +416,8 @@ TEST_CASE("versions: every program says one version, and a log, a result and a d
     }
 
     const std::string log = scratch("version.log");
-    const Game game = play({bot("staircase", "version"), bot("staircase", "version")},
-                           {"--log", log});
+    const Game game =
+        play({bot("staircase", "version"), bot("staircase", "version")}, {"--log", log});
     CHECK(game.result["host_version"] == version);
     const auto records = log_records(log);
     REQUIRE_FALSE(records.empty());
@@ -426,10 +426,11 @@ TEST_CASE("versions: every program says one version, and a log, a result and a d
     std::remove(log.c_str());
 
     ScratchDb db("version");
-    const Run played = run(run_command(db.path, {"a=" + bot("staircase", "version"),
-                                                 "b=" + bot("staircase", "version")},
-                                       {"--deals", "1"}),
-                           120);
+    const Run played =
+        run(run_command(db.path,
+                        {"a=" + bot("staircase", "version"), "b=" + bot("staircase", "version")},
+                        {"--deals", "1"}),
+            120);
     INFO(played.err);
     REQUIRE(played.status == 0);
     const json games = games_of(db.path);

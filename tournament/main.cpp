@@ -617,10 +617,10 @@ int list_games(const Database& database, bool json, bool csv) {
                     const auto& r = *row.result;
                     const SeatResult& seat = r.seats[s];
                     line += fmt::format(
-                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{}\n", r.end, r.duration_ms,
-                        s + 1, csv_field(name(row.game.seats[s])), seat.outcome, seat.standing,
-                        seat.tiles, seat.peels, seat.dumps, seat.stale_peels, seat.think_ms,
-                        csv_field(seat.reason), csv_field(r.log),
+                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{}\n", r.end,
+                        r.duration_ms, s + 1, csv_field(name(row.game.seats[s])), seat.outcome,
+                        seat.standing, seat.tiles, seat.peels, seat.dumps, seat.stale_peels,
+                        seat.think_ms, csv_field(seat.reason), csv_field(r.log),
                         seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
                         seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
                         csv_field(r.host_version));
@@ -838,9 +838,9 @@ int main(int argc, char** argv) {
                 ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 
     po::options_description common("Common");
-    common.add_options()("help,h", "show this help and exit")("version",
-                                                              "show the version and exit")(
-        "db", po::value<std::string>()->value_name("FILE"), "the tournament's database");
+    common.add_options()("help,h", "show this help and exit")(
+        "version", "show the version and exit")("db", po::value<std::string>()->value_name("FILE"),
+                                                "the tournament's database");
     po::options_description run_only_options = run_options();
     po::options_description play = play_options();
     po::options_description sandbox = bg::options::sandbox();
