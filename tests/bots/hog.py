@@ -5,8 +5,16 @@ what it measured goes to its stderr as "hog: ..." lines, which the host passes o
 
     hog.py spin SECONDS [--after S]      spin one process for SECONDS (from S seconds after the
                                          hand) and report its share of a core: "share: 0.950"
+    hog.py spin --between GO STOP        spin until the file STOP exists and report its share of
+                                         a core from when the file GO exists until then; then
+                                         become a process with the argument STOP.reported (the
+                                         test counts them), wait for the file STOP.leave, and
+                                         exit
     hog.py spinners N SECONDS [--setsid] N children spin for SECONDS, each in a session of its
-                                         own with --setsid (an autogroup of its own)
+                                         own with --setsid (an autogroup of its own); it
+                                         reports the sum of their shares: "share: 1.900"
+    hog.py spinners N --between GO STOP [--setsid]
+                                         the same, measured between GO and STOP; then as spin
     hog.py memory N MIB                  N children each touch MIB MiB and hold them:
                                          "touched: I" for each that could; once all six have
                                          (and only then), it exits
@@ -70,10 +78,49 @@ def spin(seconds):
     return (time.process_time() - start_cpu) / (time.monotonic() - start)
 
 
-def hold():
-    time.sleep(3600)
+def spin_between(go, stop):
+    """Spins until the file `stop` exists; the share of a core it got from when the file `go`
+    existed. The files are looked for every 10 ms."""
+    start_cpu = start = None
+    looked = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now - looked < 0.01:
+            continue
+        looked = now
+        if start is None and os.path.exists(go):
+            start_cpu, start = time.process_time(), time.monotonic()
+        if os.path.exists(stop):
+            if start is None:
+                report("error: " + stop + " came before " + go)
+                return 0.0
+            return (time.process_time() - start_cpu) / (time.monotonic() - start)
 
 
+between = None  # the files GO and STOP of --between
+if "--between" in args:
+    at = args.index("--between")
+    between = args[at + 1:at + 3]
+
+
+def measured_spin(seconds):
+    return spin_between(*between) if between else spin(float(seconds))
+
+
+def leave_when_told():
+    """After a report --between GO STOP: says so (the test finds the processes with the argument
+    STOP.reported; it cannot see a file of the sandbox's), waits for the file STOP.leave, and
+    exits. Whoever leaves first could end the game (the last player standing) before the others
+    have reported: the test lets them go once all have."""
+    stop = between[1]
+    os.execv(sys.executable, [sys.executable, __file__, "leave-when", stop + ".leave",
+                              stop + ".reported"])
+
+
+if mode == "leave-when":  # what leave_when_told() becomes
+    while not os.path.exists(args[1]):
+        time.sleep(0.01)
+    sys.exit(0)
 if mode == "affinity":  # before it is ready: its report comes before any game can end
     report("cpus: " + ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
     try:
@@ -85,14 +132,22 @@ take_hand()
 if mode == "spin":
     if "--after" in args:
         time.sleep(float(args[args.index("--after") + 1]))
-    report("share: %.3f" % spin(float(args[1])))
+    report("share: %.3f" % measured_spin(args[1]))
+    if between:
+        leave_when_told()
 elif mode == "spinners":
+    shares, measured = os.pipe()
     for _ in range(int(args[1])):
         if os.fork() == 0:
             if "--setsid" in args:
                 os.setsid()
-            spin(float(args[2]))
-            hold()
+            os.write(measured, b"%.6f\n" % measured_spin(args[2]))
+            os._exit(0)
+    os.close(measured)
+    with os.fdopen(shares) as lines:
+        report("share: %.3f" % sum(float(line) for line in lines))
+    if between:
+        leave_when_told()
 elif mode == "memory":
     done, touched = os.pipe()
     for i in range(int(args[1])):
