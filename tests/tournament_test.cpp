@@ -362,6 +362,60 @@ TEST_CASE(
     }
 }
 
+TEST_CASE(
+    "tournament: what each player wrote to stderr is kept beside its game's log, named by games "
+    "and shown on the game's page",
+    "[e2e][tournament]") {
+    ScratchDb db("stderr");
+    const std::string tag = scratch("stderr");
+    // Bot a writes a line with an escape sequence before it plays; bot b writes nothing.
+    const Run r =
+        run(run_command(db.path,
+                        {"a=printf 'from a \\033[31mred\\n' >&2; " + bot("staircase", tag),
+                         "b=" + bot("staircase", tag)},
+                        {"--logs", db.path + ".logs"}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json games = games_of(db.path);
+    REQUIRE(games.size() == 2);
+    for (const auto& game : games) {
+        for (std::size_t s = 0; s < 2; ++s) {
+            const json& seat = game["seats"][s];
+            INFO("game " << game["id"] << ", seat " << s + 1);
+            if (seat["bot"] == "b") {
+                CHECK(seat["stderr"].is_null());
+                continue;
+            }
+            // Beside the log, named by the seat, escaped as the host's own stderr shows it.
+            const std::string log = game["log"].get<std::string>();
+            const std::string expected =
+                log.substr(0, log.size() - 6) + fmt::format(".player-{}.stderr", s + 1);
+            REQUIRE(seat["stderr"] == expected);
+            CHECK(read_file(expected) == "from a \\x1b[31mred\n");
+        }
+    }
+    const Run csv = run({tournament, "games", "--db", db.path, "--csv"});
+    REQUIRE(csv.status == 0);
+    CHECK(csv.out.substr(0, csv.out.find('\n')).ends_with(",host_version,stderr"));
+    CHECK(csv.out.find(".player-1.stderr\n") != std::string::npos);
+
+    // The replay pages carry it, under the seat that wrote it.
+    const std::string html = db.path + ".logs/report.html";
+    REQUIRE(run({tournament, "report", "--db", db.path, "--html", html}).status == 0);
+    for (const auto& game : games) {
+        const std::string page = read_file(
+            db.path + ".logs/" + fmt::format("games/game-{:06}.html", game["id"].get<int>()));
+        const std::string opening = "id=\"stderr-data\">";
+        const auto from = page.find(opening);
+        REQUIRE(from != std::string::npos);
+        const auto begin = from + opening.size();
+        const json texts = json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+        const std::size_t a_seat = game["seats"][0]["bot"] == "a" ? 0 : 1;
+        CHECK(texts[a_seat] == "from a \\x1b[31mred\n");
+        CHECK(texts[1 - a_seat] == "");
+    }
+}
+
 TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 2",
           "[e2e][tournament]") {
     // Made by the tournament before the players' cgroups: 2 of its 4 games done, its paths

@@ -25,9 +25,20 @@ struct Runner::Slot {
     std::FILE* log_file = nullptr;
     std::string log_path;
     std::unique_ptr<EventLog> log;
+    // What each player wrote to stderr (capped and escaped as the host does), beside the log:
+    // opened at a player's first line.
+    std::vector<std::FILE*> stderr_files;
+    std::string stderr_error;
     std::unique_ptr<Match> match;
     std::uint64_t started_ms = 0;
 };
+
+std::string player_stderr_path(const std::string& log_path, int seat) {
+    const std::string stem = log_path.size() > 6 && log_path.ends_with(".jsonl")
+                                 ? log_path.substr(0, log_path.size() - 6)
+                                 : log_path;
+    return fmt::format("{}.player-{}.stderr", stem, seat + 1);
+}
 
 GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log) {
     const Game& game = referee.game();
@@ -172,6 +183,22 @@ void Runner::start_next(Slot& slot) {
     }
     slot.log = std::make_unique<EventLog>(slot.log_file);
     Match::Options match_options;
+    slot.stderr_files.assign(launches.size(), nullptr);
+    slot.stderr_error.clear();
+    // An attempt stopped before (the game is played again from the start) leaves nothing.
+    if (!slot.log_path.empty())
+        for (std::size_t seat = 0; seat < launches.size(); ++seat)
+            std::remove(player_stderr_path(slot.log_path, static_cast<int>(seat)).c_str());
+    if (!slot.log_path.empty())
+        match_options.player_lines = [&slot](PlayerId player, const std::string& line) {
+            std::FILE*& file = slot.stderr_files[static_cast<std::size_t>(player)];
+            const std::string path = player_stderr_path(slot.log_path, static_cast<int>(player));
+            if (!file && slot.stderr_error.empty())
+                file = std::fopen(path.c_str(), "we");  // close-on-exec, as the log
+            if (!file || std::fputs(line.c_str(), file) < 0 || std::fputc('\n', file) < 0)
+                if (slot.stderr_error.empty())
+                    slot.stderr_error = fmt::format("{}: {}", path, std::strerror(errno));
+        };
     match_options.cgroup = slot.cgroup.get();
     match_options.limits = options_.limits;
     match_options.on_done = [this, &slot] {
@@ -197,12 +224,22 @@ void Runner::reap() {
             closed = std::fclose(slot->log_file) == 0;
             slot->log_file = nullptr;
         }
+        const std::string close_error = closed ? "" : std::strerror(errno);
+        for (std::FILE*& file : slot->stderr_files)
+            if (file && std::fclose(std::exchange(file, nullptr)) != 0 &&
+                slot->stderr_error.empty())
+                slot->stderr_error = std::strerror(errno);
         try {
             if (log_failed || !closed) {
                 database_.mark_pending(slot->row.id);
                 fail(fmt::format("the game log {} could not be written ({})",
                                  escape_for_terminal(slot->log_path),
-                                 log_failed ? log_error : std::strerror(errno)));
+                                 log_failed ? log_error : close_error));
+            } else if (!slot->stderr_error.empty()) {
+                database_.mark_pending(slot->row.id);
+                fail(fmt::format("a player's stderr could not be kept beside the game log {} ({})",
+                                 escape_for_terminal(slot->log_path),
+                                 escape_for_terminal(slot->stderr_error)));
             } else if (referee.game().end() == End::aborted) {
                 database_.mark_pending(slot->row.id);  // stopped: played again on resume
             } else {

@@ -21,6 +21,12 @@
 
 namespace bg::tournament {
 
+// Where the runner keeps what player `seat` (from 0) of a game wrote to stderr: beside the
+// game's log DIR/game-NNNNNN.jsonl, as DIR/game-NNNNNN.player-K.stderr (K from 1), one line a
+// line it wrote, capped and escaped as the host caps and escapes them; none if it wrote
+// nothing.
+std::string player_stderr_path(const std::string& log_path, int seat);
+
 // A finished game's result as the database stores it.
 GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log);
 

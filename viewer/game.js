@@ -180,6 +180,23 @@
     });
   }
 
+  // What each player wrote to stderr, where it was kept (a tournament's --logs).
+  const kept = document.getElementById("stderr-data");
+  if (kept) {
+    const texts = JSON.parse(kept.textContent);
+    const section = document.getElementById("stderr");
+    section.appendChild(el("h2", null, "What the players wrote to stderr"));
+    for (let p = 0; p < n; p++) {
+      const text = texts[p] || "";
+      const lines = text ? text.replace(/\n$/, "").split("\n").length : 0;
+      const box = el("details", "stderr");
+      box.dataset.player = String(p);
+      box.appendChild(el("summary", null, seat(p) + ": " + (lines ? lines + (lines === 1 ? " line" : " lines") : "nothing")));
+      if (lines) box.appendChild(el("pre", null, text));
+      section.appendChild(box);
+    }
+  }
+
   let current = 0;
   function draw() {
     const index = moments[current];

@@ -49,7 +49,7 @@ std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream
 namespace {
 
 std::string page(const std::string& title, const std::string& body, const std::string& data_id,
-                 const std::string& data, const char* script) {
+                 const std::string& data, const char* script, const std::string& more_data = "") {
     return fmt::format(R"(<!doctype html>
 <html lang="en">
 <head>
@@ -60,18 +60,19 @@ std::string page(const std::string& title, const std::string& body, const std::s
 </head>
 <body>
 {}
-<script type="application/json" id="{}">{}</script>
+<script type="application/json" id="{}">{}</script>{}
 <script>window.onerror = function (message) {{ document.body.dataset.error = String(message); }};</script>
 <script>{}</script>
 </body>
 </html>
 )",
-                       title, assets::page_css, body, data_id, data, script);
+                       title, assets::page_css, body, data_id, data, more_data, script);
 }
 
 }  // namespace
 
-std::string game_page(const std::vector<nlohmann::json>& records) {
+std::string game_page(const std::vector<nlohmann::json>& records,
+                      const std::vector<std::string>& player_stderr) {
     const char* const body = R"(<header>
 <h1 id="title">Bananagrams game</h1>
 <div class="controls">
@@ -90,6 +91,7 @@ std::string game_page(const std::vector<nlohmann::json>& records) {
 <div id="boards"></div>
 <h2>Result</h2>
 <table id="result"></table>
+<div id="stderr"></div>
 </div>
 <aside>
 <div id="current"></div>
@@ -97,7 +99,15 @@ std::string game_page(const std::vector<nlohmann::json>& records) {
 <ul id="events"></ul>
 </aside>
 </main>)";
-    return page("Bananagrams game", body, "log", script_json(records), assets::game_js);
+    std::string more;
+    if (!player_stderr.empty()) {
+        nlohmann::json texts = nlohmann::json::array();
+        for (const auto& text : player_stderr)
+            texts.push_back(text);
+        more = "\n<script type=\"application/json\" id=\"stderr-data\">" + script_json(texts) +
+               "</script>";
+    }
+    return page("Bananagrams game", body, "log", script_json(records), assets::game_js, more);
 }
 
 std::string report_page(const nlohmann::json& data) {

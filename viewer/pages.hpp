@@ -19,8 +19,11 @@ std::string script_json(const nlohmann::json& value);
 // An event log's records, one JSON object a line, or why it is not one.
 std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream& log);
 
-// The replay page of one game, from its event log's records (the start record first).
-std::string game_page(const std::vector<nlohmann::json>& records);
+// The replay page of one game, from its event log's records (the start record first), with
+// what each player wrote to stderr where it was kept (one text a seat; none, or fewer, where
+// it was not).
+std::string game_page(const std::vector<nlohmann::json>& records,
+                      const std::vector<std::string>& player_stderr = {});
 
 // The tournament report: {"standings": (tournament standings --json), "seats": [{"games",
 // "wins"}...], "games": [{"id", "deal", "rotation", "state", "end", "winner", "seats",

@@ -1,0 +1,107 @@
+// tournament merge: the games of shards gathered into one database.
+#include <filesystem>
+
+#include "tournament/cli.hpp"
+#include "tournament/commands.hpp"
+#include "tournament/spec.hpp"
+
+namespace bg::tournament::commands {
+
+using namespace cli;
+using bg::escape_for_terminal;
+
+int merge(const po::variables_map& vm) {
+    std::vector<std::string> inputs;
+    try {
+        if (!vm.count("db"))
+            throw po::error("--db OUT is needed: the database the shards are merged into");
+        if (vm.count("shards"))
+            inputs = vm["shards"].as<std::vector<std::string>>();
+        if (inputs.empty())
+            throw po::error("no shards given: tournament merge --db OUT SHARD.db...");
+    } catch (const po::error& e) {
+        return usage_error(e.what());
+    }
+    std::vector<std::unique_ptr<Database>> shards;
+    for (const auto& path : inputs) {
+        auto opened = Database::open(path, Database::Access::read);
+        if (!made_or_said(opened))
+            return exit_database;
+        shards.push_back(std::move(std::get<std::unique_ptr<Database>>(opened)));
+        if (auto why = difference(shards.front()->spec(), shards.back()->spec())) {
+            say("tournament: {} and {} are not shards of one tournament: {}\n",
+                escape_for_terminal(inputs.front()), escape_for_terminal(path), *why);
+            return exit_database;
+        }
+    }
+    const std::string out_path = vm["db"].as<std::string>();
+    std::unique_ptr<Database> merged;
+    if (std::filesystem::exists(out_path)) {
+        auto opened = Database::open(out_path, Database::Access::write);
+        if (!made_or_said(opened))
+            return exit_database;
+        merged = std::move(std::get<std::unique_ptr<Database>>(opened));
+        if (merged->spec().shard) {
+            say("tournament: {} is a shard itself; merge into a new file or an earlier merge\n",
+                escape_for_terminal(out_path));
+            return exit_database;
+        }
+        if (auto why = difference(merged->spec(), shards.front()->spec())) {
+            say("tournament: {} holds another tournament than {}: {}\n",
+                escape_for_terminal(out_path), escape_for_terminal(inputs.front()), *why);
+            return exit_database;
+        }
+    } else {
+        Spec spec = shards.front()->spec();
+        spec.shard.reset();
+        spec.logs.clear();
+        auto created = Database::create(out_path, spec);
+        if (!made_or_said(created))
+            return exit_database;
+        merged = std::move(std::get<std::unique_ptr<Database>>(created));
+    }
+    if (auto error = merged->lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
+    std::vector<GameRow> rows;
+    for (const auto& shard : shards) {
+        auto games = shard->games();
+        std::move(games.begin(), games.end(), std::back_inserter(rows));
+    }
+    const Database::Merged result = merged->merge(rows);
+    if (!result.conflicts.empty()) {
+        std::string ids;
+        for (std::size_t i = 0; i < result.conflicts.size() && i < 20; ++i)
+            ids += fmt::format("{}{}", i ? ", " : "", result.conflicts[i]);
+        say("tournament: {} game{} done twice with different results (game{} {}{}): nothing was "
+            "merged; merge only one database of each shard\n",
+            result.conflicts.size(), result.conflicts.size() == 1 ? "" : "s",
+            result.conflicts.size() == 1 ? "" : "s", ids,
+            result.conflicts.size() > 20 ? ", ..." : "");
+        return exit_database;
+    }
+    const auto all = merged->games();
+    std::vector<int> missing;
+    for (const auto& row : all)
+        if (!row.result)
+            missing.push_back(row.id);
+    say("tournament: merged {} shard database{}: {} game{} added, {} already there; {} of {} "
+        "games done\n",
+        shards.size(), shards.size() == 1 ? "" : "s", result.added, result.added == 1 ? "" : "s",
+        result.already, all.size() - missing.size(), all.size());
+    if (missing.empty())
+        return exit_done;
+    std::string ids;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
+        ids += fmt::format("{}{}", i ? ", " : "", missing[i]);
+    const auto& shard = shards.front()->spec().shard;
+    say("tournament: {} game{} missing: {}{}{}\n", missing.size(), missing.size() == 1 ? "" : "s",
+        ids, missing.size() > 20 ? ", ..." : "",
+        shard ? fmt::format(" (game g is in shard (g - 1) mod {}: resume those shards, then merge "
+                            "again)",
+                            shard->count)
+              : "");
+    return exit_incomplete;
+}
+}  // namespace bg::tournament::commands

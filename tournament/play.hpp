@@ -1,0 +1,26 @@
+// The playing of a tournament: a database's pending games played on one event loop (the
+// Runner), several at once, with the status line, the SPRT's stop, and the signals that stop a
+// run. What run and resume share.
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include "tournament/database.hpp"
+
+namespace bg::tournament {
+
+// How a run or a resume plays: --concurrency, --rating-interval and --json.
+struct PlaySettings {
+    int concurrency = 1;
+    int interval = 50;
+    bool json = false;
+};
+
+// Those of the command line; po::error for a bad value.
+PlaySettings play_settings(const boost::program_options::variables_map& vm);
+
+// Takes the database for this runner alone, then plays its pending games; prints the standings
+// at the end. The program's exit status (cli.hpp).
+int play(Database& database, const PlaySettings& settings);
+
+}  // namespace bg::tournament

@@ -1,0 +1,107 @@
+// tournament report: the tournament's page, and a replay page for every game whose log is kept.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "tournament/cli.hpp"
+#include "tournament/commands.hpp"
+#include "tournament/runner.hpp"
+#include "tournament/standings.hpp"
+#include "viewer/pages.hpp"
+
+namespace bg::tournament::commands {
+
+using namespace cli;
+using bg::escape_for_terminal;
+
+int report(const po::variables_map& vm) {
+    if (!vm.count("db") || !vm.count("html")) {
+        say("tournament: report needs --db FILE and --html FILE\nTry 'tournament --help'.\n");
+        return exit_usage;
+    }
+    auto opened = open_database(vm, Database::Access::read);
+    if (!made_or_said(opened))
+        return exit_database;
+    const Database& database = *std::get<std::unique_ptr<Database>>(opened);
+    const Spec& spec = database.spec();
+    const auto rows = database.games();
+    const std::filesystem::path html = vm["html"].as<std::string>();
+    const std::filesystem::path folder = html.parent_path().empty() ? "." : html.parent_path();
+    nlohmann::json seats = nlohmann::json::array();
+    nlohmann::json games = nlohmann::json::array();
+    int pages = 0, unreadable = 0;
+    bool pages_folder_made = false;
+    for (const auto& row : rows) {
+        nlohmann::json names = nlohmann::json::array();
+        for (int bot : row.game.seats)
+            names.push_back(spec.bots[static_cast<std::size_t>(bot)].name);
+        nlohmann::json game = {{"id", row.id},
+                               {"deal", row.game.deal},
+                               {"rotation", row.game.rotation},
+                               {"state", to_string(row.state)},
+                               {"end", nullptr},
+                               {"winner", nullptr},
+                               {"seats", names},
+                               {"page", nullptr}};
+        if (row.result) {
+            const GameResult& r = *row.result;
+            game["end"] = r.end;
+            if (r.winner_seat)
+                game["winner"] = names[static_cast<std::size_t>(*r.winner_seat)];
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                if (seats.size() <= s)
+                    seats.push_back({{"games", 0}, {"wins", 0}});
+                seats[s]["games"] = seats[s]["games"].get<int>() + 1;
+                if (r.winner_seat == static_cast<int>(s))
+                    seats[s]["wins"] = seats[s]["wins"].get<int>() + 1;
+            }
+            if (!r.log.empty()) {
+                std::ifstream log(r.log, std::ios::binary);
+                auto records = bg::viewer::read_records(log);
+                const auto name = fmt::format("games/game-{:06}.html", row.id);
+                if (!pages_folder_made) {
+                    std::error_code error;
+                    std::filesystem::create_directories(folder / "games", error);
+                    pages_folder_made = true;
+                }
+                std::ofstream page(folder / name, std::ios::binary);
+                if (auto* ok = std::get_if<std::vector<nlohmann::json>>(&records); ok && page) {
+                    std::vector<std::string> player_stderr;
+                    for (std::size_t seat = 0; seat < row.game.seats.size(); ++seat) {
+                        std::ifstream kept(player_stderr_path(r.log, static_cast<int>(seat)),
+                                           std::ios::binary);
+                        player_stderr.emplace_back(std::istreambuf_iterator<char>(kept),
+                                                   std::istreambuf_iterator<char>());
+                    }
+                    page << bg::viewer::game_page(*ok, player_stderr);
+                    if (page.flush()) {
+                        game["page"] = name;
+                        ++pages;
+                    }
+                } else {
+                    ++unreadable;
+                }
+            }
+        }
+        games.push_back(std::move(game));
+    }
+    const nlohmann::json data = {
+        {"standings", standings_json(standings(spec, rows, database.stopped()))},
+        {"seats", seats},
+        {"games", games}};
+    std::ofstream out_file(html, std::ios::binary);
+    out_file << bg::viewer::report_page(data);
+    if (!out_file.flush()) {
+        say("tournament: cannot write the report {}: {}\n", escape_for_terminal(html.string()),
+            std::strerror(errno));
+        return exit_database;
+    }
+    say("tournament: the report: {} ({} game page{}{})\n", escape_for_terminal(html.string()),
+        pages, pages == 1 ? "" : "s",
+        unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
+    return exit_done;
+}
+
+}  // namespace bg::tournament::commands
