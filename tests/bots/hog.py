@@ -117,6 +117,10 @@ def leave_when_told():
                               stop + ".reported"])
 
 
+def hold():
+    time.sleep(3600)
+
+
 if mode == "leave-when":  # what leave_when_told() becomes
     while not os.path.exists(args[1]):
         time.sleep(0.01)
