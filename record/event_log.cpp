@@ -9,19 +9,19 @@ namespace bg {
 
 // Records are built only when written: in a game without a log this is the hot path.
 void EventLog::start(const Setup& setup, std::uint64_t t_ns) {
-    append("start", writing() ? to_json(setup) : nlohmann::json(), t_ns);
+    append("start", building() ? to_json(setup) : nlohmann::json(), t_ns);
 }
 
 void EventLog::input(const Input& input, std::uint64_t t_ns) {
-    append("input", writing() ? to_json(input) : nlohmann::json(), t_ns);
+    append("input", building() ? to_json(input) : nlohmann::json(), t_ns);
 }
 
 void EventLog::decision(const Decision& decision, std::uint64_t t_ns) {
-    append("decision", writing() ? to_json(decision) : nlohmann::json(), t_ns);
+    append("decision", building() ? to_json(decision) : nlohmann::json(), t_ns);
 }
 
 void EventLog::usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) {
-    append("usage", writing() ? usage_json(player, usage) : nlohmann::json(), t_ns);
+    append("usage", building() ? usage_json(player, usage) : nlohmann::json(), t_ns);
 }
 
 void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {
@@ -30,9 +30,13 @@ void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {
 
 void EventLog::append(const char* kind, const nlohmann::json& body, std::uint64_t t_ns) {
     const std::uint64_t seq = seq_++;
-    if (!writing())
+    if (!building())
         return;
     const nlohmann::json record = {{"seq", seq}, {"t", t_ns}, {kind, body}};
+    if (observer_)
+        observer_(record);
+    if (!writing())
+        return;
     std::string line;
     try {
         // Every string in a record is valid UTF-8 by construction (untrusted bytes go through

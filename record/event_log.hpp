@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -46,13 +47,18 @@ class EventLog final : public LogSink {
     bool failed() const override { return failed_; }
     // Why the log could not be written, once failed().
     const std::string& error() const { return error_; }
+    // Each record as it is appended, written or not (a live view of the game).
+    using Observer = std::function<void(const nlohmann::json& record)>;
+    void observe(Observer observer) { observer_ = std::move(observer); }
 
   private:
     bool writing() const { return file_ != nullptr && !failed_; }
+    bool building() const { return writing() || observer_ != nullptr; }
     void append(const char* kind, const nlohmann::json& body, std::uint64_t t_ns);
     void fail(std::string error);
 
     std::FILE* file_;
+    Observer observer_;
     std::uint64_t seq_ = 0;
     bool failed_ = false;
     std::string error_;

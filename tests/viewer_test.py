@@ -153,8 +153,8 @@ try:
     for r, b in zip(rows, standings["bots"]):
         assert r["data-elo"] == "%.3f" % b["elo"], (r, b)
         assert int(r["data-wins"]) == b["wins"] and int(r["data-games"]) == b["games"]
-    # The page's own three scripts (data, error hook, report) and no element from the name.
-    assert sum(tag == "script" for tag, _ in shown.elements) == 3, "markup from a bot's name"
+    # The page's own four scripts (data, error hook, grid, report) and no element from the name.
+    assert sum(tag == "script" for tag, _ in shown.elements) == 4, "markup from a bot's name"
     assert not any(tag == "b" for tag, _ in shown.elements), "markup from a bot's name"
     assert name in shown.text.get("standings", "")
     links = [a["href"] for tag, a in shown.elements if tag == "a" and "href" in a]

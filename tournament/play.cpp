@@ -9,6 +9,7 @@
 #include "host/host_dictionaries.hpp"
 #include "host/options.hpp"
 #include "tournament/cli.hpp"
+#include "tournament/live.hpp"
 #include "tournament/runner.hpp"
 #include "tournament/standings.hpp"
 #include "transport/handles.hpp"
@@ -148,9 +149,16 @@ std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
 }  // namespace
 
 PlaySettings play_settings(const po::variables_map& vm) {
-    return {static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
-            static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
-            vm["json"].as<bool>()};
+    PlaySettings settings{static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
+                          static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
+                          vm["json"].as<bool>(), std::nullopt};
+    if (vm.count("serve")) {
+        auto address = serve::parse_address(vm["serve"].as<std::string>());
+        if (auto* why = std::get_if<std::string>(&address))
+            throw po::error(*why);
+        settings.serve = std::get<serve::Address>(address);
+    }
+    return settings;
 }
 
 int play(Database& database, const PlaySettings& settings) {
@@ -240,6 +248,20 @@ int play(Database& database, const PlaySettings& settings) {
         int signal = 0;
         std::string stop_reason;
         {
+            std::unique_ptr<Live> live;
+            if (settings.serve) {
+                auto started = Live::start(loop.get(), *settings.serve, database);
+                if (!made_or_said(started))
+                    return exit_database;
+                live = std::move(std::get<std::unique_ptr<Live>>(started));
+                serve::Address shown = *settings.serve;
+                shown.port = live->port();
+                status.clear();
+                say("tournament: watch it live at http://{}/{}\n", shown.authority(),
+                    shown.loopback() ? ""
+                                     : " (not a loopback address: anyone who can reach this "
+                                       "machine can watch)");
+            }
             std::vector<bg::SignalWatch> signals;
             Runner::Options options;
             options.concurrency = concurrency;
@@ -255,11 +277,27 @@ int play(Database& database, const PlaySettings& settings) {
                     say("tournament: a game waits for cores of its own: {}\n", why);
                 }
             };
-            options.on_finished = [&signals] { signals.clear(); };
+            options.on_finished = [&] {
+                signals.clear();
+                if (live)
+                    live->finished(!stop_reason.empty() ? stop_reason
+                                   : signal != 0
+                                       ? fmt::format("stopped by SIG{}", sigabbrev_np(signal))
+                                       : "every game is done",
+                                   [] {});
+            };
+            if (live) {
+                options.on_started = [&](const GameRow& row) { live->started(row); };
+                options.on_record = [&](int game, const nlohmann::json& record) {
+                    live->record(game, record);
+                };
+            }
             Runner* runner_ptr = nullptr;
             options.on_recorded = [&](const GameRow& row) {
                 pairs.add(row);
                 status.recorded(row, pairs);
+                if (live)
+                    live->recorded(row);
                 if (!spec.sprt || !stop_reason.empty())
                     return;
                 const SprtState sprt{*spec.sprt, spec.sprt->llr(pairs.results()),

@@ -3,17 +3,22 @@
 // run. What run and resume share.
 #pragma once
 
+#include <optional>
+
 #include <boost/program_options.hpp>
+
+#include "serve/request.hpp"
 
 #include "tournament/database.hpp"
 
 namespace bg::tournament {
 
-// How a run or a resume plays: --concurrency, --rating-interval and --json.
+// How a run or a resume plays: --concurrency, --rating-interval, --json and --serve.
 struct PlaySettings {
     int concurrency = 1;
     int interval = 50;
     bool json = false;
+    std::optional<serve::Address> serve;  // --serve
 };
 
 // Those of the command line; po::error for a bad value.

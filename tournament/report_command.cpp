@@ -3,7 +3,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include "tournament/cli.hpp"
 #include "tournament/commands.hpp"
@@ -58,8 +57,6 @@ int report(const po::variables_map& vm) {
                     seats[s]["wins"] = seats[s]["wins"].get<int>() + 1;
             }
             if (!r.log.empty()) {
-                std::ifstream log(r.log, std::ios::binary);
-                auto records = bg::viewer::read_records(log);
                 const auto name = fmt::format("games/game-{:06}.html", row.id);
                 if (!pages_folder_made) {
                     std::error_code error;
@@ -67,15 +64,8 @@ int report(const po::variables_map& vm) {
                     pages_folder_made = true;
                 }
                 std::ofstream page(folder / name, std::ios::binary);
-                if (auto* ok = std::get_if<std::vector<nlohmann::json>>(&records); ok && page) {
-                    std::vector<std::string> player_stderr;
-                    for (std::size_t seat = 0; seat < row.game.seats.size(); ++seat) {
-                        std::ifstream kept(player_stderr_path(r.log, static_cast<int>(seat)),
-                                           std::ios::binary);
-                        player_stderr.emplace_back(std::istreambuf_iterator<char>(kept),
-                                                   std::istreambuf_iterator<char>());
-                    }
-                    page << bg::viewer::game_page(*ok, player_stderr);
+                if (const auto made = replay_page(row); made && page) {
+                    page << *made;
                     if (page.flush()) {
                         game["page"] = name;
                         ++pages;

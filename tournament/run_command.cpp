@@ -56,7 +56,13 @@ po::options_description play_options() {
          "games at once (default: the number of CPUs)")
         ("rating-interval", po::value<std::string>()->value_name("N")->default_value("50"),
          "the standings every N games on a terminal; a status line every N games otherwise")
-        ("json", po::bool_switch(), "print the standings at the end as JSON");
+        ("json", po::bool_switch(), "print the standings at the end as JSON")
+        ("serve", po::value<std::string>()->value_name("ADDR:PORT"),
+         "while it plays, serve a live page of the tournament (standings, SPRT, the games "
+         "running, peel by peel, and those finished with their replay pages) and its event "
+         "stream (/events) on ADDR:PORT (port 0: any free one; the address is said). Use "
+         "127.0.0.1: any other address shows the games (bots' names, commands, grids and "
+         "stderr) to the network. No seed of a game not over is ever sent");
     // clang-format on
     return options;
 }

@@ -3,12 +3,15 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
 #include "host/options.hpp"
 #include "record/json_value.hpp"
+#include "viewer/pages.hpp"
 
 namespace bg::tournament {
 
@@ -38,6 +41,24 @@ std::string player_stderr_path(const std::string& log_path, int seat) {
                                  ? log_path.substr(0, log_path.size() - 6)
                                  : log_path;
     return fmt::format("{}.player-{}.stderr", stem, seat + 1);
+}
+
+std::optional<std::string> replay_page(const GameRow& row) {
+    if (!row.result || row.result->log.empty())
+        return std::nullopt;
+    const std::string& log_path = row.result->log;
+    std::ifstream log(log_path, std::ios::binary);
+    auto records = viewer::read_records(log);
+    auto* read = std::get_if<std::vector<nlohmann::json>>(&records);
+    if (!read)
+        return std::nullopt;
+    std::vector<std::string> player_stderr;
+    for (std::size_t seat = 0; seat < row.game.seats.size(); ++seat) {
+        std::ifstream kept(player_stderr_path(log_path, static_cast<int>(seat)), std::ios::binary);
+        player_stderr.emplace_back(std::istreambuf_iterator<char>(kept),
+                                   std::istreambuf_iterator<char>());
+    }
+    return viewer::game_page(*read, player_stderr);
 }
 
 GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log) {
@@ -182,6 +203,12 @@ void Runner::start_next(Slot& slot) {
         return fail(fmt::format("the database could not be written: {}", e.what()));
     }
     slot.log = std::make_unique<EventLog>(slot.log_file);
+    if (options_.on_record)
+        slot.log->observe([this, game = slot.row.id](const nlohmann::json& record) {
+            options_.on_record(game, record);
+        });
+    if (options_.on_started)
+        options_.on_started(slot.row);
     Match::Options match_options;
     slot.stderr_files.assign(launches.size(), nullptr);
     slot.stderr_error.clear();

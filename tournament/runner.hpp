@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace bg::tournament {
 // line it wrote, capped and escaped as the host caps and escapes them; none if it wrote
 // nothing.
 std::string player_stderr_path(const std::string& log_path, int seat);
+
+// The replay page of a done game, from its log and its players' stderr beside it; nullopt
+// without a log, or with one that cannot be read.
+std::optional<std::string> replay_page(const GameRow& row);
 
 // A finished game's result as the database stores it.
 GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log);
@@ -45,7 +50,10 @@ class Runner {
         cgroups::PlayerLimits limits;
         // When a game waits for cores of its own that other hosts hold: what it waits for.
         std::function<void(const std::string&)> on_waiting;
-        // After each game's result is committed.
+        // When a game starts (before its first record), each record of its event log as it is
+        // appended (with or without --logs), and after its result is committed.
+        std::function<void(const GameRow&)> on_started;
+        std::function<void(int game, const nlohmann::json& record)> on_record;
         std::function<void(const GameRow&)> on_recorded;
         // Once every game is over and every handle of the runner is closed.
         std::function<void()> on_finished;

@@ -4,7 +4,9 @@
 namespace bg::viewer::assets {
 
 extern const char* const page_css;
+extern const char* const grid_js;  // before game_js and live_js
 extern const char* const game_js;
 extern const char* const report_js;
+extern const char* const live_js;
 
 }  // namespace bg::viewer::assets

@@ -71,24 +71,8 @@
     return s;
   }
 
-  // A grid's tiles within their bounding box: a 999x999 grid with its tiles in a corner is
-  // drawn as small as its tiles.
-  function parseGrid(text) {
-    if (!text || text.length < 6) return null;
-    const w = parseInt(text.substr(0, 3), 10), h = parseInt(text.substr(3, 3), 10);
-    const cells = text.substr(6);
-    let top = h, left = w, bottom = -1, right = -1;
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++)
-        if (cells[y * w + x] && cells[y * w + x] !== ".") {
-          top = Math.min(top, y); bottom = Math.max(bottom, y);
-          left = Math.min(left, x); right = Math.max(right, x);
-        }
-    if (bottom < 0) return { rows: [] };
-    const rows = [];
-    for (let y = top; y <= bottom; y++) rows.push(cells.substr(y * w + left, right - left + 1));
-    return { rows: rows, width: right - left + 1, top: top, left: left, w: w };
-  }
+  // A grid's tiles within their bounding box (viewer/grid.js, before this script).
+  const parseGrid = tileBox;
   function letterAt(text, x, y) {
     if (!text) return ".";
     const w = parseInt(text.substr(0, 3), 10), h = parseInt(text.substr(3, 3), 10);

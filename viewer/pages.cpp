@@ -63,10 +63,12 @@ std::string page(const std::string& title, const std::string& body, const std::s
 <script type="application/json" id="{}">{}</script>{}
 <script>window.onerror = function (message) {{ document.body.dataset.error = String(message); }};</script>
 <script>{}</script>
+<script>{}</script>
 </body>
 </html>
 )",
-                       title, assets::page_css, body, data_id, data, more_data, script);
+                       title, assets::page_css, body, data_id, data, more_data, assets::grid_js,
+                       script);
 }
 
 }  // namespace
@@ -121,6 +123,18 @@ std::string report_page(const nlohmann::json& data) {
 <section><h2>Games</h2><table id="games"></table></section>
 </div>)";
     return page("Tournament report", body, "report", script_json(data), assets::report_js);
+}
+
+std::string live_tournament_page() {
+    const char* const body = R"(<header><h1 id="title">Tournament</h1>
+<div><span id="connection" class="connecting">connecting...</span> <span id="progress" class="muted"></span></div>
+</header>
+<div class="report">
+<section><h2>Standings</h2><table id="standings"></table><div id="sprt"></div></section>
+<section><h2>Playing now</h2><p id="idle" class="muted">no game is being played</p><div id="running"></div></section>
+<section><h2>Just finished</h2><ul id="finished"></ul></section>
+</div>)";
+    return page("Tournament, live", body, "live", "null", assets::live_js);
 }
 
 }  // namespace bg::viewer

@@ -30,4 +30,8 @@ std::string game_page(const std::vector<nlohmann::json>& records,
 // "page"}...]}.
 std::string report_page(const nlohmann::json& data);
 
+// The live page of a tournament served while it plays (tournament run --serve): it draws what
+// the server's event stream (/events) says.
+std::string live_tournament_page();
+
 }  // namespace bg::viewer

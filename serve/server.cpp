@@ -1,0 +1,348 @@
+#include "serve/server.hpp"
+
+#include <libwebsockets.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace bg::serve {
+
+namespace {
+
+// What a connection's per-session memory (zeroed by libwebsockets) holds.
+struct SessionSlot {
+    Server::Session* session;
+};
+
+constexpr std::size_t chunk_bytes = 16 * 1024;
+
+// The servers alive: a callback for a connection of a server already destroyed (libwebsockets
+// closes them on the loop after) finds none.
+std::vector<Server*>& live_servers() {
+    static std::vector<Server*> live;
+    return live;
+}
+
+// The pages are the program's own, drawn by their inline script and style: nothing else may
+// load, and the page may connect only to this server.
+constexpr const char* page_policy =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+    "connect-src 'self'";
+
+void log_line(int level, const char* line) {
+    if (level & (LLL_ERR | LLL_WARN))
+        std::fprintf(stderr, "serve: libwebsockets: %s", line);
+}
+
+bool add_header(lws* wsi, const char* name, const std::string& value, unsigned char** p,
+                unsigned char* end) {
+    return lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>(name),
+                                       reinterpret_cast<const unsigned char*>(value.data()),
+                                       static_cast<int>(value.size()), p, end) == 0;
+}
+
+// Writes a response's headers: the status, the type and length (none for a stream), and
+// headers that keep a browser from caching or sniffing.
+bool write_headers(lws* wsi, unsigned status, const char* type, lws_filepos_t length,
+                   const std::vector<std::pair<const char*, std::string>>& more = {}) {
+    unsigned char buffer[LWS_PRE + 2048];
+    unsigned char* start = buffer + LWS_PRE;
+    unsigned char* p = start;
+    unsigned char* end = buffer + sizeof buffer - 1;
+    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) != 0 ||
+        !add_header(wsi, "cache-control:", "no-store", &p, end) ||
+        !add_header(wsi, "x-content-type-options:", "nosniff", &p, end))
+        return false;
+    for (const auto& [name, value] : more)
+        if (!add_header(wsi, name, value, &p, end))
+            return false;
+    return lws_finalize_write_http_header(wsi, start, &p, end) == 0;
+}
+
+int trampoline(lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+    return Server::callback(wsi, static_cast<int>(reason), user, in, len);
+}
+
+const lws_protocols protocols[] = {
+    {"http", trampoline, sizeof(SessionSlot), 0, 0, nullptr, 0},
+    {nullptr, nullptr, 0, 0, 0, nullptr, 0},
+};
+
+}  // namespace
+
+struct Server::Session {
+    enum Kind { idle, body, stream };
+    explicit Session(std::size_t limit) : out(limit) {}
+    Kind kind = idle;
+    Outbox out;
+    lws* wsi = nullptr;
+};
+
+Server::Server(uv_loop_t* loop, Content content, Limits limits)
+    : loop_(loop),
+      content_(std::move(content)),
+      limits_(limits),
+      stream_(first_id_now(), limits.history_bytes),
+      context_(new lws_context*(nullptr)) {
+    live_servers().push_back(this);
+}
+
+std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop,
+                                                                 const Address& address,
+                                                                 Content content, Limits limits) {
+    std::unique_ptr<Server> server(new Server(loop, std::move(content), limits));
+    lws_set_log_level(LLL_ERR | LLL_WARN, log_line);
+    lws_context_creation_info info;
+    std::memset(&info, 0, sizeof info);
+    void* loops[1] = {loop};
+    info.options = LWS_SERVER_OPTION_LIBUV;
+    if (address.host.find(':') == std::string::npos)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.foreign_loops = loops;
+    info.port = address.port;
+    info.iface = address.host.c_str();
+    info.protocols = protocols;
+    info.user = server.get();
+    info.pcontext = server->context_;
+    info.max_http_header_data = static_cast<unsigned short>(limits.header_bytes);
+    info.timeout_secs = limits.header_seconds;
+    info.vhost_name = "bananagrams";
+    *server->context_ = lws_create_context(&info);
+    if (!*server->context_)
+        return fmt::format("cannot serve on {}: it is in use, or not an address of this machine",
+                           address.authority());
+    lws_vhost* vhost = lws_get_vhost_by_name(*server->context_, "bananagrams");
+    server->port_ = vhost ? lws_get_vhost_listen_port(vhost) : address.port;
+    return server;
+}
+
+Server::~Server() {
+    auto& live = live_servers();
+    live.erase(std::remove(live.begin(), live.end(), this), live.end());
+    // With a foreign loop, libwebsockets destroys a context in two calls: the first closes its
+    // connections and handles on the loop (finish()); the second, once the loop has closed
+    // them, frees the context. Destroyed before finish(), the server makes the first here, and
+    // the cell is left for libwebsockets to clear should the loop run again.
+    if (*context_)
+        lws_context_destroy(*context_);
+    if (*context_ && !destroying_)
+        context_ = nullptr;
+    else if (!*context_)
+        delete context_;
+    if (finish_timer_)
+        uv_close(reinterpret_cast<uv_handle_t*>(finish_timer_),
+                 [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
+}
+
+int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len) {
+    lws_context* context = lws_get_context(wsi);
+    auto* server = context ? static_cast<Server*>(lws_context_user(context)) : nullptr;
+    const auto& live = live_servers();
+    if (std::find(live.begin(), live.end(), server) == live.end())
+        server = nullptr;
+    auto* slot = static_cast<SessionSlot*>(user);
+    switch (static_cast<lws_callback_reasons>(reason)) {
+        case LWS_CALLBACK_HTTP: {
+            if (!server || !slot)
+                return -1;
+            if (!slot->session)
+                slot->session = new Session(server->limits_.queue_bytes);
+            slot->session->wsi = wsi;
+            return server->on_request(wsi, *slot->session, static_cast<const char*>(in));
+        }
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            if (!server || !slot || !slot->session)
+                return 0;
+            return server->on_writable(wsi, *slot->session);
+        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        case LWS_CALLBACK_CLOSED_HTTP:
+            if (slot && slot->session) {
+                if (server) {
+                    auto& streams = server->streams_;
+                    streams.erase(std::remove(streams.begin(), streams.end(), slot->session),
+                                  streams.end());
+                    server->counts_.streams = static_cast<int>(streams.size());
+                }
+                delete slot->session;
+                slot->session = nullptr;
+                if (server)
+                    server->check_finished();
+            }
+            return 0;
+        default:
+            break;
+    }
+    return lws_callback_http_dummy(wsi, static_cast<lws_callback_reasons>(reason), user, in, len);
+}
+
+int Server::on_request(lws* wsi, Session& session, const char* path) {
+    Method method = Method::other;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0)
+        method = Method::get;
+    else if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
+        method = Method::head;
+    const Route found = route(method, path ? path : "");
+    const auto plain = [&](unsigned status, const std::string& text,
+                           const std::vector<std::pair<const char*, std::string>>& more = {}) {
+        if (!write_headers(wsi, status, "text/plain; charset=utf-8", text.size(), more))
+            return -1;
+        if (method == Method::head || text.empty())
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        session.kind = Session::body;
+        session.out.push(text);
+        lws_callback_on_writable(wsi);
+        return 0;
+    };
+    if (finishing_)
+        return plain(503, "the games are over: this server is closing\n");
+    std::optional<std::string> body;
+    switch (found.kind) {
+        case Route::not_allowed:
+            // No body: libwebsockets gives a request that has one (POST) no turn to write
+            // until it is read, and it is never read. The connection goes on, or closes.
+            return plain(405, "", {{"allow:", "GET, HEAD"}});
+        case Route::not_found:
+            return plain(404, "not found\n");
+        case Route::page:
+            body = content_.page();
+            break;
+        case Route::game_page:
+            if (content_.game)
+                body = content_.game(found.game);
+            if (!body)
+                return plain(404, "no such game here, or not over yet\n");
+            break;
+        case Route::events: {
+            if (static_cast<int>(streams_.size()) >= limits_.streams)
+                return plain(503, "too many streams\n", {{"retry-after:", "10"}});
+            if (!write_headers(wsi, 200, "text/event-stream", LWS_ILLEGAL_HTTP_CONTENT_LEN))
+                return -1;
+            if (method == Method::head)
+                return lws_http_transaction_completed(wsi) ? -1 : 0;
+            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);  // a stream lasts as long as the games
+            session.kind = Session::stream;
+            streams_.push_back(&session);
+            counts_.streams = static_cast<int>(streams_.size());
+            // Where the client was, if it still can be caught up; else the present state.
+            std::optional<std::uint64_t> last_seen;
+            char value[64] = {};
+            const int length = lws_hdr_custom_length(wsi, "last-event-id:", 14);
+            if (length > 0 && length < static_cast<int>(sizeof value) &&
+                lws_hdr_custom_copy(wsi, value, sizeof value, "last-event-id:", 14) > 0)
+                last_seen = parse_last_event_id(value);
+            std::string first = "retry: 1000\n\n";
+            const auto missed = last_seen ? stream_.since(*last_seen) : std::nullopt;
+            if (missed) {
+                for (const Event* event : *missed)
+                    first += wire(*event);
+            } else {
+                first += wire(Event{stream_.last_id(), "snapshot", content_.snapshot()});
+            }
+            if (!session.out.push(first)) {
+                drop(session);
+                return 0;
+            }
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    }
+    if (!write_headers(wsi, 200, "text/html; charset=utf-8", body->size(),
+                       {{"content-security-policy:", page_policy}}))
+        return -1;
+    if (method == Method::head)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    session.kind = Session::body;
+    Outbox whole(body->size());
+    session.out = std::move(whole);
+    session.out.push(*body);
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+int Server::on_writable(lws* wsi, Session& session) {
+    if (session.out.empty())
+        return 0;
+    const std::string_view chunk = session.out.front(chunk_bytes);
+    std::vector<unsigned char> buffer(LWS_PRE + chunk.size());
+    std::memcpy(buffer.data() + LWS_PRE, chunk.data(), chunk.size());
+    const bool last = session.kind == Session::body && chunk.size() == session.out.size();
+    const int written = lws_write(wsi, buffer.data() + LWS_PRE, chunk.size(),
+                                  last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
+    if (written < static_cast<int>(chunk.size()))
+        return -1;
+    session.out.sent(chunk.size());
+    if (!session.out.empty()) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (session.kind == Session::body) {
+        session.kind = Session::idle;
+        session.out = Outbox(limits_.queue_bytes);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    check_finished();
+    return 0;
+}
+
+void Server::publish(std::string name, std::string data) {
+    const std::string text = wire(stream_.publish(std::move(name), std::move(data)));
+    for (Session* session : std::vector<Session*>(streams_)) {
+        if (session->out.push(text))
+            lws_callback_on_writable(session->wsi);
+        else
+            drop(*session);
+    }
+}
+
+void Server::drop(Session& session) {
+    streams_.erase(std::remove(streams_.begin(), streams_.end(), &session), streams_.end());
+    counts_.streams = static_cast<int>(streams_.size());
+    ++counts_.dropped;
+    session.kind = Session::idle;
+    session.out = Outbox(0);
+    if (session.wsi)
+        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+void Server::finish(std::uint64_t grace_ms, std::function<void()> done) {
+    if (finishing_)
+        return;
+    finishing_ = true;
+    done_ = std::move(done);
+    finish_by_ = uv_now(loop_) + grace_ms;
+    finish_timer_ = new uv_timer_t;
+    uv_timer_init(loop_, finish_timer_);
+    finish_timer_->data = this;
+    uv_timer_start(
+        finish_timer_,
+        [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->check_finished(); }, 20, 20);
+}
+
+void Server::check_finished() {
+    if (!finishing_ || destroying_ || !finish_timer_)
+        return;
+    // Sent: neither in its queue nor in what libwebsockets holds of a write the socket did not
+    // take whole.
+    const bool sent = std::all_of(streams_.begin(), streams_.end(), [](const Session* s) {
+        return s->out.empty() && (!s->wsi || !lws_partial_buffered(s->wsi));
+    });
+    if (!sent && uv_now(loop_) < finish_by_)
+        return;
+    // Closes every connection and the listening socket: libwebsockets closes its handles on
+    // the loop, and the destructor (once the loop has run out) frees the rest.
+    for (Session* session : streams_)
+        session->wsi = nullptr;
+    streams_.clear();
+    destroying_ = true;  // what libwebsockets calls back while it closes finds it done
+    uv_close(reinterpret_cast<uv_handle_t*>(std::exchange(finish_timer_, nullptr)),
+             [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
+    lws_context_destroy(*context_);
+    if (auto done = std::exchange(done_, nullptr))
+        done();
+}
+
+}  // namespace bg::serve

@@ -1,0 +1,98 @@
+// The --serve server: HTTP on the program's own libuv loop, through libwebsockets (Debian's,
+// with its libuv event-lib plugin, in a foreign loop): no second thread, and nothing of it can
+// make a game wait. It serves a live page (GET /), the event stream (GET /events, Server-Sent
+// Events: a snapshot first, or on reconnection with Last-Event-ID the events missed where they
+// are still kept, then every event published) and, where the program has them, the replay
+// pages of finished games (GET /games/N). GET and HEAD only (405 otherwise); a path not served
+// gets 404; the streams are capped (503 beyond); a request's headers are capped (libwebsockets
+// refuses more) and must come in time; a client that reads slower than the events come is
+// dropped once its queue is full.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "serve/request.hpp"
+#include "serve/stream.hpp"
+
+struct lws;
+struct lws_context;
+
+namespace bg::serve {
+
+class Server {
+  public:
+    struct Content {
+        std::string title;                                    // for the log lines
+        std::function<std::string()> page;                    // GET /
+        std::function<std::string()> snapshot;                // the data of a snapshot event
+        std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
+    };
+    struct Limits {
+        int streams = 32;                       // event streams at once
+        int connections = 64;                   // connections at once (more are refused)
+        std::size_t queue_bytes = 32u << 20;    // a client's unsent bytes before it is dropped
+        std::size_t history_bytes = 32u << 20;  // events kept for reconnecting clients
+        unsigned header_bytes = 4096;           // a request's headers
+        unsigned header_seconds = 10;           // time to send them
+    };
+    struct Counts {
+        int streams = 0;
+        int dropped = 0;  // streams dropped for falling behind
+    };
+
+    // Listens on `address`; why not, if it cannot.
+    static std::variant<std::unique_ptr<Server>, std::string> start(uv_loop_t* loop,
+                                                                    const Address& address,
+                                                                    Content content,
+                                                                    Limits limits);
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+    ~Server();
+
+    // The port listened on (the one chosen, for port 0).
+    int port() const { return port_; }
+    // An event to every stream (and kept for those that reconnect).
+    void publish(std::string name, std::string data);
+    // Takes no more requests (503); once every stream has been sent what it was queued, or
+    // after `grace_ms`, closes them and stops listening (`done` then): the loop then runs out
+    // once it has closed them, and the server is destroyed after it has.
+    void finish(std::uint64_t grace_ms, std::function<void()> done);
+    Counts counts() const { return counts_; }
+
+    struct Session;  // one connection's
+    // libwebsockets' callback for every connection (reason: an lws_callback_reasons).
+    static int callback(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
+
+  private:
+    Server(uv_loop_t* loop, Content content, Limits limits);
+    int on_request(struct lws* wsi, Session& session, const char* path);
+    int on_writable(struct lws* wsi, Session& session);
+    void drop(Session& session);
+    void check_finished();
+
+    uv_loop_t* loop_;
+    Content content_;
+    Limits limits_;
+    Stream stream_;
+    // libwebsockets clears it (info.pcontext) once its context is gone; a cell of its own, so
+    // that a server destroyed before then leaves it a place to write.
+    struct lws_context** context_;
+    bool destroying_ = false;
+    int port_ = 0;
+    int connections_ = 0;
+    Counts counts_;
+    std::vector<Session*> streams_;
+    bool finishing_ = false;
+    std::uint64_t finish_by_ = 0;
+    uv_timer_t* finish_timer_ = nullptr;
+    std::function<void()> done_;
+};
+
+}  // namespace bg::serve

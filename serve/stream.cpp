@@ -1,0 +1,73 @@
+#include "serve/stream.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace bg::serve {
+
+std::string wire(const Event& event) {
+    return fmt::format("id: {}\nevent: {}\ndata: {}\n\n", event.id, event.name, event.data);
+}
+
+std::uint64_t first_id_now() {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return static_cast<std::uint64_t>(
+               std::chrono::duration_cast<std::chrono::milliseconds>(now).count()) *
+           1000;
+}
+
+Stream::Stream(std::uint64_t first_id, std::size_t history_bytes)
+    : first_id_(first_id), next_id_(first_id), history_bytes_(history_bytes) {}
+
+const Event& Stream::publish(std::string name, std::string data) {
+    kept_.push_back(Event{next_id_++, std::move(name), std::move(data)});
+    kept_bytes_ += kept_.back().data.size();
+    // The newest is always kept, whatever its size: a client can be sent it.
+    while (kept_bytes_ > history_bytes_ && kept_.size() > 1) {
+        kept_bytes_ -= kept_.front().data.size();
+        kept_.pop_front();
+    }
+    return kept_.back();
+}
+
+std::optional<std::vector<const Event*>> Stream::since(std::uint64_t last_seen) const {
+    // Ids below the first (another stream's) or past the newest (not this stream's) are not
+    // ours to resume from.
+    if (last_seen + 1 < first_id_ || last_seen > last_id())
+        return std::nullopt;
+    const std::uint64_t oldest = kept_.empty() ? next_id_ : kept_.front().id;
+    if (last_seen + 1 < oldest)
+        return std::nullopt;
+    std::vector<const Event*> missed;
+    for (const Event& event : kept_)
+        if (event.id > last_seen)
+            missed.push_back(&event);
+    return missed;
+}
+
+bool Outbox::push(std::string_view text) {
+    if (text.size() > limit_ - size())
+        return false;
+    // What was sent is dropped from the front once it is most of the buffer.
+    if (start_ > 0 && start_ >= buffer_.size() / 2) {
+        buffer_.erase(0, start_);
+        start_ = 0;
+    }
+    buffer_.append(text);
+    return true;
+}
+
+std::string_view Outbox::front(std::size_t most) const {
+    return std::string_view(buffer_).substr(start_, most);
+}
+
+void Outbox::sent(std::size_t bytes) {
+    start_ += std::min(bytes, size());
+    if (start_ == buffer_.size()) {
+        buffer_.clear();
+        start_ = 0;
+    }
+}
+
+}  // namespace bg::serve

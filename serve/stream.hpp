@@ -1,0 +1,77 @@
+// The live event stream a --serve server sends (Server-Sent Events), without the network: the
+// events with their ids, the recent ones kept for clients that reconnect, and each client's
+// bounded queue of bytes not yet sent. Pure: tested without a socket (tests/serve_test.cpp).
+//
+// Ids increase by one an event. A stream's first id is the time it began in milliseconds since
+// the epoch, times 1000: the ids of a later server (a resumed tournament) are above every id of
+// an earlier one, so a browser that reconnects to it with an old Last-Event-ID gets a snapshot,
+// never events that are not the ones it missed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bg::serve {
+
+struct Event {
+    std::uint64_t id = 0;
+    std::string name;  // the SSE event type
+    std::string data;  // one line of JSON
+};
+
+// An event as SSE sends it: "id: ID\nevent: NAME\ndata: DATA\n\n".
+std::string wire(const Event& event);
+
+// The first id of a stream that begins now (see above).
+std::uint64_t first_id_now();
+
+class Stream {
+  public:
+    // Keeps the newest events up to `history_bytes` of their data for reconnecting clients.
+    Stream(std::uint64_t first_id, std::size_t history_bytes);
+
+    // The event, numbered.
+    const Event& publish(std::string name, std::string data);
+    // The id of the newest event, or first_id - 1 before any: a snapshot made now stands for
+    // every event up to it.
+    std::uint64_t last_id() const { return next_id_ - 1; }
+    // The events after `last_seen` (a client's Last-Event-ID), when every one of them is still
+    // kept; nullopt when some are not (or the id is not one of this stream's): the client needs
+    // a snapshot.
+    std::optional<std::vector<const Event*>> since(std::uint64_t last_seen) const;
+
+  private:
+    std::uint64_t first_id_;
+    std::uint64_t next_id_;
+    std::size_t history_bytes_;
+    std::size_t kept_bytes_ = 0;
+    std::deque<Event> kept_;
+};
+
+// A client's bytes not yet sent. It holds at most `limit` bytes: what would go over it is
+// refused, and the server drops that client (a client that reads slower than the games play
+// is never waited for; it reconnects and gets a snapshot).
+class Outbox {
+  public:
+    explicit Outbox(std::size_t limit) : limit_(limit) {}
+
+    // False, and nothing taken, when `text` would take it over its limit.
+    bool push(std::string_view text);
+    // Up to `most` bytes from the front, to be sent; then sent() with how many were.
+    std::string_view front(std::size_t most) const;
+    void sent(std::size_t bytes);
+    bool empty() const { return size() == 0; }
+    std::size_t size() const { return buffer_.size() - start_; }
+
+  private:
+    std::size_t limit_;
+    std::string buffer_;
+    std::size_t start_ = 0;  // bytes of buffer_ already sent
+};
+
+}  // namespace bg::serve

@@ -1,0 +1,115 @@
+// The --serve server's decisions without the network (serve/request.hpp, serve/stream.hpp):
+// the address, the routes, the event ids and what a reconnecting client is sent, and the
+// bounded queue that drops a client that falls behind.
+#include <catch2/catch.hpp>
+
+#include "serve/request.hpp"
+#include "serve/stream.hpp"
+
+using namespace bg::serve;
+
+TEST_CASE("serve: --serve takes an IPv4 or bracketed IPv6 address and a port, nothing else",
+          "[serve]") {
+    const auto ok = [](const char* text) { return std::get<Address>(parse_address(text)); };
+    CHECK(ok("127.0.0.1:8080").host == "127.0.0.1");
+    CHECK(ok("127.0.0.1:8080").port == 8080);
+    CHECK(ok("127.0.0.1:8080").loopback());
+    CHECK(ok("127.1.2.3:0").loopback());
+    CHECK_FALSE(ok("0.0.0.0:80").loopback());
+    CHECK(ok("[::1]:65535").host == "::1");
+    CHECK(ok("[::1]:65535").loopback());
+    CHECK(ok("[::1]:65535").authority() == "[::1]:65535");
+    CHECK_FALSE(ok("[::]:1").loopback());
+    for (const char* bad : {"", "8080", ":8080", "localhost:8080", "127.0.0.1",
+                            "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80",
+                            "::1:80", "[127.0.0.1]:80", "[::1:80", "127.0.0.1:80x", "1.2.3:80"}) {
+        INFO(bad);
+        CHECK(std::holds_alternative<std::string>(parse_address(bad)));
+    }
+}
+
+TEST_CASE("serve: only the page, the stream and finished games' pages are served, by GET or HEAD",
+          "[serve]") {
+    CHECK(route(Method::get, "/").kind == Route::page);
+    CHECK(route(Method::head, "/").kind == Route::page);
+    CHECK(route(Method::get, "/events").kind == Route::events);
+    CHECK(route(Method::get, "/events?x=1").kind == Route::events);
+    CHECK(route(Method::get, "/games/12").kind == Route::game_page);
+    CHECK(route(Method::get, "/games/12").game == 12);
+    CHECK(route(Method::other, "/").kind == Route::not_allowed);
+    CHECK(route(Method::other, "/events").kind == Route::not_allowed);
+    for (const char* path : {"", "/index.html", "/../etc/passwd", "/events/", "/games/", "/games/0",
+                             "/games/012", "/games/-1", "/games/+1", "/games/1x",
+                             "/games/99999999999", "/games/1/../../x", "//", "/%2e%2e/"}) {
+        INFO(path);
+        CHECK(route(Method::get, path).kind == Route::not_found);
+    }
+}
+
+TEST_CASE("serve: a Last-Event-ID is a plain decimal number", "[serve]") {
+    CHECK(parse_last_event_id("17") == 17u);
+    CHECK(parse_last_event_id(" 17 ") == 17u);
+    CHECK(parse_last_event_id("18446744073709551615") == 18446744073709551615u);
+    for (const char* bad : {"", " ", "-1", "+1", "1.5", "0x10", "18446744073709551616", "1 2"})
+        CHECK_FALSE(parse_last_event_id(bad));
+}
+
+TEST_CASE("serve: ids increase by one, and a reconnection gets what it missed while it is kept",
+          "[serve]") {
+    Stream stream(1000, 30);
+    CHECK(stream.last_id() == 999);
+    // Nothing yet: a client that saw the snapshot (id 999) has missed nothing.
+    REQUIRE(stream.since(999));
+    CHECK(stream.since(999)->empty());
+    for (int i = 0; i < 5; ++i)
+        CHECK(stream.publish("peel", std::string(10, 'a' + i)).id == 1000u + i);
+    CHECK(stream.last_id() == 1004);
+    // 30 bytes of data kept: the last three events.
+    const auto missed = stream.since(1002);
+    REQUIRE(missed);
+    REQUIRE(missed->size() == 2);
+    CHECK((*missed)[0]->id == 1003);
+    CHECK((*missed)[1]->data == "eeeeeeeeee");
+    CHECK(stream.since(1001));
+    CHECK(stream.since(1001)->size() == 3);
+    // Event 1001 is no longer kept: a snapshot. So for ids of another stream, before or after.
+    CHECK_FALSE(stream.since(1000));
+    CHECK_FALSE(stream.since(5));
+    CHECK_FALSE(stream.since(1005));
+    CHECK(stream.since(1004)->empty());
+    // The newest is kept even when it alone is over the history's size.
+    CHECK(stream.publish("standings", std::string(100, 's')).id == 1005);
+    CHECK(stream.since(1004)->size() == 1);
+    CHECK_FALSE(stream.since(1003));
+}
+
+TEST_CASE("serve: an event on the wire is id, event and one line of data", "[serve]") {
+    CHECK(wire(Event{42, "peel_accepted", R"({"game":1})"}) ==
+          "id: 42\nevent: peel_accepted\ndata: {\"game\":1}\n\n");
+    // Ids begin at the time in milliseconds times 1000: above any earlier stream's.
+    const auto first = first_id_now();
+    CHECK(first % 1000 == 0);
+    CHECK(first > 1'700'000'000'000'000ULL);
+    CHECK(first < (1ULL << 53));  // exact in a browser's numbers
+}
+
+TEST_CASE("serve: a client's queue holds up to its limit, in order, and refuses what is over",
+          "[serve]") {
+    Outbox out(10);
+    CHECK(out.empty());
+    CHECK(out.push("abcdef"));
+    CHECK(out.push("ghij"));
+    CHECK_FALSE(out.push("k"));  // full: the server drops this client
+    CHECK(out.size() == 10);
+    CHECK(out.front(4) == "abcd");
+    out.sent(4);
+    CHECK(out.size() == 6);
+    CHECK(out.push("klmn"));
+    CHECK(out.front(100) == "efghijklmn");
+    out.sent(3);
+    CHECK(out.push("op"));
+    CHECK(out.front(100) == "hijklmnop");
+    out.sent(100);
+    CHECK(out.empty());
+    CHECK(out.push("0123456789"));
+}

@@ -1,0 +1,144 @@
+#include "tournament/live.hpp"
+
+#include <algorithm>
+
+#include "tournament/runner.hpp"
+#include "viewer/pages.hpp"
+
+namespace bg::tournament {
+
+namespace {
+
+// The games just finished that a snapshot lists.
+constexpr std::size_t finished_shown = 20;
+// Standings are fitted again at most this often while games end (a fit reads every game).
+constexpr std::uint64_t standings_every_ms = 1000;
+
+std::string dump(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A record's event name: its decision's type, or its kind.
+std::string event_name(const nlohmann::json& record) {
+    if (const auto decision = record.find("decision"); decision != record.end())
+        return decision->value("type", "decision");
+    for (const char* kind : {"start", "input", "usage", "result"})
+        if (record.contains(kind))
+            return kind;
+    return "record";
+}
+
+}  // namespace
+
+std::variant<std::unique_ptr<Live>, std::string> Live::start(uv_loop_t* loop,
+                                                             const serve::Address& address,
+                                                             const Database& database,
+                                                             serve::Server::Limits limits) {
+    std::unique_ptr<Live> live(new Live(loop, database));
+    Live* self = live.get();
+    serve::Server::Content content;
+    content.title = "tournament";
+    content.page = [] { return viewer::live_tournament_page(); };
+    content.snapshot = [self] { return dump(self->snapshot()); };
+    content.game = [self](int game) { return self->game_page(game); };
+    auto started = serve::Server::start(loop, address, std::move(content), limits);
+    if (auto* error = std::get_if<std::string>(&started))
+        return *error;
+    live->server_ = std::move(std::get<std::unique_ptr<serve::Server>>(started));
+    return live;
+}
+
+nlohmann::json Live::seat_names(const GameRow& row) const {
+    nlohmann::json names = nlohmann::json::array();
+    for (int bot : row.game.seats)
+        names.push_back(database_.spec().bots[static_cast<std::size_t>(bot)].name);
+    return names;
+}
+
+nlohmann::json Live::standings_now() const {
+    return standings_json(standings(database_.spec(), database_.games(), database_.stopped()));
+}
+
+nlohmann::json Live::snapshot() {
+    nlohmann::json running = nlohmann::json::array();
+    for (const auto& [game, state] : running_)
+        running.push_back({{"game", game},
+                           {"deal", state.deal},
+                           {"rotation", state.rotation},
+                           {"seats", state.seats},
+                           {"records", state.records}});
+    nlohmann::json bots = nlohmann::json::array();
+    for (const auto& bot : database_.spec().bots)
+        bots.push_back(bot.name);
+    return {{"kind", "tournament"},
+            {"bots", bots},
+            {"standings", standings_now()},
+            {"running", running},
+            {"finished", nlohmann::json(finished_)},
+            {"over", over_ ? nlohmann::json(*over_) : nlohmann::json(nullptr)}};
+}
+
+void Live::started(const GameRow& row) {
+    Running& game = running_[row.id];
+    game.seats = seat_names(row);
+    game.deal = row.game.deal;
+    game.rotation = row.game.rotation;
+    server_->publish("game_started", dump({{"game", row.id},
+                                           {"deal", game.deal},
+                                           {"rotation", game.rotation},
+                                           {"seats", game.seats}}));
+}
+
+void Live::record(int game, const nlohmann::json& record) {
+    const auto found = running_.find(game);
+    if (found == running_.end())
+        return;
+    nlohmann::json shown = record;
+    if (auto start = shown.find("start"); start != shown.end() && start->contains("seed"))
+        (*start)["seed"] = nullptr;  // every tile the game will deal
+    server_->publish(event_name(shown), dump({{"game", game}, {"record", shown}}));
+    if (shown.contains("result"))
+        running_.erase(found);  // over (a stopped game goes back to pending)
+    else
+        found->second.records.push_back(std::move(shown));
+}
+
+void Live::recorded(const GameRow& row) {
+    running_.erase(row.id);
+    const GameResult& result = *row.result;
+    const nlohmann::json seats = seat_names(row);
+    nlohmann::json done = {
+        {"game", row.id},
+        {"seats", seats},
+        {"end", result.end},
+        {"winner", result.winner_seat ? seats[static_cast<std::size_t>(*result.winner_seat)]
+                                      : nlohmann::json(nullptr)},
+        {"page", result.log.empty() ? nlohmann::json(nullptr)
+                                    : nlohmann::json("/games/" + std::to_string(row.id))}};
+    server_->publish("game_done", dump(done));
+    finished_.push_back(std::move(done));
+    if (finished_.size() > finished_shown)
+        finished_.pop_front();
+    const std::uint64_t now = uv_now(loop_);
+    if (now - standings_sent_ms_ >= standings_every_ms) {
+        standings_sent_ms_ = now;
+        server_->publish("standings", dump(standings_now()));
+    }
+}
+
+void Live::finished(const std::string& why, std::function<void()> done) {
+    over_ = why;
+    running_.clear();
+    server_->publish("standings", dump(standings_now()));
+    server_->publish("finished", dump({{"why", why}}));
+    server_->finish(1000, std::move(done));
+}
+
+std::optional<std::string> Live::game_page(int game) const {
+    for (const auto& row : database_.games())
+        if (row.id == game)
+            return row.state == State::done ? replay_page(row) : std::nullopt;
+    return std::nullopt;
+}
+
+}  // namespace bg::tournament
