@@ -227,6 +227,7 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
             session.kind = Session::stream;
             streams_.push_back(&session);
             counts_.streams = static_cast<int>(streams_.size());
+            ++counts_.served;
             // Where the client was, if it still can be caught up; else the present state.
             std::optional<std::uint64_t> last_seen;
             char value[64] = {};

@@ -36,22 +36,21 @@ class Server {
     };
     struct Limits {
         int streams = 32;                       // event streams at once
-        int connections = 64;                   // connections at once (more are refused)
         std::size_t queue_bytes = 32u << 20;    // a client's unsent bytes before it is dropped
         std::size_t history_bytes = 32u << 20;  // events kept for reconnecting clients
         unsigned header_bytes = 4096;           // a request's headers
         unsigned header_seconds = 10;           // time to send them
     };
     struct Counts {
-        int streams = 0;
+        int streams = 0;  // open now
+        int served = 0;   // streams begun
         int dropped = 0;  // streams dropped for falling behind
     };
 
     // Listens on `address`; why not, if it cannot.
     static std::variant<std::unique_ptr<Server>, std::string> start(uv_loop_t* loop,
                                                                     const Address& address,
-                                                                    Content content,
-                                                                    Limits limits);
+                                                                    Content content, Limits limits);
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;
     ~Server();
@@ -86,7 +85,6 @@ class Server {
     struct lws_context** context_;
     bool destroying_ = false;
     int port_ = 0;
-    int connections_ = 0;
     Counts counts_;
     std::vector<Session*> streams_;
     bool finishing_ = false;

@@ -21,6 +21,7 @@ for file in bin/bananagrams-host bin/bananagrams-reference-bot \
         share/doc/bananagrams-host/README.md share/doc/bananagrams-host/protocol-v2.md \
         share/doc/bananagrams-host/write-a-bot.md share/doc/bananagrams-host/host.md \
         share/doc/bananagrams-host/tournament.md share/doc/bananagrams-host/security.md \
+        share/doc/bananagrams-host/live.md share/doc/bananagrams-host/live-page.png \
         share/doc/bananagrams-host/examples/example_player.py \
         share/man/man1/bananagrams-host.1 share/man/man1/bananagrams-tournament.1 \
         share/man/man1/bananagrams-reference-bot.1; do

@@ -42,6 +42,7 @@ class Live {
         serve::Server::Limits limits = {});
 
     int port() const { return server_->port(); }
+    serve::Server::Counts counts() const { return server_->counts(); }
     void started(const GameRow& row);
     void record(int game, const nlohmann::json& record);
     void recorded(const GameRow& row);

@@ -323,6 +323,12 @@ int play(Database& database, const PlaySettings& settings) {
             runner.start();
             loop.run();
             status.clear();
+            if (live) {
+                const auto counts = live->counts();
+                say("tournament: the live server sent {} stream{}; {} fell behind and {} dropped\n",
+                    counts.served, counts.served == 1 ? "" : "s", counts.dropped,
+                    counts.dropped == 1 ? "was" : "were");
+            }
             if (!runner.error().empty()) {
                 say("tournament: {}; the games not recorded are pending: 'tournament resume --db "
                     "{}' plays them\n",

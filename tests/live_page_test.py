@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""The live tournament page in headless Chromium (Debian's chromium), driven over the DevTools
+protocol on a pipe (--remote-debugging-pipe: no network, no package but the browser), while a
+tournament plays with --serve.
+
+    live_page_test.py BUILD_DIR SOURCE_DIR OUT_DIR
+
+- While it plays: the page says it is live, shows the standings with both bots, and a running
+  game's board changes (its peels and tiles) from one look to the next.
+- When it ends: the page says it is over, and its standings are `tournament standings --json`'s
+  (the bots in order, their games and wins) with every game done.
+- A screenshot taken while it plays is kept (OUT_DIR/live.png; docs/live-page.png is one).
+"""
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+build, source, out = sys.argv[1:4]
+os.makedirs(out, exist_ok=True)
+tournament = os.path.join(build, "tournament")
+chromium = shutil.which("chromium") or sys.exit("live_page_test: chromium is not installed")
+work = tempfile.mkdtemp(prefix="live-page-test-")
+
+
+class Browser:
+    """Chromium with the DevTools protocol on fds 3 (its input) and 4 (its output), each message
+    JSON ended by a NUL."""
+
+    def __init__(self):
+        to_browser, self.writer = os.pipe()
+        self.reader, from_browser = os.pipe()
+
+        def pipes():
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        self.process = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+             "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1280,900",
+             "about:blank"],
+            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        self.next_id = 0
+        self.buffer = b""
+        self.session = None
+
+    def call(self, method, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if self.session:
+            message["sessionId"] = self.session
+        os.write(self.writer, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.reader, 1 << 20)
+                assert chunk, "chromium closed its DevTools pipe"
+                self.buffer += chunk
+            raw, _, self.buffer = self.buffer.partition(b"\0")
+            reply = json.loads(raw)
+            if reply.get("id") == self.next_id:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def open(self, url):
+        target = self.call("Target.createTarget", url=url)["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target,
+                                 flatten=True)["sessionId"]
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in result, result
+        return result["result"].get("value")
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+
+
+# What the page shows, read from its DOM.
+LOOK = """!document.getElementById("connection") ? "null" : JSON.stringify({
+  error: document.body.dataset.error || null,
+  connection: document.getElementById("connection").textContent,
+  over: document.body.dataset.over === "1",
+  done: Number(document.getElementById("progress").dataset.done || -1),
+  standings: Array.from(document.querySelectorAll("#standings tr[data-bot]")).map(
+      (tr) => [tr.dataset.bot, Number(tr.dataset.games), Number(tr.cells[5].textContent)]),
+  games: Array.from(document.querySelectorAll("section.live-game")).map((s) => [
+      Number(s.dataset.game), Number(s.dataset.peels),
+      Array.from(s.querySelectorAll(".board")).map((b) => b.dataset.rows).join("/")]),
+})"""
+
+db = os.path.join(work, "live.db")
+bot = "exec python3 %s staircase" % os.path.join(source, "tests", "bots", "test_bot.py")
+runner = subprocess.Popen(
+    [tournament, "run", "--db", db, "--dict", os.path.join(source, "tests", "data", "two_letters.txt"),
+     "--deals", "25", "--concurrency", "2", "--logs", db + ".logs", "--serve", "127.0.0.1:0",
+     "--bot", "staircase=" + bot, "--bot", "stairs-too=" + bot],
+    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+said = runner.stderr.readline()
+port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", said).group(1))
+
+browser = Browser()
+browser.open("http://127.0.0.1:%d/" % port)
+looks = []
+changed = None
+shot = False
+deadline = time.monotonic() + 240
+while time.monotonic() < deadline:
+    look = json.loads(browser.evaluate(LOOK))
+    if look is None:  # not loaded yet
+        time.sleep(0.05)
+        continue
+    assert not look["error"], look["error"]
+    looks.append(look)
+    if look["over"]:
+        break
+    if look["connection"] == "live" and not shot and any(g[1] >= 8 for g in look["games"]):
+        browser.screenshot(os.path.join(out, "live.png"))
+        shot = True
+    # A game seen twice, with more peels and other tiles the second time.
+    if not changed and len(looks) > 1:
+        before = {g[0]: g for g in looks[-2]["games"]}
+        for game in look["games"]:
+            if game[0] in before and game[1] > before[game[0]][1] and game[2] != before[game[0]][2]:
+                changed = (before[game[0]], game)
+    time.sleep(0.05)
+out_text, err_text = runner.communicate(timeout=120)
+assert runner.returncode == 0, err_text
+
+live_looks = [l for l in looks if l["connection"] == "live"]
+assert live_looks, looks[:3]
+assert any(sorted(b[0] for b in l["standings"]) == ["staircase", "stairs-too"] for l in live_looks)
+assert changed, "no board was seen to change"
+assert shot, "no screenshot while it played"
+
+final = looks[-1]
+assert final["over"], final
+assert final["connection"].startswith("over:"), final["connection"]
+standings = json.loads(subprocess.run([tournament, "standings", "--db", db, "--json"], check=True,
+                                      capture_output=True, text=True).stdout)
+assert final["done"] == standings["done"] == 50, (final["done"], standings["done"])
+assert final["standings"] == [[b["name"], b["games"], b["wins"]] for b in standings["bots"]], \
+    (final["standings"], standings["bots"])
+browser.close()
+print("live page: %d looks; game %d went from %d to %d peels; final standings %s" %
+      (len(looks), changed[0][0], changed[0][1], changed[1][1], final["standings"]))
+shutil.rmtree(work)
