@@ -1,6 +1,12 @@
 #include "serve/server.hpp"
 
+#include <arpa/inet.h>
 #include <libwebsockets.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstring>
@@ -34,7 +40,7 @@ constexpr const char* page_policy =
     "connect-src 'self'";
 
 void log_line(int level, const char* line) {
-    if (level & (LLL_ERR | LLL_WARN))
+    if (level & LLL_ERR)
         std::fprintf(stderr, "serve: libwebsockets: %s", line);
 }
 
@@ -61,6 +67,40 @@ bool write_headers(lws* wsi, unsigned status, const char* type, lws_filepos_t le
         if (!add_header(wsi, name, value, &p, end))
             return false;
     return lws_finalize_write_http_header(wsi, start, &p, end) == 0;
+}
+
+// Why a socket cannot listen on `address`, or nullopt: asked before libwebsockets is, which
+// says only that it failed (and cannot be cleanly undone on a foreign loop after it has).
+std::optional<std::string> bind_check(const Address& address) {
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    int family = AF_INET;
+    if (address.host.find(':') == std::string::npos) {
+        auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(static_cast<std::uint16_t>(address.port));
+        inet_pton(AF_INET, address.host.c_str(), &v4->sin_addr);
+        length = sizeof *v4;
+    } else {
+        family = AF_INET6;
+        auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(static_cast<std::uint16_t>(address.port));
+        inet_pton(AF_INET6, address.host.c_str(), &v6->sin6_addr);
+        length = sizeof *v6;
+    }
+    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return std::string(std::strerror(errno));
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    std::optional<std::string> why;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0)
+        why = errno == EADDRINUSE      ? "the port is in use"
+              : errno == EADDRNOTAVAIL ? "not an address of this machine"
+                                       : std::strerror(errno);
+    ::close(fd);
+    return why;
 }
 
 int trampoline(lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
@@ -94,8 +134,10 @@ Server::Server(uv_loop_t* loop, Content content, Limits limits)
 std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop,
                                                                  const Address& address,
                                                                  Content content, Limits limits) {
+    if (auto why = bind_check(address))
+        return fmt::format("cannot serve on {}: {}", address.authority(), *why);
     std::unique_ptr<Server> server(new Server(loop, std::move(content), limits));
-    lws_set_log_level(LLL_ERR | LLL_WARN, log_line);
+    lws_set_log_level(LLL_ERR, log_line);
     lws_context_creation_info info;
     std::memset(&info, 0, sizeof info);
     void* loops[1] = {loop};
@@ -112,11 +154,20 @@ std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop
     info.timeout_secs = limits.header_seconds;
     info.vhost_name = "bananagrams";
     *server->context_ = lws_create_context(&info);
+    const std::string refused = fmt::format(
+        "cannot serve on {}: it is in use, or not an address of this machine", address.authority());
     if (!*server->context_)
-        return fmt::format("cannot serve on {}: it is in use, or not an address of this machine",
-                           address.authority());
+        return refused;
+    // Bound a moment ago by the check above, the address was taken since: libwebsockets made a
+    // context without its vhost. Its destruction on a foreign loop unloads the libuv plugin
+    // while the loop still holds the plugin's callbacks, so it is left as it is, unused, until
+    // the program (which stops here) ends.
     lws_vhost* vhost = lws_get_vhost_by_name(*server->context_, "bananagrams");
-    server->port_ = vhost ? lws_get_vhost_listen_port(vhost) : address.port;
+    server->port_ = vhost ? lws_get_vhost_listen_port(vhost) : 0;
+    if (server->port_ <= 0) {
+        server->abandoned_ = true;
+        return refused;
+    }
     return server;
 }
 
@@ -127,7 +178,7 @@ Server::~Server() {
     // connections and handles on the loop (finish()); the second, once the loop has closed
     // them, frees the context. Destroyed before finish(), the server makes the first here, and
     // the cell is left for libwebsockets to clear should the loop run again.
-    if (*context_)
+    if (*context_ && !abandoned_)
         lws_context_destroy(*context_);
     if (*context_ && !destroying_)
         context_ = nullptr;

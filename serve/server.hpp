@@ -84,6 +84,7 @@ class Server {
     // that a server destroyed before then leaves it a place to write.
     struct lws_context** context_;
     bool destroying_ = false;
+    bool abandoned_ = false;  // made without its listening socket: never destroyed
     int port_ = 0;
     Counts counts_;
     std::vector<Session*> streams_;

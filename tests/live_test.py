@@ -219,6 +219,26 @@ for g in games:
 for game in started:
     assert game in done and game in results, game
 assert len(done) == 60 - first[2]["standings"]["done"], (len(done), first[2]["standings"]["done"])
+# An address that cannot be served on: a clear error, nothing played, and resume plays it all.
+holder = socket.socket()
+holder.bind(("127.0.0.1", 0))
+holder.listen()
+busy = os.path.join(work, "busy.db")
+refused = subprocess.run(
+    [tournament, "run", "--db", busy, "--dict", two_letters, "--serve",
+     "127.0.0.1:%d" % holder.getsockname()[1], "--bot", "a=" + bot("staircase"),
+     "--bot", "b=" + bot("staircase")], capture_output=True, text=True, timeout=60)
+assert refused.returncode == 1, refused
+assert "the port is in use" in refused.stderr and "tournament resume --db" in refused.stderr
+holder.close()
+resumed = subprocess.run([tournament, "resume", "--db", busy, "--serve", "127.0.0.1:0", "--json"],
+                         capture_output=True, text=True, timeout=120)
+assert resumed.returncode == 0 and json.loads(resumed.stdout)["done"] == 2, resumed
+for bad in ("localhost:8080", "127.0.0.1:99999", "127.0.0.1"):
+    wrong = subprocess.run([tournament, "run", "--db", os.path.join(work, "bad.db"), "--serve", bad,
+                            "--bot", "a=exit 0", "--bot", "b=exit 0"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "--serve" in wrong.stderr, (bad, wrong)
+
 print("live: %d events, ids %d..%d one apart; %d games done in the stream; 5 silent clients"
       % (len(events), ids[0], ids[-1], len(done)))
 shutil.rmtree(work)

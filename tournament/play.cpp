@@ -251,8 +251,12 @@ int play(Database& database, const PlaySettings& settings) {
             std::unique_ptr<Live> live;
             if (settings.serve) {
                 auto started = Live::start(loop.get(), *settings.serve, database);
-                if (!made_or_said(started))
+                if (!made_or_said(started)) {
+                    say("tournament: no game was played: 'tournament resume --db {} --serve "
+                        "ADDR:PORT' plays them\n",
+                        escape_for_terminal(database.path()));
                     return exit_database;
+                }
                 live = std::move(std::get<std::unique_ptr<Live>>(started));
                 serve::Address shown = *settings.serve;
                 shown.port = live->port();
