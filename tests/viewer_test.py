@@ -94,15 +94,16 @@ try:
     # A real game with a stale peel: the reference bot in both protocols race for every tile.
     players = ["exec %s/reference_bot" % build, "exec %s/reference_bot --legacy" % build,
                "exec python3 %s/tests/bots/test_bot.py staircase --tag '%s'" % (source, HOSTILE)]
-    for seed in range(276, 286):
+    for seed in range(276, 316):
         log, page = os.path.join(work, "game.jsonl"), os.path.join(work, "game.html")
         subprocess.run([host, "--quiet", "--seed", str(seed), "--log", log, *players],
                        check=True, capture_output=True)
         records = [json.loads(line) for line in open(log)]
         stale = [r for r in records if r.get("decision", {}).get("type") == "peel_stale"]
-        if stale:
+        dumps = [r for r in records if r.get("decision", {}).get("type") == "dumped"]
+        if stale and dumps:
             break
-    assert stale, "no stale peel in ten games"
+    assert stale and dumps, "no game with a stale peel and a dump in forty"
     subprocess.run([host, "--replay", log, "--html", page, "--quiet"], check=True,
                    capture_output=True)
     result = records[-1]["result"]
@@ -116,12 +117,38 @@ try:
     assert not any(tag == "img" for tag, _ in end.elements), "markup from a command ran"
     assert HOSTILE in end.text.get("boards", ""), "the hostile command is not shown as text"
     assert "game over" in end.text.get("current", "")
+    # The bunch chart: the bunch after the deal, two fewer at each dump, a disqualified
+    # player's tiles back, and what every accepted peel and refused dump says.
+    bunch, hands = [], {}
+    for r in records:
+        d = r.get("decision", {})
+        if d.get("type") == "hands_dealt":
+            hands = {p: len(h) for p, h in enumerate(d["hands"])}
+            bunch.append(144 * records[0]["start"]["sets"] - sum(hands.values()))
+        elif d.get("type") == "dumped":
+            hands[d["player"]] += 2
+            bunch.append(bunch[-1] - 2)
+        elif d.get("type") == "disqualified" and d["player"] in hands:
+            bunch.append(bunch[-1] + hands.pop(d["player"]))
+        elif d.get("type") == "peel_accepted":
+            # The model holds: a peel takes one tile for each player still in (none when there
+            # are fewer than players: the peel that ends the game).
+            taken = len(hands) if bunch[-1] >= len(hands) else 0
+            assert d["bunch"] == bunch[-1] - taken, (r, bunch[-1], hands)
+            hands = {p: size + (taken > 0) for p, size in hands.items()}
+            bunch.append(d["bunch"])
+        elif d.get("type") == "dump_refused":
+            bunch.append(d["bunch"])
+    bunch.append(result["bunch"])
+    assert all(b >= 0 for b in bunch), bunch
+    chart = [a for tag, a in end.elements if a.get("id") == "bunch"][0]
+    assert chart["data-bunch"] == ",".join(map(str, bunch)), (chart["data-bunch"], bunch)
 
     at = parse(dom("file://%s#step=%d" % (page, stale[0]["seq"])))
     wanted = "its grid lacks " + stale[0]["decision"]["unseen"]
     assert wanted in at.text.get("current", ""), (wanted, at.text.get("current"))
-    print("game page: %d boards equal the result, stale peel names %s" %
-          (len(boards), stale[0]["decision"]["unseen"]))
+    print("game page: %d boards equal the result, stale peel names %s, the bunch chart has %d dumps"
+          % (len(boards), stale[0]["decision"]["unseen"], len(dumps)))
     browse("file://%s#step=last" % page, "--screenshot=%s" % os.path.join(out, "game.png"),
            "--window-size=1400,900")
 

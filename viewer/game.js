@@ -113,15 +113,39 @@
     list.appendChild(li);
   });
 
-  // The bunch over time.
+  // The bunch over time: 144 tiles a set less the hands at the deal; two fewer a dump (three
+  // out, one back); a disqualified player's hand back into it; and what every accepted peel and
+  // refused dump says it holds.
   (function plot() {
     const points = [];
+    let bunch = null;
+    const hands = Array(n).fill(0), out = Array(n).fill(false);
     records.forEach((r) => {
       const d = r.decision;
-      if (d && (d.type === "peel_accepted" || d.type === "dump_refused")) points.push([r.t, d.bunch]);
+      if (!d) return;
+      if (d.type === "hands_dealt") {
+        d.hands.forEach((hand, p) => { hands[p] = hand.length; });
+        bunch = 144 * (start.sets || 1) - hands.reduce((sum, size) => sum + size, 0);
+      } else if (d.type === "dumped" && bunch !== null) {
+        hands[d.player] += 2;
+        bunch -= 2;
+      } else if (d.type === "disqualified" && bunch !== null && !out[d.player]) {
+        out[d.player] = true;
+        bunch += hands[d.player];
+        hands[d.player] = 0;
+      } else if (d.type === "peel_accepted") {
+        hands.forEach((size, p) => { if (!out[p]) hands[p] = size + 1; });
+        bunch = d.bunch;
+      } else if (d.type === "dump_refused") {
+        bunch = d.bunch;
+      } else {
+        return;
+      }
+      if (bunch !== null) points.push([r.t, bunch]);
     });
     if (result && records.length) points.push([records[records.length - 1].t, result.bunch]);
     const svg = document.getElementById("bunch");
+    svg.dataset.bunch = points.map((p) => p[1]).join(",");
     if (points.length < 2) { svg.style.display = "none"; return; }
     const W = 320, H = 90, tMax = points[points.length - 1][0] || 1;
     const bMax = Math.max(...points.map((p) => p[1]), 1);
