@@ -118,6 +118,12 @@ TEST_CASE("standings: two bots are scored on the two games of each deal", "[stan
     CHECK(json["pairs"]["pairs"] == 3);
     CHECK(json["sprt"]["decision"] == "undecided");
     CHECK(standings_table(s).find("a against b: 3 game pairs") != std::string::npos);
+    // Each rating says what it is.
+    CHECK(
+        standings_table(s).find("Elo: each bot's rating, fitted to the standings of every game") !=
+        std::string::npos);
+    CHECK(standings_table(s).find("(the pair line rates the first bot against the second on game "
+                                  "pairs alone") != std::string::npos);
 }
 
 TEST_CASE("standings: every disqualification the referee gives has its kind", "[standings]") {

@@ -268,6 +268,13 @@ TEST_CASE("tournament: an SPRT against a hopeless bot stops early and names the 
     CHECK(resumed.status == 0);
     CHECK(resumed.err.find("already stopped") != std::string::npos);
     CHECK(json::parse(resumed.out)["done"] == standings["done"]);
+    // Its logs were not kept: the report says why it has no game pages, and how to have them.
+    const Run report = run({tournament, "report", "--db", db, "--html", db + ".html"});
+    CHECK(report.status == 0);
+    CHECK(report.err.find("(0 game pages)") != std::string::npos);
+    CHECK(report.err.find("were not kept (a run or a shard with --logs DIR keeps them") !=
+          std::string::npos);
+    std::remove((db + ".html").c_str());
 }
 
 TEST_CASE("tournament: bad input gets a clear error or a clear disqualification, never a crash",
@@ -401,7 +408,10 @@ TEST_CASE(
 
     // The replay pages carry it, under the seat that wrote it.
     const std::string html = db.path + ".logs/report.html";
-    REQUIRE(run({tournament, "report", "--db", db.path, "--html", html}).status == 0);
+    const Run report = run({tournament, "report", "--db", db.path, "--html", html});
+    REQUIRE(report.status == 0);
+    CHECK(report.err.find("(2 game pages)") != std::string::npos);
+    CHECK(report.err.find("not kept") == std::string::npos);
     for (const auto& game : games) {
         const std::string page = read_file(
             db.path + ".logs/" + fmt::format("games/game-{:06}.html", game["id"].get<int>()));

@@ -187,7 +187,29 @@ try:
     links = [a["href"] for tag, a in shown.elements if tag == "a" and "href" in a]
     assert len(links) == standings["games"], links
     dom("file://" + os.path.join(work, links[0]) + "#step=last")
-    print("report: %d bots as standings --json says, %d game pages" % (len(rows), len(links)))
+    # What each rating is, and a scale under the ratings.
+    assert "fitted to the standings of every game" in shown.text.get("elo-note", "")
+    ticks = [a for tag, a in shown.elements if tag == "text" and a.get("class") == "tick"]
+    assert len(ticks) >= 3, ticks
+    print("report: %d bots as standings --json says, %d game pages, %d ticks on the ratings"
+          % (len(rows), len(links), len(ticks)))
+
+    # Two bots: the pair line with its likelihood of superiority, and what it is.
+    pair_db, pair_report = os.path.join(work, "pair.db"), os.path.join(work, "pair.html")
+    subprocess.run([tournament, "run", "--db", pair_db, "--deals", "3", "--dict",
+                    os.path.join(source, "tests/data/two_letters.txt"), "--game-timeout", "1",
+                    "--bot", "a=%s staircase" % bot, "--bot", "b=%s staircase" % bot],
+                   check=True, capture_output=True)
+    subprocess.run([tournament, "report", "--db", pair_db, "--html", pair_report], check=True,
+                   capture_output=True)
+    pairs = json.loads(subprocess.run([tournament, "standings", "--db", pair_db, "--json"],
+                                      check=True, capture_output=True, text=True).stdout)["pairs"]
+    shown = parse(dom("file://" + pair_report))
+    line = [a for tag, a in shown.elements if a.get("id") == "pair-line"][0]
+    assert line["data-los"] == "%.4f" % pairs["los"], (line, pairs)
+    assert "likelihood of superiority %.1f%%" % (100 * pairs["los"]) in shown.text["pairs"]
+    assert "on game pairs alone" in shown.text["pairs"]
+    print("report of two bots: likelihood of superiority %.1f%%" % (100 * pairs["los"]))
     browse("file://" + report, "--screenshot=%s" % os.path.join(out, "report.png"),
            "--window-size=1200,1100")
 finally:

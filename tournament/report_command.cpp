@@ -1,4 +1,5 @@
 // tournament report: the tournament's page, and a replay page for every game whose log is kept.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -80,7 +81,8 @@ int report(const po::variables_map& vm) {
     const nlohmann::json data = {
         {"standings", standings_json(standings(spec, rows, database.stopped()))},
         {"seats", seats},
-        {"games", games}};
+        {"games", games},
+        {"notes", {{"elo", elo_note}, {"pairs", pairs_note}}}};
     std::ofstream out_file(html, std::ios::binary);
     out_file << bg::viewer::report_page(data);
     if (!out_file.flush()) {
@@ -91,6 +93,13 @@ int report(const po::variables_map& vm) {
     say("tournament: the report: {} ({} game page{}{})\n", escape_for_terminal(html.string()),
         pages, pages == 1 ? "" : "s",
         unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
+    const bool logs_kept = std::any_of(rows.begin(), rows.end(), [](const GameRow& row) {
+        return row.result && !row.result->log.empty();
+    });
+    if (!logs_kept && std::any_of(rows.begin(), rows.end(),
+                                  [](const GameRow& row) { return row.result.has_value(); }))
+        say("tournament: no game has a page: its games' event logs were not kept (a run or a "
+            "shard with --logs DIR keeps them; a game's page is made from its log)\n");
     return exit_done;
 }
 

@@ -154,6 +154,14 @@ Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
     return out;
 }
 
+const char* const elo_note =
+    "Elo: each bot's rating, fitted to the standings of every game it played (Plackett-Luce), "
+    "with its 95% interval; 0 is the field's mean\n";
+const char* const pairs_note =
+    "(the pair line rates the first bot against the second on game pairs alone, the two "
+    "seatings of a deal scored together, on the same Elo scale; a bot that loses every pair "
+    "reads -2400)\n";
+
 std::string standings_table(const Standings& s) {
     std::string out = fmt::format("{} of {} games done{}\n", s.done, s.total,
                                   s.stopped ? fmt::format(" (stopped: {})", *s.stopped) : "");
@@ -185,6 +193,7 @@ std::string standings_table(const Standings& s) {
         for (const auto& [kind, count] : b.disqualifications)
             out += fmt::format("    {} disqualified {} time{}: {}\n", escape_for_terminal(b.name),
                                count, count == 1 ? "" : "s", kind);
+    out += elo_note;
     if (s.bots.size() > 2) {
         out += fmt::format("head to head (row's share of its games against the column's):\n");
         out += fmt::format("    {:<{}}", "", width);
@@ -217,6 +226,7 @@ std::string standings_table(const Standings& s) {
             "superiority {:.1f}%\n",
             by_id(0), by_id(1), p.pairs, p.score, signed_elo(p.elo), signed_elo(p.elo_low),
             signed_elo(p.elo_high), 100 * p.los);
+        out += pairs_note;
     }
     if (s.sprt) {
         const auto& t = s.sprt->test;

@@ -78,6 +78,10 @@ std::string reason_kind(const std::string& reason);
 
 Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
                     std::optional<std::string> stopped);
+// What the two ratings are, in a line each: the table's Elo, and the pair line's. The table
+// says them; the report page too.
+extern const char* const elo_note;
+extern const char* const pairs_note;
 std::string standings_table(const Standings& standings);
 nlohmann::json standings_json(const Standings& standings);
 

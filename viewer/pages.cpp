@@ -115,7 +115,8 @@ std::string game_page(const std::vector<nlohmann::json>& records,
 std::string report_page(const nlohmann::json& data) {
     const char* const body = R"(<header><h1 id="title">Tournament report</h1></header>
 <div class="report">
-<section><h2>Standings</h2><table id="standings"></table></section>
+<section><h2>Standings</h2><table id="standings"></table><p id="elo-note" class="muted"></p>
+<div id="pairs"></div></section>
 <section><h2>Ratings (Elo, 95% intervals)</h2><svg id="ratings"></svg></section>
 <section><h2>Wins by seat</h2><table id="seats"></table></section>
 <section><h2>Head to head (the row's share against the column)</h2><table id="head"></table></section>

@@ -27,7 +27,7 @@ std::string game_page(const std::vector<nlohmann::json>& records,
 
 // The tournament report: {"standings": (tournament standings --json), "seats": [{"games",
 // "wins"}...], "games": [{"id", "deal", "rotation", "state", "end", "winner", "seats",
-// "page"}...]}.
+// "page"}...], "notes": {"elo", "pairs"}: what the two ratings are}.
 std::string report_page(const nlohmann::json& data);
 
 // The live page of a tournament served while it plays (tournament run --serve): it draws what

@@ -56,7 +56,28 @@
     tr.dataset.games = String(b.games);
   });
 
-  // Ratings with their intervals as error bars.
+  // What each rating is; for two bots, the pair score with its likelihood of superiority and
+  // the SPRT.
+  const notes = data.notes || {};
+  document.getElementById("elo-note").textContent = notes.elo || "";
+  (function pairs() {
+    const holder = document.getElementById("pairs");
+    const p = s.pairs, t = s.sprt;
+    const name = (id) => (s.bots.find((b) => b.bot === id) || { name: "?" }).name;
+    if (p) {
+      const line = el("p", null, name(0) + " against " + name(1) + " on " + p.pairs + " game pairs: score " +
+          p.score.toFixed(3) + ", Elo " + signed(p.elo) + " [" + signed(p.elo_low) + ", " + signed(p.elo_high) +
+          "], likelihood of superiority " + (100 * p.los).toFixed(1) + "%");
+      line.id = "pair-line";
+      line.dataset.los = p.los.toFixed(4);
+      holder.appendChild(line);
+      holder.appendChild(el("p", "muted", notes.pairs || ""));
+    }
+    if (t) holder.appendChild(el("p", null, "SPRT elo0=" + t.elo0 + " elo1=" + t.elo1 + ": LLR " + t.llr.toFixed(2) +
+        " in [" + t.lower_bound.toFixed(2) + ", " + t.upper_bound.toFixed(2) + "], " + t.decision));
+  })();
+
+  // Ratings with their intervals as error bars, on a scale with round ticks.
   (function bars() {
     const svg = document.getElementById("ratings");
     const ns = "http://www.w3.org/2000/svg";
@@ -71,8 +92,16 @@
       svg.appendChild(e);
       return e;
     };
-    add("line", { x1: x(0), x2: x(0), y1: 4, y2: H - 20, stroke: "#d0d5dd" });
-    add("text", { x: x(0) - 4, y: H - 6, "font-size": 11 }, "0");
+    // About five ticks: 1, 2 or 5 times a power of ten apart.
+    const span = hi - lo, raw = span / 5, power = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((m) => m * power).find((v) => v >= raw);
+    const ticks = [];
+    for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
+    ticks.forEach((v) => {
+      add("line", { x1: x(v), x2: x(v), y1: 4, y2: H - 20, stroke: v === 0 ? "#98a2b3" : "#eaecf0" });
+      add("text", { x: x(v), y: H - 6, "font-size": 11, "text-anchor": "middle" }, v === 0 ? "0" : signed(v))
+          .classList.add("tick");
+    });
     s.bots.forEach((b, i) => {
       const y = 16 + i * row;
       add("text", { x: 4, y: y + 4, "font-size": 12 }, b.name);
