@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs docs/write-a-bot.md as a reader would: writes each file it shows (a block tagged
-`file=PATH`) and runs each of its shell commands, in order, in a fresh folder that holds the
-build as `build/`. Every command must succeed; the bot must pass `host --check` and play its
+`file=PATH`) and runs each of its shell commands, in order, in a fresh folder outside the clone
+that holds the build as `build/` (as the page says to make one). Every command must succeed; the bot must pass `host --check` and play its
 games without being disqualified.
 
     write_a_bot_test.py SOURCE_DIR BUILD_DIR
