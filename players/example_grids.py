@@ -26,20 +26,53 @@ def fits(word, hand):
     return sum(max(0, n - hand[c]) for c, n in need.items())
 
 
+def usable(hand, words):
+    """The words that could be laid with the hand and at most one letter already on the grid."""
+    size, have = sum(hand.values()), set(+hand)
+    return [w for w in words
+            if len(w) <= size + 1 and len(set(w) - have) <= 1 and fits(w, hand) <= 1]
+
+
 def build(hand, words):
     """A crossword of as much of the hand as it can place: (cells dict, leftover Counter)."""
-    size, have = sum(hand.values()), set(hand)
-    usable = [w for w in words
-              if len(w) <= size + 1 and len(set(w) - have) <= 1 and fits(w, hand) <= 1]
-    start = next((w for w in usable if fits(w, hand) == 0), None)
+    candidates = usable(hand, words)
+    start = next((w for w in candidates if fits(w, hand) == 0), None)
     if start is None:
         return {}, hand
+    cells = {(i, 0): c for i, c in enumerate(start)}
+    return cells, grow(cells, hand - collections.Counter(start), candidates)
+
+
+def extend(cells, new, short):
+    """The crossword `cells` with the tiles `new` laid onto it too, each word (of `short`, a few
+    thousand words of up to four letters) crossing a tile already there; None if some tile finds
+    no place. Much quicker than building again: a peel that comes before the next player's is
+    one that counts."""
+    cells = dict(cells)
+    left = grow(cells, +new, usable(new, short))
+    return None if sum(left.values()) else cells
+
+
+def arrange(hand, cells, words, short):
+    """A crossword of the hand: the one of the last peel (`cells`, or None) with the new tiles
+    laid onto it, where they fit; built again otherwise. (cells, leftover Counter)."""
+    laid = collections.Counter(cells.values()) if cells else None
+    grown = extend(cells, hand - laid, short) if laid and not laid - hand else None
+    return (grown, collections.Counter()) if grown else build(hand, words)
+
+
+def short_words(words):
+    """The words of up to four letters, for extend()."""
+    return [w for w in words if len(w) <= 4]
+
+
+def grow(cells, left, candidates):
+    """Lays words of `candidates` across the tiles of `cells` (adding to it) until `left` is
+    used up or no tile can be crossed; what is left."""
     by_letter = collections.defaultdict(list)
-    for w in usable:
+    for w in candidates:
         for c in set(w):
             by_letter[c].append(w)
-    cells = {(i, 0): c for i, c in enumerate(start)}
-    left = hand - collections.Counter(start)
     # The hand only shrinks and the grid only fills, so a tile that could not be crossed once
     # never can be: each is tried once, in the order they were laid.
     anchors = list(cells)
@@ -59,7 +92,7 @@ def build(hand, words):
                 anchors.extend(spot)
                 left -= collections.Counter(spot.values())
                 break
-    return cells, left
+    return left
 
 
 def lay(cells, word, x, y, dx, dy, left):

@@ -3,7 +3,8 @@
 
 It says r, then keeps every letter the host sends as a tile in its hand (the hand, each
 peel's tile and each dump's three tiles are all just letters), lays the hand out as a
-crossword, peels when every tile is down, and dumps a tile it could not place otherwise.
+crossword (new tiles onto the last one, where they fit), peels when every tile is down, and
+dumps a tile it could not place otherwise.
 
     example_player.py [--dict WORDLIST] [--v0]
 
@@ -14,7 +15,7 @@ import collections
 import os
 import select
 
-from example_grids import DICT, HARDEST_FIRST, build, grid_text, load_words
+from example_grids import DICT, HARDEST_FIRST, arrange, build, grid_text, load_words, short_words
 
 
 def read_letters(timeout=None):
@@ -27,7 +28,9 @@ def read_letters(timeout=None):
 
 def main():
     words = load_words(DICT)
+    short = short_words(words)
     hand = collections.Counter()
+    cells = None  # the crossword of our last peel, onto which new tiles are laid
     os.write(1, b"r")
     refused = False
     while True:
@@ -39,7 +42,7 @@ def main():
         hand.update(letters)
         if len(letters) >= 3:
             refused = False
-        cells, left = build(hand, words)
+        cells, left = arrange(hand, cells, words, short)
         # Dump until every tile is down, or a dump is refused (the bunch is short).
         while sum(left.values()) and not refused:
             tile = next(c for c in HARDEST_FIRST if left[c])
@@ -56,6 +59,8 @@ def main():
             cells, left = build(hand, words)
         if not sum(left.values()):
             os.write(1, ("p" + grid_text(cells)).encode())
+        else:
+            cells = None
 
 
 if __name__ == "__main__":

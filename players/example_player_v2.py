@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The example player in protocol v2 (protocol-v2.md): the same crossword play as
 example_player.py, but every host message says what it is, so the bot always knows which peel
-its hand reflects and when its move has been answered.
+its hand reflects and when its move has been answered. New tiles are laid onto the crossword of
+its last peel when they fit, which is quick; only when they do not is the crossword built again.
 
     example_player_v2.py [--dict WORDLIST]
 """
 import collections
 import os
 
-from example_grids import DICT, HARDEST_FIRST, build, grid_text, load_words
+from example_grids import DICT, HARDEST_FIRST, arrange, grid_text, load_words, short_words
 
 
 def messages(stream):
@@ -29,10 +30,12 @@ def messages(stream):
 
 def main():
     words = load_words(DICT)
+    short = short_words(words)
     hand = collections.Counter()
     seen = 0          # the newest peel whose tile is in our hand
     waiting = True    # for the hand, or the answer to our last move
     refused = False   # a dump was refused: none again until a new tile comes
+    cells = None      # the crossword of our last peel, onto which new tiles are laid
     os.write(1, b"v002R")
     for m in messages(0):
         kind = m[0]
@@ -54,11 +57,13 @@ def main():
             return
         if waiting:
             continue
-        cells, left = build(hand, words)
+        cells, left = arrange(hand, cells, words, short)
         if not sum(left.values()):
             os.write(1, ("P%04d%s" % (seen, grid_text(cells))).encode())
             waiting = True
-        elif not refused:
+            continue
+        cells = None
+        if not refused:
             tile = next(c for c in HARDEST_FIRST if left[c])
             hand[tile] -= 1
             os.write(1, ("D" + tile).encode())
