@@ -169,8 +169,12 @@ TEST_CASE(
     bool seen_running = false;
     for (int i = 0; i < 600; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        // The database can be read while the run writes it.
-        games = games_of(db);
+        // The database can be read while the run writes it, once the run has made it (until
+        // its schema is committed, it is an SQLite file but not yet a tournament's).
+        const Run listed = run({tournament, "games", "--db", db, "--json"});
+        if (listed.status != 0)
+            continue;
+        games = json::parse(listed.out);
         seen_running = count_state(games, "running") > 0;
         if (count_state(games, "done") >= 4 && seen_running)
             break;
