@@ -33,10 +33,14 @@ std::variant<Address, std::string> parse_address(std::string_view text) {
     if (bracketed)
         host = host.substr(1, host.size() - 2);
     const std::string host_text(host);
+    // Only what an address is written with (inet_pton would stop at a NUL, and take less).
+    const bool plain = std::all_of(host.begin(), host.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
+    });
     in_addr v4{};
     in6_addr v6{};
-    const bool is_v4 = !bracketed && inet_pton(AF_INET, host_text.c_str(), &v4) == 1;
-    const bool is_v6 = bracketed && inet_pton(AF_INET6, host_text.c_str(), &v6) == 1;
+    const bool is_v4 = plain && !bracketed && inet_pton(AF_INET, host_text.c_str(), &v4) == 1;
+    const bool is_v6 = plain && bracketed && inet_pton(AF_INET6, host_text.c_str(), &v6) == 1;
     if (!is_v4 && !is_v6)
         return fmt::format(
             "--serve {}: the host must be an IPv4 address or a bracketed IPv6 one (127.0.0.1, "

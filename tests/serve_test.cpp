@@ -26,6 +26,9 @@ TEST_CASE("serve: --serve takes an IPv4 or bracketed IPv6 address and a port, no
         INFO(bad);
         CHECK(std::holds_alternative<std::string>(parse_address(bad)));
     }
+    // A NUL inside (found by the fuzzer): inet_pton would read only what comes before it.
+    CHECK(std::holds_alternative<std::string>(
+        parse_address(std::string_view("12.0.0.1\0[::]:80", 16))));
 }
 
 TEST_CASE("serve: only the page, the stream and finished games' pages are served, by GET or HEAD",
