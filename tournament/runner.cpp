@@ -219,12 +219,14 @@ void Runner::start_next(Slot& slot) {
     if (!slot.log_path.empty())
         match_options.player_lines = [&slot](PlayerId player, const std::string& line) {
             std::FILE*& file = slot.stderr_files[static_cast<std::size_t>(player)];
-            const std::string path = player_stderr_path(slot.log_path, static_cast<int>(player));
+            const auto path = [&] {
+                return player_stderr_path(slot.log_path, static_cast<int>(player));
+            };
             if (!file && slot.stderr_error.empty())
-                file = std::fopen(path.c_str(), "we");  // close-on-exec, as the log
+                file = std::fopen(path().c_str(), "we");  // close-on-exec, as the log
             if (!file || std::fputs(line.c_str(), file) < 0 || std::fputc('\n', file) < 0)
                 if (slot.stderr_error.empty())
-                    slot.stderr_error = fmt::format("{}: {}", path, std::strerror(errno));
+                    slot.stderr_error = fmt::format("{}: {}", path(), std::strerror(errno));
         };
     match_options.cgroup = slot.cgroup.get();
     match_options.limits = options_.limits;
