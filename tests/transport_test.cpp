@@ -3,6 +3,8 @@
 // with nothing of the host above them.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
@@ -11,6 +13,7 @@
 #include "tests/support/run.hpp"
 #include "transport/handles.hpp"
 #include "transport/player_process.hpp"
+#include "transport/spawn.hpp"
 
 using namespace bg;
 
@@ -104,6 +107,33 @@ TEST_CASE("transport: a group that ignores SIGTERM is killed whole after the gra
     CHECK(seen.signal == SIGKILL);
     CHECK(seen.finished);
     CHECK(test::processes_tagged(tag).empty());
+}
+
+TEST_CASE("transport: a spawned process dies with the process that spawned it, even by SIGKILL",
+          "[transport]") {
+    const std::string tag = "bg-orphan-" + std::to_string(::getpid());
+    // A middle process spawns the player and is killed with SIGKILL: it cannot clean up, so
+    // only the kernel (the parent-death signal) can end what it spawned.
+    const pid_t middle = ::fork();
+    REQUIRE(middle >= 0);
+    if (middle == 0) {
+        const Launch launch{
+            {"/bin/sh", "-c", "while :; do sleep 0.05; done", "sh", tag}, {}, std::nullopt, false};
+        if (!std::holds_alternative<Spawned>(spawn_process(launch, {-1, -1, -1, -1}, {})))
+            ::_exit(1);
+        for (;;)
+            ::pause();
+    }
+    const bool spawned = test::wait_for_tagged(tag);
+    ::kill(middle, SIGKILL);
+    ::waitpid(middle, nullptr, 0);
+    REQUIRE(spawned);
+    for (int i = 0; i < 250 && !test::processes_tagged(tag).empty(); ++i)
+        ::usleep(20'000);
+    const auto left = test::processes_tagged(tag);
+    for (const int pid : left)
+        ::kill(pid, SIGKILL);
+    CHECK(left.empty());
 }
 
 TEST_CASE("transport: a command that cannot be spawned finishes at once", "[transport]") {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,7 +52,7 @@ const char* stage_name(int stage) {
 
 [[noreturn]] void child(const Launch& launch, const std::array<int, 4>& stdio,
                         const std::vector<int>& cgroups, char* const* argv, char* const* envp,
-                        int report) {
+                        int report, pid_t parent) {
     // Signals as a new program expects them: the host ignores SIGPIPE, and libuv may block some.
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
@@ -72,6 +73,13 @@ const char* stage_name(int stage) {
         if (::setgroups(0, nullptr) != 0 || ::setgid(launch.user->second) != 0 ||
             ::setuid(launch.user->first) != 0)
             fail(report, become_user);
+    // It dies with the host, even when the host is killed with SIGKILL: a host that is gone
+    // leaves no player behind (bubblewrap's --die-with-parent asks the same of the sandbox, but
+    // only once bwrap has begun; this covers the time before). Set after the change of user,
+    // which clears it; a host that died before it was set is seen as a changed parent.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+        ::_exit(127);
     // Its descriptors 0-3, from wherever the host's copies are (out of the way first, should one
     // of them be below 4 itself).
     int moved[4];
@@ -109,6 +117,7 @@ std::variant<Spawned, SpawnError> spawn_process(const Launch& launch,
     int report[2];
     if (::pipe2(report, O_CLOEXEC) != 0)
         return SpawnError{errno, "cannot make a pipe"};
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int error = errno;
@@ -117,7 +126,7 @@ std::variant<Spawned, SpawnError> spawn_process(const Launch& launch,
         return SpawnError{error, "cannot fork"};
     }
     if (pid == 0)
-        child(launch, stdio, cgroups, argv.data(), envp, report[1]);
+        child(launch, stdio, cgroups, argv.data(), envp, report[1], parent);
     ::close(report[1]);
     ChildFailure failure;
     ssize_t n;
