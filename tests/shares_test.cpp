@@ -33,6 +33,13 @@ std::string hog(const std::string& args) {
     return "exec /usr/bin/python3 " BG_TESTS_DIR "/bots/hog.py " + args;
 }
 
+// A hog one process below the player's own: the shell the host starts dies with the host (its
+// parent-death signal), but the hog, its child, outlives a host killed with SIGKILL, as any
+// process a player starts may; only its cgroup holds it then.
+std::string hog_below(const std::string& args) {
+    return "/usr/bin/python3 " BG_TESTS_DIR "/bots/hog.py " + args + "; true";
+}
+
 std::vector<std::string> hog_lines(const Run& run, int player, const std::string& what) {
     return player_lines(run, player, "hog: " + what + ": ");
 }
@@ -408,13 +415,14 @@ TEST_CASE("shares: a killed host's cgroups and processes are removed by the next
           "[e2e][shares]") {
     const std::string tag = scratch("orphan");
     for (const bool sandboxed : {false, true}) {
-        // Unsandboxed, a player outlives a host killed with SIGKILL; its cgroup holds it. The
-        // host is killed once it has dealt (both players ready, and holding their hands).
+        // Unsandboxed, a player's child outlives a host killed with SIGKILL; its cgroup holds
+        // it. The host is killed once it has dealt (both players ready, and holding their hands).
         const std::string log = scratch("orphan.log");
         std::vector<std::string> options = {"--game-timeout", "60", "--log", log};
         if (!sandboxed)
             options.push_back("--no-sandbox");
-        auto killed = start(host_command(options, {hog("sleep 0 " + tag), hog("sleep 0 " + tag)}));
+        auto killed = start(
+            host_command(options, {hog_below("sleep 0 " + tag), hog_below("sleep 0 " + tag)}));
         for (int i = 0; i < 12000 && read_file(log).find("hands_dealt") == std::string::npos; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         REQUIRE(read_file(log).find("hands_dealt") != std::string::npos);
@@ -523,7 +531,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
     // games, and the resume's games go to their end.
     const std::string db = scratch("killed.db"), tag = scratch("killed"), go = scratch("killed.go");
     std::remove(go.c_str());
-    const std::string player = hog("play-after " + go + " " + tag);
+    const std::string player = hog_below("play-after " + go + " " + tag);
     const std::string logs = scratch("killed.logs");
     auto runner =
         start({BG_TOURNAMENT_PATH, "run", "--db", db, "--dict", two_letters, "--ready-timeout",
@@ -544,7 +552,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
     ::kill(runner.pid, SIGKILL);
     runner.wait();
     CHECK(games_of(runner.pid).size() >= 2);
-    CHECK(processes_tagged(tag).size() == 4);  // unsandboxed, they outlive it
+    CHECK(processes_tagged(tag).size() == 4);  // unsandboxed, the players' children outlive it
 
     // The resume starts by removing what the killed run left, then plays the two games again.
     std::ofstream{go};
