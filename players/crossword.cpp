@@ -1,6 +1,7 @@
 #include "players/crossword.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/random.hpp"
 
@@ -86,21 +87,38 @@ Crossword::Crossword(std::vector<std::string> words) {
     }
     std::stable_sort(words_.begin(), words_.end(),
                      [](const Word& a, const Word& b) { return a.text.size() > b.text.size(); });
+    // A letter's hardness: its rank among the letters by how few words hold it, fewest first.
+    constexpr std::string_view by_hardness = "QZXJKVWYBFHGMPCUDLOTNSRAIE";
+    const auto hardest = [&](const Word& word) {
+        std::size_t rank = by_hardness.size();
+        for (const char c : word.text)
+            rank = std::min(rank, by_hardness.find(c));
+        return rank;
+    };
+    for (const auto& word : words_)
+        hardest_first_.push_back(&word);
+    std::stable_sort(hardest_first_.begin(), hardest_first_.end(),
+                     [&](const Word* a, const Word* b) { return hardest(*a) < hardest(*b); });
 }
 
 Crossword::Layout Crossword::build(const LetterCounts& hand, int attempts,
                                    std::uint64_t seed) const {
     // Only words that the hand can make with at most one tile already on the grid can be laid.
-    std::vector<const Word*> usable;
+    std::vector<const Word*> usable, usable_hardest_first;
     std::vector<const Word*> starters;
-    for (const auto& word : words_) {
-        const LetterCounts short_by = word.letters.minus_saturating(hand);
-        const auto missing = short_by.total();
+    std::vector<bool> is_usable(words_.size());
+    for (std::size_t i = 0; i < words_.size(); ++i) {
+        const Word& word = words_[i];
+        const auto missing = word.letters.minus_saturating(hand).total();
+        is_usable[i] = missing <= 1;
         if (missing <= 1)
             usable.push_back(&word);
         if (missing == 0)
             starters.push_back(&word);
     }
+    for (const Word* word : hardest_first_)
+        if (is_usable[static_cast<std::size_t>(word - words_.data())])
+            usable_hardest_first.push_back(word);
     SplitMix64 rng(seed);
     Layout best{{}, hand};
     if (hand.total() == 1) {
@@ -123,7 +141,7 @@ Crossword::Layout Crossword::build(const LetterCounts& hand, int attempts,
         bool placed = true;
         while (placed && !left.empty()) {
             placed = false;
-            for (const Word* word : usable) {
+            for (const Word* word : attempt % 2 == 0 ? usable : usable_hardest_first) {
                 if (word->text.size() > left.total() + 1)
                     continue;
                 if (word->letters.minus_saturating(left).total() > 1)

@@ -21,7 +21,9 @@ class Crossword {
         Grid grid;              // the tiles placed, cropped to their bounding box
         LetterCounts leftover;  // the tiles it could not place
     };
-    // The layout that places the most of `hand`, from up to `attempts` starting words.
+    // The layout that places the most of `hand`, from up to `attempts` starting words. Even
+    // attempts lay the longest words they can; odd ones the words of the hardest letters first
+    // (a Q without a U goes down as QI or QAT before the hand's I and A are spent elsewhere).
     Layout build(const LetterCounts& hand, int attempts, std::uint64_t seed) const;
 
   private:
@@ -29,7 +31,8 @@ class Crossword {
         std::string text;
         LetterCounts letters;
     };
-    std::vector<Word> words_;  // longest first
+    std::vector<Word> words_;                 // longest first
+    std::vector<const Word*> hardest_first_;  // by their hardest letter, then longest first
 };
 
 }  // namespace bg
