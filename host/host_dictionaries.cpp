@@ -18,15 +18,30 @@ std::variant<const Dictionary*, std::string> host_word_list(const std::string& p
     return &*loaded;
 }
 
+std::variant<const Dictionary*, std::string> recorded_word_list(const std::string& path,
+                                                                std::uint64_t fingerprint,
+                                                                std::optional<Dictionary>& loaded) {
+    if (path.empty())
+        return builtin_wordlist(fingerprint, loaded);
+    auto found = host_word_list(path, loaded);
+    if (const auto* dict = std::get_if<const Dictionary*>(&found);
+        dict && (*dict)->stats().fingerprint != fingerprint)
+        return fmt::format(
+            "the word list {} is not the one recorded (it has changed: fingerprint {:016x}, "
+            "recorded {:016x})",
+            path, (*dict)->stats().fingerprint, fingerprint);
+    return found;
+}
+
+std::string word_list_name(const std::string& path, std::uint64_t fingerprint) {
+    if (!path.empty())
+        return path;
+    return builtin_wordlist_name(fingerprint).value_or("");
+}
+
 DictionaryFinder host_dictionaries(std::optional<Dictionary>& loaded) {
-    return [&loaded](const Setup& setup) -> std::variant<const Dictionary*, std::string> {
-        auto found = host_word_list(setup.dictionary, loaded);
-        if (const auto* dict = std::get_if<const Dictionary*>(&found);
-            dict && (*dict)->stats().fingerprint != setup.dictionary_fingerprint)
-            return fmt::format(
-                "the word list {} is not the one the game was played with",
-                setup.dictionary.empty() ? "built into this host" : setup.dictionary);
-        return found;
+    return [&loaded](const Setup& setup) {
+        return recorded_word_list(setup.dictionary, setup.dictionary_fingerprint, loaded);
     };
 }
 

@@ -353,6 +353,7 @@ int run(int argc, char** argv) {
     }
     const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
+    setup.dictionary_name = bg::word_list_name(setup.dictionary, setup.dictionary_fingerprint);
     if (vm["check"].as<bool>())
         return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares,
                      bg::options::player_limits(sandbox.limits), *dictionary);

@@ -5,9 +5,11 @@ A module of its own, not a part of either player: the host's sandbox hides each 
 files from the others, so a player that imported another player's file could not start beside it.
 """
 import collections
+import os
 import sys
 
-DICT = "/usr/share/dict/american-english-large"
+# The host's built-in list (its file, beside this folder in the source tree and once installed).
+DICT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "wordlist", "scowl-80.txt")
 if "--dict" in sys.argv:
     DICT = sys.argv[sys.argv.index("--dict") + 1]
 HARDEST_FIRST = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
@@ -15,8 +17,7 @@ HARDEST_FIRST = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
 
 def load_words(path):
     with open(path, encoding="utf-8", errors="replace") as f:
-        words = {w.strip().upper() for w in f if w.strip().isascii() and w.strip().isalpha()
-                 and (path != DICT or w.strip().islower())}
+        words = {w.strip().upper() for w in f if w.strip().isascii() and w.strip().isalpha()}
     return sorted((w for w in words if len(w) >= 2), key=len, reverse=True)
 
 

@@ -6,8 +6,8 @@
 //     example_player_cpp [--dict WORDLIST]
 //     (build: c++ -std=c++17 -O2 example_player.cpp -o example_player_cpp)
 //
-// The word list must be the host's: by default its built-in one, which is
-// /usr/share/dict/american-english-large without its capitalised entries.
+// The word list must be the host's: by default its built-in one, read from its installed file
+// (the build of this tree names the tree's own wordlist/scowl-80.txt with -DWORDLIST=...).
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,7 +23,10 @@
 
 namespace {
 
-const std::string default_dict = "/usr/share/dict/american-english-large";
+#ifndef WORDLIST
+#define WORDLIST "/usr/share/bananagrams-host/wordlist/scowl-80.txt"
+#endif
+const std::string default_dict = WORDLIST;
 const std::string hardest_first = "QZXJKVWYBFHGMPCUDLOTNSRAIE";
 
 using Counts = std::array<int, 26>;  // letter counts, A to Z
@@ -54,13 +57,12 @@ std::vector<Word> load_words(const std::string& path) {
     std::ifstream in(path);
     std::set<std::string> unique;
     for (std::string line; std::getline(in, line);) {
-        bool ok = line.size() >= 2, lower = true;
+        bool ok = line.size() >= 2;
         for (char& c : line) {
             ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
-            lower = lower && c >= 'a';
             c = static_cast<char>(c >= 'a' ? c - 'a' + 'A' : c);
         }
-        if (ok && (path != default_dict || lower))
+        if (ok)
             unique.insert(line);
     }
     std::vector<Word> words;

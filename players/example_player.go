@@ -6,8 +6,8 @@
 //	example_player_go [--dict WORDLIST]
 //	(build: go build -o example_player_go example_player.go)
 //
-// The word list must be the host's: by default its built-in one, which is
-// /usr/share/dict/american-english-large without its capitalised entries.
+// The word list must be the host's: by default its built-in one, read from its installed file
+// (the build of this tree sets defaultDict to the tree's own wordlist/scowl-80.txt).
 package main
 
 import (
@@ -19,7 +19,7 @@ import (
 	"strings"
 )
 
-const defaultDict = "/usr/share/dict/american-english-large"
+var defaultDict = "/usr/share/bananagrams-host/wordlist/scowl-80.txt"
 const hardestFirst = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
 
 // Counts are letter counts, A to Z.
@@ -56,12 +56,11 @@ func loadWords(path string) []word {
 	scanner := bufio.NewScanner(file)
 	for scanner.Scan() {
 		w := strings.TrimSpace(scanner.Text())
-		ok, lower := len(w) >= 2, true
+		ok := len(w) >= 2
 		for _, c := range w {
 			ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
-			lower = lower && c >= 'a'
 		}
-		if ok && (path != defaultDict || lower) {
+		if ok {
 			unique[strings.ToUpper(w)] = true
 		}
 	}

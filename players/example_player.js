@@ -6,12 +6,14 @@
 //
 //     node example_player.js [--dict WORDLIST]
 //
-// The word list must be the host's: by default its built-in one, which is
-// /usr/share/dict/american-english-large without its capitalised entries.
+// The word list must be the host's: by default its built-in one, read from its file
+// ../wordlist/scowl-80.txt (beside this folder, in the source tree and once installed).
 "use strict";
 const fs = require("fs");
+const path = require("path");
 
-const DEFAULT_DICT = "/usr/share/dict/american-english-large";
+const DEFAULT_DICT = path.join(path.dirname(fs.realpathSync(__filename)), "..", "wordlist",
+  "scowl-80.txt");
 const HARDEST_FIRST = "QZXJKVWYBFHGMPCUDLOTNSRAIE";
 
 const A = "A".charCodeAt(0);
@@ -26,12 +28,11 @@ const total = (c) => c.reduce((a, b) => a + b, 0);
 
 // Words of two letters or more, upper case, longest first (then alphabetical), each with its
 // letter counts.
-function loadWords(path) {
+function loadWords(file) {
   const words = new Set();
-  for (const line of fs.readFileSync(path, "latin1").split("\n")) {
+  for (const line of fs.readFileSync(file, "latin1").split("\n")) {
     const w = line.trim();
-    if (/^[A-Za-z]{2,}$/.test(w) && (path !== DEFAULT_DICT || w === w.toLowerCase()))
-      words.add(w.toUpperCase());
+    if (/^[A-Za-z]{2,}$/.test(w)) words.add(w.toUpperCase());
   }
   return [...words]
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))

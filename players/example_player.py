@@ -8,8 +8,8 @@ dumps a tile it could not place otherwise.
 
     example_player.py [--dict WORDLIST] [--v0]
 
-The word list must be the host's: by default the host's built-in one, which is
-/usr/share/dict/american-english-large without its capitalised entries.
+The word list must be the host's: by default the host's built-in one, read from its file
+../wordlist/scowl-80.txt (beside this folder, in the source tree and once installed).
 """
 import collections
 import os

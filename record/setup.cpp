@@ -33,6 +33,8 @@ nlohmann::json to_json(const Setup& s) {
         start["host_version"] = s.host_version;
         start["newest_protocol"] = s.game.newest_protocol;
     }
+    if (s.version >= 3)
+        start["dictionary_name"] = bytes_to_json(s.dictionary_name);
     return start;
 }
 
@@ -69,6 +71,8 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     s.host_version = version >= 2 ? f.get<std::string>("host_version") : std::string();
     // A version 1 log's host spoke v002 at most: a later handshake was answered in it.
     s.game.newest_protocol = version >= 2 ? f.get<int>("newest_protocol") : protocol_v2;
+    if (version >= 3)
+        s.dictionary_name = f.bytes("dictionary_name");
     if (!f.error().empty())
         return "bad start record: " + f.error();
     if (s.game.newest_protocol < protocol_v2 || s.game.newest_protocol > protocol_newest)

@@ -20,6 +20,9 @@ struct Setup {
     LegacyDialect dialect = LegacyDialect::v1;
     std::string dictionary;  // the --dict path, or "" for the built-in list
     std::uint64_t dictionary_fingerprint = 0;
+    // The word list's name: the built-in list's ("scowl-80"), else the file's path. A version 1
+    // or 2 log does not say it: its reader names the list from the fingerprint ("" if unknown).
+    std::string dictionary_name;
     std::uint64_t ready_timeout_ms = 10'000;
     std::uint64_t game_timeout_ms = 600'000;
     std::uint64_t kill_grace_ms = 2'000;
@@ -29,7 +32,7 @@ struct Setup {
     // limits only), for the record; replay needs none of it.
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
-    int version = 2;
+    int version = 3;
     // The version of the host that played the game (record/version.hpp): this build's, or the
     // one a replayed log names ("" in a version 1 log, which does not).
     std::string host_version = std::string(bg::version());
@@ -38,8 +41,9 @@ struct Setup {
 // Version 1: start, then inputs and decisions, then the result. Version 2 (with the players'
 // cgroups): a usage record for each player after the game is over, before the result, and the
 // result's players say their CPU time and peak memory; the start record says the shares and,
-// like the result, the host's version.
-inline constexpr int log_version = 2;
+// like the result, the host's version. Version 3 (with the SCOWL default word list): the start
+// record names the word list (`dictionary_name`).
+inline constexpr int log_version = 3;
 inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const Setup& setup);

@@ -25,9 +25,10 @@ std::string checker_bot(const std::string& mode, const std::string& protocol) {
 TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
     for (const std::string& bot : std::vector<std::string>{
              reference_bot, reference_bot + " --legacy",
-             "python3 " BG_SOURCE_DIR "/players/example_player.py",
-             "python3 " BG_SOURCE_DIR "/players/example_player_v2.py", BG_EXAMPLE_CPP_PATH,
-             BG_EXAMPLE_GO_PATH, BG_NODE " " BG_SOURCE_DIR "/players/example_player.js"}) {
+             "python3 " BG_SOURCE_DIR "/players/example_player.py" BG_EXAMPLE_WORDS,
+             "python3 " BG_SOURCE_DIR "/players/example_player_v2.py" BG_EXAMPLE_WORDS,
+             BG_EXAMPLE_CPP_PATH BG_EXAMPLE_WORDS, BG_EXAMPLE_GO_PATH BG_EXAMPLE_WORDS,
+             BG_NODE " " BG_SOURCE_DIR "/players/example_player.js" BG_EXAMPLE_WORDS}) {
         INFO(bot);
         const Run r = check(bot);
         INFO(r.out << r.err);
@@ -114,8 +115,9 @@ TEST_CASE("check: the example players in four languages play one whole game", "[
     // Go and JavaScript, beside the reference bot.
     const Run r = run(
         {host, "--json", "--seed", "11", "--game-timeout", "60",
-         "python3 " BG_SOURCE_DIR "/players/example_player_v2.py", BG_EXAMPLE_CPP_PATH,
-         BG_EXAMPLE_GO_PATH, BG_NODE " " BG_SOURCE_DIR "/players/example_player.js", reference_bot},
+         "python3 " BG_SOURCE_DIR "/players/example_player_v2.py" BG_EXAMPLE_WORDS,
+         BG_EXAMPLE_CPP_PATH BG_EXAMPLE_WORDS, BG_EXAMPLE_GO_PATH BG_EXAMPLE_WORDS,
+         BG_NODE " " BG_SOURCE_DIR "/players/example_player.js" BG_EXAMPLE_WORDS, reference_bot},
         120);
     INFO(r.err);
     REQUIRE(r.status == 0);

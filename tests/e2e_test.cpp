@@ -60,6 +60,36 @@ TEST_CASE("e2e: two players play to bananas, and the log replays to the same res
     std::remove(log.c_str());
 }
 
+TEST_CASE(
+    "e2e: a log names its word list, and one played on an earlier host's default still replays",
+    "[e2e]") {
+    const std::string log = scratch("named.log");
+    REQUIRE(run({host, "--seed", "2", "--log", log, reference_bot, reference_bot}, 60).status == 0);
+    std::ifstream in(log);
+    std::string first;
+    std::getline(in, first);
+    const json start = json::parse(first)["start"];
+    CHECK(start["version"] == 3);
+    CHECK(start["dictionary"] == "");
+    CHECK(start["dictionary_name"] == "scowl-80");
+    CHECK(start["dictionary_fingerprint"] == "13b498d63183a9a9");
+    std::remove(log.c_str());
+
+    // Played by host 1.0.0 on its built-in list, the lower-case lines of wamerican-large (a
+    // version 2 log, which names the list by its fingerprint alone): read from Debian's file.
+    const std::string old = BG_TESTS_DIR "/data/log-v2-wamerican-default.jsonl";
+    std::ifstream old_in(old);
+    std::string old_first, line, last;
+    std::getline(old_in, old_first);
+    while (std::getline(old_in, line))
+        last = line;
+    CHECK(json::parse(old_first)["start"]["dictionary_fingerprint"] == "30164250aa211910");
+    const Run replayed = run({host, "--replay", old, "--json", "--quiet"});
+    INFO(replayed.err);
+    REQUIRE(replayed.status == 0);
+    CHECK(json::parse(replayed.out) == json::parse(last)["result"]);
+}
+
 TEST_CASE("e2e: the reference bots play a real game on the default word list", "[e2e]") {
     const Run r = run({host, "--json", "--seed", "11", reference_bot, reference_bot}, 60);
     INFO(r.err);
@@ -352,10 +382,10 @@ TEST_CASE("e2e: an edited or cut-off log is reported", "[e2e]") {
 }
 
 TEST_CASE("e2e: the Python example player makes legal peels on the default word list", "[e2e]") {
-    const Run r =
-        run({host, "--json", "--seed", "3", "--game-timeout", "6",
-             "exec python3 " BG_SOURCE_DIR "/players/example_player.py", "exec " + bot("sleep")},
-            60);
+    const Run r = run({host, "--json", "--seed", "3", "--game-timeout", "6",
+                       "exec python3 " BG_SOURCE_DIR "/players/example_player.py" BG_EXAMPLE_WORDS,
+                       "exec " + bot("sleep")},
+                      60);
     INFO(r.err);
     REQUIRE(r.status == 0);
     const json result = json::parse(r.out);
@@ -528,7 +558,8 @@ TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {
 TEST_CASE("e2e: the Python v2 example player makes legal peels", "[e2e][v2]") {
     const Run r =
         run({host, "--json", "--seed", "3", "--game-timeout", "6",
-             "exec python3 " BG_SOURCE_DIR "/players/example_player_v2.py", "exec " + bot("sleep")},
+             "exec python3 " BG_SOURCE_DIR "/players/example_player_v2.py" BG_EXAMPLE_WORDS,
+             "exec " + bot("sleep")},
             60);
     INFO(r.err);
     REQUIRE(r.status == 0);

@@ -44,9 +44,22 @@ for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
 done
 players=$prefix/share/bananagrams-host/players
+# The installed word list, beside the players' folder, is where the examples look for it; under
+# /tmp (this prefix) the sandbox shows a player only the folders its command names, so it is
+# named (installed under /usr, it need not be).
+[[ -r $prefix/share/bananagrams-host/wordlist/scowl-80.txt ]]
+words="--dict $prefix/share/bananagrams-host/wordlist/scowl-80.txt"
 result=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 --game-timeout 30 \
-    "exec $prefix/bin/bananagrams-reference-bot" "exec python3 $players/example_player.py" \
+    "exec $prefix/bin/bananagrams-reference-bot" "exec python3 $players/example_player.py $words" \
+    "exec python3 $players/example_player_v2.py $words" "exec node $players/example_player.js $words")
+# Unsandboxed, the examples find the list themselves, beside their folder.
+result_open=$("$prefix/bin/bananagrams-host" --quiet --json --seed 5 --game-timeout 30 --no-sandbox \
     "exec python3 $players/example_player_v2.py" "exec node $players/example_player.js")
+python3 - "$result_open" <<'PY'
+import json, sys
+result = json.loads(sys.argv[1])
+assert all(p["outcome"] != "disqualified" for p in result["players"]), result["players"]
+PY
 echo "$result"
 python3 - "$result" <<'PY'
 import json, sys

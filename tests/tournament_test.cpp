@@ -470,6 +470,58 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
             CHECK(seat["cpu_ms"].is_null());
 }
 
+TEST_CASE(
+    "tournament: one begun on an earlier host's built-in word list resumes on that list, by "
+    "its fingerprint",
+    "[e2e][tournament]") {
+    // Played to its end by host 1.0.0, whose built-in list was wamerican-large's lower-case
+    // lines: its options record the list by fingerprint alone.
+    ScratchDb db("wamerican-default");
+    std::filesystem::copy_file(BG_TESTS_DIR "/data/tournament-wamerican-default.db", db.path);
+    {
+        SQLite::Database sql(db.path, SQLite::OPEN_READWRITE);
+        for (const char* table :
+             {"tournament SET options = replace(options", "bots SET command = replace(command"})
+            sql.exec(fmt::format("UPDATE {}, '@TESTS@', '{}')", table, BG_TESTS_DIR));
+    }
+    const auto options = [&] {
+        SQLite::Database sql(db.path, SQLite::OPEN_READONLY);
+        return json::parse(sql.execAndGet("SELECT options FROM tournament").getString());
+    };
+    CHECK(options()["dictionary"] == "");
+    CHECK(options()["dictionary_fingerprint"] == "30164250aa211910");
+    const Run resumed = run({tournament, "resume", "--db", db.path, "--json"});
+    INFO(resumed.err);
+    CHECK(resumed.status == 0);
+    CHECK(json::parse(resumed.out)["done"] == 6);
+
+    // A built-in list no host had: named by its fingerprint, and nothing is played.
+    {
+        SQLite::Database sql(db.path, SQLite::OPEN_READWRITE);
+        sql.exec(
+            "UPDATE tournament SET options = replace(options, '30164250aa211910', "
+            "'00000000000000ff')");
+    }
+    const Run unknown = run({tournament, "resume", "--db", db.path});
+    CHECK(unknown.status == 1);
+    CHECK(unknown.err.find("built-in word list (fingerprint 00000000000000ff) that is neither "
+                           "this host's (scowl-80)") != std::string::npos);
+
+    // A new tournament names its list.
+    const ScratchDb made("named-list");
+    const Run run_new =
+        run({tournament, "run", "--db", made.path, "--bot", "a=" + bot("staircase", "x"), "--bot",
+             "b=" + bot("staircase", "x"), "--json"},
+            120);
+    INFO(run_new.err);
+    REQUIRE(run_new.status == 0);
+    SQLite::Database sql(made.path, SQLite::OPEN_READONLY);
+    const json made_options =
+        json::parse(sql.execAndGet("SELECT options FROM tournament").getString());
+    CHECK(made_options["dictionary_name"] == "scowl-80");
+    CHECK(made_options["dictionary_fingerprint"] == "13b498d63183a9a9");
+}
+
 TEST_CASE("versions: every program says one version, and a log, a result and a database name it",
           "[e2e][versions]") {
     const std::string version(bg::version());

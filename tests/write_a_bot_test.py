@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs docs/write-a-bot.md as a reader would: writes each file it shows (a block tagged
 `file=PATH`) and runs each of its shell commands, in order, in a fresh folder outside the clone
-that holds the build as `build/` (as the page says to make one). Every command must succeed; the bot must pass `host --check` and play its
+that holds the build as `build/` and a copy of the word list (as the page says to make one). Every command must succeed; the bot must pass `host --check` and play its
 games without being disqualified.
 
     write_a_bot_test.py SOURCE_DIR BUILD_DIR
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,7 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)  # as root, the bots run as nobody: they must read mybot/
         os.symlink(build, os.path.join(folder, "build"))
+        shutil.copy(os.path.join(source, "wordlist", "scowl-80.txt"), folder)
         for step in todo:
             if step[0] == "file":
                 path = os.path.join(folder, step[1])

@@ -120,6 +120,8 @@ int run(const po::variables_map& vm) {
     if (!made_or_said(found))
         return exit_database;
     spec.game.dictionary_fingerprint = std::get<const bg::Dictionary*>(found)->stats().fingerprint;
+    spec.game.dictionary_name =
+        bg::word_list_name(spec.game.dictionary, spec.game.dictionary_fingerprint);
     const std::string path = vm["db"].as<std::string>();
     auto created = Database::create(path, spec);
     if (!made_or_said(created))

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "host/host_dictionaries.hpp"
 #include "host/options.hpp"
 #include "record/json_value.hpp"
 #include "viewer/pages.hpp"
@@ -177,6 +178,7 @@ void Runner::start_next(Slot& slot) {
     setup.game =
         GameConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
     setup.dictionary_fingerprint = dictionary_.stats().fingerprint;
+    setup.dictionary_name = word_list_name(setup.dictionary, setup.dictionary_fingerprint);
     setup.sandbox = options_.sandbox;
     if (options_.cgroups)
         setup.shares = options::shares_json(options_.cgroups->kind(), options_.limits,

@@ -109,6 +109,7 @@ json to_json(const Spec& s) {
             {"seed", s.seed},
             {"dictionary", bytes_to_json(s.game.dictionary)},
             {"dictionary_fingerprint", fmt::format("{:016x}", s.game.dictionary_fingerprint)},
+            {"dictionary_name", bytes_to_json(s.game.dictionary_name)},
             {"sets", s.game.game.sets},
             {"dialect", to_string(s.game.dialect)},
             {"ready_timeout_ms", s.game.ready_timeout_ms},
@@ -146,6 +147,9 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     s.seed = f.get<std::uint64_t>("seed");
     s.game.dictionary = f.bytes("dictionary");
     const auto fingerprint = f.get<std::string>("dictionary_fingerprint");
+    // Since 1.1 (a database made before does not name its word list: "" here).
+    if (object.contains("dictionary_name"))
+        s.game.dictionary_name = f.bytes("dictionary_name");
     s.game.game.sets = f.get<int>("sets");
     const auto dialect = legacy_dialect_from_string(f.get<std::string>("dialect"));
     s.game.ready_timeout_ms = f.get<std::uint64_t>("ready_timeout_ms");
