@@ -40,7 +40,8 @@ void add_game(po::options_description& options) {
     options.add_options()
         ("dict", po::value<std::string>()->value_name("FILE"),
          "word list file: one word a line, any case; lines that are not all letters are skipped "
-         "(default: the built-in list)")
+         "(default: the built-in list, scowl-80: 242,788 words from SCOWL; bots read it from "
+         "wordlist/scowl-80.txt in the source tree, or /usr/share/bananagrams-host/wordlist/)")
         ("sets", po::value<int>()->value_name("N")->default_value(defaults.game.sets),
          "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
         ("ready-timeout", po::value<double>()->value_name("SEC")
