@@ -8,8 +8,11 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -21,6 +24,9 @@
 #include "core/text.hpp"
 #include "host/console.hpp"
 #include "host/host_dictionaries.hpp"
+#ifdef BG_HOST_SERVES
+#include "host/live_game.hpp"
+#endif
 #include "host/match.hpp"
 #include "host/options.hpp"
 #include "record/event_log.hpp"
@@ -28,6 +34,7 @@
 #include "record/replay.hpp"
 #include "record/result.hpp"
 #include "record/version.hpp"
+#include "serve/request.hpp"
 #include "transport/handles.hpp"
 #include "viewer/pages.hpp"
 
@@ -246,6 +253,23 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
     return failed == 0 ? exit_played : exit_failed;
 }
 
+#ifndef BG_HOST_SERVES
+// --serve: this host, linked statically for a fast start, has no server; host-live, beside it
+// (bananagrams-host-live once installed), is the same host with one. It takes the same
+// command line.
+int exec_live_host(char** argv) {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::string live = error ? std::string() : self.string() + "-live";
+    if (!live.empty())
+        ::execv(live.c_str(), argv);
+    say("host: --serve needs {}, the host built with its live server: {}\n",
+        live.empty() ? "host-live" : bg::escape_for_terminal(live),
+        live.empty() ? error.message() : std::strerror(errno));
+    return exit_failed;
+}
+#endif
+
 int run(int argc, char** argv) {
     // A player that dies with our bytes in its pipe must not take the host with it.
     std::signal(SIGPIPE, SIG_IGN);
@@ -273,6 +297,11 @@ int run(int argc, char** argv) {
          "rebuild a game from its event log alone, spawning nothing, and print its result (and "
          "its live lines on stderr)")
         ("quiet,q", po::bool_switch(), "no live lines on stderr (in a game or a replay)")
+        ("serve", po::value<std::string>()->value_name("ADDR:PORT"),
+         "serve the game while it plays: its page following it (GET /) and its event stream "
+         "(GET /events, docs/live.md), from the loop that plays it, until it is over; "
+         "127.0.0.1:PORT is this machine alone, any other address shows the game to whoever "
+         "can reach it (its seed only once it is over); port 0 picks one")
         ("check", po::bool_switch(),
          "check one bot against the protocol in scripted scenarios, alone, instead of playing "
          "a game: each check is printed as pass or FAIL, with a hint");
@@ -305,6 +334,12 @@ int run(int argc, char** argv) {
             out.write(bg::version_line("bananagrams-host") + "\n");
             return out.failed() ? exit_output_failed : exit_played;
         }
+        if (vm.count("serve") && (vm.count("replay") || vm["check"].as<bool>()))
+            throw po::error("--serve serves a game as it is played: not with --replay or --check");
+        if (vm.count("serve"))
+            if (auto address = bg::serve::parse_address(vm["serve"].as<std::string>());
+                std::holds_alternative<std::string>(address))
+                throw po::error("--serve: " + std::get<std::string>(address));
         if (vm.count("replay")) {
             if (vm["check"].as<bool>())
                 throw po::error("--check checks a bot, --replay a log: give one of them");
@@ -345,6 +380,10 @@ int run(int argc, char** argv) {
         return exit_usage;
     }
 
+#ifndef BG_HOST_SERVES
+    if (vm.count("serve"))
+        return exec_live_host(argv);
+#endif
     std::optional<bg::Dictionary> loaded;
     auto found = bg::host_word_list(setup.dictionary, loaded);
     if (auto* error = std::get_if<std::string>(&found)) {
@@ -424,6 +463,31 @@ int run(int argc, char** argv) {
 
     bg::EventLoop loop;
     int status = exit_played;
+#ifdef BG_HOST_SERVES
+    std::unique_ptr<bg::LiveGame> live;
+    if (vm.count("serve")) {
+        const auto address =
+            std::get<bg::serve::Address>(bg::serve::parse_address(vm["serve"].as<std::string>()));
+        auto started = bg::LiveGame::start(loop.get(), address);
+        if (auto* error = std::get_if<std::string>(&started)) {
+            say("host: --serve: {}; no game was played\n", bg::escape_for_terminal(*error));
+            if (log_file) {
+                std::fclose(log_file);
+                if (!log_existed)
+                    std::remove(vm["log"].as<std::string>().c_str());
+            }
+            return exit_failed;
+        }
+        live = std::move(std::get<std::unique_ptr<bg::LiveGame>>(started));
+        bg::serve::Address shown = address;
+        shown.port = live->port();
+        say("host: watch it live at http://{}/{}\n", shown.authority(),
+            shown.loopback() ? ""
+                             : " (not a loopback address: anyone who can reach this machine "
+                               "can watch)");
+        log.observe([&live](const nlohmann::json& record) { live->record(record); });
+    }
+#endif
     {
         bg::Match::Options options;
         options.player_lines = [](bg::PlayerId player, const std::string& line) {
@@ -434,7 +498,14 @@ int run(int argc, char** argv) {
         options.cgroup = game_cgroup.game.get();
         options.limits = bg::options::player_limits(sandbox.limits);
         std::vector<bg::SignalWatch> signals;
-        options.on_done = [&signals] { signals.clear(); };
+        options.on_done = [&] {
+            signals.clear();
+#ifdef BG_HOST_SERVES
+            // Its clients get the end, then the server closes and the loop can run out.
+            if (live)
+                live->finished([] {});
+#endif
+        };
         bg::Match match(loop.get(), setup, *dictionary, log, std::move(launches),
                         std::move(options));
         // A closed terminal (SIGHUP) or ssh session, ^C, ^\\ and kill all end the game the same

@@ -11,7 +11,7 @@ prefix=$(mktemp -d /tmp/bg-install-XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
 chmod 755 "$prefix"  # as root, the players run as nobody: they must read the installed files
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
-for file in bin/bananagrams-host bin/bananagrams-reference-bot \
+for file in bin/bananagrams-host bin/bananagrams-host-live bin/bananagrams-reference-bot \
         share/bananagrams-host/players/example_player.py \
         share/bananagrams-host/players/example_player_v2.py \
         share/bananagrams-host/players/example_grids.py \
@@ -43,6 +43,11 @@ for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot
     [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
 done
+# --serve runs bananagrams-host-live, installed beside it: a game of two players that leave at
+# once is served and over.
+served=$("$prefix/bin/bananagrams-host" --serve 127.0.0.1:0 --quiet "exit 0" "exit 0" 2>&1 >/dev/null)
+grep -q "watch it live at http://127.0.0.1:" <<<"$served" ||
+    { echo "bananagrams-host --serve: $served" >&2; exit 1; }
 players=$prefix/share/bananagrams-host/players
 # The installed word list, beside the players' folder, is where the examples look for it; under
 # /tmp (this prefix) the sandbox shows a player only the folders its command names, so it is

@@ -10,6 +10,9 @@ tournament plays with --serve.
 - When it ends: the page says it is over, and its standings are `tournament standings --json`'s
   (the bots in order, their games and wins) with every game done.
 - A screenshot taken while it plays is kept (OUT_DIR/live.png; docs/live-page.png is one).
+- Then a game played by `host --serve`: its page follows it (the seed said only at the end), a
+  board changes from one look to the next, and at the end the page shows the result `--json`
+  prints.
 """
 import base64
 import json
@@ -103,30 +106,41 @@ LOOK = """!document.getElementById("connection") ? "null" : JSON.stringify({
 })"""
 
 db = os.path.join(work, "live.db")
-bot = "exec python3 %s staircase" % os.path.join(source, "tests", "bots", "test_bot.py")
+# Each peel a few hundredths of a second after the last: a game lasts a second or two, so a
+# look at the page every 50 ms sees its board change however slow the machine is.
+bot = "exec python3 %s staircase --pace 0.03" % os.path.join(source, "tests", "bots", "test_bot.py")
 runner = subprocess.Popen(
     [tournament, "run", "--db", db, "--dict", os.path.join(source, "tests", "data", "two_letters.txt"),
-     "--deals", "25", "--concurrency", "2", "--logs", db + ".logs", "--serve", "127.0.0.1:0",
+     "--deals", "10", "--concurrency", "2", "--logs", db + ".logs", "--serve", "127.0.0.1:0",
      "--bot", "staircase=" + bot, "--bot", "stairs-too=" + bot],
     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 said = runner.stderr.readline()
 port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", said).group(1))
+
+
+def watch(expression, seconds, pause):
+    """Each look the page gives (`expression`), every `pause` seconds, up to the one that says
+    it is over."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        look = json.loads(browser.evaluate(expression))
+        if look is None:  # not loaded yet
+            time.sleep(pause)
+            continue
+        assert not look["error"], look["error"]
+        yield look
+        if look["over"]:
+            return
+        time.sleep(pause)
+
 
 browser = Browser()
 browser.open("http://127.0.0.1:%d/" % port)
 looks = []
 changed = None
 shot = False
-deadline = time.monotonic() + 240
-while time.monotonic() < deadline:
-    look = json.loads(browser.evaluate(LOOK))
-    if look is None:  # not loaded yet
-        time.sleep(0.05)
-        continue
-    assert not look["error"], look["error"]
+for look in watch(LOOK, 240, 0.05):
     looks.append(look)
-    if look["over"]:
-        break
     if look["connection"] == "live" and not shot and any(g[1] >= 8 for g in look["games"]):
         browser.screenshot(os.path.join(out, "live.png"))
         shot = True
@@ -136,7 +150,6 @@ while time.monotonic() < deadline:
         for game in look["games"]:
             if game[0] in before and game[1] > before[game[0]][1] and game[2] != before[game[0]][2]:
                 changed = (before[game[0]], game)
-    time.sleep(0.05)
 out_text, err_text = runner.communicate(timeout=120)
 assert runner.returncode == 0, err_text
 
@@ -151,10 +164,63 @@ assert final["over"], final
 assert final["connection"].startswith("over:"), final["connection"]
 standings = json.loads(subprocess.run([tournament, "standings", "--db", db, "--json"], check=True,
                                       capture_output=True, text=True).stdout)
-assert final["done"] == standings["done"] == 50, (final["done"], standings["done"])
+assert final["done"] == standings["done"] == 20, (final["done"], standings["done"])
 assert final["standings"] == [[b["name"], b["games"], b["wins"]] for b in standings["bots"]], \
     (final["standings"], standings["bots"])
-browser.close()
 print("live page: %d looks; game %d went from %d to %d peels; final standings %s" %
       (len(looks), changed[0][0], changed[0][1], changed[1][1], final["standings"]))
+
+# A game served by host --serve: the game's page follows it, its boards change while it plays,
+# and at its end it shows the result --json prints.
+LOOK_GAME = """!document.getElementById("connection") ? "null" : JSON.stringify({
+  error: document.body.dataset.error || null,
+  connection: document.getElementById("connection").textContent,
+  over: document.body.dataset.over === "1",
+  title: document.getElementById("title").textContent,
+  boards: Array.from(document.querySelectorAll("#boards section.player")).map(
+      (s) => s.dataset.rows || ""),
+  result: Array.from(document.querySelectorAll("#result tr")).slice(1).map(
+      (tr) => tr.cells[1].textContent),
+})"""
+# The staircases peel once the page is live (they wait for a file of this test's, in a folder
+# their commands name, so that the sandbox shows it to them), a peel every few hundredths of a
+# second: the page is watched from the deal to the end.
+gate = os.path.join(work, "gate")
+os.makedirs(gate)
+os.chmod(work, 0o755)
+os.chmod(gate, 0o755)
+shutil.copy(os.path.join(source, "tests", "bots", "test_bot.py"), gate)
+shutil.copy(os.path.join(source, "tests", "bots", "staircase.py"), gate)
+go = os.path.join(gate, "go")
+paced = "exec python3 %s staircase --pace 0.05 --wait-for %s" % (
+    os.path.join(gate, "test_bot.py"), go)
+host = subprocess.Popen(
+    [os.path.join(build, "host"), "--serve", "127.0.0.1:0", "--seed", "3", "--json", "--quiet",
+     "--dict", os.path.join(source, "tests", "data", "two_letters.txt"), paced, paced],
+    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+said = host.stderr.readline()
+port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", said).group(1))
+browser.open("http://127.0.0.1:%d/" % port)
+game_looks = []
+for look in watch(LOOK_GAME, 120, 0.02):
+    game_looks.append(look)
+    if look["connection"] == "live" and not os.path.exists(go):
+        open(go, "w").close()
+result = json.loads(host.communicate(timeout=60)[0])
+assert host.returncode == 0, host.returncode
+playing = [l for l in game_looks if l["connection"] == "live" and not l["result"]]
+assert playing, game_looks[:3]
+assert "seed said at its end" in playing[0]["title"], playing[0]["title"]
+seen = {tuple(l["boards"]) for l in playing if any(l["boards"])}
+assert len(seen) >= 2, ("no board was seen to change while the game played",
+                        [(l["connection"], l["title"], l["boards"]) for l in game_looks[:5]],
+                        len(game_looks), len(playing))
+last = game_looks[-1]
+assert last["over"] and last["connection"] == "over", last
+assert "seed 3" in last["title"], last["title"]
+assert [r.split(":")[0] for r in last["result"]] == [p["outcome"] for p in result["players"]], \
+    (last["result"], result["players"])
+browser.close()
+print("live game page: %d looks, %d boards seen; result %s" %
+      (len(game_looks), len(seen), last["result"]))
 shutil.rmtree(work)

@@ -3,6 +3,7 @@
 // bounded queue that drops a client that falls behind.
 #include <catch2/catch.hpp>
 
+#include "serve/records.hpp"
 #include "serve/request.hpp"
 #include "serve/stream.hpp"
 
@@ -115,4 +116,21 @@ TEST_CASE("serve: a client's queue holds up to its limit, in order, and refuses 
     out.sent(100);
     CHECK(out.empty());
     CHECK(out.push("0123456789"));
+}
+
+TEST_CASE("serve: a record's event is named for its decision or its kind, and never shows a seed",
+          "[serve]") {
+    using nlohmann::json;
+    CHECK(bg::serve::record_event_name(json{{"decision", {{"type", "peel_accepted"}}}}) ==
+          "peel_accepted");
+    CHECK(bg::serve::record_event_name(json{{"input", {{"type", "peel"}}}}) == "input");
+    CHECK(bg::serve::record_event_name(json{{"result", json::object()}}) == "result");
+    CHECK(bg::serve::record_event_name(json{{"seq", 1}}) == "record");
+    const json start = {{"seq", 0}, {"start", {{"seed", 42}, {"sets", 1}}}};
+    const json shown = bg::serve::without_seed(start);
+    CHECK(shown["start"]["seed"].is_null());
+    CHECK(shown["start"]["sets"] == 1);
+    CHECK(start["start"]["seed"] == 42);  // a copy: the log keeps it
+    const json result = {{"result", {{"seed", 42}}}};
+    CHECK(bg::serve::without_seed(result) == result);  // the game is over: the result says it
 }

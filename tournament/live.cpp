@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "serve/records.hpp"
 #include "tournament/runner.hpp"
 #include "viewer/pages.hpp"
 
@@ -14,19 +15,7 @@ constexpr std::size_t finished_shown = 20;
 // Standings are fitted again at most this often while games end (a fit reads every game).
 constexpr std::uint64_t standings_every_ms = 1000;
 
-std::string dump(const nlohmann::json& value) {
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// A record's event name: its decision's type, or its kind.
-std::string event_name(const nlohmann::json& record) {
-    if (const auto decision = record.find("decision"); decision != record.end())
-        return decision->value("type", "decision");
-    for (const char* kind : {"start", "input", "usage", "result"})
-        if (record.contains(kind))
-            return kind;
-    return "record";
-}
+using serve::dump_json;
 
 }  // namespace
 
@@ -39,7 +28,7 @@ std::variant<std::unique_ptr<Live>, std::string> Live::start(uv_loop_t* loop,
     serve::Server::Content content;
     content.title = "tournament";
     content.page = [] { return viewer::live_tournament_page(); };
-    content.snapshot = [self] { return dump(self->snapshot()); };
+    content.snapshot = [self] { return dump_json(self->snapshot()); };
     content.game = [self](int game) { return self->game_page(game); };
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))
@@ -83,20 +72,19 @@ void Live::started(const GameRow& row) {
     game.seats = seat_names(row);
     game.deal = row.game.deal;
     game.rotation = row.game.rotation;
-    server_->publish("game_started", dump({{"game", row.id},
-                                           {"deal", game.deal},
-                                           {"rotation", game.rotation},
-                                           {"seats", game.seats}}));
+    server_->publish("game_started", dump_json({{"game", row.id},
+                                                {"deal", game.deal},
+                                                {"rotation", game.rotation},
+                                                {"seats", game.seats}}));
 }
 
 void Live::record(int game, const nlohmann::json& record) {
     const auto found = running_.find(game);
     if (found == running_.end())
         return;
-    nlohmann::json shown = record;
-    if (auto start = shown.find("start"); start != shown.end() && start->contains("seed"))
-        (*start)["seed"] = nullptr;  // every tile the game will deal
-    server_->publish(event_name(shown), dump({{"game", game}, {"record", shown}}));
+    nlohmann::json shown = serve::without_seed(record);
+    server_->publish(serve::record_event_name(shown),
+                     dump_json({{"game", game}, {"record", shown}}));
     if (shown.contains("result"))
         running_.erase(found);  // over (a stopped game goes back to pending)
     else
@@ -115,22 +103,22 @@ void Live::recorded(const GameRow& row) {
                                       : nlohmann::json(nullptr)},
         {"page", result.log.empty() ? nlohmann::json(nullptr)
                                     : nlohmann::json("/games/" + std::to_string(row.id))}};
-    server_->publish("game_done", dump(done));
+    server_->publish("game_done", dump_json(done));
     finished_.push_back(std::move(done));
     if (finished_.size() > finished_shown)
         finished_.pop_front();
     const std::uint64_t now = uv_now(loop_);
     if (now - standings_sent_ms_ >= standings_every_ms) {
         standings_sent_ms_ = now;
-        server_->publish("standings", dump(standings_now()));
+        server_->publish("standings", dump_json(standings_now()));
     }
 }
 
 void Live::finished(const std::string& why, std::function<void()> done) {
     over_ = why;
     running_.clear();
-    server_->publish("standings", dump(standings_now()));
-    server_->publish("finished", dump({{"why", why}}));
+    server_->publish("standings", dump_json(standings_now()));
+    server_->publish("finished", dump_json({{"why", why}}));
     server_->finish(1000, std::move(done));
 }
 

@@ -1,9 +1,18 @@
-// The game page: folds the event log (embedded as JSON) into the state at any moment and draws
-// it. Every text that came from a bot (commands, grids, reasons) is set with textContent: none
-// of it is ever markup.
+// The game page: folds the event log into the state at any moment and draws it. The log is
+// embedded as JSON in a replay page; a live page (host --serve) embeds null and takes the
+// records from the server's event stream, drawing the game again as each one comes, at its
+// newest moment unless the reader has stepped back. Every text that came from a bot (commands,
+// grids, reasons) is set with textContent: none of it is ever markup.
 "use strict";
 (function () {
-  const records = JSON.parse(document.getElementById("log").textContent);
+  let timer = null;        // playing: the next step's timeout
+  let following = true;    // live: the reader is at the newest moment
+  let firstDraw = true;
+  let live = false;        // the page follows a game being played
+
+function show(records) {
+  if (timer) clearTimeout(timer);
+  timer = null;
   const start = records[0].start;
   const result = (records[records.length - 1] || {}).result || null;
   const n = start.players.length;
@@ -88,19 +97,25 @@
   };
 
   // The page's parts.
-  document.getElementById("title").textContent =
-      "Bananagrams game, seed " + start.seed + ", " + n + " players";
+  // A live game's start hides its seed; its result says it.
+  const seed = start.seed !== null ? start.seed : result ? result.seed : null;
+  document.getElementById("title").textContent = "Bananagrams game, " +
+      (seed === null ? "seed said at its end" : "seed " + seed) + ", " + n + " players";
   const slider = document.getElementById("step");
-  slider.max = String(moments.length - 1);
+  slider.max = String(Math.max(0, moments.length - 1));
   const picker = document.getElementById("picker");
+  const chosen = picker.value;
+  while (picker.options.length > 1) picker.remove(1);
   commands.forEach((c, p) => {
     const o = el("option", null, seat(p));
     o.value = String(p);
     picker.appendChild(o);
   });
+  if ([...picker.options].some((o) => o.value === chosen)) picker.value = chosen;
 
   // The events, each a link to its moment.
   const list = document.getElementById("events");
+  list.textContent = "";
   moments.forEach((index, m) => {
     const d = records[index].decision;
     if (d.type === "greeted") return;
@@ -145,6 +160,8 @@
     });
     if (result && records.length) points.push([records[records.length - 1].t, result.bunch]);
     const svg = document.getElementById("bunch");
+    svg.textContent = "";
+    svg.style.display = "";
     svg.dataset.bunch = points.map((p) => p[1]).join(",");
     if (points.length < 2) { svg.style.display = "none"; return; }
     const W = 320, H = 90, tMax = points[points.length - 1][0] || 1;
@@ -164,6 +181,7 @@
   })();
 
   // The result table.
+  document.getElementById("result").textContent = "";
   if (result) {
     const table = document.getElementById("result");
     const head = el("tr");
@@ -190,7 +208,7 @@
 
   // What each player wrote to stderr, where it was kept (a tournament's --logs).
   const kept = document.getElementById("stderr-data");
-  if (kept) {
+  if (kept && firstDraw) {
     const texts = JSON.parse(kept.textContent);
     const section = document.getElementById("stderr");
     section.appendChild(el("h2", null, "What the players wrote to stderr"));
@@ -205,8 +223,15 @@
     }
   }
 
-  let current = 0;
+  // A replay page opens at its first moment; a live one at its newest, and stays there unless
+  // the reader steps back.
+  let current = !live ? (firstDraw ? 0 : Math.min(Number(slider.value), moments.length - 1))
+      : following ? moments.length - 1 : Math.min(Number(slider.value), moments.length - 1);
   function draw() {
+    if (!moments.length) {
+      document.getElementById("current").textContent = "waiting for the players";
+      return;
+    }
     const index = moments[current];
     const s = stateAt(index);
     const d = records[index].decision;
@@ -259,11 +284,11 @@
   }
   function go(m) {
     current = Math.max(0, Math.min(moments.length - 1, m));
+    following = current === moments.length - 1;
     draw();
   }
 
   // Playing: each event at its own time, scaled by the speed.
-  let timer = null;
   const play = document.getElementById("play");
   function stop() { if (timer) clearTimeout(timer); timer = null; play.textContent = "play"; }
   function tick() {
@@ -272,24 +297,78 @@
     const wait = (records[moments[current + 1]].t - records[moments[current]].t) / 1e6 / speed;
     timer = setTimeout(() => { go(current + 1); tick(); }, Math.min(2000, Math.max(0, wait)));
   }
-  play.addEventListener("click", () => {
+  stop();
+  // Set, not added: a live page draws the game again with every record.
+  play.onclick = () => {
     if (timer) return stop();
     play.textContent = "pause";
     if (current >= moments.length - 1) go(0);
     tick();
-  });
-  document.getElementById("back").addEventListener("click", () => { stop(); go(current - 1); });
-  document.getElementById("forward").addEventListener("click", () => { stop(); go(current + 1); });
-  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
-  picker.addEventListener("change", draw);
+  };
+  document.getElementById("back").onclick = () => { stop(); go(current - 1); };
+  document.getElementById("forward").onclick = () => { stop(); go(current + 1); };
+  slider.oninput = () => { stop(); go(Number(slider.value)); };
+  picker.onchange = draw;
 
-  // #step=last, or #step=SEQ (a record's sequence number): where the page opens.
-  const wanted = /step=(\w+)/.exec(location.hash);
+  // #step=last, or #step=SEQ (a record's sequence number): where a replay page opens.
+  const wanted = firstDraw && /step=(\w+)/.exec(location.hash);
   if (wanted && wanted[1] === "last") current = moments.length - 1;
   else if (wanted) {
     const seq = Number(wanted[1]);
     const m = moments.findIndex((i) => records[i].seq >= seq);
     current = m < 0 ? moments.length - 1 : m;
   }
+  if (moments.length) following = current === moments.length - 1;
+  firstDraw = false;
   draw();
+}
+
+  const embedded = JSON.parse(document.getElementById("log").textContent);
+  if (embedded) { show(embedded); return; }
+
+  // Live: the records so far (a snapshot), then each as it is written (docs/live.md).
+  live = true;
+  let records = [];
+  let over = false;
+  const source = new EventSource("/events");
+  const status = document.getElementById("connection");
+  const drawOver = () => {
+    status.textContent = "over"; status.className = "over";
+    document.body.dataset.over = "1";
+  };
+  source.onopen = () => { if (!over) { status.textContent = "live"; status.className = "live"; } };
+  source.onerror = () => {
+    if (over) { source.close(); return; }
+    status.textContent = "reconnecting..."; status.className = "reconnecting";
+  };
+  source.addEventListener("snapshot", (e) => {
+    const s = JSON.parse(e.data);
+    records = s.records;
+    over = s.over;
+    document.body.dataset.events = String((Number(document.body.dataset.events) || 0) + 1);
+    if (records.length) show(records);
+    if (over) { drawOver(); source.close(); }
+  });
+  // Drawn again for what came, at most every tenth of a second: a fast game sends hundreds of
+  // records a second, and drawing each would keep the page from its reader.
+  let drawing = null;
+  const redraw = () => {
+    if (drawing) return;
+    drawing = setTimeout(() => { drawing = null; if (records.length) show(records); }, 100);
+  };
+  ["start", "input", "usage", "result", "greeted", "hands_dealt", "peel_accepted", "peel_stale",
+   "dumped", "dump_refused", "disqualified", "game_over"].forEach((name) =>
+    source.addEventListener(name, (e) => {
+      records.push(JSON.parse(e.data).record);
+      document.body.dataset.events = String((Number(document.body.dataset.events) || 0) + 1);
+      if (name !== "input" && name !== "usage") redraw();
+    }));
+  source.addEventListener("finished", () => {
+    over = true;
+    source.close();
+    if (drawing) clearTimeout(drawing);
+    drawing = null;
+    show(records);
+    drawOver();
+  });
 })();

@@ -71,12 +71,13 @@ std::string page(const std::string& title, const std::string& body, const std::s
                        script);
 }
 
-}  // namespace
-
-std::string game_page(const std::vector<nlohmann::json>& records,
-                      const std::vector<std::string>& player_stderr) {
-    const char* const body = R"(<header>
-<h1 id="title">Bananagrams game</h1>
+// The game page's body; live, with the state of its connection to the event stream.
+std::string game_body(bool live) {
+    const char* const connection =
+        "\n<div><span id=\"connection\" class=\"connecting\">connecting...</span></div>";
+    return std::string(R"(<header>
+<h1 id="title">Bananagrams game</h1>)") +
+           (live ? connection : "") + R"(
 <div class="controls">
 <button id="back" title="previous event">&larr;</button>
 <button id="play">play</button>
@@ -101,6 +102,12 @@ std::string game_page(const std::vector<nlohmann::json>& records,
 <ul id="events"></ul>
 </aside>
 </main>)";
+}
+
+}  // namespace
+
+std::string game_page(const std::vector<nlohmann::json>& records,
+                      const std::vector<std::string>& player_stderr) {
     std::string more;
     if (!player_stderr.empty()) {
         nlohmann::json texts = nlohmann::json::array();
@@ -109,7 +116,8 @@ std::string game_page(const std::vector<nlohmann::json>& records,
         more = "\n<script type=\"application/json\" id=\"stderr-data\">" + script_json(texts) +
                "</script>";
     }
-    return page("Bananagrams game", body, "log", script_json(records), assets::game_js, more);
+    return page("Bananagrams game", game_body(false), "log", script_json(records), assets::game_js,
+                more);
 }
 
 std::string report_page(const nlohmann::json& data) {
@@ -136,6 +144,11 @@ std::string live_tournament_page() {
 <section><h2>Just finished</h2><ul id="finished"></ul></section>
 </div>)";
     return page("Tournament, live", body, "live", "null", assets::live_js);
+}
+
+std::string live_game_page() {
+    // No records in the page: game.js takes them from /events (a null log says so).
+    return page("Bananagrams game, live", game_body(true), "log", "null", assets::game_js);
 }
 
 }  // namespace bg::viewer

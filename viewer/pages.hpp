@@ -33,5 +33,8 @@ std::string report_page(const nlohmann::json& data);
 // The live page of a tournament served while it plays (tournament run --serve): it draws what
 // the server's event stream (/events) says.
 std::string live_tournament_page();
+// The live page of a game served while it plays (host --serve): the game's page, drawn from
+// the server's event stream as the game goes on.
+std::string live_game_page();
 
 }  // namespace bg::viewer

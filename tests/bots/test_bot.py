@@ -4,7 +4,10 @@
 Grids are "staircases" (tile k at column (k+1)//2, row k//2): every run is two tiles long, so
 under tests/data/two_letters.txt every staircase of the hand is legal.
 
-    test_bot.py MODE [--v0] [--tag TAG]
+    test_bot.py MODE [--v0] [--tag TAG] [--pace SECONDS] [--wait-for PATH]
+
+--pace makes a staircase wait that long before each peel, and --wait-for until PATH exists
+before its first (a game that lasts while a test watches it, from its start).
 
 --tag does nothing but stand in the bot's command line, where a test finds its processes (and
 its children's, which share it) by it: a sandboxed bot's pid means nothing outside.
@@ -20,6 +23,8 @@ from staircase import staircase
 args = sys.argv[1:]
 mode = args[0]
 v0 = "--v0" in args
+pace = float(args[args.index("--pace") + 1]) if "--pace" in args else 0
+wait_for = args[args.index("--wait-for") + 1] if "--wait-for" in args else None
 
 hand = []
 
@@ -53,6 +58,10 @@ def drain():
 
 
 def peel():
+    while wait_for and not os.path.exists(wait_for):
+        time.sleep(0.01)
+    if pace:
+        time.sleep(pace)
     send("p" + staircase(hand))
 
 
