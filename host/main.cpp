@@ -521,6 +521,10 @@ int run(int argc, char** argv) {
         if (referee.abort_signal() != 0)
             status = 128 + referee.abort_signal();
     }
+#ifdef BG_HOST_SERVES
+    // Its server is done (the loop ran out once it had closed): gone before the loop is.
+    live.reset();
+#endif
     if (!loop.close())
         say("host: internal: libuv handles left open\n");
     // The game's cgroup goes with its players, and the machine's base with the last host using
