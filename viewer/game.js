@@ -10,318 +10,318 @@
   let firstDraw = true;
   let live = false;        // the page follows a game being played
 
-function show(records) {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  const start = records[0].start;
-  const result = (records[records.length - 1] || {}).result || null;
-  const n = start.players.length;
+  function show(records) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const start = records[0].start;
+    const result = (records[records.length - 1] || {}).result || null;
+    const n = start.players.length;
 
-  // Bytes as the log holds them: a string, or {"hex": "..."} for bytes that are not UTF-8.
-  function bytes(value) {
-    if (value === null || value === undefined) return "";
-    if (typeof value === "string") return value;
-    if (value.hex) {
-      let out = "";
-      for (let i = 0; i + 1 < value.hex.length; i += 2)
-        out += String.fromCharCode(parseInt(value.hex.substr(i, 2), 16));
-      return out;
+    // Bytes as the log holds them: a string, or {"hex": "..."} for bytes that are not UTF-8.
+    function bytes(value) {
+      if (value === null || value === undefined) return "";
+      if (typeof value === "string") return value;
+      if (value.hex) {
+        let out = "";
+        for (let i = 0; i + 1 < value.hex.length; i += 2)
+          out += String.fromCharCode(parseInt(value.hex.substr(i, 2), 16));
+        return out;
+      }
+      return String(value);
     }
-    return String(value);
-  }
-  const commands = start.players.map(bytes);
-  const seat = (p) => "player " + (p + 1);
-  const seconds = (t) => (t / 1e9).toFixed(3) + " s";
+    const commands = start.players.map(bytes);
+    const seat = (p) => "player " + (p + 1);
+    const seconds = (t) => (t / 1e9).toFixed(3) + " s";
 
-  // The moments one can step to: every decision.
-  const moments = [];
-  records.forEach((r, i) => { if (r.decision) moments.push(i); });
+    // The moments one can step to: every decision.
+    const moments = [];
+    records.forEach((r, i) => { if (r.decision) moments.push(i); });
 
-  function describe(d) {
-    switch (d.type) {
-      case "greeted": return seat(d.player) + " speaks protocol v" + d.version;
-      case "hands_dealt": return "hands dealt (" + d.hands.map((h) => h.length).join(", ") + " tiles)";
-      case "peel_accepted": return seat(d.player) + " peeled (#" + d.number + "), " + d.bunch + " left in the bunch";
-      case "peel_stale": return seat(d.player) + "'s peel was stale (it reflects #" + d.number +
-          ", now #" + d.current + "): its grid lacks " + d.unseen;
-      case "dumped": return seat(d.player) + " dumped " + d.letter + " and got " + d.tiles;
-      case "dump_refused": return seat(d.player) + " could not dump " + d.letter + ": " + d.bunch + " left in the bunch";
-      case "disqualified": return seat(d.player) + " is out: " + bytes(d.reason);
-      case "game_over": return "game over: " + d.end + (d.winner === null || d.winner === undefined ? ", no winner" : ", " + seat(d.winner) + " won");
-      default: return d.type;
-    }
-  }
-
-  // The state after record `upto` (an index into records).
-  function stateAt(upto) {
-    const s = { grids: Array(n).fill(null), previous: Array(n).fill(null), out: Array(n).fill(null),
-                peels: Array(n).fill(0), bunch: null, over: null, t: 0 };
-    const pending = Array(n).fill(null);
-    for (let i = 0; i <= upto && i < records.length; i++) {
-      const r = records[i];
-      s.t = r.t || s.t;
-      if (r.input && r.input.type === "peel") pending[r.input.player] = bytes(r.input.grid);
-      const d = r.decision;
-      if (!d) continue;
-      if (d.type === "peel_accepted") {
-        s.previous = s.grids.slice();
-        s.previous.lastPeeler = d.player;
-        s.grids[d.player] = pending[d.player];
-        s.peels[d.player] += 1;
-        s.bunch = d.bunch;
-      } else if (d.type === "dump_refused") {
-        s.bunch = d.bunch;
-      } else if (d.type === "disqualified") {
-        s.out[d.player] = bytes(d.reason);
-      } else if (d.type === "game_over") {
-        s.over = d;
+    function describe(d) {
+      switch (d.type) {
+        case "greeted": return seat(d.player) + " speaks protocol v" + d.version;
+        case "hands_dealt": return "hands dealt (" + d.hands.map((h) => h.length).join(", ") + " tiles)";
+        case "peel_accepted": return seat(d.player) + " peeled (#" + d.number + "), " + d.bunch + " left in the bunch";
+        case "peel_stale": return seat(d.player) + "'s peel was stale (it reflects #" + d.number +
+            ", now #" + d.current + "): its grid lacks " + d.unseen;
+        case "dumped": return seat(d.player) + " dumped " + d.letter + " and got " + d.tiles;
+        case "dump_refused": return seat(d.player) + " could not dump " + d.letter + ": " + d.bunch + " left in the bunch";
+        case "disqualified": return seat(d.player) + " is out: " + bytes(d.reason);
+        case "game_over": return "game over: " + d.end + (d.winner === null || d.winner === undefined ? ", no winner" : ", " + seat(d.winner) + " won");
+        default: return d.type;
       }
     }
-    return s;
-  }
 
-  // A grid's tiles within their bounding box (viewer/grid.js, before this script).
-  const parseGrid = tileBox;
-  function letterAt(text, x, y) {
-    if (!text) return ".";
-    const w = parseInt(text.substr(0, 3), 10), h = parseInt(text.substr(3, 3), 10);
-    if (x < 0 || y < 0 || x >= w || y >= h) return ".";
-    return text[6 + y * w + x] || ".";
-  }
+    // The state after record `upto` (an index into records).
+    function stateAt(upto) {
+      const s = { grids: Array(n).fill(null), previous: Array(n).fill(null), out: Array(n).fill(null),
+                  peels: Array(n).fill(0), bunch: null, over: null, t: 0 };
+      const pending = Array(n).fill(null);
+      for (let i = 0; i <= upto && i < records.length; i++) {
+        const r = records[i];
+        s.t = r.t || s.t;
+        if (r.input && r.input.type === "peel") pending[r.input.player] = bytes(r.input.grid);
+        const d = r.decision;
+        if (!d) continue;
+        if (d.type === "peel_accepted") {
+          s.previous = s.grids.slice();
+          s.previous.lastPeeler = d.player;
+          s.grids[d.player] = pending[d.player];
+          s.peels[d.player] += 1;
+          s.bunch = d.bunch;
+        } else if (d.type === "dump_refused") {
+          s.bunch = d.bunch;
+        } else if (d.type === "disqualified") {
+          s.out[d.player] = bytes(d.reason);
+        } else if (d.type === "game_over") {
+          s.over = d;
+        }
+      }
+      return s;
+    }
 
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+    // A grid's tiles within their bounding box (viewer/grid.js, before this script).
+    const parseGrid = tileBox;
+    function letterAt(text, x, y) {
+      if (!text) return ".";
+      const w = parseInt(text.substr(0, 3), 10), h = parseInt(text.substr(3, 3), 10);
+      if (x < 0 || y < 0 || x >= w || y >= h) return ".";
+      return text[6 + y * w + x] || ".";
+    }
 
-  // The page's parts.
-  // A live game's start hides its seed; its result says it.
-  const seed = start.seed !== null ? start.seed : result ? result.seed : null;
-  document.getElementById("title").textContent = "Bananagrams game, " +
-      (seed === null ? "seed said at its end" : "seed " + seed) + ", " + n + " players";
-  const slider = document.getElementById("step");
-  slider.max = String(Math.max(0, moments.length - 1));
-  const picker = document.getElementById("picker");
-  const chosen = picker.value;
-  while (picker.options.length > 1) picker.remove(1);
-  commands.forEach((c, p) => {
-    const o = el("option", null, seat(p));
-    o.value = String(p);
-    picker.appendChild(o);
-  });
-  if ([...picker.options].some((o) => o.value === chosen)) picker.value = chosen;
+    const el = (tag, cls, text) => {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
 
-  // The events, each a link to its moment.
-  const list = document.getElementById("events");
-  list.textContent = "";
-  moments.forEach((index, m) => {
-    const d = records[index].decision;
-    if (d.type === "greeted") return;
-    const li = el("li", d.type === "peel_stale" ? "stale" : d.type === "disqualified" ? "disqualified" : "");
-    li.dataset.moment = String(m);
-    const a = el("a", null, "[" + seconds(records[index].t) + "] " + describe(d));
-    a.href = "#step=" + records[index].seq;
-    a.addEventListener("click", (e) => { e.preventDefault(); go(m); });
-    li.appendChild(a);
-    list.appendChild(li);
-  });
+    // The page's parts.
+    // A live game's start hides its seed; its result says it.
+    const seed = start.seed !== null ? start.seed : result ? result.seed : null;
+    document.getElementById("title").textContent = "Bananagrams game, " +
+        (seed === null ? "seed said at its end" : "seed " + seed) + ", " + n + " players";
+    const slider = document.getElementById("step");
+    slider.max = String(Math.max(0, moments.length - 1));
+    const picker = document.getElementById("picker");
+    const chosen = picker.value;
+    while (picker.options.length > 1) picker.remove(1);
+    commands.forEach((c, p) => {
+      const o = el("option", null, seat(p));
+      o.value = String(p);
+      picker.appendChild(o);
+    });
+    if ([...picker.options].some((o) => o.value === chosen)) picker.value = chosen;
 
-  // The bunch over time: 144 tiles a set less the hands at the deal; two fewer a dump (three
-  // out, one back); a disqualified player's hand back into it; and what every accepted peel and
-  // refused dump says it holds.
-  (function plot() {
-    const points = [];
-    let bunch = null;
-    const hands = Array(n).fill(0), out = Array(n).fill(false);
-    records.forEach((r) => {
-      const d = r.decision;
-      if (!d) return;
-      if (d.type === "hands_dealt") {
-        d.hands.forEach((hand, p) => { hands[p] = hand.length; });
-        bunch = 144 * (start.sets || 1) - hands.reduce((sum, size) => sum + size, 0);
-      } else if (d.type === "dumped" && bunch !== null) {
-        hands[d.player] += 2;
-        bunch -= 2;
-      } else if (d.type === "disqualified" && bunch !== null && !out[d.player]) {
-        out[d.player] = true;
-        bunch += hands[d.player];
-        hands[d.player] = 0;
-      } else if (d.type === "peel_accepted") {
-        hands.forEach((size, p) => { if (!out[p]) hands[p] = size + 1; });
-        bunch = d.bunch;
-      } else if (d.type === "dump_refused") {
-        bunch = d.bunch;
-      } else {
+    // The events, each a link to its moment.
+    const list = document.getElementById("events");
+    list.textContent = "";
+    moments.forEach((index, m) => {
+      const d = records[index].decision;
+      if (d.type === "greeted") return;
+      const li = el("li", d.type === "peel_stale" ? "stale" : d.type === "disqualified" ? "disqualified" : "");
+      li.dataset.moment = String(m);
+      const a = el("a", null, "[" + seconds(records[index].t) + "] " + describe(d));
+      a.href = "#step=" + records[index].seq;
+      a.addEventListener("click", (e) => { e.preventDefault(); go(m); });
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+
+    // The bunch over time: 144 tiles a set less the hands at the deal; two fewer a dump (three
+    // out, one back); a disqualified player's hand back into it; and what every accepted peel and
+    // refused dump says it holds.
+    (function plot() {
+      const points = [];
+      let bunch = null;
+      const hands = Array(n).fill(0), out = Array(n).fill(false);
+      records.forEach((r) => {
+        const d = r.decision;
+        if (!d) return;
+        if (d.type === "hands_dealt") {
+          d.hands.forEach((hand, p) => { hands[p] = hand.length; });
+          bunch = 144 * (start.sets || 1) - hands.reduce((sum, size) => sum + size, 0);
+        } else if (d.type === "dumped" && bunch !== null) {
+          hands[d.player] += 2;
+          bunch -= 2;
+        } else if (d.type === "disqualified" && bunch !== null && !out[d.player]) {
+          out[d.player] = true;
+          bunch += hands[d.player];
+          hands[d.player] = 0;
+        } else if (d.type === "peel_accepted") {
+          hands.forEach((size, p) => { if (!out[p]) hands[p] = size + 1; });
+          bunch = d.bunch;
+        } else if (d.type === "dump_refused") {
+          bunch = d.bunch;
+        } else {
+          return;
+        }
+        if (bunch !== null) points.push([r.t, bunch]);
+      });
+      if (result && records.length) points.push([records[records.length - 1].t, result.bunch]);
+      const svg = document.getElementById("bunch");
+      svg.textContent = "";
+      svg.style.display = "";
+      svg.dataset.bunch = points.map((p) => p[1]).join(",");
+      if (points.length < 2) { svg.style.display = "none"; return; }
+      const W = 320, H = 90, tMax = points[points.length - 1][0] || 1;
+      const bMax = Math.max(...points.map((p) => p[1]), 1);
+      const path = points.map((p, i) => (i ? "L" : "M") + (4 + (W - 8) * p[0] / tMax).toFixed(1) + "," +
+          (H - 4 - (H - 8) * p[1] / bMax).toFixed(1)).join(" ");
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
+      line.setAttribute("d", path);
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke", "#c9a94a");
+      line.setAttribute("stroke-width", "2");
+      svg.appendChild(line);
+      const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      label.setAttribute("x", "8"); label.setAttribute("y", "14"); label.setAttribute("font-size", "11");
+      label.textContent = "bunch: " + bMax + " -> " + points[points.length - 1][1];
+      svg.appendChild(label);
+    })();
+
+    // The result table.
+    document.getElementById("result").textContent = "";
+    if (result) {
+      const table = document.getElementById("result");
+      const head = el("tr");
+      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "peak MiB", "command"].forEach((h) =>
+          head.appendChild(el("th", h === "command" || h === "outcome" || h === "protocol" ? "text" : "", h)));
+      table.appendChild(head);
+      result.players.forEach((p, i) => {
+        const row = el("tr");
+        row.appendChild(el("td", "", String(i + 1)));
+        row.appendChild(el("td", "text", p.outcome + (p.reason ? ": " + bytes(p.reason) : "")));
+        row.appendChild(el("td", "", String(p.rank)));
+        row.appendChild(el("td", "text", p.protocol));
+        row.appendChild(el("td", "", String(p.peels)));
+        row.appendChild(el("td", "", String(p.dumps)));
+        row.appendChild(el("td", "", String(p.tiles)));
+        // What its processes used, where its cgroup counted it (logs of version 2).
+        row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
+        row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
+            (p.memory_peak_bytes / 1048576).toFixed(1)));
+        row.appendChild(el("td", "text", bytes(p.command)));
+        table.appendChild(row);
+      });
+    }
+
+    // What each player wrote to stderr, where it was kept (a tournament's --logs).
+    const kept = document.getElementById("stderr-data");
+    if (kept && firstDraw) {
+      const texts = JSON.parse(kept.textContent);
+      const section = document.getElementById("stderr");
+      section.appendChild(el("h2", null, "What the players wrote to stderr"));
+      for (let p = 0; p < n; p++) {
+        const text = texts[p] || "";
+        const lines = text ? text.replace(/\n$/, "").split("\n").length : 0;
+        const box = el("details", "stderr");
+        box.dataset.player = String(p);
+        box.appendChild(el("summary", null, seat(p) + ": " + (lines ? lines + (lines === 1 ? " line" : " lines") : "nothing")));
+        if (lines) box.appendChild(el("pre", null, text));
+        section.appendChild(box);
+      }
+    }
+
+    // A replay page opens at its first moment; a live one at its newest, and stays there unless
+    // the reader steps back.
+    let current = !live ? (firstDraw ? 0 : Math.min(Number(slider.value), moments.length - 1))
+        : following ? moments.length - 1 : Math.min(Number(slider.value), moments.length - 1);
+    function draw() {
+      if (!moments.length) {
+        document.getElementById("current").textContent = "waiting for the players";
         return;
       }
-      if (bunch !== null) points.push([r.t, bunch]);
-    });
-    if (result && records.length) points.push([records[records.length - 1].t, result.bunch]);
-    const svg = document.getElementById("bunch");
-    svg.textContent = "";
-    svg.style.display = "";
-    svg.dataset.bunch = points.map((p) => p[1]).join(",");
-    if (points.length < 2) { svg.style.display = "none"; return; }
-    const W = 320, H = 90, tMax = points[points.length - 1][0] || 1;
-    const bMax = Math.max(...points.map((p) => p[1]), 1);
-    const path = points.map((p, i) => (i ? "L" : "M") + (4 + (W - 8) * p[0] / tMax).toFixed(1) + "," +
-        (H - 4 - (H - 8) * p[1] / bMax).toFixed(1)).join(" ");
-    const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
-    line.setAttribute("d", path);
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", "#c9a94a");
-    line.setAttribute("stroke-width", "2");
-    svg.appendChild(line);
-    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
-    label.setAttribute("x", "8"); label.setAttribute("y", "14"); label.setAttribute("font-size", "11");
-    label.textContent = "bunch: " + bMax + " -> " + points[points.length - 1][1];
-    svg.appendChild(label);
-  })();
-
-  // The result table.
-  document.getElementById("result").textContent = "";
-  if (result) {
-    const table = document.getElementById("result");
-    const head = el("tr");
-    ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "peak MiB", "command"].forEach((h) =>
-        head.appendChild(el("th", h === "command" || h === "outcome" || h === "protocol" ? "text" : "", h)));
-    table.appendChild(head);
-    result.players.forEach((p, i) => {
-      const row = el("tr");
-      row.appendChild(el("td", "", String(i + 1)));
-      row.appendChild(el("td", "text", p.outcome + (p.reason ? ": " + bytes(p.reason) : "")));
-      row.appendChild(el("td", "", String(p.rank)));
-      row.appendChild(el("td", "text", p.protocol));
-      row.appendChild(el("td", "", String(p.peels)));
-      row.appendChild(el("td", "", String(p.dumps)));
-      row.appendChild(el("td", "", String(p.tiles)));
-      // What its processes used, where its cgroup counted it (logs of version 2).
-      row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
-      row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
-          (p.memory_peak_bytes / 1048576).toFixed(1)));
-      row.appendChild(el("td", "text", bytes(p.command)));
-      table.appendChild(row);
-    });
-  }
-
-  // What each player wrote to stderr, where it was kept (a tournament's --logs).
-  const kept = document.getElementById("stderr-data");
-  if (kept && firstDraw) {
-    const texts = JSON.parse(kept.textContent);
-    const section = document.getElementById("stderr");
-    section.appendChild(el("h2", null, "What the players wrote to stderr"));
-    for (let p = 0; p < n; p++) {
-      const text = texts[p] || "";
-      const lines = text ? text.replace(/\n$/, "").split("\n").length : 0;
-      const box = el("details", "stderr");
-      box.dataset.player = String(p);
-      box.appendChild(el("summary", null, seat(p) + ": " + (lines ? lines + (lines === 1 ? " line" : " lines") : "nothing")));
-      if (lines) box.appendChild(el("pre", null, text));
-      section.appendChild(box);
-    }
-  }
-
-  // A replay page opens at its first moment; a live one at its newest, and stays there unless
-  // the reader steps back.
-  let current = !live ? (firstDraw ? 0 : Math.min(Number(slider.value), moments.length - 1))
-      : following ? moments.length - 1 : Math.min(Number(slider.value), moments.length - 1);
-  function draw() {
-    if (!moments.length) {
-      document.getElementById("current").textContent = "waiting for the players";
-      return;
-    }
-    const index = moments[current];
-    const s = stateAt(index);
-    const d = records[index].decision;
-    document.getElementById("clock").textContent =
-        "event " + (current + 1) + " of " + moments.length + ", at " + seconds(records[index].t);
-    const now = document.getElementById("current");
-    now.textContent = describe(d);
-    now.className = d.type;
-    const boards = document.getElementById("boards");
-    boards.textContent = "";
-    const only = picker.value === "all" ? null : Number(picker.value);
-    const shown = only === null ? n : 1;
-    document.documentElement.style.setProperty("--cell",
-        (shown > 16 ? 9 : shown > 4 ? 14 : shown > 2 ? 18 : 22) + "px");
-    for (let p = 0; p < n; p++) {
-      if (only !== null && p !== only) continue;
-      const won = s.over && s.over.winner === p;
-      const box = el("section", "player" + (s.out[p] ? " out" : "") + (won ? " won" : "") +
-          (shown > 16 ? " compact" : ""));
-      box.dataset.player = String(p);
-      box.title = commands[p];
-      box.appendChild(el("h3", null, seat(p) + (won ? " (won)" : "")));
-      box.appendChild(el("div", "command", commands[p]));
-      box.appendChild(el("div", "status", s.out[p] ? "out: " + s.out[p] : s.peels[p] + (s.peels[p] === 1 ? " peel" : " peels")));
-      const grid = parseGrid(s.grids[p]);
-      if (!grid || !grid.rows.length) {
-        box.appendChild(el("div", "empty-board", "no grid yet"));
-        box.dataset.rows = "";
-      } else {
-        const board = el("div", "board");
-        board.style.gridTemplateColumns = "repeat(" + grid.width + ", var(--cell))";
-        const before = s.previous.lastPeeler === p ? s.previous[p] : s.grids[p];
-        grid.rows.forEach((row, y) => {
-          for (let x = 0; x < row.length; x++) {
-            const c = row[x];
-            if (c === ".") { board.appendChild(el("div", "cell")); continue; }
-            const fresh = letterAt(before, grid.left + x, grid.top + y) !== c;
-            board.appendChild(el("div", "cell tile" + (fresh ? " new" : ""), c));
-          }
-        });
-        box.appendChild(board);
-        box.dataset.rows = grid.rows.join("|");
+      const index = moments[current];
+      const s = stateAt(index);
+      const d = records[index].decision;
+      document.getElementById("clock").textContent =
+          "event " + (current + 1) + " of " + moments.length + ", at " + seconds(records[index].t);
+      const now = document.getElementById("current");
+      now.textContent = describe(d);
+      now.className = d.type;
+      const boards = document.getElementById("boards");
+      boards.textContent = "";
+      const only = picker.value === "all" ? null : Number(picker.value);
+      const shown = only === null ? n : 1;
+      document.documentElement.style.setProperty("--cell",
+          (shown > 16 ? 9 : shown > 4 ? 14 : shown > 2 ? 18 : 22) + "px");
+      for (let p = 0; p < n; p++) {
+        if (only !== null && p !== only) continue;
+        const won = s.over && s.over.winner === p;
+        const box = el("section", "player" + (s.out[p] ? " out" : "") + (won ? " won" : "") +
+            (shown > 16 ? " compact" : ""));
+        box.dataset.player = String(p);
+        box.title = commands[p];
+        box.appendChild(el("h3", null, seat(p) + (won ? " (won)" : "")));
+        box.appendChild(el("div", "command", commands[p]));
+        box.appendChild(el("div", "status", s.out[p] ? "out: " + s.out[p] : s.peels[p] + (s.peels[p] === 1 ? " peel" : " peels")));
+        const grid = parseGrid(s.grids[p]);
+        if (!grid || !grid.rows.length) {
+          box.appendChild(el("div", "empty-board", "no grid yet"));
+          box.dataset.rows = "";
+        } else {
+          const board = el("div", "board");
+          board.style.gridTemplateColumns = "repeat(" + grid.width + ", var(--cell))";
+          const before = s.previous.lastPeeler === p ? s.previous[p] : s.grids[p];
+          grid.rows.forEach((row, y) => {
+            for (let x = 0; x < row.length; x++) {
+              const c = row[x];
+              if (c === ".") { board.appendChild(el("div", "cell")); continue; }
+              const fresh = letterAt(before, grid.left + x, grid.top + y) !== c;
+              board.appendChild(el("div", "cell tile" + (fresh ? " new" : ""), c));
+            }
+          });
+          box.appendChild(board);
+          box.dataset.rows = grid.rows.join("|");
+        }
+        boards.appendChild(box);
       }
-      boards.appendChild(box);
+      list.querySelectorAll("li").forEach((li) => li.classList.toggle("at", Number(li.dataset.moment) === current));
+      const at = list.querySelector("li.at");
+      if (at && at.scrollIntoView) at.scrollIntoView({ block: "nearest" });
+      slider.value = String(current);
     }
-    list.querySelectorAll("li").forEach((li) => li.classList.toggle("at", Number(li.dataset.moment) === current));
-    const at = list.querySelector("li.at");
-    if (at && at.scrollIntoView) at.scrollIntoView({ block: "nearest" });
-    slider.value = String(current);
-  }
-  function go(m) {
-    current = Math.max(0, Math.min(moments.length - 1, m));
-    following = current === moments.length - 1;
+    function go(m) {
+      current = Math.max(0, Math.min(moments.length - 1, m));
+      following = current === moments.length - 1;
+      draw();
+    }
+
+    // Playing: each event at its own time, scaled by the speed.
+    const play = document.getElementById("play");
+    function stop() { if (timer) clearTimeout(timer); timer = null; play.textContent = "play"; }
+    function tick() {
+      if (current >= moments.length - 1) return stop();
+      const speed = Number(document.getElementById("speed").value);
+      const wait = (records[moments[current + 1]].t - records[moments[current]].t) / 1e6 / speed;
+      timer = setTimeout(() => { go(current + 1); tick(); }, Math.min(2000, Math.max(0, wait)));
+    }
+    stop();
+    // Set, not added: a live page draws the game again with every record.
+    play.onclick = () => {
+      if (timer) return stop();
+      play.textContent = "pause";
+      if (current >= moments.length - 1) go(0);
+      tick();
+    };
+    document.getElementById("back").onclick = () => { stop(); go(current - 1); };
+    document.getElementById("forward").onclick = () => { stop(); go(current + 1); };
+    slider.oninput = () => { stop(); go(Number(slider.value)); };
+    picker.onchange = draw;
+
+    // #step=last, or #step=SEQ (a record's sequence number): where a replay page opens.
+    const wanted = firstDraw && /step=(\w+)/.exec(location.hash);
+    if (wanted && wanted[1] === "last") current = moments.length - 1;
+    else if (wanted) {
+      const seq = Number(wanted[1]);
+      const m = moments.findIndex((i) => records[i].seq >= seq);
+      current = m < 0 ? moments.length - 1 : m;
+    }
+    if (moments.length) following = current === moments.length - 1;
+    firstDraw = false;
     draw();
   }
-
-  // Playing: each event at its own time, scaled by the speed.
-  const play = document.getElementById("play");
-  function stop() { if (timer) clearTimeout(timer); timer = null; play.textContent = "play"; }
-  function tick() {
-    if (current >= moments.length - 1) return stop();
-    const speed = Number(document.getElementById("speed").value);
-    const wait = (records[moments[current + 1]].t - records[moments[current]].t) / 1e6 / speed;
-    timer = setTimeout(() => { go(current + 1); tick(); }, Math.min(2000, Math.max(0, wait)));
-  }
-  stop();
-  // Set, not added: a live page draws the game again with every record.
-  play.onclick = () => {
-    if (timer) return stop();
-    play.textContent = "pause";
-    if (current >= moments.length - 1) go(0);
-    tick();
-  };
-  document.getElementById("back").onclick = () => { stop(); go(current - 1); };
-  document.getElementById("forward").onclick = () => { stop(); go(current + 1); };
-  slider.oninput = () => { stop(); go(Number(slider.value)); };
-  picker.onchange = draw;
-
-  // #step=last, or #step=SEQ (a record's sequence number): where a replay page opens.
-  const wanted = firstDraw && /step=(\w+)/.exec(location.hash);
-  if (wanted && wanted[1] === "last") current = moments.length - 1;
-  else if (wanted) {
-    const seq = Number(wanted[1]);
-    const m = moments.findIndex((i) => records[i].seq >= seq);
-    current = m < 0 ? moments.length - 1 : m;
-  }
-  if (moments.length) following = current === moments.length - 1;
-  firstDraw = false;
-  draw();
-}
 
   const embedded = JSON.parse(document.getElementById("log").textContent);
   if (embedded) { show(embedded); return; }
