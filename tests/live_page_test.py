@@ -88,8 +88,18 @@ class Browser:
             f.write(base64.b64decode(data))
 
     def close(self):
-        self.process.kill()
-        self.process.wait()
+        """Asks Chromium to close, and waits for it: killed, its helper processes could still be
+        writing into its profile while this test removes it."""
+        self.session = None
+        try:
+            self.call("Browser.close")
+        except (AssertionError, OSError):
+            pass  # it closed its pipe before it answered
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 # What the page shows, read from its DOM.
@@ -223,4 +233,12 @@ assert [r.split(":")[0] for r in last["result"]] == [p["outcome"] for p in resul
 browser.close()
 print("live game page: %d looks, %d boards seen; result %s" %
       (len(game_looks), len(seen), last["result"]))
-shutil.rmtree(work)
+# What is left of Chromium's helpers may take a moment to go from its profile.
+for attempt in range(50):
+    try:
+        shutil.rmtree(work)
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    shutil.rmtree(work)
