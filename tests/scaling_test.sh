@@ -4,7 +4,9 @@
 # the faults a merge must catch.
 #   scaling_test.sh BUILD_DIR SOURCE_DIR parallel|faults|slurm
 # The bots are chosen so that every game's outcome is fixed (a staircase bot beats a silent one
-# and a one-peel one; those two run out the clock level), so the standings can be compared.
+# and a one-peel one; those two run out the clock level), so the standings can be compared. The
+# clock is 5 s: a staircase takes about half a second to peel the bunch dry, and with 1 s a
+# loaded machine (the whole suite, two at a time) once let the clock end such a game first.
 set -euo pipefail
 build=$(realpath "$1") source=$(realpath "$2") mode=$3
 tournament=$build/tournament
@@ -16,7 +18,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-bots=(--dict "$source/tests/data/two_letters.txt" --game-timeout 1 --deals 2 --seed 11
+bots=(--dict "$source/tests/data/two_letters.txt" --game-timeout 5 --deals 2 --seed 11
       --bot "a=exec python3 $source/tests/bots/test_bot.py staircase"
       --bot "b=exec python3 $source/tests/bots/test_bot.py sleep"
       --bot "c=exec python3 $source/tests/bots/test_bot.py peel-once")
