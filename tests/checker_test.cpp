@@ -63,7 +63,10 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
         std::string failed;  // the check that fails
         std::string hint;
     };
-    const std::vector<std::string> quick = {"--ready-timeout", "3", "--kill-grace", "1000"};
+    // A short grace where the check waits out a bot that ignores SIGTERM; a ready timeout
+    // only where the check is that it runs out, for a bot that never answers before it.
+    const std::vector<std::string> quick = {"--kill-grace", "1000"};
+    const std::vector<std::string> ends_in_3_s = {"--ready-timeout", "3", "--kill-grace", "1000"};
     for (const std::string& protocol : {std::string("v2"), std::string("legacy")}) {
         const std::vector<Case> cases = {
             {checker_bot("newline", protocol), quick, "answers the deal (ACT) with a peel",
@@ -72,8 +75,11 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
              {"--ready-timeout", "1"},
              "says it is ready",
              "it does not flush its output"},
+            // The check waits twice the ready timeout more for a late first message: the slow
+            // bot's comes in the middle of that window (2 s to 6 s), a second after the timeout
+            // at least and three before the window closes, less the bot's own start.
             {checker_bot("slow", protocol),
-             {"--ready-timeout", "1"},
+             {"--ready-timeout", "2"},
              "says it is ready",
              "A slow start"},
             {checker_bot("wronggrid", protocol), quick, "answers the deal (ACT) with a peel",
@@ -83,8 +89,8 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
              "Ignoring SIGTERM: python3"},
             {"trap '' TERM; " + checker_bot("ok", protocol), quick, "exits at SIGTERM",
              "start your bot with exec"},
-            {protocol == "v2" ? "printf v001; exec sleep 9" : "printf v002; exec sleep 9", quick,
-             "says it is ready",
+            {protocol == "v2" ? "printf v001; exec sleep 600" : "printf v002; exec sleep 600",
+             ends_in_3_s, "says it is ready",
              protocol == "v2" ? "It asked for version 1" : "but said no R in 3 s"},
         };
         for (const auto& c : cases) {

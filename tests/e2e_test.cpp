@@ -194,15 +194,28 @@ TEST_CASE("e2e: players that crash, exit or close their output are out, with why
 }
 
 TEST_CASE("e2e: a player ignoring SIGTERM is killed after the grace", "[e2e]") {
+    // The host's own clock says when the game ended and when every player's processes were
+    // gone (the usage records); a host that never sent SIGKILL would not end at all, and run()
+    // would stop it.
     for (const char* sandbox : {"--sandbox-user=nobody", "--no-sandbox"}) {
         INFO(sandbox);
-        const std::string tag = scratch("ignore-term");
-        const auto started = std::chrono::steady_clock::now();
-        const Game game = play({bot("ignore-term", "--tag " + tag), bot("staircase")}, {sandbox});
+        const std::string tag = scratch("ignore-term"), log = scratch("ignore-term.log");
+        // exec: nothing but the bot in its group (or its sandbox) outlives the SIGTERM.
+        const Game game = play({"exec " + bot("ignore-term", "--tag " + tag), bot("staircase")},
+                               {sandbox, "--kill-grace", "700", "--log", log});
         CHECK(game.run.status == 0);
         CHECK(game.result["end"] == "bananas");
         CHECK(bg::test::processes_tagged(tag).empty());
-        CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+        std::int64_t over = -1, gone = -1;
+        for (const auto& record : log_records(log)) {
+            if (record.contains("decision") && record["decision"]["type"] == "game_over")
+                over = record["t"];
+            if (record.contains("usage"))
+                gone = std::max(gone, record["t"].get<std::int64_t>());
+        }
+        REQUIRE(over >= 0);
+        CHECK(gone - over >= 700'000'000);  // it waited out the whole grace
+        std::remove(log.c_str());
     }
 }
 

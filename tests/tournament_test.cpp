@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -49,8 +50,10 @@ struct ScratchDb {
 
 std::vector<std::string> run_command(const std::string& db, std::vector<std::string> bots,
                                      std::vector<std::string> options) {
-    std::vector<std::string> argv = {tournament, "run",       "--db",           db,
-                                     "--dict",   two_letters, "--game-timeout", "1"};
+    std::vector<std::string> argv = {tournament, "run", "--db", db, "--dict", two_letters};
+    // A game of sleepers lasts the game's time limit: 1 s unless the test says otherwise.
+    if (std::find(options.begin(), options.end(), "--game-timeout") == options.end())
+        argv.insert(argv.end(), {"--game-timeout", "1"});
     for (auto& b : bots)
         argv.insert(argv.end(), {"--bot", std::move(b)});
     argv.insert(argv.end(), options.begin(), options.end());
@@ -69,11 +72,6 @@ int count_state(const json& games, const std::string& state) {
     for (const auto& g : games)
         n += g["state"] == state;
     return n;
-}
-
-void wait_until_gone(const std::string& tag) {
-    for (int i = 0; i < 250 && !processes_tagged(tag).empty(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
 }  // namespace
@@ -182,8 +180,7 @@ TEST_CASE(
     REQUIRE(seen_running);
     REQUIRE(::kill(runner.pid, SIGKILL) == 0);
     runner.wait(10);
-    wait_until_gone(tag);
-    CHECK(processes_tagged(tag).empty());
+    CHECK(wait_until_untagged(tag));
 
     games = games_of(db);
     REQUIRE(games.size() == 18);
@@ -227,11 +224,16 @@ TEST_CASE(
     "[tournament]") {
     const ScratchDb db_file("interrupted");
     const std::string& db = db_file.path;
-    const std::string tag = scratch("interrupted-bots");
-    Background runner = start(run_command(db, {"x=" + bot("sleep", tag), "y=" + bot("sleep", tag)},
-                                          {"--deals", "3", "--concurrency", "2"}));
+    const std::string tag = scratch("interrupted-bots"), go = scratch("interrupted.go");
+    std::remove(go.c_str());
+    // Staircases that begin to peel once the test makes the file `go`: no game can end before
+    // the SIGINT, whatever the machine's speed.
+    const std::string waiting =
+        python_bot("test_bot", "staircase", "--wait-for " + go + " --tag " + tag);
+    Background runner =
+        start(run_command(db, {"x=exec " + waiting, "y=exec " + waiting},
+                          {"--deals", "3", "--concurrency", "2", "--game-timeout", "600"}));
     REQUIRE(wait_for_tagged(tag));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     REQUIRE(::kill(runner.pid, SIGINT) == 0);
     const Run stopped = runner.wait(20);
     INFO(stopped.err);
@@ -240,8 +242,11 @@ TEST_CASE(
     CHECK(processes_tagged(tag).empty());
     json games = games_of(db);
     CHECK(count_state(games, "running") == 0);
-    CHECK(count_state(games, "pending") > 0);
+    CHECK(count_state(games, "pending") == 6);
+    std::ofstream{go};
     const Run resumed = run({tournament, "resume", "--db", db}, 60);
+    std::remove(go.c_str());
+    INFO(resumed.err);
     REQUIRE(resumed.status == 0);
     games = games_of(db);
     CHECK(count_state(games, "done") == 6);

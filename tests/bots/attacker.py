@@ -98,7 +98,8 @@ def victims():
 
 
 def wait_for_victims():
-    """The victims, once there are any (a second at most: the victim may start after us)."""
+    """The victims, once there are any (a second at most: called once the game is dealt, when
+    every victim it could see is running, it waits only where it sees none)."""
     for _ in range(50):
         found = victims()
         if found:
@@ -108,7 +109,8 @@ def wait_for_victims():
 
 
 if mode == "signal-others":  # SIGSTOP, then SIGKILL, every victim it can see
-    send("r")
+    # Once dealt, every player has said r: a victim it can see is running by then.
+    first_hand()
     targets = wait_for_victims()
     for pid in targets:
         for sig in (signal.SIGSTOP, signal.SIGKILL):
@@ -119,7 +121,6 @@ if mode == "signal-others":  # SIGSTOP, then SIGKILL, every victim it can see
             except OSError as e:
                 report("cannot signal %d: %s" % (pid, e))
     report("saw %d processes, %d victims" % (len(visible_pids()), len(targets)))
-    receive()
     play()
 elif mode == "signal-host":  # SIGSTOP, SIGTERM, SIGKILL every host it can see: no game, no loss
     for pid in visible_pids():

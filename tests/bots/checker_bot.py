@@ -9,7 +9,7 @@ its first tile. Modes:
   ok         plays by the rules
   newline    ends every message with a newline
   noflush    writes through a buffer it never flushes (the bytes leave when it exits)
-  slow       sleeps 2 s before its first message
+  slow       sleeps 3 s before its first message
   wronggrid  peels one tile short (CA for ACT)
   ignoreterm ignores SIGTERM and the end of its input (but exits at E, as it should)
   noexit     does not exit at E or at the end of its input (but dies at SIGTERM)
@@ -54,7 +54,7 @@ def main():
     if MODE == "ignoreterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == "slow":
-        time.sleep(2)
+        time.sleep(3)
     send("v002R" if V2 else "r")
     hand, peeled, dumped = collections.Counter(), None, None
     for m in messages():

@@ -24,11 +24,16 @@ std::string scratch(const std::string& name) {
 Game play(const std::vector<std::string>& players, std::vector<std::string> options,
           const std::vector<std::string>& prefix) {
     std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(), {host, "--json", "--dict", two_letters, "--kill-grace", "300"});
-    if (std::find(options.begin(), options.end(), "--seed") == options.end())
-        options.insert(options.end(), {"--seed", "7"});
-    if (std::find(options.begin(), options.end(), "--ready-timeout") == options.end())
-        options.insert(options.end(), {"--ready-timeout", "5"});
+    argv.insert(argv.end(), {host, "--json", "--dict", two_letters});
+    // Unless the test says otherwise: a fixed deal, a short grace, and a ready timeout that is
+    // only a safety net (a test whose player must be out for not being ready sets its own).
+    const auto unless_given = [&](const std::string& option, const std::string& value) {
+        if (std::find(options.begin(), options.end(), option) == options.end())
+            options.insert(options.end(), {option, value});
+    };
+    unless_given("--seed", "7");
+    unless_given("--kill-grace", "300");
+    unless_given("--ready-timeout", "30");
     argv.insert(argv.end(), options.begin(), options.end());
     argv.insert(argv.end(), players.begin(), players.end());
     Game game{run(argv), {}};

@@ -124,15 +124,29 @@ std::vector<int> processes_tagged(const std::string& tag) {
     return pids;
 }
 
-bool wait_for_tagged(const std::string& tag, double seconds) {
+namespace {
+
+// Looks every 20 ms, for up to `seconds`, until `holds()`; whether it did.
+template <typename Predicate>
+bool wait_until(Predicate holds, double seconds) {
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::milliseconds(static_cast<long>(seconds * 1000));
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (!processes_tagged(tag).empty())
-            return true;
+    while (!holds()) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    return false;
+    return true;
+}
+
+}  // namespace
+
+bool wait_for_tagged(const std::string& tag, double seconds) {
+    return wait_until([&] { return !processes_tagged(tag).empty(); }, seconds);
+}
+
+bool wait_until_untagged(const std::string& tag, double seconds) {
+    return wait_until([&] { return processes_tagged(tag).empty(); }, seconds);
 }
 
 std::string read_file(const std::string& path) {

@@ -28,8 +28,11 @@ bool process_alive(int pid);
 // The live processes (not zombies) on this machine with an argument equal to `tag`: a bot's
 // processes, sandboxed or not, found from outside by a word of its command.
 std::vector<int> processes_tagged(const std::string& tag);
-// Waits (up to `seconds`) until a process holds `tag`; whether one did.
-bool wait_for_tagged(const std::string& tag, double seconds = 10);
+// Waits (up to `seconds`, a safety net: it returns as soon as it can) until a process holds
+// `tag`; whether one did.
+bool wait_for_tagged(const std::string& tag, double seconds = 120);
+// Waits (likewise) until no process holds `tag`; whether none does.
+bool wait_until_untagged(const std::string& tag, double seconds = 120);
 std::string read_file(const std::string& path);
 
 }  // namespace bg::test
