@@ -93,13 +93,16 @@ TEST_CASE("security: a player cannot signal another player, or the host", "[e2e]
     CHECK(kill_all.result["players"][1]["outcome"] != "disqualified");
     contained(kill_all, everything, {a});
 
-    // Unsandboxed, the same attacker kills its victim.
-    const Game open = play({attacker("signal-others", "--victim " + v + " --tag " + a),
+    // Unsandboxed, the same attacker kills its victim. It does not play on (--idle): the game
+    // ends when the host sees the victim gone, not by the attacker's peels, which could come
+    // before that.
+    const Game open = play({attacker("signal-others", "--victim " + v + " --idle --tag " + a),
                             bot("peel-once", "--tag " + v)},
                            {"--no-sandbox"});
     INFO(open.run.err);
     CHECK(reported(open.run, 0, "sending signal 9"));
     CHECK(reason(open.result, 1).find("signal 9") != std::string::npos);
+    CHECK(open.result["end"] == "last_player_standing");
     kill_tagged(a);
 }
 
@@ -114,13 +117,15 @@ TEST_CASE("security: a player cannot write into another's output or take its inp
     CHECK_FALSE(reported(game.run, 0, "got its fd"));
     contained(game, log, {a, v});
 
-    // Unsandboxed, the victim is framed: disqualified for bytes it never wrote.
-    const Game open = play(
-        {attacker("steal-fds", "--victim " + v + " --tag " + a), bot("peel-once", "--tag " + v)},
-        {"--no-sandbox"});
+    // Unsandboxed, the victim is framed: disqualified for bytes it never wrote. (The attacker
+    // does not play on, so that the game ends by that and not by its peels.)
+    const Game open = play({attacker("steal-fds", "--victim " + v + " --idle --tag " + a),
+                            bot("peel-once", "--tag " + v)},
+                           {"--no-sandbox"});
     INFO(open.run.err);
     CHECK(reported(open.run, 0, "writing into"));
     CHECK(reason(open.result, 1).rfind("protocol error:", 0) == 0);
+    CHECK(open.result["end"] == "last_player_standing");
     kill_tagged(a);
 }
 
