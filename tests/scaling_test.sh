@@ -3,10 +3,11 @@
 # cluster started here, merged, and checked against the same tournament played unsharded; and
 # the faults a merge must catch.
 #   scaling_test.sh BUILD_DIR SOURCE_DIR parallel|faults|slurm
-# The bots are chosen so that every game's outcome is fixed (a staircase bot beats a silent one
-# and a one-peel one; those two run out the clock level), so the standings can be compared. The
-# clock is 5 s: a staircase takes about half a second to peel the bunch dry, and with 1 s a
-# loaded machine (the whole suite, two at a time) once let the clock end such a game first.
+# The bots are chosen so that every game's outcome is fixed by the order of its events, never by
+# a clock, so the standings can be compared: one that leaves before it is ready is out before
+# any deal, and the other player wins as the last one standing; a staircase bot peels the bunch
+# dry while a one-peel one waits. The game clock is only a safety net: with a clock that ends
+# games, a loaded machine (the whole suite, two at a time) once let it end a staircase's first.
 set -euo pipefail
 build=$(realpath "$1") source=$(realpath "$2") mode=$3
 tournament=$build/tournament
@@ -18,9 +19,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-bots=(--dict "$source/tests/data/two_letters.txt" --game-timeout 5 --deals 2 --seed 11
+bots=(--dict "$source/tests/data/two_letters.txt" --game-timeout 60 --deals 2 --seed 11
       --bot "a=exec python3 $source/tests/bots/test_bot.py staircase"
-      --bot "b=exec python3 $source/tests/bots/test_bot.py sleep"
+      --bot "b=exec python3 $source/tests/bots/test_bot.py leave"
       --bot "c=exec python3 $source/tests/bots/test_bot.py peel-once")
 
 fail() { echo "scaling_test: $*" >&2; exit 1; }
@@ -68,21 +69,25 @@ parallel)
         <("$tournament" games --db "$work/reverse.db" --json) || fail "the order of shards matters"
     ;;
 faults)
-    slow=(--dict "$source/tests/data/two_letters.txt" --game-timeout 1 --deals 4 --concurrency 1
-          --bot "x=exec python3 $source/tests/bots/test_bot.py sleep"
-          --bot "y=exec python3 $source/tests/bots/test_bot.py sleep")
-    # A shard killed in the middle: the merge names its missing games; resumed, it completes.
+    # Staircases that peel only once the file go is there: until the test makes it, no game
+    # can end, so the shard killed below cannot have finished first.
+    slow=(--dict "$source/tests/data/two_letters.txt" --game-timeout 60 --deals 4 --concurrency 1
+          --bot "x=exec python3 $source/tests/bots/test_bot.py staircase --wait-for $work/go"
+          --bot "y=exec python3 $source/tests/bots/test_bot.py staircase --wait-for $work/go")
+    # A shard killed in the middle of a game: the merge names its missing games; resumed, it
+    # completes.
     "$source/contrib/run-shard.sh" "$work/s1.db" 1/2 "${slow[@]}" >/dev/null 2>&1 &
     victim=$!
-    for _ in $(seq 200); do
-        done=$("$tournament" games --db "$work/s1.db" --json 2>/dev/null |
-            python3 -c 'import json,sys; print(sum(g["state"] == "done" for g in json.load(sys.stdin)))' 2>/dev/null || echo 0)
-        ((done >= 1)) && break
-        sleep 0.1
+    for _ in $(seq 600); do
+        running=$("$tournament" games --db "$work/s1.db" --json 2>/dev/null |
+            python3 -c 'import json,sys; print(sum(g["state"] == "running" for g in json.load(sys.stdin)))' 2>/dev/null || echo 0)
+        ((running >= 1)) && break
+        sleep 0.2
     done
-    ((done >= 1)) || fail "the shard to kill did not finish a game"
+    ((running >= 1)) || fail "the shard to kill did not start a game"
     kill -KILL "$victim"
     wait "$victim" 2>/dev/null || true
+    touch "$work/go"
     "$source/contrib/run-shard.sh" "$work/s0.db" 0/2 "${slow[@]}" >/dev/null 2>&1
     status=0
     message=$("$tournament" merge --db "$work/merged.db" "$work/s0.db" "$work/s1.db" 2>&1) || status=$?

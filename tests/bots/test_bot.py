@@ -107,6 +107,17 @@ elif mode == "sleep":  # ready, then nothing
     wait_forever()
 elif mode == "never-ready":
     wait_forever()
+elif mode == "leave":  # exits before it is ready: out before any deal
+    sys.exit(0)
+elif mode == "leave-at-a-peel":  # ready; exits once another player's peel has sent it a tile
+    send("r")
+    data = ""
+    while data.count(".") < 2:  # its hand, then a tile
+        chunk = os.read(0, 65536).decode()
+        if not chunk:
+            break
+        data += chunk
+    sys.exit(0)
 elif mode == "ignore-term":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     send("r")
