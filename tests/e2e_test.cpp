@@ -22,6 +22,23 @@ std::string bot(const std::string& mode, const std::string& extra = "") {
     return python_bot("test_bot", mode, extra);
 }
 
+// A Python example player on the default word list, against a player that leaves at the first
+// peel's tile: the game ends once the example has peeled, however long it takes to start (the
+// clock is only a safety net). Its result, once the example has won so.
+json example_game(const std::string& example) {
+    const Run r = run({host, "--json", "--seed", "3", "--game-timeout", "60",
+                       "exec python3 " BG_SOURCE_DIR "/players/" + example + BG_EXAMPLE_WORDS,
+                       "exec " + bot("leave-at-a-peel")},
+                      120);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json result = json::parse(r.out);
+    CHECK(result["end"] == "last_player_standing");
+    CHECK(result["players"][0]["outcome"] == "won");
+    CHECK(result["players"][0]["peels"].get<int>() >= 1);
+    return result;
+}
+
 }  // namespace
 
 TEST_CASE("e2e: two players play to bananas, and the log replays to the same result", "[e2e]") {
@@ -395,18 +412,7 @@ TEST_CASE("e2e: an edited or cut-off log is reported", "[e2e]") {
 }
 
 TEST_CASE("e2e: the Python example player makes legal peels on the default word list", "[e2e]") {
-    // The other player leaves at the first peel's tile: the game ends once the example has
-    // peeled, however long it takes to start (the clock is only a safety net).
-    const Run r = run({host, "--json", "--seed", "3", "--game-timeout", "60",
-                       "exec python3 " BG_SOURCE_DIR "/players/example_player.py" BG_EXAMPLE_WORDS,
-                       "exec " + bot("leave-at-a-peel")},
-                      120);
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    const json result = json::parse(r.out);
-    CHECK(result["end"] == "last_player_standing");
-    CHECK(result["players"][0]["outcome"] == "won");
-    CHECK(result["players"][0]["peels"].get<int>() >= 1);
+    example_game("example_player.py");
 }
 
 namespace {
@@ -572,16 +578,5 @@ TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {
 }
 
 TEST_CASE("e2e: the Python v2 example player makes legal peels", "[e2e][v2]") {
-    const Run r =
-        run({host, "--json", "--seed", "3", "--game-timeout", "60",
-             "exec python3 " BG_SOURCE_DIR "/players/example_player_v2.py" BG_EXAMPLE_WORDS,
-             "exec " + bot("leave-at-a-peel")},
-            120);
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    const json result = json::parse(r.out);
-    CHECK(result["end"] == "last_player_standing");
-    CHECK(result["players"][0]["protocol"] == "v2");
-    CHECK(result["players"][0]["outcome"] == "won");
-    CHECK(result["players"][0]["peels"].get<int>() >= 1);
+    CHECK(example_game("example_player_v2.py")["players"][0]["protocol"] == "v2");
 }

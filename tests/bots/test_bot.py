@@ -73,6 +73,17 @@ def play():
         peel()
 
 
+def read_messages(count):
+    """What the host sent until `count` messages (each ends with '.') have come, or its end."""
+    data = ""
+    while data.count(".") < count:
+        chunk = os.read(0, 65536).decode()
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 def wait_forever():
     while True:
         time.sleep(60)
@@ -95,9 +106,7 @@ elif mode == "peel-once":  # one peel, then reads but never moves again
         pass
 elif mode == "stale-racer":  # once another peel's tile has come, peels the hand it was dealt
     send("r")
-    data = ""
-    while data.count(".") < 2:
-        data += os.read(0, 65536).decode()
+    data = read_messages(2)
     send("p" + staircase(data.split(".")[0]))
     hand.extend(c for c in data if c != ".")
     peel()
@@ -111,12 +120,7 @@ elif mode == "leave":  # exits before it is ready: out before any deal
     sys.exit(0)
 elif mode == "leave-at-a-peel":  # ready; exits once another player's peel has sent it a tile
     send("r")
-    data = ""
-    while data.count(".") < 2:  # its hand, then a tile
-        chunk = os.read(0, 65536).decode()
-        if not chunk:
-            break
-        data += chunk
+    read_messages(2)  # its hand, then a tile
     sys.exit(0)
 elif mode == "ignore-term":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
