@@ -29,6 +29,7 @@
 #endif
 #include "host/match.hpp"
 #include "host/options.hpp"
+#include "host/players_word_list.hpp"
 #include "record/event_log.hpp"
 #include "record/json_value.hpp"
 #include "record/replay.hpp"
@@ -207,7 +208,7 @@ std::variant<GameCgroups, std::string> game_cgroups(const bg::options::Shares& s
 // host --check CMD: the conformance checker, against the bot started as a game would start it.
 int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
           const bg::options::Shares& shares, const bg::cgroups::PlayerLimits& limits,
-          const bg::Dictionary& dictionary) {
+          const bg::Dictionary& dictionary, const bg::PlayersWordList& words) {
     std::string missing;
     if (!bg::checker::has_scenario_words(dictionary, &missing)) {
         say("host: the word list lacks {}, which the checks deal: check with a fuller list\n",
@@ -221,8 +222,8 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
     options.wait_ms = setup.ready_timeout_ms;
     options.grace_ms = setup.kill_grace_ms;
     if (sandbox) {
-        if (!setup.dictionary.empty())
-            sandbox->private_paths.push_back(setup.dictionary);
+        sandbox->shared_paths.push_back(words.path());
+        sandbox->set_env.push_back(words.variable());
         auto created = bg::Sandbox::create(*sandbox, setup.commands);
         if (auto* error = std::get_if<std::string>(&created)) {
             say("host: {}\n", bg::escape_for_terminal(*error));
@@ -232,7 +233,9 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
             return made.launch(0);
         };
     } else {
-        options.launch = [command = setup.commands[0]] { return bg::unsandboxed_launch(command); };
+        options.launch = [command = setup.commands[0], variable = words.variable()] {
+            return bg::unsandboxed_launch(command, {variable});
+        };
     }
     auto cgroups = game_cgroups(shares);
     if (auto* error = std::get_if<std::string>(&cgroups)) {
@@ -254,18 +257,41 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
 }
 
 #ifndef BG_HOST_SERVES
-// --serve: this host, linked statically for a fast start, has no server; host-live, beside it
-// (bananagrams-host-live once installed), is the same host with one. It takes the same
-// command line.
+// --serve: this host, linked statically for a fast start, has no server; host-live is the same
+// host with one, and takes the same command line. Users never run it, so once installed it is
+// out of the PATH: BG_LIVE_HOST_DIR, relative to the host's folder, holds it
+// (../lib/bananagrams-host/bananagrams-host-live beside bin/bananagrams-host); in a build tree it
+// sits beside the host (build/host-live). The first of the two that exists is run.
 int exec_live_host(char** argv) {
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    const std::string live = error ? std::string() : self.string() + "-live";
-    if (!live.empty())
-        ::execv(live.c_str(), argv);
-    say("host: --serve needs {}, the host built with its live server: {}\n",
-        live.empty() ? "host-live" : bg::escape_for_terminal(live),
-        live.empty() ? error.message() : std::strerror(errno));
+    if (error) {
+        say("host: --serve needs host-live, the host built with its live server, which is found "
+            "from this program's own path, and that cannot be read: {}\n",
+            error.message());
+        return exit_failed;
+    }
+    const std::string name = self.filename().string() + "-live";
+    std::vector<std::filesystem::path> places;
+#ifdef BG_LIVE_HOST_DIR
+    places.push_back(self.parent_path() / BG_LIVE_HOST_DIR / name);
+#endif
+    places.push_back(self.parent_path() / name);
+    // execv returns only when it failed: a place where the program is not is passed over, any
+    // other failure (a program there that cannot be run) is said.
+    for (const auto& place : places) {
+        ::execv(place.c_str(), argv);
+        if (errno != ENOENT && errno != ENOTDIR) {
+            say("host: --serve needs {}, the host built with its live server: {}\n",
+                bg::escape_for_terminal(place.string()), std::strerror(errno));
+            return exit_failed;
+        }
+    }
+    std::string tried;
+    for (const auto& place : places)
+        tried += (tried.empty() ? "" : " or ") + bg::escape_for_terminal(place.string());
+    say("host: --serve needs the host built with its live server, {}: {}\n", tried,
+        std::strerror(ENOENT));
     return exit_failed;
 }
 #endif
@@ -393,9 +419,17 @@ int run(int argc, char** argv) {
     const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
     setup.dictionary_fingerprint = dictionary->stats().fingerprint;
     setup.dictionary_name = bg::word_list_name(setup.dictionary, setup.dictionary_fingerprint);
+    // The players read the game's list too, as the host's own user or the sandbox's.
+    auto players_words =
+        bg::PlayersWordList::make(setup.dictionary, *dictionary, sandboxed && ::geteuid() == 0);
+    if (auto* error = std::get_if<std::string>(&players_words)) {
+        say("host: {}\n", bg::escape_for_terminal(*error));
+        return exit_failed;
+    }
+    const auto& words = std::get<bg::PlayersWordList>(players_words);
     if (vm["check"].as<bool>())
         return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares,
-                     bg::options::player_limits(sandbox.limits), *dictionary);
+                     bg::options::player_limits(sandbox.limits), *dictionary, words);
 
     std::FILE* log_file = nullptr;
     bool log_existed = false;
@@ -435,8 +469,8 @@ int run(int argc, char** argv) {
     if (sandboxed) {
         if (vm.count("log"))
             sandbox.secret_paths.push_back(vm["log"].as<std::string>());
-        if (vm.count("dict"))
-            sandbox.private_paths.push_back(vm["dict"].as<std::string>());
+        sandbox.shared_paths.push_back(words.path());
+        sandbox.set_env.push_back(words.variable());
         auto created = bg::Sandbox::create(sandbox, setup.commands);
         if (auto* error = std::get_if<std::string>(&created))
             return cannot_play(*error);
@@ -445,7 +479,7 @@ int run(int argc, char** argv) {
             launches.push_back(made.launch(i));
         setup.sandbox = bg::options::sandbox_json(made.config());
     } else {
-        launches = bg::unsandboxed_launches(setup.commands);
+        launches = bg::unsandboxed_launches(setup.commands, {words.variable()});
     }
     auto cgroups = game_cgroups(shares);
     if (auto* error = std::get_if<std::string>(&cgroups))

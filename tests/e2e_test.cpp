@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -116,6 +117,56 @@ TEST_CASE("e2e: the reference bots play a real game on the default word list", "
     REQUIRE(result["winner"].is_number());
     CHECK(result["players"][0]["outcome"] != "disqualified");
     CHECK(result["players"][1]["outcome"] != "disqualified");
+}
+
+TEST_CASE("e2e: every player reads the game's word list at $BANANAGRAMS_WORDLIST", "[e2e]") {
+    namespace fs = std::filesystem;
+    // The organiser's list, which only the host's user may read, in a folder that player 1's
+    // command names (the sandbox hides such a folder from the other players).
+    const std::string dir = fs::absolute(scratch("words")).string();
+    const std::string tmp = fs::absolute(scratch("tmp")).string();
+    fs::create_directories(dir);
+    fs::create_directories(tmp);
+    const std::string words = dir + "/words.txt";
+    fs::copy_file(two_letters, words, fs::copy_options::overwrite_existing);
+    fs::permissions(words, fs::perms::owner_read | fs::perms::owner_write);
+    // Each player says how many words it can read at the path it was given, then plays.
+    const std::string report =
+        R"(n=$(grep -c . "$BANANAGRAMS_WORDLIST") && echo "words $n $BANANAGRAMS_WORDLIST" >&2; )";
+    const std::vector<std::string> players = {": " + dir + "/; " + report + bot("staircase"),
+                                              report + bot("staircase")};
+    for (const bool sandboxed : {true, false}) {
+        INFO((sandboxed ? "sandboxed" : "unsandboxed"));
+        std::vector<std::string> options = {"--dict", words};
+        if (!sandboxed)
+            options.push_back("--no-sandbox");
+        const Game game = play(players, options, {"/usr/bin/env", "TMPDIR=" + tmp});
+        INFO(game.run.err);
+        CHECK(game.result["end"] == "bananas");
+        for (int player = 0; player < 2; ++player) {
+            const auto said = player_lines(game.run, player, "words ");
+            REQUIRE(said.size() == 1);
+            CHECK(said[0].rfind("676 /", 0) == 0);
+            // As root a sandboxed player is nobody, who cannot read the organiser's file: it
+            // reads the host's copy; otherwise the file itself.
+            const bool copy = sandboxed && ::geteuid() == 0;
+            CHECK((said[0] == "676 " + words) == !copy);
+            CHECK((said[0].rfind("676 " + tmp + "/bananagrams-words-", 0) == 0) == copy);
+        }
+        // The copy goes with the game.
+        CHECK(fs::is_empty(tmp));
+    }
+    // The default list, from its file.
+    const Run r = run({host, "--json", "--seed", "11", report + "exec " + reference_bot,
+                       report + "exec " + reference_bot},
+                      60);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    for (int player = 0; player < 2; ++player)
+        CHECK(player_lines(r, player, "words ") ==
+              std::vector<std::string>{"242788 " BG_SOURCE_DIR "/wordlist/scowl-80.txt"});
+    fs::remove_all(dir);
+    fs::remove_all(tmp);
 }
 
 TEST_CASE("e2e: the same seed deals the same hands", "[e2e]") {

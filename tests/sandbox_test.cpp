@@ -44,36 +44,50 @@ TEST_CASE("sandbox: the paths a command names", "[sandbox]") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("sandbox: each player is kept from the log, the word list and the others' folders",
+TEST_CASE("sandbox: each player is kept from the log and the others' folders, not the word list",
           "[sandbox]") {
     const std::string dir = fs::absolute("sandbox-" + std::to_string(getpid())).string();
     for (const char* sub : {"/a", "/b", "/shared"})
         fs::create_directories(dir + sub);
-    for (const char* file : {"/a/bot", "/b/bot", "/shared/lib.py", "/game.log", "/words.txt"})
+    // The word list lies in player b's folder, which the others may not see.
+    for (const char* file : {"/a/bot", "/b/bot", "/b/words.txt", "/shared/lib.py", "/game.log"})
         std::ofstream(dir + file) << "";
+    const std::string words = dir + "/b/words.txt";
     bg::SandboxConfig config;
     config.secret_paths = {dir + "/game.log"};
-    config.private_paths = {dir + "/words.txt"};
+    config.shared_paths = {words};
+    config.set_env = {"BANANAGRAMS_WORDLIST=" + words};
     const std::vector<std::string> commands = {
-        "exec " + dir + "/a/bot " + dir + "/shared/lib.py --dict " + dir + "/words.txt",
-        "exec " + dir + "/b/bot " + dir + "/shared/lib.py", "exec python3"};
+        "exec " + dir + "/a/bot " + dir + "/shared/lib.py",
+        "exec " + dir + "/b/bot " + dir + "/shared/lib.py --dict " + words, "exec python3"};
     auto made = bg::Sandbox::create(config, commands);
     REQUIRE(std::holds_alternative<bg::Sandbox>(made));
     const auto& sandbox = std::get<bg::Sandbox>(made);
 
     const bg::Launch a = sandbox.launch(0), b = sandbox.launch(1), c = sandbox.launch(2);
     CHECK(a.sandboxed);
-    // The log: from everyone. The word list: from those that do not name it.
-    for (const auto* launch : {&a, &b, &c})
+    const std::vector<std::string> words_back = {"--ro-bind", words, words};
+    for (const auto* launch : {&a, &b, &c}) {
+        // The log: from everyone.
         CHECK(hides(*launch, dir + "/game.log"));
-    CHECK_FALSE(hides(a, dir + "/words.txt"));
-    CHECK(hides(b, dir + "/words.txt"));
+        // The word list: to everyone, named by the variable, bound back after whatever hid its
+        // folder.
+        CHECK_FALSE(hides(*launch, words));
+        CHECK(has_pair(launch->argv, "BANANAGRAMS_WORDLIST", words));
+        const auto back = std::search(launch->argv.begin(), launch->argv.end(),
+                                      words_back.begin(), words_back.end());
+        REQUIRE(back != launch->argv.end());
+        for (std::size_t i = 0; i + 1 < launch->argv.size(); ++i)
+            if (launch->argv[i] == "--tmpfs" && launch->argv[i + 1] == dir + "/b")
+                CHECK(launch->argv.begin() + static_cast<std::ptrdiff_t>(i) < back);
+    }
     // The others' folders, but not one a player's own files are in.
     CHECK(hides(a, dir + "/b"));
     CHECK_FALSE(hides(a, dir + "/a"));
     CHECK(hides(b, dir + "/a"));
     CHECK_FALSE(hides(a, dir + "/shared"));
     CHECK(hides(c, dir + "/a"));
+    CHECK(hides(c, dir + "/b"));
     CHECK(hides(c, dir + "/shared"));
     // Nothing of the system, and the command itself last, through prlimit and sh.
     CHECK_FALSE(hides(c, "/usr/bin"));

@@ -8,6 +8,7 @@
 
 #include "host/host_dictionaries.hpp"
 #include "host/options.hpp"
+#include "host/players_word_list.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/live.hpp"
 #include "tournament/runner.hpp"
@@ -28,13 +29,14 @@ struct Players {
     nlohmann::json record = nullptr;
 };
 
-std::variant<Players, std::string> players_for(const Spec& spec, const std::string& db) {
+std::variant<Players, std::string> players_for(const Spec& spec, const std::string& db,
+                                               const bg::PlayersWordList& words) {
     Players players;
     std::vector<std::string> commands;
     for (const auto& bot : spec.bots)
         commands.push_back(bot.command);
     if (!spec.sandboxed) {
-        players.launches = bg::unsandboxed_launches(commands);
+        players.launches = bg::unsandboxed_launches(commands, {words.variable()});
         return players;
     }
     bg::SandboxConfig config = spec.sandbox;
@@ -44,8 +46,8 @@ std::variant<Players, std::string> players_for(const Spec& spec, const std::stri
             config.secret_paths.push_back(db + suffix);
     if (!spec.logs.empty())
         config.secret_paths.push_back(spec.logs);
-    if (!spec.game.dictionary.empty())
-        config.private_paths.push_back(spec.game.dictionary);
+    config.shared_paths.push_back(words.path());
+    config.set_env.push_back(words.variable());
     auto made = bg::Sandbox::create(config, commands);
     if (auto* error = std::get_if<std::string>(&made))
         return *error;
@@ -187,7 +189,11 @@ int play(Database& database, const PlaySettings& settings) {
                 return exit_database;
             }
         }
-        auto players = players_for(spec, database.path());
+        auto words = bg::PlayersWordList::make(spec.game.dictionary, dictionary,
+                                               spec.sandboxed && ::geteuid() == 0);
+        if (!made_or_said(words))
+            return exit_database;
+        auto players = players_for(spec, database.path(), std::get<bg::PlayersWordList>(words));
         if (!made_or_said(players))
             return exit_no_sandbox;
         // The players' cgroups, and as many games at once as there are cores for.

@@ -180,14 +180,27 @@ std::optional<std::string> unreadable_by(std::pair<uid_t, gid_t> user, const std
 
 }  // namespace
 
-Launch unsandboxed_launch(const std::string& command) {
-    return Launch{{"/bin/sh", "-c", command}, {}, std::nullopt, false};
+Launch unsandboxed_launch(const std::string& command, const std::vector<std::string>& set_env) {
+    std::vector<std::string> env;
+    if (!set_env.empty()) {
+        const auto name_of = [](const std::string& variable) {
+            return variable.substr(0, variable.find('='));
+        };
+        for (char** variable = environ; *variable; ++variable)
+            if (std::none_of(set_env.begin(), set_env.end(), [&](const std::string& set) {
+                    return name_of(set) == name_of(*variable);
+                }))
+                env.emplace_back(*variable);
+        env.insert(env.end(), set_env.begin(), set_env.end());
+    }
+    return Launch{{"/bin/sh", "-c", command}, std::move(env), std::nullopt, false};
 }
 
-std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands) {
+std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands,
+                                         const std::vector<std::string>& set_env) {
     std::vector<Launch> launches;
     for (const auto& command : commands)
-        launches.push_back(unsandboxed_launch(command));
+        launches.push_back(unsandboxed_launch(command, set_env));
     return launches;
 }
 
@@ -254,10 +267,11 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
     for (const auto& name : config.pass_env)
         if (const char* value = std::getenv(name.c_str()))
             sandbox.env_.push_back(fmt::format("{}={}", name, value));
+    sandbox.env_.insert(sandbox.env_.end(), config.set_env.begin(), config.set_env.end());
     for (auto& secret : config.secret_paths)
         secret = real_path(secret);
-    for (auto& secret : config.private_paths)
-        secret = real_path(secret);
+    for (auto& shared : config.shared_paths)
+        shared = real_path(shared);
     for (const auto& command : commands)
         sandbox.own_paths_.push_back(paths_named_by(command));
     sandbox.shared_ = shared_folders();
@@ -352,9 +366,11 @@ Launch Sandbox::launch(std::size_t seat) const {
                 hide(path);
         }
     }
-    for (const auto& path : config_.private_paths)
-        if (std::find(own.begin(), own.end(), path) == own.end())
-            hide(path);
+    // The files every player shares come back over whatever hid them (its private /tmp, a
+    // folder of another player's), each file alone, not what lies beside it.
+    for (const auto& path : config_.shared_paths)
+        if (!path.empty())
+            a.insert(a.end(), {"--ro-bind", path, path});
     for (const auto& path : config_.secret_paths)
         hide(path);
     a.insert(a.end(), {"--clearenv"});

@@ -25,10 +25,12 @@
 
 namespace bg {
 
-// The command as it runs without a sandbox: sh -c, in the host's environment.
-Launch unsandboxed_launch(const std::string& command);
+// The command as it runs without a sandbox: sh -c, in the host's environment with `set_env`
+// (NAME=VALUE) added or replacing what it had.
+Launch unsandboxed_launch(const std::string& command, const std::vector<std::string>& set_env = {});
 // Each command's, in seat order.
-std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands);
+std::vector<Launch> unsandboxed_launches(const std::vector<std::string>& commands,
+                                         const std::vector<std::string>& set_env = {});
 
 struct SandboxLimits {
     // Memory and processes: a player's totals, bounded by its cgroup (cgroups/); only without
@@ -47,10 +49,12 @@ struct SandboxConfig {
     std::string bwrap = "bwrap";  // looked up in PATH
     SandboxLimits limits;
     std::vector<std::string> pass_env;  // names of the host's variables a player also gets
-    // Files no player may read (the event log) and files only a player that names them in its
-    // command may read (the word list).
+    std::vector<std::string> set_env;   // NAME=VALUE every player gets (BANANAGRAMS_WORDLIST)
+    // Files no player may read (the event log), and files every player may read wherever they
+    // are (the game's word list): under /tmp they come back into its private /tmp, and another
+    // player's command naming them does not hide them.
     std::vector<std::string> secret_paths;
-    std::vector<std::string> private_paths;
+    std::vector<std::string> shared_paths;
     // The user to run as when the host is root ("nobody", a name or a number).
     std::string user = "nobody";
 };

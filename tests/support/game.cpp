@@ -24,13 +24,15 @@ std::string scratch(const std::string& name) {
 Game play(const std::vector<std::string>& players, std::vector<std::string> options,
           const std::vector<std::string>& prefix) {
     std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(), {host, "--json", "--dict", two_letters});
-    // Unless the test says otherwise: a fixed deal, a short grace, and a ready timeout that is
-    // only a safety net (a test whose player must be out for not being ready sets its own).
+    argv.insert(argv.end(), {host, "--json"});
+    // Unless the test says otherwise: the two-letter list, a fixed deal, a short grace, and a
+    // ready timeout that is only a safety net (a test whose player must be out for not being
+    // ready sets its own).
     const auto unless_given = [&](const std::string& option, const std::string& value) {
         if (std::find(options.begin(), options.end(), option) == options.end())
             options.insert(options.end(), {option, value});
     };
+    unless_given("--dict", two_letters);
     unless_given("--seed", "7");
     unless_given("--kill-grace", "300");
     unless_given("--ready-timeout", "30");

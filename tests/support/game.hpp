@@ -1,5 +1,6 @@
 // What the end-to-end tests share: the programs under test, the test bots, and a game played
-// by the real host with the two-letter word list, a fixed seed, short clocks and --json.
+// by the real host with the two-letter word list, a fixed seed, short clocks and --json
+// (each unless the test gives its own).
 #pragma once
 
 #include <string>
