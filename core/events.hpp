@@ -69,6 +69,11 @@ struct ReadyTimeout {
 struct GameTimeout {
     friend bool operator==(const GameTimeout&, const GameTimeout&) = default;
 };
+// The game has stalled: the bunch cannot serve a dump, and no peel has been accepted for the
+// stall timeout (docs/host.md, "Rules").
+struct StallTimeout {
+    friend bool operator==(const StallTimeout&, const StallTimeout&) = default;
+};
 // The host was told to stop (SIGINT, SIGTERM).
 struct Abort {
     std::string reason;
@@ -77,9 +82,11 @@ struct Abort {
 }  // namespace input
 
 using Input = std::variant<input::Hello, input::Ready, input::Peel, input::Dump, input::Violation,
-                           input::Gone, input::ReadyTimeout, input::GameTimeout, input::Abort>;
+                           input::Gone, input::ReadyTimeout, input::GameTimeout, input::Abort,
+                           input::StallTimeout>;
 
-enum class End { bananas, last_player_standing, everyone_out, game_timeout, aborted };
+// `stalled`: ended by the stall timeout, ranked as `game_timeout` is (fewest tiles wins).
+enum class End { bananas, last_player_standing, everyone_out, game_timeout, aborted, stalled };
 std::string_view to_string(End end);
 std::optional<End> end_from_string(std::string_view text);
 

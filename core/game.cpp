@@ -28,13 +28,15 @@ std::string_view to_string(End end) {
             return "game_timeout";
         case End::aborted:
             return "aborted";
+        case End::stalled:
+            return "stalled";
     }
     return "?";
 }
 
 std::optional<End> end_from_string(std::string_view text) {
     for (End end : {End::bananas, End::last_player_standing, End::everyone_out, End::game_timeout,
-                    End::aborted})
+                    End::aborted, End::stalled})
         if (to_string(end) == text)
             return end;
     return std::nullopt;
@@ -386,6 +388,20 @@ void Game::on(const input::ReadyTimeout&, Decisions& out) {
 }
 
 void Game::on(const input::GameTimeout&, Decisions& out) {
+    finish_by_fewest_tiles(End::game_timeout, out);
+}
+
+// Only a game dealt whose bunch cannot serve a dump can stall: otherwise it changes nothing.
+void Game::on(const input::StallTimeout&, Decisions& out) {
+    if (dealt_ && !bunch_serves_dumps())
+        finish_by_fewest_tiles(End::stalled, out);
+}
+
+bool Game::bunch_serves_dumps() const {
+    return bunch_.size() >= dump_needs;
+}
+
+void Game::finish_by_fewest_tiles(End end, Decisions& out) {
     // Fewest tiles in hand wins; a tie for fewest has no winner.
     std::optional<PlayerId> best;
     bool tie = false;
@@ -400,7 +416,7 @@ void Game::on(const input::GameTimeout&, Decisions& out) {
             tie = true;
         }
     }
-    finish(End::game_timeout, tie ? std::nullopt : best, out);
+    finish(end, tie ? std::nullopt : best, out);
 }
 
 void Game::on(const input::Abort&, Decisions& out) {

@@ -72,6 +72,8 @@ class Game {
     const TileRules& rules() const { return rules_; }
     const std::vector<PlayerState>& players() const { return players_; }
     std::size_t bunch_size() const { return bunch_.size(); }
+    // Whether a dump could be served now: the bunch holds at least three tiles.
+    bool bunch_serves_dumps() const;
     int peel_number() const { return peel_number_; }
     bool dealt() const { return dealt_; }
     bool over() const { return end_.has_value(); }
@@ -95,6 +97,7 @@ class Game {
     void on(const input::Gone& gone, Decisions& out);
     void on(const input::ReadyTimeout&, Decisions& out);
     void on(const input::GameTimeout&, Decisions& out);
+    void on(const input::StallTimeout&, Decisions& out);
     void on(const input::Abort&, Decisions& out);
 
     // False, after disqualifying the player, when this message takes it past its limits.
@@ -111,6 +114,8 @@ class Game {
     void deal_if_all_ready(Decisions& out);
     void end_if_decided(Decisions& out);
     void finish(End end, std::optional<PlayerId> winner, Decisions& out);
+    // Ends the game as `end`, won by the player holding the fewest tiles (a tie: nobody).
+    void finish_by_fewest_tiles(End end, Decisions& out);
     char draw();
     void put_back(char tile);
     int players_in() const;

@@ -44,6 +44,10 @@ Match::Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, LogSink
                   [this] {
                       arrive(arrival::TimerFired{{GameTimer::Kind::game, 0}});
                   }),
+      stall_timer_(loop,
+                   [this] {
+                       arrive(arrival::TimerFired{{GameTimer::Kind::stall, 0}});
+                   }),
       turn_end_(loop, [this] { settle(); }) {
     if (launches_.size() != referee_.setup().commands.size())
         throw std::invalid_argument("one launch a player");
@@ -140,6 +144,8 @@ Timer& Match::timer(const GameTimer& which) {
             return ready_timer_;
         case GameTimer::Kind::game:
             return game_timer_;
+        case GameTimer::Kind::stall:
+            return stall_timer_;
         case GameTimer::Kind::exit_wait:
             break;
     }
@@ -198,6 +204,7 @@ void Match::close_if_done() {
         seat->exit_wait.close();
     ready_timer_.close();
     game_timer_.close();
+    stall_timer_.close();
     turn_end_.close();
     if (options_.on_done)
         options_.on_done();

@@ -78,6 +78,7 @@ class Match {
     std::vector<std::unique_ptr<Seat>> seats_;
     Timer ready_timer_;
     Timer game_timer_;
+    Timer stall_timer_;
     TurnEnd turn_end_;
     std::uint64_t started_ns_ = 0;
     std::vector<Arrival> arrived_;

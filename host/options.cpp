@@ -40,8 +40,8 @@ void add_game(po::options_description& options) {
     options.add_options()
         ("dict", po::value<std::string>()->value_name("FILE"),
          "word list file: one word a line, any case; lines that are not all letters are skipped "
-         "(default: the built-in list, scowl-80: 242,788 words from SCOWL; bots read it from "
-         "wordlist/scowl-80.txt in the source tree, or /usr/share/bananagrams-host/wordlist/)")
+         "(default: the built-in list, scowl-80: 242,788 words from SCOWL); every player reads "
+         "the game's list at the path in its environment's BANANAGRAMS_WORDLIST")
         ("sets", po::value<int>()->value_name("N")->default_value(defaults.game.sets),
          "full 144-tile sets in the bunch; games of more than 8 players use more on their own")
         ("ready-timeout", po::value<double>()->value_name("SEC")
@@ -51,6 +51,11 @@ void add_game(po::options_description& options) {
              ->default_value(seconds(defaults.game_timeout_ms)),
          "seconds from the deal to the end; then the player holding the fewest tiles wins "
          "(a tie: no winner); 0 for no limit")
+        ("stall-timeout", po::value<double>()->value_name("SEC")
+             ->default_value(seconds(defaults.stall_timeout_ms)),
+         "once the bunch holds too few tiles for a dump, seconds without an accepted peel after "
+         "which the game has stalled: it ends as the game timeout would, as 'stalled'; 0 for "
+         "never")
         ("kill-grace", po::value<std::string>()->value_name("MS")
              ->default_value(std::to_string(defaults.kill_grace_ms)),
          "milliseconds between SIGTERM and SIGKILL for a player (0 to 600000)")
@@ -69,6 +74,7 @@ void read_game(const po::variables_map& vm, Setup& setup) {
     setup.dialect = *dialect;
     setup.ready_timeout_ms = milliseconds(vm, "ready-timeout", false);
     setup.game_timeout_ms = milliseconds(vm, "game-timeout", true);
+    setup.stall_timeout_ms = milliseconds(vm, "stall-timeout", true);
     setup.kill_grace_ms = count(vm, "kill-grace", 0, 600'000);
     if (vm.count("dict"))
         setup.dictionary = vm["dict"].as<std::string>();

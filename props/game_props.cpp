@@ -161,7 +161,7 @@ struct Dump : Step {
 
 // Misbehaviour and the host's clocks, much rarer than play (most draws are a pause).
 struct Hostile : Step {
-    enum Kind { pause, garbage, illegal_peel, disconnect, game_timeout, ready_timeout };
+    enum Kind { pause, garbage, illegal_peel, disconnect, game_timeout, ready_timeout, stall };
     PlayerId p;
     Kind kind;
     char byte;
@@ -172,11 +172,13 @@ struct Hostile : Step {
                                                 {3, illegal_peel},
                                                 {3, disconnect},
                                                 {1, game_timeout},
-                                                {1, ready_timeout}})),
+                                                {1, ready_timeout},
+                                                {2, stall}})),
           byte(*rc::gen::element(' ', '\n', 'x', 'Z', '7', '\x7f')) {}
     void act(Sim& sim) const override {
         const bool was_in =
             sim.game().players()[p].phase != PlayerState::Phase::out && !sim.game().over();
+        const bool was_in_game = !sim.game().over();
         switch (kind) {
             case pause:
                 return;
@@ -201,19 +203,43 @@ struct Hostile : Step {
                 sim.fire(arrival::TimerFired{{GameTimer::Kind::ready, 0}});
                 RC_ASSERT(sim.game().over() || sim.game().dealt());
                 return;
+            case stall: {
+                // It ends a dealt game whose bunch cannot serve a dump, as stalled, won by the
+                // one player holding the fewest tiles; any other game goes on.
+                const Game& game = sim.game();
+                const bool stalls = !game.over() && game.dealt() && !game.bunch_serves_dumps();
+                std::vector<std::size_t> held;
+                for (const auto& player : game.players())
+                    if (player.phase != PlayerState::Phase::out)
+                        held.push_back(player.hand.total());
+                sim.fire(arrival::TimerFired{{GameTimer::Kind::stall, 0}});
+                RC_ASSERT(game.over() == (stalls || !was_in_game));
+                if (stalls) {
+                    RC_ASSERT(game.end() == End::stalled);
+                    const auto fewest = std::min_element(held.begin(), held.end());
+                    const bool tie = std::count(held.begin(), held.end(), *fewest) > 1;
+                    RC_ASSERT(game.winner().has_value() == !tie);
+                    if (game.winner())
+                        RC_ASSERT(game.players()[static_cast<std::size_t>(*game.winner())]
+                                      .hand.total() == *fewest);
+                }
+                return;
+            }
         }
         if (was_in)
             RC_ASSERT(sim.game().players()[p].phase == PlayerState::Phase::out);
     }
     void show(std::ostream& os) const override {
         static const char* names[] = {
-            "", "sends a garbage byte", "peels an illegal grid", "disconnects", "", ""};
+            "", "sends a garbage byte", "peels an illegal grid", "disconnects", "", "", ""};
         if (kind == pause)
             os << "nothing happens";
         else if (kind == game_timeout)
             os << "the game timeout fires";
         else if (kind == ready_timeout)
             os << "the ready timeout fires";
+        else if (kind == stall)
+            os << "the stall timeout fires";
         else
             os << "player " << p << " " << names[kind];
     }

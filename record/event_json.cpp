@@ -37,6 +37,7 @@ struct ToJson {
     }
     json operator()(const input::ReadyTimeout&) const { return {{"type", "ready_timeout"}}; }
     json operator()(const input::GameTimeout&) const { return {{"type", "game_timeout"}}; }
+    json operator()(const input::StallTimeout&) const { return {{"type", "stall_timeout"}}; }
     json operator()(const input::Abort& e) const {
         return {{"type", "abort"}, {"reason", bytes_to_json(e.reason)}};
     }
@@ -120,6 +121,8 @@ std::variant<Input, std::string> input_from_json(const json& object) {
         return checked<Input>(f, 1, input::ReadyTimeout{});
     if (type == "game_timeout")
         return checked<Input>(f, 1, input::GameTimeout{});
+    if (type == "stall_timeout")
+        return checked<Input>(f, 1, input::StallTimeout{});
     if (type == "abort")
         return checked<Input>(f, 2, input::Abort{f.bytes("reason")});
     if (!f.error().empty())

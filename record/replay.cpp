@@ -86,6 +86,9 @@ std::variant<json, std::string> replay_log(std::istream& in,
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where("bad input: " + *error);
             const Input& input = std::get<Input>(parsed);
+            if (std::holds_alternative<input::StallTimeout>(input) && setup->version < 4)
+                return where(fmt::format("a stall timeout in a log of version {}, whose host had none",
+                                         setup->version));
             const PlayerId player = std::visit(
                 [](const auto& e) -> PlayerId {
                     if constexpr (requires { e.player; })

@@ -35,6 +35,8 @@ nlohmann::json to_json(const Setup& s) {
     }
     if (s.version >= 3)
         start["dictionary_name"] = bytes_to_json(s.dictionary_name);
+    if (s.version >= 4)
+        start["stall_timeout_ms"] = s.stall_timeout_ms;
     return start;
 }
 
@@ -73,6 +75,8 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     s.game.newest_protocol = version >= 2 ? f.get<int>("newest_protocol") : protocol_v2;
     if (version >= 3)
         s.dictionary_name = f.bytes("dictionary_name");
+    // An older host had no stall timeout.
+    s.stall_timeout_ms = version >= 4 ? f.get<std::uint64_t>("stall_timeout_ms") : 0;
     if (!f.error().empty())
         return "bad start record: " + f.error();
     if (s.game.newest_protocol < protocol_v2 || s.game.newest_protocol > protocol_newest)

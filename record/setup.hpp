@@ -25,6 +25,9 @@ struct Setup {
     std::string dictionary_name;
     std::uint64_t ready_timeout_ms = 10'000;
     std::uint64_t game_timeout_ms = 600'000;
+    // Once the bunch cannot serve a dump, the game ends as `stalled` when no peel has been
+    // accepted for this long (0: never). Logs before version 4 have none.
+    std::uint64_t stall_timeout_ms = 30'000;
     std::uint64_t kill_grace_ms = 2'000;
     // The players' sandbox and its limits, for the record (null: none); replay needs none of it.
     nlohmann::json sandbox = nullptr;
@@ -32,7 +35,7 @@ struct Setup {
     // limits only), for the record; replay needs none of it.
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
-    int version = 3;
+    int version = 4;
     // The version of the host that played the game (record/version.hpp): this build's, or the
     // one a replayed log names ("" in a version 1 log, which does not).
     std::string host_version = std::string(bg::version());
@@ -42,8 +45,9 @@ struct Setup {
 // cgroups): a usage record for each player after the game is over, before the result, and the
 // result's players say their CPU time and peak memory; the start record says the shares and,
 // like the result, the host's version. Version 3 (with the SCOWL default word list): the start
-// record names the word list (`dictionary_name`).
-inline constexpr int log_version = 3;
+// record names the word list (`dictionary_name`). Version 4 (the stall timeout): the start
+// record says `stall_timeout_ms`, and a game may end as `stalled`, by a `stall_timeout` input.
+inline constexpr int log_version = 4;
 inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const Setup& setup);

@@ -109,12 +109,14 @@ Effects Referee::start(std::uint64_t t_ns) {
 
 Effects Referee::take(Arrival arrival, std::uint64_t t_ns) {
     Effects effects;
+    ++takes_;
     take_one(std::move(arrival), t_ns, effects);
     return effects;
 }
 
 Effects Referee::take(std::vector<Arrival> arrivals, std::uint64_t t_ns) {
     Effects effects;
+    ++takes_;
     in_seat_order(arrivals, seats_.size() + 1, [this](const Arrival& a) { return source_of(a); });
     for (auto& arrival : arrivals)
         take_one(std::move(arrival), t_ns, effects);
@@ -198,6 +200,12 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
                         return handle(input::ReadyTimeout{}, t_ns, effects);
                     case GameTimer::Kind::game:
                         return handle(input::GameTimeout{}, t_ns, effects);
+                    case GameTimer::Kind::stall:
+                        // A firing from before the clock was stopped or restarted in this turn
+                        // is no stall.
+                        if (stall_started_ && *stall_started_ != takes_)
+                            handle(input::StallTimeout{}, t_ns, effects);
+                        return;
                     case GameTimer::Kind::exit_wait: {
                         Seat& seat = seats_[static_cast<std::size_t>(a.timer.player)];
                         seat.exit_wait = false;
@@ -254,6 +262,26 @@ void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
             effects.push_back(effect::Line{t_ns, live_line(d, game_)});
         perform(d, table, effects);
     }
+    watch_for_stall(decisions, effects);
+}
+
+void Referee::watch_for_stall(const std::vector<Decision>& decisions, Effects& effects) {
+    if (setup_.stall_timeout_ms == 0 || game_.over() || !game_.dealt())
+        return;
+    const GameTimer stall{GameTimer::Kind::stall, 0};
+    if (game_.bunch_serves_dumps()) {
+        // A player put out gave its tiles back: dumps are served again.
+        if (std::exchange(stall_started_, std::nullopt))
+            effects.push_back(effect::StopTimer{stall});
+        return;
+    }
+    const bool peeled = std::any_of(decisions.begin(), decisions.end(), [](const Decision& d) {
+        return std::holds_alternative<decision::PeelAccepted>(d);
+    });
+    if (stall_started_ && !peeled)
+        return;
+    stall_started_ = takes_;
+    effects.push_back(effect::StartTimer{stall, setup_.stall_timeout_ms});
 }
 
 void Referee::count(const Input& input, const std::vector<Decision>& decisions,
@@ -321,6 +349,8 @@ void Referee::stop(PlayerId player, Effects& effects) const {
 void Referee::end_game(Effects& effects) {
     effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
     effects.push_back(effect::StopTimer{{GameTimer::Kind::game, 0}});
+    if (std::exchange(stall_started_, std::nullopt))
+        effects.push_back(effect::StopTimer{{GameTimer::Kind::stall, 0}});
     for (std::size_t i = 0; i < seats_.size(); ++i)
         stop(static_cast<PlayerId>(i), effects);
     effects.push_back(effect::GameOver{});

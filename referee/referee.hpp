@@ -36,6 +36,7 @@ struct GameTimer {
         ready,      // every player must say r before it fires
         game,       // the game's time from the deal
         exit_wait,  // a player's output closed: its exit, a moment later, says better why
+        stall,      // with the bunch unable to serve a dump, no peel accepted for so long
     };
     Kind kind = Kind::ready;
     PlayerId player = 0;  // exit_wait's player
@@ -207,6 +208,9 @@ class Referee {
     void perform(const Decision& decision, const Table& table, Effects& effects);
     void send(std::vector<Outgoing> messages, Effects& effects);
     void end_game(Effects& effects);
+    // The stall clock runs while the bunch cannot serve a dump, from then or the last peel
+    // accepted since.
+    void watch_for_stall(const std::vector<Decision>& decisions, Effects& effects);
     void stop(PlayerId player, Effects& effects) const;
     bool out(PlayerId player) const;
     // Where an arrival comes from: a player, or (players().size()) the host's clock and signals.
@@ -227,6 +231,10 @@ class Referee {
     int abort_signal_ = 0;
     bool finished_ = false;
     std::vector<PlayerUsage> usage_;
+    // Which call of take() this is, and the one that last started the stall clock (none when it
+    // is not running): a firing taken in the call that restarted it came before the restart.
+    std::uint64_t takes_ = 0;
+    std::optional<std::uint64_t> stall_started_;
 };
 
 }  // namespace bg

@@ -87,7 +87,7 @@ TEST_CASE(
     std::string first;
     std::getline(in, first);
     const json start = json::parse(first)["start"];
-    CHECK(start["version"] == 3);
+    CHECK(start["version"] == 4);
     CHECK(start["dictionary"] == "");
     CHECK(start["dictionary_name"] == "scowl-80");
     CHECK(start["dictionary_fingerprint"] == "13b498d63183a9a9");
@@ -564,6 +564,40 @@ TEST_CASE("e2e: a v2 dump is refused when the bunch is short", "[e2e][v2]") {
     REQUIRE(refusal != messages.end());
     CHECK(refusal->size() == 6);
     CHECK(refusal->substr(2) == "0002");  // two players, 102 tiles: 2 are left after 50 peels
+}
+
+TEST_CASE("e2e: a game that can change no more ends as stalled, by fewest tiles, and replays",
+          "[e2e][v2]") {
+    // Both bots play until the bunch cannot serve a dump, then make no move; the second dumped
+    // once, and holds two tiles more. The game's clock (ten minutes) is far away.
+    const std::string log = scratch("stalled.log");
+    const Game game = play({v2_bot("stuck-when-short", true), v2_bot("dump-then-stuck")},
+                           {"--log", log, "--stall-timeout", "1", "--game-timeout", "600"});
+    CHECK(game.run.status == 0);
+    CHECK(game.result["end"] == "stalled");
+    CHECK(game.result["bunch"].get<int>() < 3);
+    CHECK(game.result["winner"] == 0);
+    CHECK(game.result["players"][1]["tiles"].get<int>() ==
+          game.result["players"][0]["tiles"].get<int>() + 2);
+    // Told as the game timeout would tell it: won, with the winner's seat.
+    const auto messages = recorded(game.run, 0);
+    REQUIRE_FALSE(messages.empty());
+    CHECK(messages.back() == "EW01010000");
+    const auto records = log_records(log);
+    CHECK(std::count_if(records.begin(), records.end(), [](const json& r) {
+              return r.contains("input") && r["input"]["type"] == "stall_timeout";
+          }) == 1);
+    CHECK(records.front()["start"]["stall_timeout_ms"] == 1000);
+    const Run replay = run({host, "--replay", log, "--json"});
+    CHECK(replay.status == 0);
+    CHECK(json::parse(replay.out) == game.result);
+    std::remove(log.c_str());
+
+    // While the bunch can serve dumps the stall clock does not run: idle players wait for the
+    // game's.
+    const Game idle = play({bot("sleep"), bot("sleep")},
+                           {"--stall-timeout", "0.2", "--game-timeout", "2"});
+    CHECK(idle.result["end"] == "game_timeout");
 }
 
 TEST_CASE("e2e: a peel sent before a dump's tiles were read is stale, never out", "[e2e][v2]") {

@@ -370,6 +370,33 @@ TEST_CASE("game: at the game timeout the fewest tiles win, and a tie has no winn
           decision::GameOver{End::game_timeout, std::nullopt});
 }
 
+TEST_CASE("game: a stall ends a game whose bunch cannot serve a dump, by fewest tiles",
+          "[game]") {
+    Game game = dealt_game(2);
+    // Before the deal, or while a dump can be served, a stall changes nothing.
+    Game undealt = new_game(2);
+    CHECK(undealt.handle(input::StallTimeout{}).empty());
+    CHECK_FALSE(undealt.over());
+    game.handle(input::Dump{0, game.players()[0].hand.to_string()[0]});
+    CHECK(game.handle(input::StallTimeout{}).empty());
+    CHECK_FALSE(game.over());
+    while (game.bunch_size() >= 3)
+        game.handle(fresh_peel(game, 1));
+    REQUIRE_FALSE(game.over());
+    CHECK_FALSE(game.bunch_serves_dumps());
+    // Player 0 dumped: it holds two tiles more.
+    CHECK(only<decision::GameOver>(game.handle(input::StallTimeout{})) ==
+          decision::GameOver{End::stalled, 1});
+    CHECK(game.standings() == std::vector<int>{2, 1});
+
+    Game tied = dealt_game(2);
+    while (tied.bunch_size() >= 3)
+        tied.handle(fresh_peel(tied, 0));
+    CHECK(only<decision::GameOver>(tied.handle(input::StallTimeout{})) ==
+          decision::GameOver{End::stalled, std::nullopt});
+    CHECK(end_from_string(to_string(End::stalled)) == End::stalled);
+}
+
 TEST_CASE("game: an abort ends the game with no winner", "[game]") {
     Game game = dealt_game(2);
     CHECK(only<decision::GameOver>(game.handle(input::Abort{"SIGINT"})) ==

@@ -114,6 +114,7 @@ json to_json(const Spec& s) {
             {"dialect", to_string(s.game.dialect)},
             {"ready_timeout_ms", s.game.ready_timeout_ms},
             {"game_timeout_ms", s.game.game_timeout_ms},
+            {"stall_timeout_ms", s.game.stall_timeout_ms},
             {"kill_grace_ms", s.game.kill_grace_ms},
             {"sandboxed", s.sandboxed},
             {"sandbox", options::sandbox_json(s.sandbox)},
@@ -154,6 +155,9 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     const auto dialect = legacy_dialect_from_string(f.get<std::string>("dialect"));
     s.game.ready_timeout_ms = f.get<std::uint64_t>("ready_timeout_ms");
     s.game.game_timeout_ms = f.get<std::uint64_t>("game_timeout_ms");
+    // Since 1.2: a tournament begun before has no stall timeout, and resumes without one.
+    s.game.stall_timeout_ms =
+        object.contains("stall_timeout_ms") ? f.get<std::uint64_t>("stall_timeout_ms") : 0;
     s.game.kill_grace_ms = f.get<std::uint64_t>("kill_grace_ms");
     s.sandboxed = f.get<bool>("sandboxed");
     const auto sandbox = f.get<json>("sandbox");

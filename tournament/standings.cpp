@@ -106,6 +106,7 @@ Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
                 ++bot.disqualifications[reason_kind(r.reason)];
             }
             bot.timeouts += result.end == "game_timeout";
+            bot.stalled += result.end == "stalled";
             bot.stale_peels += r.stale_peels;
             think_ms[static_cast<std::size_t>(seats[s])] += r.think_ms;
             timed[static_cast<std::size_t>(seats[s])] += r.timed_peels;
@@ -169,20 +170,20 @@ std::string standings_table(const Standings& s) {
     for (const auto& bot : s.bots)
         width = std::max(width, bot.name.size());
     out += fmt::format(
-        "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>6} {:>13}  {:>5} {:>4} {:>4} "
+        "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>6} {:>13}  {:>5} {:>4} {:>4} {:>5} "
         "{:>6} {:>9} {:>10} {:>8}\n",
         "#", "bot", width, "Elo", "95%", "games", "wins", "win%", "95%", "stand", "dq", "t/o",
-        "stale", "think ms", "cpu s/game", "peak MiB");
+        "stall", "stale", "think ms", "cpu s/game", "peak MiB");
     int rank = 0;
     for (const auto& b : s.bots) {
         out += fmt::format(
-            "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>5.1f}% {:>13}  {:>5.2f} {:>4} {:>4} {:>6} "
-            "{:>9} {:>10} {:>8}\n",
+            "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>5.1f}% {:>13}  {:>5.2f} {:>4} {:>4} {:>5} "
+            "{:>6} {:>9} {:>10} {:>8}\n",
             ++rank, escape_for_terminal(b.name), width, signed_elo(b.rating.elo),
             fmt::format("[{}, {}]", signed_elo(b.rating.low), signed_elo(b.rating.high)), b.games,
             b.wins, b.games ? 100.0 * b.wins / b.games : 0.0,
             fmt::format("[{:.1f}, {:.1f}]", 100 * b.win_rate.low, 100 * b.win_rate.high),
-            b.mean_standing, b.disqualified, b.timeouts, b.stale_peels,
+            b.mean_standing, b.disqualified, b.timeouts, b.stalled, b.stale_peels,
             b.think_ms ? fmt::format("{:.1f}", *b.think_ms) : "-",
             b.cpu_ms ? fmt::format("{:.3f}", *b.cpu_ms / 1e3) : "-",
             b.memory_peak_bytes
@@ -256,6 +257,7 @@ nlohmann::json standings_json(const Standings& s) {
                         {"disqualified", b.disqualified},
                         {"disqualifications", b.disqualifications},
                         {"timeouts", b.timeouts},
+                        {"stalled", b.stalled},
                         {"stale_peels", b.stale_peels},
                         {"think_ms", b.think_ms ? json(*b.think_ms) : json(nullptr)},
                         {"cpu_ms", b.cpu_ms ? json(*b.cpu_ms) : json(nullptr)},

@@ -30,6 +30,7 @@ struct BotStanding {
     int disqualified = 0;
     std::map<std::string, int> disqualifications;  // by kind (reason_kind)
     int timeouts = 0;                              // its games that ended at the game's time limit
+    int stalled = 0;                               // its games that ended stalled
     int stale_peels = 0;
     std::optional<double> think_ms;  // mean, new tiles to its next peel
     // What its processes used, over the games its cgroups counted: mean CPU time a game (its

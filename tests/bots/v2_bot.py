@@ -128,6 +128,18 @@ elif mode == "dump-when-short":  # peels until the bunch is short, then dumps: r
     if refusal != "X%s%04d" % (letter, bunch):
         fail("refusal " + refusal)
     play()
+elif mode in ("stuck-when-short", "dump-then-stuck"):
+    # Plays (after one dump, for the second) until the bunch can no longer serve a dump, then
+    # makes no move: a game of two such bots has stalled.
+    if mode == "dump-then-stuck":
+        letter = sorted(hand)[0]
+        hand.remove(letter)
+        send("D" + letter)
+        until("DX")
+    while bunch is None or bunch >= 3:
+        peel()
+        until("AN")
+    until("")
 elif mode == "dump-race":  # dumps, and peels before it has read the dump's three tiles
     letter = sorted(hand)[0]
     hand.remove(letter)
