@@ -308,6 +308,70 @@ void random_game(Broken broken) {
     RC_CLASSIFY(*sim.game().end() == End::bananas, "bananas");
 }
 
+// 8. The stall clock: once the bunch cannot serve a dump, its firing ends the game as stalled,
+// won by the one player holding the fewest tiles (a tie: nobody); while dumps are served, or
+// before the deal, it changes nothing. Random play, then (mostly) the players still in read
+// everything and peel until the bunch is short, then random play again.
+void stalled_game(Broken broken) {
+    const Deal setup = any_setup();
+    auto owned = start(setup, setup.speaks, broken);
+    Sim& sim = *owned;
+    const Model model{static_cast<int>(setup.speaks.size())};
+    rc::state::runAll(*rc::gen::scale(0.5, rc::state::gen::commands(model, any_command)), model,
+                      sim);
+    if (*rc::gen::weightedElement<bool>({{4, true}, {1, false}})) {
+        for (PlayerId p = 0; p < model.players; ++p)
+            sim.say_ready(p);
+        for (bool peeled = true; peeled && !sim.game().over() && sim.game().bunch_serves_dumps();) {
+            peeled = false;
+            for (PlayerId p = 0; p < model.players && sim.game().bunch_serves_dumps(); ++p) {
+                sim.read(p, 1 << 20);
+                const auto& state = sim.game().players()[static_cast<std::size_t>(p)];
+                if (state.phase != PlayerState::Phase::playing || sim.game().over() ||
+                    !(sim.players()[static_cast<std::size_t>(p)].seen == state.hand))
+                    continue;
+                const std::string grid = sim.staircase_of_seen(p);
+                sim.send(p, v2(sim, p) ? fmt::format("P{:04}{}", sim.players()[static_cast<std::size_t>(p)].seen_number, grid)
+                                       : "p" + grid);
+                peeled = true;
+            }
+        }
+        // A few moves more: dumps now refused, stale peels, a player leaving (or a peel that
+        // ends it).
+        rc::state::runAll(*rc::gen::scale(0.05, rc::state::gen::commands(model, any_command)),
+                          model, sim);
+    }
+    const Game& game = sim.game();
+    const bool stalls = !game.over() && game.dealt() && !game.bunch_serves_dumps();
+    std::vector<std::size_t> held;
+    for (const auto& player : game.players())
+        if (player.phase != PlayerState::Phase::out)
+            held.push_back(player.hand.total());
+    const bool was_over = game.over();
+    sim.fire(arrival::TimerFired{{GameTimer::Kind::stall, 0}});
+    RC_CLASSIFY(stalls, "stalled");
+    RC_CLASSIFY(was_over, "over before");
+    RC_ASSERT(game.over() == (stalls || was_over));
+    if (stalls) {
+        // What the host decided and sent, not only what its game holds.
+        const auto* end = std::get_if<decision::GameOver>(&sim.decisions().back());
+        RC_ASSERT(end != nullptr);
+        RC_ASSERT(end->end == End::stalled);
+        const auto fewest = std::min_element(held.begin(), held.end());
+        const bool tie = std::count(held.begin(), held.end(), *fewest) > 1;
+        RC_ASSERT(end->winner.has_value() == !tie);
+        if (end->winner)
+            RC_ASSERT(game.players()[static_cast<std::size_t>(*end->winner)].hand.total() ==
+                      *fewest);
+    }
+    finish(sim);
+}
+
+TEST_CASE("props: a stall ends exactly the games that cannot change, by fewest tiles", "[props]") {
+    rc::prop("the stall clock's firing ends a dealt game whose bunch cannot serve a dump",
+             [] { stalled_game(Broken::no); });
+}
+
 // The decisions, as far as the rules go: who, what, which tiles and numbers; not the wording of
 // reasons (which name bytes of each protocol) nor the v2 handshake's answer.
 std::vector<std::string> outcome_of(const Sim& sim) {
@@ -373,6 +437,8 @@ TEST_CASE("props: broken hosts are caught", "[props]") {
         INFO("a host that breaks property " << c.breaks);
         CHECK_FALSE(rc::check(c.breaks, [&] { random_game(c.broken); }));
     }
+    INFO("a host that breaks property 8: a stall is won by the fewest tiles");
+    CHECK_FALSE(rc::check("8", [] { stalled_game(Broken::stalls_without_a_winner); }));
     INFO("a host that breaks property 4: legacy and v2 races are judged alike");
     CHECK_FALSE(rc::check("4", [] { swapped_games(Broken::punishes_legacy_stale); }));
 }

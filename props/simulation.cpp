@@ -63,6 +63,9 @@ std::vector<Decision> Sim::take(Arrival arrival) {
     std::vector<Decision> made(record_.decisions.begin() + static_cast<long>(decisions_before),
                                record_.decisions.end());
     for (auto& d : made) {
+        if (auto* over = std::get_if<decision::GameOver>(&d);
+            over && over->end == End::stalled && broken_ == Broken::stalls_without_a_winner)
+            over->winner.reset();
         if (const auto* stale = std::get_if<decision::PeelStale>(&d)) {
             if (broken_ == Broken::acks_stale_peels)
                 d = decision::PeelAccepted{stale->player, stale->current,

@@ -39,6 +39,7 @@ enum class Broken {
     talks_to_the_disqualified,  // 5: a player out still gets peel tiles
     forgets_an_input,           // 6: the log misses the second input
     never_times_out,            // 7: the game timeout is ignored
+    stalls_without_a_winner,    // 8: a stalled game's end names no winner
 };
 
 struct SimPlayer {
