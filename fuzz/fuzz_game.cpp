@@ -39,6 +39,8 @@ void play_stream(std::string_view bytes, LegacyDialect dialect) {
         check(referee.take(
             arrival::Output{1, "p" + serialise(staircase_grid(game.players()[1].hand.to_string()))},
             3));
+    // A stall clock's firing, whether or not the clock runs.
+    check(referee.take(arrival::TimerFired{{GameTimer::Kind::stall, 0}}, 4));
     check(referee.take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 0}}, 4));
     // The host calls finish() once the players are gone: then the usage and result are logged.
     referee.finish({PlayerUsage{1, 2}, PlayerUsage{}}, 5);
