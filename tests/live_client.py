@@ -27,6 +27,7 @@ class Stream:
             line = line.decode().rstrip("\n")
             if line == "":
                 if "data" in event:
+                    self.data = event["data"]  # the event's data as it was sent
                     return int(event["id"]), event["event"], json.loads(event["data"])
                 event = {}
                 continue

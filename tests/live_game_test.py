@@ -9,8 +9,9 @@ a file of this test's before they peel, so that it is watched from before its fi
   policy that lets it load nothing and connect only home; HEAD too.
 - Refused: POST (405), a path that climbs out or a game page (404).
 - The stream: a snapshot of the game so far, then every record as it is written, ids one apart,
-  to "finished"; no seed before the result; the records it sent are the event log's, and its
-  result is the one `--json` prints. A client that reconnects with the Last-Event-ID of a kept
+  to "finished"; no seed before the result; the records it sent are the event log's, each seed
+  also as text ("seed_text"), and its result is the one `--json` prints. The game's seed is
+  above 2^53, where a JavaScript number could not hold it: the text says it digit for digit. A client that reconnects with the Last-Event-ID of a kept
   event gets the events after it, without a snapshot.
 - The host exits once the game is over, with its usual status; an address that is taken, or bad
   options, are said and nothing is played.
@@ -65,8 +66,10 @@ check(run.returncode == 1 and "the port is in use" in run.stderr and "no game wa
       in run.stderr and not os.path.exists(log), "a taken port: %d %s" % (run.returncode, run.stderr))
 taken.close()
 
+# Above 2^53: a double would make it 18446744073709551616.
+seed = 18446744073709551557
 game = subprocess.Popen([host, "--serve", "127.0.0.1:0", "--dict", two_letters, "--log", log,
-                         "--seed", "5", "--json", "--quiet", hog, hog],
+                         "--seed", str(seed), "--json", "--quiet", hog, hog],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 said = game.stderr.readline()
 check("watch it live at http://127.0.0.1:" in said, "no address said: " + said)
@@ -91,10 +94,12 @@ check(stream.status == 200, "the stream: %d" % stream.status)
 first_id, name, snapshot = stream.next()
 check(name == "snapshot" and snapshot["kind"] == "game" and not snapshot["over"], "no snapshot")
 records = snapshot["records"]
-check(records and records[0]["start"]["seed"] is None, "the seed was sent before the end")
+check(records and records[0]["start"]["seed"] is None
+      and records[0]["start"]["seed_text"] is None, "the seed was sent before the end")
 with open(go, "w"):
     pass  # the players may peel now
 events, last_id, kept = [], first_id, None
+result_data = ""
 while True:
     event = stream.next()
     check(event is not None, "the stream ended before 'finished'")
@@ -105,19 +110,28 @@ while True:
         break
     events.append((event_id, name))
     records.append(data["record"])
+    if name == "result":
+        result_data = stream.data
     if name == "peel_accepted" and kept is None:
         kept = event_id
 stream.close()
 out, err = game.communicate(timeout=60)
 check(game.returncode == 0, "the host exited %d: %s" % (game.returncode, err))
 
-# What was sent is the log, record by record (its seed hidden until the result says it).
+# What was sent is the log, record by record (its seed hidden until the result says it, and
+# every seed also as text).
 with open(log) as f:
     logged = [json.loads(line) for line in f]
 logged[0]["start"]["seed"] = None
+logged[0]["start"]["seed_text"] = None
+logged[-1]["result"]["seed_text"] = str(seed)
 check(records == logged, "the stream's records are not the log's")
-check(records[-1]["result"] == json.loads(out), "the stream's result is not --json's")
-check(records[-1]["result"]["seed"] == 5, "the result does not say the seed")
+said = dict(records[-1]["result"])
+check(said.pop("seed_text") == "18446744073709551557" and said["seed"] == seed,
+      "the result does not say the seed: %r" % records[-1]["result"])
+check(said == json.loads(out), "the stream's result is not --json's")
+# On the wire, the text is a JSON string (a number would be read as a double by a browser).
+check('"seed_text":"18446744073709551557"' in result_data, "the seed as text: " + result_data)
 check(any(name == "peel_accepted" for _, name in events), "no peel was watched")
 check(kept is not None, "nothing to reconnect after")
 

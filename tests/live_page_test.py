@@ -10,19 +10,24 @@ tournament plays with --serve.
 - When it ends: the page says it is over, and its standings are `tournament standings --json`'s
   (the bots in order, their games and wins) with every game done.
 - A screenshot taken while it plays is kept (OUT_DIR/live.png; docs/live-page.png is one).
+- A finished game's page (GET /games/N) says its deal's seed (above 2^53, as nearly every
+  deal's is) digit for digit in its title, heading and the command that deals it again.
 - Then a game played by `host --serve`: its page follows it (the seed said only at the end), a
   board changes from one look to the next, and at the end the page shows the result `--json`
-  prints.
+  prints, and its seed, above 2^53 (where a JavaScript number would round it), digit for digit
+  in its title, heading and the command that deals it again.
 """
 import base64
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 build, source, out = sys.argv[1:4]
 os.makedirs(out, exist_ok=True)
@@ -113,7 +118,27 @@ LOOK = """!document.getElementById("connection") ? "null" : JSON.stringify({
   games: Array.from(document.querySelectorAll("section.live-game")).map((s) => [
       Number(s.dataset.game), Number(s.dataset.peels),
       Array.from(s.querySelectorAll(".board")).map((b) => b.dataset.rows).join("/")]),
+  pages: Array.from(document.querySelectorAll("#finished li a")).map((a) => a.getAttribute("href")),
 })"""
+# What a game's page says of its seed: the window's title, the heading, and the command that
+# deals the game again (null while the seed is not known).
+SEED_LOOK = """JSON.stringify({
+  error: document.body.dataset.error || null,
+  window: document.title,
+  title: document.getElementById("title").textContent,
+  again: document.getElementById("again").hidden ? null :
+      document.getElementById("replay").textContent,
+})"""
+
+
+def deal_again(start):
+    """The command a game's page should show to deal its game again, as sh splits it."""
+    words = ["host", "--seed", str(start["seed"])]
+    if start["dictionary"]:
+        words += ["--dict", start["dictionary"]]
+    if start["game_timeout_ms"] != 600000:
+        words += ["--game-timeout", "%g" % (start["game_timeout_ms"] / 1000)]
+    return words + start["players"]
 
 db = os.path.join(work, "live.db")
 # Each peel a few hundredths of a second after the last: a game lasts a second or two, so a
@@ -149,8 +174,15 @@ browser.open("http://127.0.0.1:%d/" % port)
 looks = []
 changed = None
 shot = False
+kept_page = None  # a finished game's page, as the server sent it: (its game, the file)
 for look in watch(LOOK, 240, 0.05):
     looks.append(look)
+    if look["pages"] and not kept_page:
+        link = look["pages"][0]
+        with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, link), timeout=30) as got:
+            kept_page = (int(link.rsplit("/", 1)[1]), os.path.join(work, "served-game.html"))
+            with open(kept_page[1], "wb") as f:
+                f.write(got.read())
     if look["connection"] == "live" and not shot and any(g[1] >= 8 for g in look["games"]):
         browser.screenshot(os.path.join(out, "live.png"))
         shot = True
@@ -180,6 +212,35 @@ assert final["standings"] == [[b["name"], b["games"], b["wins"]] for b in standi
 print("live page: %d looks; game %d went from %d to %d peels; final standings %s" %
       (len(looks), changed[0][0], changed[0][1], changed[1][1], final["standings"]))
 
+
+def seed_look(url):
+    """What the game page at `url` says of its seed, once its script has drawn it."""
+    browser.open(url)
+    for attempt in range(200):
+        look = json.loads(browser.evaluate(
+            "document.getElementById('again') ? %s : 'null'" % SEED_LOOK))
+        if look and look["title"] != "Bananagrams game":
+            assert not look["error"], look["error"]
+            return look
+        time.sleep(0.05)
+    raise AssertionError("the page at %s was not drawn" % url)
+
+
+# A finished game's page, as the server sent it: its deal's seed, digit for digit.
+assert kept_page, "no finished game's page was offered"
+with open(os.path.join(db + ".logs", "game-%06d.jsonl" % kept_page[0])) as f:
+    start = json.loads(f.readline())["start"]
+games = json.loads(subprocess.run([tournament, "games", "--db", db, "--json"], check=True,
+                                  capture_output=True, text=True).stdout)
+assert start["seed"] == [g["seed"] for g in games if g["id"] == kept_page[0]][0]
+assert start["seed"] > 2**53, start["seed"]
+served = seed_look("file://%s#step=last" % kept_page[1])
+want = "Bananagrams game, seed %d, 2 players" % start["seed"]
+assert served["title"] == want and served["window"] == want, (served, want)
+assert served["again"] and shlex.split(served["again"]) == deal_again(start), \
+    (served["again"], deal_again(start))
+print("game %d's page: %s" % (kept_page[0], served["again"]))
+
 # A game served by host --serve: the game's page follows it, its boards change while it plays,
 # and at its end it shows the result --json prints.
 LOOK_GAME = """!document.getElementById("connection") ? "null" : JSON.stringify({
@@ -187,6 +248,9 @@ LOOK_GAME = """!document.getElementById("connection") ? "null" : JSON.stringify(
   connection: document.getElementById("connection").textContent,
   over: document.body.dataset.over === "1",
   title: document.getElementById("title").textContent,
+  window: document.title,
+  again: document.getElementById("again").hidden ? null :
+      document.getElementById("replay").textContent,
   boards: Array.from(document.querySelectorAll("#boards section.player")).map(
       (s) => s.dataset.rows || ""),
   result: Array.from(document.querySelectorAll("#result tr")).slice(1).map(
@@ -204,9 +268,12 @@ shutil.copy(os.path.join(source, "tests", "bots", "staircase.py"), gate)
 go = os.path.join(gate, "go")
 paced = "exec python3 %s staircase --pace 0.05 --wait-for %s" % (
     os.path.join(gate, "test_bot.py"), go)
+# Above 2^53: as a double, 18446744073709551616 (JavaScript prints 18446744073709552000).
+seed = 18446744073709551557
+two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
 host = subprocess.Popen(
-    [os.path.join(build, "host"), "--serve", "127.0.0.1:0", "--seed", "3", "--json", "--quiet",
-     "--dict", os.path.join(source, "tests", "data", "two_letters.txt"), paced, paced],
+    [os.path.join(build, "host"), "--serve", "127.0.0.1:0", "--seed", str(seed), "--json",
+     "--quiet", "--dict", two_letters, paced, paced],
     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 said = host.stderr.readline()
 port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", said).group(1))
@@ -221,18 +288,23 @@ assert host.returncode == 0, host.returncode
 playing = [l for l in game_looks if l["connection"] == "live" and not l["result"]]
 assert playing, game_looks[:3]
 assert "seed said at its end" in playing[0]["title"], playing[0]["title"]
+assert all(l["again"] is None for l in playing), "a command with the seed before the end"
 seen = {tuple(l["boards"]) for l in playing if any(l["boards"])}
 assert len(seen) >= 2, ("no board was seen to change while the game played",
                         [(l["connection"], l["title"], l["boards"]) for l in game_looks[:5]],
                         len(game_looks), len(playing))
 last = game_looks[-1]
 assert last["over"] and last["connection"] == "over", last
-assert "seed 3" in last["title"], last["title"]
+want = "Bananagrams game, seed 18446744073709551557, 2 players"
+assert last["title"] == want and last["window"] == want, (last["title"], last["window"])
+assert result["seed"] == seed, result["seed"]
+words = ["host", "--seed", "18446744073709551557", "--dict", two_letters, paced, paced]
+assert last["again"] and shlex.split(last["again"]) == words, (last["again"], words)
 assert [r.split(":")[0] for r in last["result"]] == [p["outcome"] for p in result["players"]], \
     (last["result"], result["players"])
 browser.close()
-print("live game page: %d looks, %d boards seen; result %s" %
-      (len(game_looks), len(seen), last["result"]))
+print("live game page: %d looks, %d boards seen; result %s; %s" %
+      (len(game_looks), len(seen), last["result"], last["again"]))
 # What is left of Chromium's helpers may take a moment to go from its profile.
 for attempt in range(50):
     try:

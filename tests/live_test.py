@@ -14,7 +14,9 @@ bots plays while this test is its audience.
   event, without a snapshot; with an id that is not the stream's, a snapshot.
 - Five clients that connect and never read: the games go on to the end all the same.
 - The stream's events replay to the database's results: every game's result record and its
-  game_done event say the end and the winner that `tournament games --json` says.
+  game_done event say the end and the winner that `tournament games --json` says, and the
+  result its deal's seed (above 2^53, where a JavaScript number cannot hold it) also as text,
+  digit for digit, as the game's page (GET /games/N) does.
 """
 import json
 import os
@@ -129,10 +131,14 @@ while True:
     ids.append(event[0])
     if event[1] == "start":
         assert event[2]["record"]["start"]["seed"] is None, "a running game's seed was sent"
+        assert event[2]["record"]["start"]["seed_text"] is None, "a running game's seed was sent"
+    if event[1] == "result":
+        said = event[2]["record"]["result"]
+        assert '"seed_text":"%d"' % said["seed"] in main.data, main.data
     if event[1] == "game_done" and not page_checked:
         response, body = request(port, "GET", event[2]["page"])
         assert response.status == 200 and b'id="log"' in body, response.status
-        page_checked = True
+        page_checked = (event[2]["game"], body)
     if event[1] == "finished":
         break
 main.close()
@@ -157,6 +163,14 @@ for g in games:
         assert done[g["id"]]["seats"] == names
     if g["id"] in results:
         assert results[g["id"]]["end"] == g["end"] and results[g["id"]]["winner"] == g["winner_seat"]
+        assert results[g["id"]]["seed"] == g["seed"], g["id"]
+        assert results[g["id"]]["seed_text"] == str(g["seed"]), (results[g["id"]], g["seed"])
+# The deals' seeds are SplitMix64's: above 2^53, as nearly all are.
+assert any(g["seed"] > 2**53 for g in games if g["id"] in results), [g["seed"] for g in games]
+# A game's page says its seed as text.
+assert page_checked, "no game was done in the stream"
+seed = [g["seed"] for g in games if g["id"] == page_checked[0]][0]
+assert ('"seed_text":"%d"' % seed).encode() in page_checked[1], seed
 # Every game started in the stream ended in it, and every game not done before the snapshot is
 # done in it.
 for game in started:

@@ -118,8 +118,10 @@ TEST_CASE("serve: a client's queue holds up to its limit, in order, and refuses 
     CHECK(out.push("0123456789"));
 }
 
-TEST_CASE("serve: a record's event is named for its decision or its kind, and never shows a seed",
-          "[serve]") {
+TEST_CASE(
+    "serve: a record's event is named for its decision or its kind, never shows a seed "
+    "before the end, and says a seed as text too",
+    "[serve]") {
     using nlohmann::json;
     CHECK(bg::serve::record_event_name(json{{"decision", {{"type", "peel_accepted"}}}}) ==
           "peel_accepted");
@@ -129,8 +131,19 @@ TEST_CASE("serve: a record's event is named for its decision or its kind, and ne
     const json start = {{"seq", 0}, {"start", {{"seed", 42}, {"sets", 1}}}};
     const json shown = bg::serve::without_seed(start);
     CHECK(shown["start"]["seed"].is_null());
+    CHECK(shown["start"]["seed_text"].is_null());
     CHECK(shown["start"]["sets"] == 1);
     CHECK(start["start"]["seed"] == 42);  // a copy: the log keeps it
-    const json result = {{"result", {{"seed", 42}}}};
-    CHECK(bg::serve::without_seed(result) == result);  // the game is over: the result says it
+    CHECK(!start["start"].contains("seed_text"));
+    // The game is over: the result says the seed, also as text, exact above 2^53.
+    const json result = {{"result", {{"seed", 18446744073709551557ULL}}}};
+    const json said = bg::serve::without_seed(result);
+    CHECK(said["result"]["seed"] == result["result"]["seed"]);
+    CHECK(said["result"]["seed_text"] == "18446744073709551557");
+    CHECK(bg::serve::with_seed_text(
+              json{{"start", {{"seed", 9007199254740993ULL}}}})["start"]["seed_text"] ==
+          "9007199254740993");
+    // Other records are as they were.
+    const json peel = {{"decision", {{"type", "peel_accepted"}, {"bunch", 3}}}};
+    CHECK(bg::serve::without_seed(peel) == peel);
 }

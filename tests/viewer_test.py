@@ -10,11 +10,16 @@ and the database; screenshots of both pages are kept.
   (#step=SEQ) it names the tiles the log names; a bot whose command is markup shows it as text.
 - The report: its standings are `tournament standings --json`'s, its games link to pages that
   load; a bot named as markup is text.
+- Seeds above 2^53 (a JavaScript number would round them): a game page (`host --seed S
+  --html`) and a report's game page (its deal's seed) say the seed digit for digit in the
+  window's title, the heading and the command that deals the game again, which gives the
+  game's options and commands back through sh.
 """
 import html.parser
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -26,6 +31,9 @@ host = os.path.join(build, "host")
 tournament = os.path.join(build, "tournament")
 chromium = shutil.which("chromium") or sys.exit("viewer_test: chromium is not installed")
 HOSTILE = '</script><img src=x onerror="document.body.dataset.pwned=1">'
+# Above 2^53: as a double it is 18446744073709551616, which JavaScript prints
+# 18446744073709552000.
+BIG_SEED = 18446744073709551557
 
 
 def browse(url, *extra):
@@ -86,6 +94,30 @@ def bounding_rows(grid):
     left, right = min(x for x, _ in spots), max(x for x, _ in spots)
     top, bottom = min(y for _, y in spots), max(y for _, y in spots)
     return "|".join(cells[y * w + left:y * w + right + 1] for y in range(top, bottom + 1))
+
+
+def seed_shown(page, start):
+    """A game page (its DOM) says the seed of its log's start record digit for digit: in the
+    window's title, in its heading and in the command that deals the game again, which sh reads
+    back as the game's seed, options and commands."""
+    shown = parse(page)
+    seed = start["seed"]
+    want = "Bananagrams game, seed %d, %d players" % (seed, len(start["players"]))
+    title = re.search(r"<title>([^<]*)</title>", page).group(1)
+    assert html.unescape(title) == want, (title, want)
+    assert shown.text.get("title") == want, (shown.text.get("title"), want)
+    again = [a for tag, a in shown.elements if a.get("id") == "again"][0]
+    assert "hidden" not in again, "no command to deal the game again"
+    words = ["host", "--seed", str(seed)]
+    if start["sets"] != 1:
+        words += ["--sets", str(start["sets"])]
+    if start["dictionary"]:
+        words += ["--dict", start["dictionary"]]
+    if start["game_timeout_ms"] != 600000:
+        words += ["--game-timeout", "%g" % (start["game_timeout_ms"] / 1000)]
+    command = shown.text.get("replay", "")
+    assert shlex.split(command) == words + start["players"], (command, words)
+    return command
 
 
 work = tempfile.mkdtemp(prefix="bg-viewer-")
@@ -162,6 +194,15 @@ try:
     assert [boards[i] for i in range(2)] == \
         [bounding_rows(p["grid"]) for p in json.loads(played.stdout)["players"]]
 
+    # A seed above 2^53, and a command quoted for sh (the hostile one holds quotes).
+    big_log, big = os.path.join(work, "big.jsonl"), os.path.join(work, "big.html")
+    subprocess.run([host, "--quiet", "--seed", str(BIG_SEED), "--log", big_log, "--html", big,
+                    *players], check=True, capture_output=True)
+    start = json.loads(open(big_log).readline())["start"]
+    assert start["seed"] == BIG_SEED and start["players"] == players, start
+    command = seed_shown(dom("file://%s#step=last" % big), start)
+    print("game page of seed %d: %s" % (BIG_SEED, command))
+
     # A tournament's report, with a bot named as markup.
     db, logs, report = (os.path.join(work, n) for n in ("t.db", "logs", "report.html"))
     name = "<script>alert(1)</script><b>"  # a bot name holds no spaces and no "="
@@ -186,13 +227,26 @@ try:
     assert name in shown.text.get("standings", "")
     links = [a["href"] for tag, a in shown.elements if tag == "a" and "href" in a]
     assert len(links) == standings["games"], links
+    # Its game pages say their deal's seed, above 2^53 as nearly every one is (SplitMix64).
+    games = {g["id"]: g for g in json.loads(subprocess.run(
+        [tournament, "games", "--db", db, "--json"], check=True, capture_output=True,
+        text=True).stdout)}
+    big_games = [link for link in links
+                 if games[int(re.search(r"game-(\d+)\.html", link).group(1))]["seed"] > 2**53]
+    assert big_games, [g["seed"] for g in games.values()]
+    game = games[int(re.search(r"game-(\d+)\.html", big_games[0]).group(1))]
+    with open(os.path.join(logs, "game-%06d.jsonl" % game["id"])) as f:
+        start = json.loads(f.readline())["start"]
+    assert start["seed"] == game["seed"], (start["seed"], game["seed"])
+    seed_shown(dom("file://" + os.path.join(work, big_games[0]) + "#step=last"), start)
     dom("file://" + os.path.join(work, links[0]) + "#step=last")
     # What each rating is, and a scale under the ratings.
     assert "fitted to the standings of every game" in shown.text.get("elo-note", "")
     ticks = [a for tag, a in shown.elements if tag == "text" and a.get("class") == "tick"]
     assert len(ticks) >= 3, ticks
-    print("report: %d bots as standings --json says, %d game pages, %d ticks on the ratings"
-          % (len(rows), len(links), len(ticks)))
+    print("report: %d bots as standings --json says, %d game pages, %d ticks on the ratings; "
+          "game %d's page says its seed %d" % (len(rows), len(links), len(ticks), game["id"],
+                                               game["seed"]))
 
     # Two bots: the pair line with its likelihood of superiority, and what it is.
     pair_db, pair_report = os.path.join(work, "pair.db"), os.path.join(work, "pair.html")

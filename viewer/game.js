@@ -97,10 +97,39 @@
     };
 
     // The page's parts.
-    // A live game's start hides its seed; its result says it.
-    const seed = start.seed !== null ? start.seed : result ? result.seed : null;
-    document.getElementById("title").textContent = "Bananagrams game, " +
-        (seed === null ? "seed said at its end" : "seed " + seed) + ", " + n + " players";
+    // The seed as text: a seed goes up to 2^64-1, and a JSON number read here is a double,
+    // exact only up to 2^53, so the records carry it as "seed_text" too (docs/live.md). A live
+    // game's start hides its seed; its result says it.
+    const seedText = (part) => !part ? null : typeof part.seed_text === "string" ? part.seed_text :
+        Number.isSafeInteger(part.seed) ? String(part.seed) : null;
+    const seed = seedText(start) !== null ? seedText(start) : seedText(result);
+    const title = "Bananagrams game, " + (seed === null ? "seed said at its end" : "seed " + seed) +
+        ", " + n + " players";
+    document.getElementById("title").textContent = title;
+    document.title = title;
+    // The command that deals the same game again, once the seed is known: the seed, what of the
+    // start is not the host's default (the tiles' sets, the word list, the legacy dialect, the
+    // clocks), and the players' commands in their seats, quoted for sh.
+    const quote = (text) => /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(text) ? text :
+        "'" + text.replace(/'/g, "'\\''") + "'";
+    const again = document.getElementById("again");
+    if (seed === null) {
+      again.hidden = true;
+    } else {
+      const words = ["host", "--seed", seed];
+      if (start.sets && start.sets !== 1) words.push("--sets", String(start.sets));
+      if (bytes(start.dictionary)) words.push("--dict", quote(bytes(start.dictionary)));
+      if (start.dialect && start.dialect !== "v1") words.push("--legacy-dialect", start.dialect);
+      if (typeof start.ready_timeout_ms === "number" && start.ready_timeout_ms !== 10000)
+        words.push("--ready-timeout", String(start.ready_timeout_ms / 1000));
+      if (typeof start.game_timeout_ms === "number" && start.game_timeout_ms !== 600000)
+        words.push("--game-timeout", String(start.game_timeout_ms / 1000));
+      if (typeof start.kill_grace_ms === "number" && start.kill_grace_ms !== 2000)
+        words.push("--kill-grace", String(start.kill_grace_ms));
+      commands.forEach((c) => words.push(quote(c)));
+      document.getElementById("replay").textContent = words.join(" ");
+      again.hidden = false;
+    }
     const slider = document.getElementById("step");
     slider.max = String(Math.max(0, moments.length - 1));
     const picker = document.getElementById("picker");

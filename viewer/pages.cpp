@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "serve/records.hpp"
 #include "viewer/assets.hpp"
 
 namespace bg::viewer {
@@ -94,6 +95,8 @@ std::string game_body(bool live) {
 <div id="boards"></div>
 <h2>Result</h2>
 <table id="result"></table>
+<p id="again" hidden>The same deal again: <code id="replay"></code>
+<span class="muted">(host: build/host in a clone, bananagrams-host once installed)</span></p>
 <div id="stderr"></div>
 </div>
 <aside>
@@ -116,7 +119,11 @@ std::string game_page(const std::vector<nlohmann::json>& records,
         more = "\n<script type=\"application/json\" id=\"stderr-data\">" + script_json(texts) +
                "</script>";
     }
-    return page("Bananagrams game", game_body(false), "log", script_json(records), assets::game_js,
+    // Each seed also as text (serve/records.hpp): the script reads JSON numbers as doubles.
+    nlohmann::json shown = nlohmann::json::array();
+    for (const auto& record : records)
+        shown.push_back(serve::with_seed_text(record));
+    return page("Bananagrams game", game_body(false), "log", script_json(shown), assets::game_js,
                 more);
 }
 
