@@ -9,16 +9,41 @@ import os
 import sys
 
 # The host's built-in list (its file, beside this folder in the source tree and once installed).
-DICT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "wordlist", "scowl-80.txt")
-if "--dict" in sys.argv:
-    DICT = sys.argv[sys.argv.index("--dict") + 1]
+DEFAULT_DICT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "wordlist",
+                            "scowl-80.txt")
 HARDEST_FIRST = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
+
+
+def word_list():
+    """The path of the word list the game is judged by: --dict FILE if given; else the one the
+    host names in $BANANAGRAMS_WORDLIST; else the built-in list, for running a player by hand."""
+    if "--dict" in sys.argv[1:]:
+        at = sys.argv.index("--dict", 1) + 1
+        if at == len(sys.argv):
+            sys.exit("%s: --dict needs a file" % os.path.basename(sys.argv[0]))
+        return sys.argv[at]
+    return os.environ.get("BANANAGRAMS_WORDLIST") or DEFAULT_DICT
 
 
 def load_words(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         words = {w.strip().upper() for w in f if w.strip().isascii() and w.strip().isalpha()}
     return sorted((w for w in words if len(w) >= 2), key=len, reverse=True)
+
+
+def read_words():
+    """The words of the game's list, longest first. When it cannot be read: one line on stderr
+    saying which file and why, and exit 1, before the player has sent the host anything."""
+    path = word_list()
+    try:
+        words = load_words(path)
+        why = "it holds no words of two letters or more" if not words else None
+    except OSError as error:
+        why = error.strerror or str(error)
+    if why:
+        sys.exit("%s: cannot read the word list %s: %s"
+                 % (os.path.basename(sys.argv[0]), path, why))
+    return words
 
 
 def fits(word, hand):

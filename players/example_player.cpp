@@ -4,19 +4,29 @@
 // dump the hardest tile left over otherwise.
 //
 //     example_player_cpp [--dict WORDLIST]
-//     (build: c++ -std=c++17 -O2 example_player.cpp -o example_player_cpp)
 //
-// The word list must be the host's: by default its built-in one, read from its installed file
-// (the build of this tree names the tree's own wordlist/scowl-80.txt with -DWORDLIST=...).
+// Build it from this file alone with any C++17 compiler (Debian's g++ is enough: nothing of the
+// host is needed). Installed, copy it into a folder of your own first:
+//     cp /usr/share/bananagrams-host/players/example_player.cpp .
+//     c++ -std=c++17 -O2 example_player.cpp -o example_player_cpp
+// and play it: bananagrams-host ./example_player_cpp bananagrams-reference-bot
+//
+// The word list must be the game's: --dict WORDLIST if given; else the file the host names in
+// $BANANAGRAMS_WORDLIST (the list the game is judged by, the host's own or the organiser's);
+// else, run by hand, the host's built-in list, read from its installed file (the build of this
+// tree names the tree's own wordlist/scowl-80.txt with -DWORDLIST=...). If it cannot be read,
+// the player says which file and why in one line on stderr and exits 1, before sending anything.
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,10 +62,27 @@ struct Word {
     Counts letters;
 };
 
+// Says in one line on stderr why the word list cannot be read, and exits: nothing has been sent.
+[[noreturn]] void cannot_read(const std::string& path, const char* why) {
+    std::fprintf(stderr, "example_player_cpp: cannot read the word list %s: %s\n", path.c_str(),
+                 why);
+    std::exit(1);
+}
+
 // Words of two letters or more, upper case, longest first (then alphabetical).
 std::vector<Word> load_words(const std::string& path) {
-    std::ifstream in(path);
+    std::FILE* file = std::fopen(path.c_str(), "r");
+    if (!file)
+        cannot_read(path, std::strerror(errno));
+    std::string text;
+    char buffer[65536];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
+        text.append(buffer, n);
+    if (std::ferror(file))  // a folder, say: it opens, but reading it fails
+        cannot_read(path, std::strerror(errno));
+    std::fclose(file);
     std::set<std::string> unique;
+    std::istringstream in(text);
     for (std::string line; std::getline(in, line);) {
         bool ok = line.size() >= 2;
         for (char& c : line) {
@@ -70,6 +97,8 @@ std::vector<Word> load_words(const std::string& path) {
         words.push_back({w, counts_of(w)});
     std::stable_sort(words.begin(), words.end(),
                      [](const Word& a, const Word& b) { return a.text.size() > b.text.size(); });
+    if (words.empty())
+        cannot_read(path, "it holds no words of two letters or more");
     return words;
 }
 
@@ -192,10 +221,16 @@ void send(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string dict = default_dict;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--dict")
+    const char* from_host = std::getenv("BANANAGRAMS_WORDLIST");
+    std::string dict = from_host && *from_host ? from_host : default_dict;
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--dict") {
+            if (i + 1 == argc) {
+                std::fputs("example_player_cpp: --dict needs a file\n", stderr);
+                return 1;
+            }
             dict = argv[i + 1];
+        }
     const std::vector<Word> words = load_words(dict);
     Counts hand{};
     int seen = 0;          // the newest peel whose tile is in the hand

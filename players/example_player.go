@@ -4,14 +4,25 @@
 // dump the hardest tile left over otherwise.
 //
 //	example_player_go [--dict WORDLIST]
-//	(build: go build -o example_player_go example_player.go)
 //
-// The word list must be the host's: by default its built-in one, read from its installed file
-// (the build of this tree sets defaultDict to the tree's own wordlist/scowl-80.txt).
+// Build it from this file alone with Go (Debian's golang-go is enough: no module, nothing
+// fetched, nothing of the host needed). Installed, copy it into a folder of your own first:
+//
+//	cp /usr/share/bananagrams-host/players/example_player.go .
+//	go build -o example_player_go example_player.go
+//
+// and play it: bananagrams-host ./example_player_go bananagrams-reference-bot
+//
+// The word list must be the game's: --dict WORDLIST if given; else the file the host names in
+// $BANANAGRAMS_WORDLIST (the list the game is judged by, the host's own or the organiser's);
+// else, run by hand, the host's built-in list, read from its installed file (the build of this
+// tree sets defaultDict to the tree's own wordlist/scowl-80.txt). If it cannot be read, the
+// player says which file and why in one line on stderr and exits 1, before sending anything.
 package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -20,6 +31,7 @@ import (
 )
 
 var defaultDict = "/usr/share/bananagrams-host/wordlist/scowl-80.txt"
+
 const hardestFirst = "QZXJKVWYBFHGMPCUDLOTNSRAIE"
 
 // Counts are letter counts, A to Z.
@@ -44,18 +56,26 @@ type word struct {
 	letters Counts
 }
 
+// cannotRead says in one line on stderr why the word list cannot be read, and exits: nothing
+// has been sent.
+func cannotRead(path string, why string) {
+	fmt.Fprintf(os.Stderr, "example_player_go: cannot read the word list %s: %s\n", path, why)
+	os.Exit(1)
+}
+
 // loadWords: words of two letters or more, upper case, longest first (then alphabetical).
 func loadWords(path string) []word {
-	file, err := os.Open(path)
+	text, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		var failed *os.PathError
+		if errors.As(err, &failed) {
+			err = failed.Err // "no such file or directory", without the path again
+		}
+		cannotRead(path, err.Error())
 	}
-	defer file.Close()
 	unique := map[string]bool{}
-	scanner := bufio.NewScanner(file)
-	for scanner.Scan() {
-		w := strings.TrimSpace(scanner.Text())
+	for _, line := range strings.Split(string(text), "\n") {
+		w := strings.TrimSpace(line)
 		ok := len(w) >= 2
 		for _, c := range w {
 			ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
@@ -63,6 +83,9 @@ func loadWords(path string) []word {
 		if ok {
 			unique[strings.ToUpper(w)] = true
 		}
+	}
+	if len(unique) == 0 {
+		cannotRead(path, "it holds no words of two letters or more")
 	}
 	words := make([]word, 0, len(unique))
 	for w := range unique {
@@ -232,9 +255,16 @@ func send(message string) {
 }
 
 func main() {
-	dict := defaultDict
-	for i := 1; i+1 < len(os.Args); i++ {
+	dict := os.Getenv("BANANAGRAMS_WORDLIST")
+	if dict == "" {
+		dict = defaultDict
+	}
+	for i := 1; i < len(os.Args); i++ {
 		if os.Args[i] == "--dict" {
+			if i+1 == len(os.Args) {
+				fmt.Fprintln(os.Stderr, "example_player_go: --dict needs a file")
+				os.Exit(1)
+			}
 			dict = os.Args[i+1]
 		}
 	}

@@ -6,11 +6,15 @@
 //
 //     node example_player.js [--dict WORDLIST]
 //
-// The word list must be the host's: by default its built-in one, read from its file
-// ../wordlist/scowl-80.txt (beside this folder, in the source tree and once installed).
+// The word list must be the game's: --dict WORDLIST if given; else the file the host names in
+// $BANANAGRAMS_WORDLIST (the list the game is judged by, the host's own or the organiser's); else,
+// run by hand, the host's built-in list ../wordlist/scowl-80.txt (beside this folder, in the
+// source tree and once installed). If it cannot be read, the player says which file and why in
+// one line on stderr and exits 1, before sending anything.
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const util = require("util");
 
 const DEFAULT_DICT = path.join(path.dirname(fs.realpathSync(__filename)), "..", "wordlist",
   "scowl-80.txt");
@@ -26,14 +30,29 @@ function counts(letters) {
 }
 const total = (c) => c.reduce((a, b) => a + b, 0);
 
+// Says in one line on stderr why the word list cannot be read, and exits: nothing has been sent.
+function cannotRead(file, why) {
+  fs.writeSync(2, `example_player.js: cannot read the word list ${file}: ${why}\n`);
+  process.exit(1);
+}
+
 // Words of two letters or more, upper case, longest first (then alphabetical), each with its
 // letter counts.
 function loadWords(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, "latin1");
+  } catch (error) {
+    // "no such file or directory", as the system says it; else Node's own message.
+    const system = util.getSystemErrorMap().get(error.errno);
+    cannotRead(file, system ? system[1] : error.message);
+  }
   const words = new Set();
-  for (const line of fs.readFileSync(file, "latin1").split("\n")) {
+  for (const line of text.split("\n")) {
     const w = line.trim();
     if (/^[A-Za-z]{2,}$/.test(w)) words.add(w.toUpperCase());
   }
+  if (words.size === 0) cannotRead(file, "it holds no words of two letters or more");
   return [...words]
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
     .map((text) => ({ text, letters: counts(text) }));
@@ -128,8 +147,14 @@ function gridText(cells) {
 }
 
 function main() {
-  const at = process.argv.indexOf("--dict");
-  const words = loadWords(at >= 0 ? process.argv[at + 1] : DEFAULT_DICT);
+  const at = process.argv.indexOf("--dict", 2);
+  if (at === process.argv.length - 1) {
+    fs.writeSync(2, "example_player.js: --dict needs a file\n");
+    process.exit(1);
+  }
+  const words = loadWords(
+    at >= 0 ? process.argv[at + 1] : process.env.BANANAGRAMS_WORDLIST || DEFAULT_DICT
+  );
   const send = (text) => fs.writeSync(1, text); // unbuffered: every message leaves at once
   const hand = counts("");
   const add = (letters) => {

@@ -6,16 +6,19 @@ peel's tile and each dump's three tiles are all just letters), lays the hand out
 crossword (new tiles onto the last one, where they fit), peels when every tile is down, and
 dumps a tile it could not place otherwise.
 
-    example_player.py [--dict WORDLIST] [--v0]
+    example_player.py [--dict WORDLIST]
 
-The word list must be the host's: by default the host's built-in one, read from its file
-../wordlist/scowl-80.txt (beside this folder, in the source tree and once installed).
+The word list must be the game's: --dict WORDLIST if given; else the file the host names in
+$BANANAGRAMS_WORDLIST (the list the game is judged by, the host's own or the organiser's); else,
+run by hand, the host's built-in list ../wordlist/scowl-80.txt (beside this folder, in the
+source tree and once installed). If it cannot be read, the player says which file and why in one
+line on stderr and exits 1, before sending anything.
 """
 import collections
 import os
 import select
 
-from example_grids import DICT, HARDEST_FIRST, arrange, build, grid_text, load_words, short_words
+from example_grids import HARDEST_FIRST, arrange, build, grid_text, read_words, short_words
 
 
 def read_letters(timeout=None):
@@ -27,7 +30,7 @@ def read_letters(timeout=None):
 
 
 def main():
-    words = load_words(DICT)
+    words = read_words()
     short = short_words(words)
     hand = collections.Counter()
     cells = None  # the crossword of our last peel, onto which new tiles are laid

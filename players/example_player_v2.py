@@ -5,11 +5,15 @@ its hand reflects and when its move has been answered. New tiles are laid onto t
 its last peel when they fit, which is quick; only when they do not is the crossword built again.
 
     example_player_v2.py [--dict WORDLIST]
+
+The word list, as example_player.py's: --dict WORDLIST if given; else the file the host names in
+$BANANAGRAMS_WORDLIST; else, run by hand, the host's built-in list ../wordlist/scowl-80.txt. If it
+cannot be read, one line on stderr says which file and why, and the player exits 1.
 """
 import collections
 import os
 
-from example_grids import DICT, HARDEST_FIRST, arrange, grid_text, load_words, short_words
+from example_grids import HARDEST_FIRST, arrange, grid_text, read_words, short_words
 
 
 def messages(stream):
@@ -29,7 +33,7 @@ def messages(stream):
 
 
 def main():
-    words = load_words(DICT)
+    words = read_words()
     short = short_words(words)
     hand = collections.Counter()
     seen = 0          # the newest peel whose tile is in our hand

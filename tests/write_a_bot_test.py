@@ -2,7 +2,8 @@
 """Runs docs/write-a-bot.md as a reader would: writes each file it shows (a block tagged
 `file=PATH`) and runs each of its shell commands, in order, in a fresh folder outside the clone
 that holds the build as `build/` and a copy of the word list (as the page says to make one). Every command must succeed; the bot must pass `host --check` and play its
-games without being disqualified.
+games without being disqualified. Then the bot, under a fake host, must play from the list that
+$BANANAGRAMS_WORDLIST names, as the page says it does.
 
     write_a_bot_test.py SOURCE_DIR BUILD_DIR
 """
@@ -56,6 +57,20 @@ def main():
             assert "disqualified" not in run.stdout, "%r: a bot was disqualified" % command
             if "--check" in command:
                 assert "9 of 9 checks passed. It is ready to play." in run.stdout, command
+        # Told of a list of one word that no other list holds, the bot peels it, dealt its
+        # letters; not told, run by hand, it reads the copy of scowl-80: no word of JQXZ, a dump.
+        words = os.path.join(folder, "qzxj.txt")
+        with open(words, "w") as f:
+            f.write("qzxj\n")
+        bot = [step[1] for step in todo if step[0] == "file"][0]
+        env = {k: v for k, v in os.environ.items() if k != "BANANAGRAMS_WORDLIST"}
+        for told, answer in ((words, b"v002RP0000004001QZXJ"), (None, b"v002RDQ")):
+            run = subprocess.run(["python3", bot], cwd=folder, input=b"V002.H0000JQXZ.",
+                                 capture_output=True, timeout=60,
+                                 env=dict(env, BANANAGRAMS_WORDLIST=told) if told else env)
+            print("the bot, BANANAGRAMS_WORDLIST=%s, dealt JQXZ, sent %r" % (told, run.stdout))
+            assert run.returncode == 0, run.stderr.decode(errors="replace")
+            assert run.stdout == answer, "it should have sent %r" % answer
     print("ok: every step of docs/write-a-bot.md works")
 
 
