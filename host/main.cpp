@@ -260,8 +260,8 @@ int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
 // --serve: this host, linked statically for a fast start, has no server; host-live is the same
 // host with one, and takes the same command line. Users never run it, so once installed it is
 // out of the PATH: BG_LIVE_HOST_DIR, relative to the host's folder, holds it
-// (../lib/bananagrams-host/bananagrams-host-live beside bin/bananagrams-host); in a build tree it
-// sits beside the host (build/host-live). The first of the two that exists is run.
+// (../libexec/bananagrams-host/bananagrams-host-live beside bin/bananagrams-host); in a build tree
+// it sits beside the host (build/host-live). The first of the two that exists is run.
 int exec_live_host(char** argv) {
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);

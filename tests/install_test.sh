@@ -2,16 +2,20 @@
 # cmake --install into a temporary prefix, then a game played with the installed programs only:
 # bananagrams-host, bananagrams-reference-bot and the installed Python (which share
 # example_grids.py: each must start though the sandbox hides the other's file) and JavaScript
-# example players, and a tournament
-# played by bananagrams-tournament.
+# example players, and a tournament played by bananagrams-tournament; the installed C++ and Go
+# examples built as their first lines say, and checked; the installed documents and man pages
+# (every link resolves, no build-tree name, no groff warning as lintian reads them); and the
+# Debian changelog that scripts/package writes from NEWS.md.
 #   install_test.sh CMAKE BUILD_DIR
 set -euo pipefail
 cmake=$1 build=$2
+source=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix=$(mktemp -d /tmp/bg-install-XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
 chmod 755 "$prefix"  # as root, the players run as nobody: they must read the installed files
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
-for file in bin/bananagrams-host bin/bananagrams-host-live bin/bananagrams-reference-bot \
+for file in bin/bananagrams-host libexec/bananagrams-host/bananagrams-host-live \
+        bin/bananagrams-reference-bot \
         share/bananagrams-host/players/example_player.py \
         share/bananagrams-host/players/example_player_v2.py \
         share/bananagrams-host/players/example_grids.py \
@@ -22,12 +26,16 @@ for file in bin/bananagrams-host bin/bananagrams-host-live bin/bananagrams-refer
         share/doc/bananagrams-host/write-a-bot.md share/doc/bananagrams-host/host.md \
         share/doc/bananagrams-host/tournament.md share/doc/bananagrams-host/security.md \
         share/doc/bananagrams-host/live.md share/doc/bananagrams-host/live-page.png \
+        share/doc/bananagrams-host/NEWS.md share/doc/bananagrams-host/copyright \
         share/doc/bananagrams-host/examples/example_player.py \
         share/man/man1/bananagrams-host.1 share/man/man1/bananagrams-tournament.1 \
         share/man/man1/bananagrams-reference-bot.1; do
     [[ -e $prefix/$file ]] || { echo "not installed: $file" >&2; exit 1; }
 done
 [[ ! -e $prefix/bin/host ]] || { echo "a program named host was installed" >&2; exit 1; }
+# bananagrams-host-live is run by the host alone: out of the PATH.
+[[ ! -e $prefix/bin/bananagrams-host-live ]] ||
+    { echo "bananagrams-host-live was installed in bin/" >&2; exit 1; }
 # Read whole before it is searched: grep -q stops at its match, and a host whose stdout closes
 # under it exits 4, which pipefail would take for this test's failure.
 help=$("$prefix/bin/bananagrams-host" --help)
@@ -38,13 +46,50 @@ for text in '--cpus-per-game N' 'The event log' 'Machine shares' 'Exit status'; 
     grep -q -- "$text" <<<"$host_page" || { echo "not in the host's man page: $text" >&2; exit 1; }
 done
 grep -q -- 'The database' "$prefix/share/man/man1/bananagrams-tournament.1"
+# Every man page renders without a groff warning, as lintian runs man (120 columns), and at 80.
+for page in "$prefix"/share/man/man1/*.1; do
+    for width in 120 80; do
+        warnings=$(env -i PATH="$PATH" LC_ALL=C.UTF-8 MANROFFSEQ= MANWIDTH=$width \
+            man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null)
+        [[ -z $warnings ]] || { echo "${page##*/} at $width columns: $warnings" >&2; exit 1; }
+    done
+done
+# Every link of the installed documents resolves, and no document or man page names the build
+# tree or the source tree's players.
+python3 "$source/tests/installed_docs.py" "$prefix"
+# The Debian changelog as scripts/package writes it: dpkg-parsechangelog reads it, its first
+# entry is this version's, and it holds each bullet of NEWS.md's section of this version.
+version=$(cat "$build/version.txt")
+mkdir -p "$prefix/changelog/debian"
+"$source/scripts/changelog-from-news" "$source/NEWS.md" "$version" \
+    "Someone <someone@example.org>" "Wed, 25 Nov 2026 12:00:00 +0000" \
+    >"$prefix/changelog/debian/changelog"
+parsed=$(cd "$prefix/changelog" && dpkg-parsechangelog -S Version && dpkg-parsechangelog -S Changes)
+python3 - "$source/NEWS.md" "$version" "$parsed" "$prefix/changelog/debian/changelog" <<'PY'
+import re, sys
+news, version, parsed, changelog = sys.argv[1:]
+found, changes = parsed.split("\n", 1)
+assert found == version, (found, version)
+section = re.search(r"^## %s \(.*?\)$(.*?)(?=^## |\Z)" % re.escape(version), open(news).read(),
+                    re.M | re.S).group(1)
+bullets = re.findall(r"^- (.*(?:\n  .*)*)", section, re.M)
+assert bullets, section
+flat = " ".join(changes.split())
+for bullet in bullets:
+    text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", " ".join(bullet.split()))
+    text = text.replace("**", "").replace("`", "")
+    assert text in flat, "not in the changelog: " + text
+long = [line for line in open(changelog).read().splitlines() if len(line) > 80]
+assert not long, long
+print("changelog: %s, with its %d bullets of NEWS.md" % (found, len(bullets)))
+PY
 # Every installed program says the one version.
 for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot; do
     [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
 done
-# --serve runs bananagrams-host-live, installed beside it: a game of two players that leave at
-# once is served and over.
+# --serve runs bananagrams-host-live, installed out of the PATH: a game of two players that leave
+# at once is served and over.
 served=$("$prefix/bin/bananagrams-host" --serve 127.0.0.1:0 --quiet "exit 0" "exit 0" 2>&1 >/dev/null)
 grep -q "watch it live at http://127.0.0.1:" <<<"$served" ||
     { echo "bananagrams-host --serve: $served" >&2; exit 1; }
@@ -72,6 +117,22 @@ result = json.loads(sys.argv[1])
 assert result["end"] in ("bananas", "game_timeout"), result["end"]
 assert all(p["outcome"] != "disqualified" for p in result["players"]), result["players"]
 PY
+
+# The C++ and Go examples are installed as sources: each is built by the commands its first lines
+# give (with this prefix for /usr), in a folder of its own, and passes --check.
+work=$prefix/work
+mkdir "$work"
+for example in example_player.cpp example_player.go; do
+    build_it=$(sed -n -E 's#^//( +|\t)((cp|c\+\+|go build) .*)#\2#p' "$players/$example" |
+        sed "s#/usr/share/bananagrams-host/#$prefix/share/bananagrams-host/#g")
+    [[ $(wc -l <<<"$build_it") -eq 2 ]] ||
+        { echo "$example: no two build commands in its first lines: $build_it" >&2; exit 1; }
+    (cd "$work" && env HOME="$work" GOCACHE="$work/go-cache" GOFLAGS= bash -euc "$build_it")
+    program=$work/${example%.*}_${example##*.}
+    checked=$("$prefix/bin/bananagrams-host" --check "exec $program")
+    grep -q "9 of 9 checks passed" <<<"$checked" ||
+        { echo "$example, built from its installed source: $checked" >&2; exit 1; }
+done
 
 db=$prefix/tournament.db
 standings=$("$prefix/bin/bananagrams-tournament" run --db "$db" --concurrency 2 --json \
