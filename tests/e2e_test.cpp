@@ -540,6 +540,19 @@ TEST_CASE("e2e: a v2 handshake is answered in the highest version both know",
     CHECK(answer("v042") == std::vector<std::string>{"V0030102."});
 }
 
+TEST_CASE("e2e: a bot that knows v002 alone asks for a later version, reads V by the rule and plays",
+          "[e2e][v2][versions]") {
+    // protocol-v2.md, "Versions": the three digits after V are the version, the rest up to the
+    // first '.' belongs to V. The bot skips the seat it cannot know of and plays v002's messages.
+    const Game game = play({"exec python3 " BG_TESTS_DIR "/bots/forward_v002.py 009", bot("sleep")});
+    INFO(game.run.err);
+    CHECK(player_lines(game.run, 0, "version ") == std::vector<std::string>{"003, skipped 0102"});
+    CHECK(game.result["players"][0]["protocol"] == "v3");
+    CHECK(game.result["end"] == "bananas");
+    CHECK(game.result["winner"] == 0);
+    CHECK(game.result["players"][0]["peels"].get<int>() > 0);
+}
+
 TEST_CASE("e2e: a stale v2 peel is NAKed with what it lacks, then made good", "[e2e][v2]") {
     const std::string log = scratch("v2-stale.log");
     // The racer checks its NAK byte for byte and leaves (and so loses) if it is wrong.
