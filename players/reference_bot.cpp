@@ -1,11 +1,17 @@
 // The reference bot: plays real games, in protocol v2 or, with --legacy, in the original spec's
 // protocol. It keeps the tiles it has been sent, lays them out as a crossword, peels when every
-// tile is down, and dumps a tile it could not place otherwise.
+// tile is down, and dumps a tile it could not place otherwise. At --level 5 (the default) it
+// plays as fast and as well as it can; lower levels take their time over every move and try
+// fewer layouts, so that a first bot, or a person, has a race to run.
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -21,7 +27,48 @@
 
 namespace {
 
-constexpr int attempts = 12;
+using Clock = std::chrono::steady_clock;
+
+// How strong it plays. Its pace: a move (a peel or a dump) waits until this long after the
+// newest tiles came (the first move, after the hand: first_ms), as a person takes time to place
+// new tiles; tiles that come in the meantime start the wait again. Its layouts: it tries this
+// many starting words for each (more place more of the hand, so fewer dumps).
+struct Level {
+    int attempts;
+    int pace_ms;
+    int first_ms;
+    const char* about;
+};
+constexpr Level levels[] = {
+    {2, 30'000, 90'000, "a person's pace: 90 s for its first grid, 30 s for each tile after"},
+    {3, 8'000, 20'000, "a quick person's: 20 s for its first grid, 8 s for each tile after"},
+    {6, 1'000, 3'000, "3 s for its first grid, 1 s for each tile after"},
+    {12, 250, 1'000, "1 s for its first grid, 0.25 s for each tile after"},
+    {12, 0, 0, "full strength: it moves as soon as it has a move (the default)"},
+};
+constexpr int top_level = static_cast<int>(std::size(levels));
+
+// When its next move may go: `pace` after the newest tiles came.
+class Pace {
+  public:
+    explicit Pace(const Level& level) : level_(level) {}
+    // New tiles came now (the hand, when `first`).
+    void tiles(bool first) {
+        due_ = std::max(due_, Clock::now() + std::chrono::milliseconds(first ? level_.first_ms
+                                                                              : level_.pace_ms));
+    }
+    // Milliseconds until a move may go (0: now).
+    int wait_ms() const {
+        // Rounded up: a poll that wakes a fraction of a millisecond early waits once more.
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(due_ - Clock::now()).count();
+        return left > 0 ? static_cast<int>(left) : 0;
+    }
+    int attempts() const { return level_.attempts; }
+
+  private:
+    const Level& level_;
+    Clock::time_point due_{};
+};
 
 bool write_all(std::string_view bytes) {
     while (!bytes.empty()) {
@@ -118,9 +165,28 @@ std::optional<bool> dump_answer_v0(char dump, bg::LetterCounts& hand) {
     return back.total() < 3 && back.count(dump) > 0;
 }
 
+// Waits out its pace, reading what comes meanwhile: new tiles (letters) go into `hand` and
+// start the wait again. The letters that came; nullopt at the end of input.
+std::optional<bg::LetterCounts> rest(Pace& pace, bg::LetterCounts& hand, bool& v1) {
+    bg::LetterCounts came;
+    for (int wait; (wait = pace.wait_ms()) > 0;) {
+        std::string bytes;
+        if (!read_available(wait, bytes))
+            return std::nullopt;
+        v1 = v1 || bytes.find('.') != std::string::npos;
+        bg::LetterCounts now;
+        add_letters(now, bytes);
+        if (!now.empty())
+            pace.tiles(false);
+        came += now;
+    }
+    hand += came;
+    return came;
+}
+
 // Legacy: every letter the host sends is a tile now in the hand, whatever message it came in.
 // The dialect shows in the hand: v1 ends it with '.'.
-int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
+int play_legacy(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
     if (!write_all("r"))
         return 0;
     bg::LetterCounts hand;
@@ -135,10 +201,14 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
         add_letters(arrived, bytes);
         if (arrived.empty())
             continue;
+        pace.tiles(hand.empty());
         hand += arrived;
-        if (arrived.total() >= 3)
+        const auto more = rest(pace, hand, v1);
+        if (!more)
+            return 0;
+        if (arrived.total() + more->total() >= 3)
             refused = false;
-        auto layout = crossword.build(hand, attempts, seed + round);
+        auto layout = crossword.build(hand, pace.attempts(), seed + round);
         // Dumps until every tile is down or a dump is refused: nothing else may come to help.
         while (!layout.leftover.empty() && !refused) {
             const char dump = hardest(layout.leftover);
@@ -149,7 +219,12 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
             if (!answer)
                 return 0;
             refused = *answer;
-            layout = crossword.build(hand, attempts, seed + round);
+            if (!refused) {
+                pace.tiles(false);
+                if (!rest(pace, hand, v1))
+                    return 0;
+            }
+            layout = crossword.build(hand, pace.attempts(), seed + round);
         }
         if (layout.leftover.empty() && !write_all("p" + bg::serialise(layout.grid)))
             return 0;
@@ -158,7 +233,7 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed) {
 
 // Protocol v2 (protocol-v2.md): every message says what it is, so the bot knows which peel its
 // hand reflects, and when its move has been answered.
-int play_v2(const bg::Crossword& crossword, std::uint64_t seed) {
+int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
     if (!write_all("v002R"))
         return 0;
     bg::LetterCounts hand;
@@ -166,24 +241,27 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed) {
     int seen = 0;          // the newest peel whose tile is in the hand
     bool waiting = false;  // for the answer to its peel or dump
     bool refused = false;  // a dump was refused: none again before new tiles come
+    bool changed = false;  // the hand, or what it may do, changed since its last move was made
+    std::string move;      // its next move, made and waiting for its pace
     const auto number = [](const std::string& m) { return std::stoi(m.substr(1, 4)); };
     for (std::uint64_t round = 0;; ++round) {
-        if (!read_available(-1, pending))
+        if (!read_available(move.empty() ? -1 : pace.wait_ms(), pending))
             return 0;
-        bool heard = false;
         for (std::size_t dot; (dot = pending.find('.')) != std::string::npos;) {
             const std::string m = pending.substr(0, dot);
             pending.erase(0, dot + 1);
-            heard = true;
+            changed = true;
             switch (m.empty() ? '?' : m[0]) {
                 case 'H':  // H, the number of the newest peel, the hand
                     seen = number(m);
                     add_letters(hand, m.substr(5));
+                    pace.tiles(true);
                     break;
                 case 'P':  // P, its number, the tile, the bunch
                     seen = std::max(seen, number(m));
                     hand.add(m[5]);
                     refused = false;
+                    pace.tiles(false);
                     break;
                 case 'N':  // stale: its tiles are in P messages already read
                     seen = std::max(seen, number(m));
@@ -195,6 +273,7 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed) {
                 case 'D':
                     add_letters(hand, m.substr(1));
                     waiting = false;
+                    pace.tiles(false);
                     break;
                 case 'X':
                     hand.add(m[1]);
@@ -207,23 +286,52 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed) {
                     break;  // V: the version it asked for
             }
         }
-        if (waiting || !heard || hand.empty())
+        if (waiting || hand.empty())
             continue;
-        const auto layout = crossword.build(hand, attempts, seed + round);
-        if (layout.leftover.empty()) {
-            char peel_number[8];
-            std::snprintf(peel_number, sizeof peel_number, "%04d", seen);
-            if (!write_all("P" + std::string(peel_number) + bg::serialise(layout.grid)))
-                return 0;
-            waiting = true;
-        } else if (!refused) {
-            const char dump = hardest(layout.leftover);
-            hand.remove(dump);
-            if (!write_all(std::string{'D', dump}))
-                return 0;
-            waiting = true;
+        if (changed) {
+            changed = false;
+            move.clear();
+            const auto layout = crossword.build(hand, pace.attempts(), seed + round);
+            if (layout.leftover.empty()) {
+                char peel_number[8];
+                std::snprintf(peel_number, sizeof peel_number, "%04d", seen);
+                move = "P" + std::string(peel_number) + bg::serialise(layout.grid);
+            } else if (!refused) {
+                move = std::string{'D', hardest(layout.leftover)};
+            }
         }
+        if (move.empty() || pace.wait_ms() > 0)
+            continue;
+        if (move[0] == 'D')
+            hand.remove(move[1]);
+        if (!write_all(move))
+            return 0;
+        move.clear();
+        waiting = true;
     }
+}
+
+// The usage, with what each level does.
+std::string usage() {
+    std::string text =
+        "usage: reference_bot [--level N] [--legacy] [--dict FILE] [--seed N]\n"
+        "       reference_bot --version\n"
+        "(installed as bananagrams-reference-bot)\n\n"
+        "The reference bot: plays one game on its stdin and stdout, in protocol v2 (v002), or\n"
+        "with --legacy in the original spec's protocol. Its word list: FILE, else the game's\n"
+        "(the file $BANANAGRAMS_WORDLIST names, which the host gives every player), else the\n"
+        "built-in list. --seed N varies its choices.\n\n"
+        "--level N plays slower and weaker, from 1 (the gentlest) to 5 (full strength, the\n"
+        "default): each move (a peel or a dump) waits until so long after its newest tiles\n"
+        "came, and it tries fewer layouts (more dumps). A first bot gets peels accepted from\n"
+        "level 4 down, and a person may race level 1:\n";
+    for (int n = 1; n <= top_level; ++n) {
+        const Level& l = levels[n - 1];
+        char line[200];
+        std::snprintf(line, sizeof line, "  %d  %s; %d layouts a move\n", n, l.about, l.attempts);
+        text += line;
+    }
+    return text;
 }
 
 }  // namespace
@@ -232,29 +340,47 @@ int main(int argc, char** argv) {
     bool legacy = false;
     std::string dict;
     std::uint64_t seed = 1;
+    int level = top_level;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--legacy")
+        const bool has_value = i + 1 < argc;
+        if (arg == "--legacy") {
             legacy = true;
-        else if (arg == "--dict" && i + 1 < argc)
+        } else if (arg == "--dict" && has_value) {
             dict = argv[++i];
-        else if (arg == "--seed" && i + 1 < argc)
-            seed = std::stoull(argv[++i]);
-        else if (arg == "--version") {
+        } else if (arg == "--seed" && has_value) {
+            const std::string_view text = argv[++i];
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+            if (error != std::errc() || end != text.data() + text.size()) {
+                std::fprintf(stderr, "reference_bot: --seed must be a whole number, not '%s'\n",
+                             argv[i]);
+                return 2;
+            }
+        } else if (arg == "--level" && has_value) {
+            const std::string_view text = argv[++i];
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), level);
+            if (error != std::errc() || end != text.data() + text.size() || level < 1 ||
+                level > top_level) {
+                std::fprintf(stderr, "reference_bot: --level must be 1 to %d, not '%s'\n",
+                             top_level, argv[i]);
+                return 2;
+            }
+        } else if (arg == "--version") {
             std::printf("%s\n", bg::version_line("bananagrams-reference-bot").c_str());
             return 0;
         } else {
             const bool help = arg == "--help" || arg == "-h";
-            std::fprintf(help ? stdout : stderr,
-                         "usage: reference_bot [--legacy] [--dict FILE] [--seed N]\n"
-                         "       reference_bot --version\n"
-                         "(installed as bananagrams-reference-bot)\n\n"
-                         "The reference bot: plays one game on its stdin and stdout, in protocol "
-                         "v2 (v002),\nor with --legacy in the original spec's protocol, on the "
-                         "default word list or FILE;\nN varies its choices.\n");
+            if (!help)
+                std::fprintf(stderr, "reference_bot: unknown option or missing value: '%s'\n\n",
+                             arg.c_str());
+            std::fputs(usage().c_str(), help ? stdout : stderr);
             return help ? 0 : 2;
         }
     }
+    // The game's list, which the host names for every player, unless a file is given.
+    if (const char* game_list = std::getenv("BANANAGRAMS_WORDLIST");
+        dict.empty() && game_list && *game_list)
+        dict = game_list;
     std::vector<std::string> words;
     if (dict.empty()) {
         words = bg::default_wordlist().words();
@@ -267,5 +393,6 @@ int main(int argc, char** argv) {
         words = std::get<bg::Dictionary>(loaded).words();
     }
     const bg::Crossword crossword(std::move(words));
-    return legacy ? play_legacy(crossword, seed) : play_v2(crossword, seed);
+    const Pace pace(levels[level - 1]);
+    return legacy ? play_legacy(crossword, seed, pace) : play_v2(crossword, seed, pace);
 }
