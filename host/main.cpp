@@ -533,6 +533,9 @@ int run(int argc, char** argv) {
         options.limits = bg::options::player_limits(sandbox.limits);
         std::vector<bg::SignalWatch> signals;
         options.on_done = [&] {
+            // The game is over: a signal from now on changes nothing, and must not kill the
+            // host before it has printed the result.
+            bg::hold_signals(bg::Match::abort_signals);
             signals.clear();
 #ifdef BG_HOST_SERVES
             // Its clients get the end, then the server closes and the loop can run out.

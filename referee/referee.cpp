@@ -216,6 +216,10 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
                 }
             } else {
                 static_assert(std::is_same_v<A, arrival::Signalled>);
+                // Once the game is over a signal stops nothing: the host only waits for the
+                // players to go, and its exit says the game was played.
+                if (game_.over())
+                    return;
                 if (abort_signal_ == 0)
                     abort_signal_ = a.signal;
                 handle(input::Abort{a.name}, t_ns, effects);

@@ -364,6 +364,38 @@ TEST_CASE("e2e: the host stopped by a signal ends the game and its players", "[e
     }
 }
 
+TEST_CASE("e2e: a signal at any point of a game's end never costs its result", "[e2e]") {
+    // SIGTERM as the host says the game is over, and a few milliseconds later: while the players
+    // leave, as the host's signal watches close, as it prints the result. Every time the result
+    // is printed: the game's, status 0, when the game was over (a signal then stops nothing);
+    // aborted, status 143, when it came first.
+    int played = 0;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        Background game = start({host, "--json", "--dict", two_letters, "--seed", "7",
+                                 "--kill-grace", "300", bot("staircase"), bot("staircase")});
+        std::string err;
+        char buffer[4096];
+        for (ssize_t n; err.find("game over") == std::string::npos &&
+                        (n = ::read(game.err_fd, buffer, sizeof buffer)) > 0;)
+            err.append(buffer, static_cast<std::size_t>(n));
+        std::this_thread::sleep_for(std::chrono::microseconds(400 * (attempt % 8)));
+        ::kill(game.pid, SIGTERM);
+        const Run r = game.wait(60);
+        INFO("attempt " << attempt << ", status " << r.status << "\nstdout: " << r.out);
+        const json result = json::parse(r.out, nullptr, false);
+        REQUIRE_FALSE(result.is_discarded());
+        if (r.status == 0) {
+            ++played;
+            CHECK(result["end"] == "bananas");
+        } else {
+            CHECK(r.status == 128 + SIGTERM);
+            CHECK(result["end"] == "aborted");
+        }
+    }
+    // The game's end was on the screen before each signal: most were played to it.
+    CHECK(played > 0);
+}
+
 TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "[e2e]") {
     Run r = run({host});
     CHECK(r.status == 2);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -251,6 +252,89 @@ TEST_CASE(
     REQUIRE(resumed.status == 0);
     games = games_of(db);
     CHECK(count_state(games, "done") == 6);
+}
+
+// How many of the database's games are done, read as another process would (WAL: never blocked
+// by the runner's writes); -1 while it is not yet a tournament's.
+int games_done(const std::string& db) {
+    try {
+        SQLite::Database database(db, SQLite::OPEN_READONLY);
+        return database.execAndGet("SELECT count(*) FROM games WHERE state = 'done'").getInt();
+    } catch (const SQLite::Exception&) {
+        return -1;
+    }
+}
+
+TEST_CASE("tournament: a signal at any point of a run's end still prints the standings",
+          "[tournament]") {
+    // Two short games at once. The test sends SIGTERM as soon as it sees the first game done, or
+    // the last, and a few milliseconds later, to land in the moments around the run's end:
+    // while the last game is recorded, after it, as the runner's signal watches close, as the
+    // standings are fitted and printed. Every time the run says its standings: on stdout, status
+    // 0, when every game was recorded (a signal then stops nothing); on stderr, status 143,
+    // and how to resume, when a game was left.
+    const std::string tag = scratch("end-signal-bots");
+    int completed = 0, stopped = 0;
+    for (int attempt = 0; attempt < 24; ++attempt) {
+        const ScratchDb db_file("end-signal-" + std::to_string(attempt));
+        const std::string& db = db_file.path;
+        const int when_done = attempt % 6 == 0 ? 1 : 2;
+        const auto delay = std::chrono::microseconds(500 * (attempt % 6));
+        Background runner = start(run_command(
+            db, {"a=" + bot("staircase", tag), "b=" + bot("staircase", tag)},
+            {"--deals", "1", "--concurrency", "2", "--game-timeout", "60", "--json"}));
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (games_done(db) < when_done && process_alive(runner.pid) &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        std::this_thread::sleep_for(delay);
+        ::kill(runner.pid, SIGTERM);
+        const Run r = runner.wait(60);
+        INFO("attempt " << attempt << ", status " << r.status << "\nstdout: " << r.out
+                        << "\nstderr: " << r.err);
+        const int done = games_done(db);
+        if (r.status == 0) {
+            ++completed;
+            CHECK(done == 2);
+            const json standings = json::parse(r.out, nullptr, false);
+            REQUIRE_FALSE(standings.is_discarded());
+            CHECK(standings["done"] == 2);
+        } else {
+            ++stopped;
+            CHECK(r.status == 128 + SIGTERM);
+            CHECK(done < 2);
+            CHECK(r.err.find(" bot ") != std::string::npos);  // the standings' table
+            CHECK(r.err.find("stopped by SIGTERM; 'tournament resume --db") != std::string::npos);
+        }
+        CHECK(processes_tagged(tag).empty());
+    }
+    // Both ends were reached, or the test did not test what it says.
+    CHECK(completed > 0);
+    CHECK(stopped > 0);
+}
+
+TEST_CASE("tournament: without a terminal, a status line every --progress seconds",
+          "[tournament]") {
+    // Two games of players that never move: each lasts its 2.5 s clock, and no game is done
+    // before then, so the lines before the end say that none is.
+    const ScratchDb db_file("progress");
+    const std::string tag = scratch("progress-bots");
+    const Run r = run(run_command(db_file.path, {"a=" + bot("sleep", tag), "b=" + bot("sleep", tag)},
+                                  {"--deals", "1", "--concurrency", "2", "--game-timeout", "2.5",
+                                   "--progress", "1"}),
+                      60);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    int before_any = 0;
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);)
+        before_any += line.rfind("games 0/2 (0%)", 0) == 0;
+    CHECK(before_any >= 2);
+    const Run refused = run({tournament, "run", "--db", db_file.path + "x", "--bot", "a=x",
+                             "--bot", "b=y", "--progress", "0"});
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("--progress must be a whole number from 1 to 86400") !=
+          std::string::npos);
 }
 
 TEST_CASE("tournament: an SPRT against a hopeless bot stops early and names the stronger",

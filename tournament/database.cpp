@@ -125,11 +125,13 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
     ::close(fd);
     try {
         auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
+        // First the wait for a reader that has the new file open (a script watching for the
+        // tournament to appear): switching to WAL takes the file for a moment.
+        configure(*db);
         // WAL: readers see the last committed game while the runner writes; FULL: the schedule
         // survives a power loss (and each result, below).
         db->exec("PRAGMA journal_mode = WAL");
         db->exec("PRAGMA synchronous = FULL");
-        configure(*db);
         SQLite::Transaction transaction(*db);
         db->exec(fmt::format("PRAGMA application_id = {}", application_id));
         db->exec(fmt::format("PRAGMA user_version = {}", schema_version));

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -58,7 +59,8 @@ std::variant<Players, std::string> players_for(const Spec& spec, const std::stri
     return players;
 }
 
-// The status of a run: one line, redrawn on a terminal, printed every N games elsewhere.
+// The status of a run: one line, redrawn on a terminal; elsewhere (a log file, nohup, Slurm)
+// printed every N games and every --progress seconds.
 class Status {
   public:
     Status(const Database& database, int total, int done, int interval)
@@ -73,6 +75,7 @@ class Status {
 
     void recorded(const GameRow& row, const PairTally& pairs) {
         ++done_;
+        last_pairs_ = pairs;
         if (row.result->winner_seat)
             ++wins_[static_cast<std::size_t>(
                 row.game.seats[static_cast<std::size_t>(*row.result->winner_seat)])];
@@ -92,6 +95,11 @@ class Status {
         } else if (every) {
             say("{}\n", line(pairs));
         }
+    }
+    // The clock's turn: without a terminal, the line again.
+    void tick() {
+        if (!terminal_)
+            say("{}\n", line(last_pairs_));
     }
     void clear() {
         if (terminal_ && drawn_)
@@ -131,6 +139,7 @@ class Status {
     std::vector<int> wins_;
     std::chrono::steady_clock::time_point started_;
     std::chrono::steady_clock::time_point last_drawn_{};
+    PairTally last_pairs_;
 };
 
 std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
@@ -153,6 +162,7 @@ std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
 PlaySettings play_settings(const po::variables_map& vm) {
     PlaySettings settings{static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
                           static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
+                          bg::options::count(vm, "progress", 1, 86'400) * 1000,
                           vm["json"].as<bool>(), std::nullopt};
     if (vm.count("serve")) {
         auto address = serve::parse_address(vm["serve"].as<std::string>());
@@ -271,6 +281,12 @@ int play(Database& database, const PlaySettings& settings) {
                                        "machine can watch)");
             }
             std::vector<bg::SignalWatch> signals;
+            // Without a terminal, a line every --progress seconds however long the games take.
+            bg::Timer progress(loop.get(), [&status, &progress, every = settings.progress_ms] {
+                status.tick();
+                progress.start(every);
+            });
+            progress.start(settings.progress_ms);
             Runner::Options options;
             options.concurrency = concurrency;
             options.launches = std::move(std::get<Players>(players).launches);
@@ -286,7 +302,11 @@ int play(Database& database, const PlaySettings& settings) {
                 }
             };
             options.on_finished = [&] {
+                // Every game is over: a signal from now on changes nothing, and must not kill
+                // the run before it has printed its standings.
+                bg::hold_signals(bg::Match::abort_signals);
                 signals.clear();
+                progress.close();
                 if (live)
                     live->finished(!stop_reason.empty() ? stop_reason
                                    : signal != 0
@@ -348,8 +368,11 @@ int play(Database& database, const PlaySettings& settings) {
             say("tournament: internal: libuv handles left open\n");
         if (!stop_reason.empty())
             say("tournament: {}\n", stop_reason);
-        if (signal != 0) {
-            const auto rows_now = database.games();
+        // A signal that came once every game was recorded stopped nothing: the run is done.
+        const auto rows_now = database.games();
+        const bool all_done = std::all_of(rows_now.begin(), rows_now.end(),
+                                          [](const GameRow& row) { return row.state == State::done; });
+        if (signal != 0 && !all_done) {
             say("{}", standings_table(standings(spec, rows_now, database.stopped())));
             say("tournament: stopped by SIG{}; 'tournament resume --db {}' plays the games left\n",
                 sigabbrev_np(signal), escape_for_terminal(database.path()));

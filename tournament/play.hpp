@@ -3,6 +3,7 @@
 // run. What run and resume share.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include <boost/program_options.hpp>
@@ -13,10 +14,11 @@
 
 namespace bg::tournament {
 
-// How a run or a resume plays: --concurrency, --rating-interval, --json and --serve.
+// How a run or a resume plays: --concurrency, --rating-interval, --progress, --json and --serve.
 struct PlaySettings {
     int concurrency = 1;
     int interval = 50;
+    std::uint64_t progress_ms = 10'000;
     bool json = false;
     std::optional<serve::Address> serve;  // --serve
 };

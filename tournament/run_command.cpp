@@ -56,6 +56,9 @@ po::options_description play_options() {
          "games at once (default: the number of CPUs)")
         ("rating-interval", po::value<std::string>()->value_name("N")->default_value("50"),
          "the standings every N games on a terminal; a status line every N games otherwise")
+        ("progress", po::value<std::string>()->value_name("SEC")->default_value("10"),
+         "without a terminal (a log file, nohup, Slurm): a status line every SEC seconds too, "
+         "whether or not a game ended meanwhile (1 to 86400)")
         ("json", po::bool_switch(), "print the standings at the end as JSON")
         ("serve", po::value<std::string>()->value_name("ADDR:PORT"),
          "while it plays, serve a live page of the tournament (standings, SPRT, the games "

@@ -4,10 +4,12 @@
 // The loop they run on has an owner too (EventLoop).
 #pragma once
 
+#include <signal.h>
 #include <uv.h>
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <system_error>
 
 namespace bg {
@@ -142,6 +144,18 @@ class SignalWatch : public detail::OwnedHandle<uv_signal_t, std::function<void(i
             [](uv_signal_t* handle, int signal) { state_of(handle).callback(signal); }, signum);
     }
 };
+
+// Blocks these signals in this thread from now on. Called before the last watches of a program's
+// signals go (its work done, its last words still to say: the result, the standings): a signal
+// that comes then stays pending instead of killing the process by its default action, and goes
+// with the process when it exits. Players start with no signal blocked (transport/spawn.cpp).
+inline void hold_signals(std::span<const int> signals) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int signal : signals)
+        sigaddset(&set, signal);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
 
 // Runs its callback at the end of a turn of the loop, after the loop has polled for I/O, when
 // arm() was called in the turn: what arrived in one turn is handled together. Armed from a
