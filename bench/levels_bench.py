@@ -84,6 +84,7 @@ def main():
     build = os.path.realpath(args.build)
     rows = []
     with tempfile.TemporaryDirectory(dir=build) as folder:
+        os.chmod(folder, 0o755)  # as root, the bots run as nobody, who must reach the logs' folder
         for level in (int(x) for x in args.levels.split(",")):
             for opponent in args.opponents.split(","):
                 games, standings = tournament(build, folder, level, opponent, args)

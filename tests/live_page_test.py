@@ -138,6 +138,8 @@ def deal_again(start):
         words += ["--dict", start["dictionary"]]
     if start["game_timeout_ms"] != 600000:
         words += ["--game-timeout", "%g" % (start["game_timeout_ms"] / 1000)]
+    if start.get("stall_timeout_ms", 0) != 30000:  # none before log version 4
+        words += ["--stall-timeout", "%g" % (start.get("stall_timeout_ms", 0) / 1000)]
     return words + start["players"]
 
 db = os.path.join(work, "live.db")

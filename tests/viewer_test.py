@@ -115,6 +115,8 @@ def seed_shown(page, start):
         words += ["--dict", start["dictionary"]]
     if start["game_timeout_ms"] != 600000:
         words += ["--game-timeout", "%g" % (start["game_timeout_ms"] / 1000)]
+    if start.get("stall_timeout_ms", 0) != 30000:  # none before log version 4
+        words += ["--stall-timeout", "%g" % (start.get("stall_timeout_ms", 0) / 1000)]
     command = shown.text.get("replay", "")
     assert shlex.split(command) == words + start["players"], (command, words)
     return command

@@ -124,6 +124,10 @@
         words.push("--ready-timeout", String(start.ready_timeout_ms / 1000));
       if (typeof start.game_timeout_ms === "number" && start.game_timeout_ms !== 600000)
         words.push("--game-timeout", String(start.game_timeout_ms / 1000));
+      // A log before version 4 had no stall clock: 0 plays it so again.
+      const stall = typeof start.stall_timeout_ms === "number" ? start.stall_timeout_ms : 0;
+      if (stall !== 30000)
+        words.push("--stall-timeout", String(stall / 1000));
       if (typeof start.kill_grace_ms === "number" && start.kill_grace_ms !== 2000)
         words.push("--kill-grace", String(start.kill_grace_ms));
       commands.forEach((c) => words.push(quote(c)));
