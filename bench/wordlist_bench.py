@@ -33,8 +33,8 @@ def bots(build, words):
 
 
 def play(build, folder, name, host_words, words, args):
-    """The tournament on `host_words` (None: the built-in list); the bots read `words`, a copy
-    (the host hides its own --dict file from the players)."""
+    """The tournament on `host_words` (None: the built-in list); the bots are given `words`, a
+    copy of the same list (the list the host names in $BANANAGRAMS_WORDLIST is the same one)."""
     db = os.path.join(folder, name + ".db")
     command = [os.path.join(build, "tournament"), "run", "--db", db,
                "--deals", str(args.deals), "--seed", str(args.seed), "--concurrency", "1",

@@ -15,9 +15,8 @@ namespace bg::test {
 inline const std::string host = BG_HOST_PATH;
 inline const std::string reference_bot = BG_REFERENCE_BOT_PATH;
 inline const std::string two_letters = BG_TESTS_DIR "/data/two_letters.txt";
-// The host's default word list as a bundled example player is told it: named on its command
-// line, so that the sandbox lets it read the file wherever the clone is (a clone under /tmp is
-// hidden from players but for the folders their commands name).
+// The host's default word list as a bundled example player may be told it: named on its command
+// line with --dict (without it, an example reads the list $BANANAGRAMS_WORDLIST names).
 #define BG_EXAMPLE_WORDS " --dict " BG_SOURCE_DIR "/wordlist/scowl-80.txt"
 
 // A command for tests/bots/NAME.py in MODE (not exec'd: sh stays in between).
