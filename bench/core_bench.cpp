@@ -141,7 +141,7 @@ void BM_baseline_sorted_lookup(benchmark::State& state) {
 const std::vector<Input>& game_inputs() {
     static const std::vector<Input> inputs = [] {
         std::string error;
-        Game game = *Game::create(GameConfig{9, 2, 1}, two_letter_words(), &error);
+        Game game = *Game::create(RulesConfig{9, 2, 1}, two_letter_words(), &error);
         std::vector<Input> log = {input::Ready{0}, input::Ready{1}};
         for (const auto& in : log)
             game.handle(in);
@@ -163,7 +163,7 @@ void BM_fold_events(benchmark::State& state) {
     const auto& inputs = game_inputs();
     std::string error;
     for (auto _ : state) {
-        Game game = *Game::create(GameConfig{9, 2, 1}, two_letter_words(), &error);
+        Game game = *Game::create(RulesConfig{9, 2, 1}, two_letter_words(), &error);
         for (const auto& in : inputs)
             benchmark::DoNotOptimize(game.handle(in));
     }
@@ -181,8 +181,8 @@ void BM_referee_game(benchmark::State& state) {
         else if (const auto* peel = std::get_if<input::Peel>(&in))
             arrivals.push_back(arrival::Output{peel->player, "p" + peel->grid});
     }
-    Setup setup;
-    setup.game = GameConfig{9, 2, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{9, 2, 1};
     setup.commands = {"a", "b"};
     for (auto _ : state) {
         EventLog log;

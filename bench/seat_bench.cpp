@@ -23,9 +23,10 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "host/match.hpp"
+#include "match/match.hpp"
 #include "stats/tests.hpp"
 #include "transport/handles.hpp"
+#include "transport/process_seat.hpp"
 #include "wordlist/word_file.hpp"
 
 namespace {
@@ -51,8 +52,8 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
     std::vector<std::size_t> done;
     std::unique_ptr<Timer> reaper;
     const auto start_game = [&](std::size_t slot) {
-        Setup setup;
-        setup.game = GameConfig{first_seed + static_cast<std::uint64_t>(started), seats, 1};
+        GameSetup setup;
+        setup.game = RulesConfig{first_seed + static_cast<std::uint64_t>(started), seats, 1};
         setup.commands.assign(static_cast<std::size_t>(seats), bot);
         setup.dictionary = "two-letter list";
         Match::Options options;
@@ -62,9 +63,9 @@ Tally play(const std::string& bot, const Dictionary& dictionary, int seats, int 
             reaper->start(0);
         };
         logs[slot] = EventLog();
-        running[slot] =
-            std::make_unique<Match>(loop.get(), setup, dictionary, logs[slot],
-                                    unsandboxed_launches(setup.commands), std::move(options));
+        running[slot] = std::make_unique<Match>(
+            loop.get(), setup, dictionary, logs[slot],
+            process_seats(loop.get(), unsandboxed_launches(setup.commands)), std::move(options));
         ++started;
         running[slot]->start();
     };

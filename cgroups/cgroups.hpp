@@ -25,7 +25,9 @@
 #include <variant>
 #include <vector>
 
+#include "cgroups/files.hpp"
 #include "cgroups/layout.hpp"
+#include "cgroups/version.hpp"
 
 namespace bg::cgroups {
 
@@ -52,28 +54,28 @@ struct PlayerLimits {
 };
 
 class Machine;
-class Game;
+class GameCgroup;
 
 // One player's cgroup. Its processes enter it before the first of them runs its command (the
 // child writes itself into entry() before exec), so nothing of it runs unaccounted.
-class Player {
+class PlayerCgroup {
   public:
-    Player(const Player&) = delete;
-    Player& operator=(const Player&) = delete;
+    PlayerCgroup(const PlayerCgroup&) = delete;
+    PlayerCgroup& operator=(const PlayerCgroup&) = delete;
     // Kills what is left in it and removes it.
-    ~Player();
+    ~PlayerCgroup();
 
     // The cgroup.procs files (open for writing) that a new process writes "0" into to enter:
     // one a hierarchy. Closed by close_entry() once the process is started.
-    const std::vector<int>& entry() const { return entry_; }
+    std::vector<int> entry() const;
     void close_entry();
 
     // Readable when something may have happened to it: an OOM kill (v1 and v2) or, in v2, its
-    // last process gone. drain() empties it; then oom_kills() and empty() say what happened.
-    int notify_fd() const { return notify_fd_; }
+    // last process gone. drain() empties them; then oom_kills() and empty() say what happened.
+    std::vector<int> notify_fds() const;
     void drain() const;
-    // Whether notify_fd() also says when it is empty (v2); in v1 only its processes' ends do.
-    bool notifies_empty() const { return version_of_pids_ == 2; }
+    // Whether notify_fds() also say when it is empty (v2); in v1 only its processes' ends do.
+    bool notifies_empty() const { return notifies_empty_; }
 
     // How many of its processes the kernel's OOM killer has killed: more than none means it
     // needed more than its memory limit.
@@ -89,48 +91,54 @@ class Player {
     const std::string& path() const { return dirs_.front(); }
 
   private:
-    friend class Game;
-    Player() = default;
+    friend class GameCgroup;
+    PlayerCgroup() = default;
     // "" or why it could not be made; the directories made so far are removed by the destructor.
-    std::string make(const Game& game, const std::string& name, const PlayerLimits& limits);
-    std::string file(Controller c, const std::string& name) const;
+    std::string make(const GameCgroup& game, const std::string& name, const PlayerLimits& limits);
+    std::string watch(const Version& version, bool empty, const std::string& dir);
+    // Its directory in the hierarchy of `c`, and that hierarchy's version.
+    const std::string& dir(Controller c) const;
+    const Version& version_of(Controller c) const;
     void remove();
 
     const Layout* layout_ = nullptr;
     std::vector<std::string> dirs_;  // one a hierarchy, in the layout's order; "" where not made
     PlayerLimits limits_;
-    std::vector<int> entry_;
-    int notify_fd_ = -1;
-    int oom_control_fd_ = -1;  // v1: the file the eventfd is registered on
-    int version_of_pids_ = 1;
-    int version_of_memory_ = 1;
+    std::vector<UniqueFd> entry_;
+    std::vector<Watch> watches_;
+    bool notifies_empty_ = false;
 };
 
 // One game's cgroup: its players' parent, pinned to its cores when it has some. Its directory is
 // locked (flock) by its host for as long as it exists.
-class Game {
+class GameCgroup {
   public:
-    Game(const Game&) = delete;
-    Game& operator=(const Game&) = delete;
-    // Removes it; its players must be gone first (each Player removes itself).
-    ~Game();
+    GameCgroup(const GameCgroup&) = delete;
+    GameCgroup& operator=(const GameCgroup&) = delete;
+    // Removes it; its players must be gone first (each PlayerCgroup removes itself).
+    ~GameCgroup();
 
     // A cgroup for the player in `seat` (from 0), or why not.
-    std::variant<std::unique_ptr<Player>, std::string> player(int seat, const PlayerLimits& limits);
+    std::variant<std::unique_ptr<PlayerCgroup>, std::string> player(int seat,
+                                                                    const PlayerLimits& limits);
     // The cores it is pinned to, or none.
     const std::vector<int>& cpus() const { return cpus_; }
     const std::string& name() const { return name_; }
 
   private:
     friend class Machine;
-    friend class Player;
-    Game() = default;
+    friend class PlayerCgroup;
+    GameCgroup() = default;
+    // Makes its directories under the base; "" or why not.
+    std::string make(int cpus);
+    // Pins it to `count` cores no other game holds; "" or why not (`no_free_cores` when none).
+    std::string pin(int count, bool& no_free_cores);
 
     const Machine* machine_ = nullptr;
     std::string name_;
     std::vector<std::string> dirs_;  // one a hierarchy; "" for cpuset when not pinned
     std::vector<int> cpus_;
-    int lock_fd_ = -1;
+    UniqueFd lock_;
 };
 
 // The host's place in the machine's cgroups: the hierarchies, the base all its games go under,
@@ -153,7 +161,7 @@ class Machine {
     };
     // A new game's cgroup, pinned to `cpus` cores of its own (0: not pinned), or why not (for
     // cores: the message says who holds them).
-    std::variant<std::unique_ptr<Game>, GameError> game(int cpus);
+    std::variant<std::unique_ptr<GameCgroup>, GameError> game(int cpus);
     // The cores games here may be pinned to, and how many of them games of other hosts hold now.
     std::vector<int> cpus() const;
     int cpus_pinned_elsewhere() const;
@@ -166,11 +174,14 @@ class Machine {
     const std::vector<std::string>& base() const { return base_; }
 
   private:
-    friend class Game;
-    friend class Player;
+    friend class GameCgroup;
+    friend class PlayerCgroup;
     Machine() = default;
     std::string prepare();
+    std::string make_base();
     void sweep();
+    // The cores the games in the base hold, but for `except`'s.
+    std::vector<int> pinned(const std::string& except) const;
     // Runs `what` holding the machine-wide lock of the base's parent.
     template <class F>
     auto locked(F&& what) const;
@@ -178,8 +189,8 @@ class Machine {
     Layout layout_;
     bool pin_ = false;
     std::vector<std::string> base_;  // one a hierarchy
-    int mutex_fd_ = -1;              // the base's parent, in the first hierarchy
-    int presence_fd_ = -1;           // the base itself: a shared lock while this host uses it
+    UniqueFd mutex_;                 // the base's parent, in the first hierarchy
+    UniqueFd presence_;              // the base itself: a shared lock while this host uses it
     mutable int next_game_ = 0;
     int swept_ = 0;
     std::vector<std::string> left_over_;

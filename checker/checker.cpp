@@ -18,9 +18,10 @@
 #include "core/grid.hpp"
 #include "core/judge.hpp"
 #include "core/text.hpp"
+#include "protocol/messages.hpp"
 #include "protocol/player_reader.hpp"
 #include "transport/handles.hpp"
-#include "transport/player_process.hpp"
+#include "transport/process_seat.hpp"
 
 namespace bg::checker {
 
@@ -36,7 +37,7 @@ const std::vector<std::string> scenario_words = {"CAT", "CATS"};
 // The answer to a bot's handshake, in the highest version both know: v002 as first published,
 // or (v003) with the seat and the number of seats: the bot plays as seat 1 of 2.
 std::string version_answer(int asked) {
-    return asked == protocol_v2 ? "V002." : fmt::format("V{:03}0102.", protocol_newest);
+    return v2::version(asked == protocol_v2 ? protocol_v2 : protocol_newest, 0, 2);
 }
 
 constexpr std::string_view hint_newline =
@@ -103,34 +104,32 @@ class Bot {
   public:
     enum class Ended { already, by_itself, at_sigterm, killed };
 
-    Bot(EventLoop& loop, Launch launch, std::unique_ptr<cgroups::Player> cgroup)
-        : loop_(loop),
-          process_(loop.get(), std::move(launch),
-                   ProcessEvents{
-                       .on_output = [this](std::string_view b) { on_output(b); },
-                       .on_output_end = [this] { on_output_end(); },
-                       .on_log =
-                           [](std::string_view line) {
-                               std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
-                           },
-                       .on_exit = [this](std::int64_t, int signal) { on_exit(signal); },
-                       .on_write_error = [](int) {},
-                       .on_out_of_memory = [] {},
-                       .on_finished = [this] { finished_at_ = uv_hrtime(); },
-                   },
-                   std::move(cgroup)) {}
+    Bot(EventLoop& loop, std::unique_ptr<ProcessSeat> seat) : loop_(loop), seat_(std::move(seat)) {}
     Bot(const Bot&) = delete;
     Bot& operator=(const Bot&) = delete;
     ~Bot() {
-        if (!process_.finished())
+        if (!seat_->finished())
             end(0, 0);
     }
 
-    int spawn() {
+    // Starts it: "" or why its command could not start.
+    std::string spawn() {
         started_ = uv_hrtime();
-        return process_.spawn();
+        Seat::Events events;
+        events.output = [this](std::string_view b) { on_output(b); };
+        events.output_end = [this] { on_output_end(); };
+        events.log = [](std::string_view line) {
+            std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
+        };
+        events.exited = [this](std::int64_t, int signal) { on_exit(signal); };
+        events.left = [](std::string) {};
+        events.send_failed = [](std::string) {};
+        events.out_of_memory = [](std::uint64_t) {};
+        events.finished = [this] { finished_at_ = uv_hrtime(); };
+        seat_->attach(std::move(events));
+        return seat_->open();
     }
-    void send(std::string_view bytes) { process_.write(std::string(bytes)); }
+    void send(std::string_view bytes) { seat_->send(std::string(bytes)); }
 
     // Its next message (or the protocol error that ends its stream), waiting up to `ms`;
     // nullopt when none came: it said nothing, or its output ended.
@@ -153,7 +152,7 @@ class Bot {
         if (exited_)
             return finish(), Ended::already;
         const std::uint64_t from = uv_hrtime();
-        process_.terminate(grace_ms, farewell_ms);
+        seat_->close(farewell_ms, grace_ms);
         // What is left of it just before SIGKILL would come: who ignored SIGTERM.
         Timer look(loop_.get(), [this] { left_ = processes(); });
         look.start(farewell_ms + grace_ms * 9 / 10);
@@ -172,7 +171,7 @@ class Bot {
     std::string recent() { return bytes_.substr(std::exchange(reported_, bytes_.size())); }
     bool exited() const { return exited_; }
     double seconds() const { return static_cast<double>(uv_hrtime() - started_) / 1e9; }
-    std::vector<ProcessInfo> processes() const { return processes_in_group(process_.group()); }
+    std::vector<ProcessInfo> processes() const { return processes_in_group(seat_->group()); }
     // The processes it still ran shortly before end() would kill them.
     const std::vector<ProcessInfo>& left() const { return left_; }
 
@@ -194,12 +193,12 @@ class Bot {
         exit_signal_ = signal;
     }
     void finish() {
-        while (!process_.finished())
+        while (!seat_->finished())
             loop_.run_once();
     }
 
     EventLoop& loop_;
-    PlayerProcess process_;
+    std::unique_ptr<ProcessSeat> seat_;
     PlayerReader reader_{0};
     std::deque<Input> inputs_;
     std::string bytes_;
@@ -239,7 +238,7 @@ class Checker {
     }
 
   private:
-    bool v2() const { return sequenced(protocol_); }
+    bool speaks_v2() const { return sequenced(protocol_); }
 
     void record(Check check) {
         ++(check.passed ? passed_ : failed_);
@@ -283,8 +282,8 @@ class Checker {
     // `report`) when it does not say it is ready.
     bool handshake(Bot& bot, bool report) {
         Check check{"starts, and says it is ready (r, or v002 or v003 and R)"};
-        if (const int error = bot.spawn(); error != 0) {
-            check.hint = fmt::format("its command could not start: {}", uv_strerror(error));
+        if (const std::string error = bot.spawn(); !error.empty()) {
+            check.hint = fmt::format("its command could not start: {}", error);
             return record(check), false;
         }
         auto first = bot.next(options_.wait_ms);
@@ -318,8 +317,8 @@ class Checker {
             ready_ = true;
             check.passed = true;
             check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot), bot.seconds(),
-                                     v2() ? fmt::format("protocol v{:03}", protocol_)
-                                          : std::string("the legacy protocol"));
+                                     speaks_v2() ? fmt::format("protocol v{:03}", protocol_)
+                                                 : std::string("the legacy protocol"));
             if (report)
                 record(check);
             return true;
@@ -356,9 +355,9 @@ class Checker {
     }
 
     std::string hand_message(std::string_view hand) const {
-        return v2() ? fmt::format("H0000{}.", hand) : legacy_message(options_.legacy_dialect, hand);
+        return speaks_v2() ? v2::hand(0, hand) : legacy_message(options_.legacy_dialect, hand);
     }
-    std::string peel_name() const { return v2() ? "P" : "p"; }
+    std::string peel_name() const { return speaks_v2() ? "P" : "p"; }
 
     // Its next move, when it is a Move; otherwise nullopt, with what it sent and a hint in
     // `check`: `idle` when it made no move in time, `other` when it made another.
@@ -387,9 +386,9 @@ class Checker {
     // Waits for a peel of `hand` stating `number` (v2); fills `check` and says whether it is.
     bool expect_peel(Bot& bot, std::string_view hand, int number, std::string_view word,
                      Check& check) {
-        check.expected =
-            fmt::format("a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand,
-                        peel_name(), v2() ? fmt::format("{:04}", number) : "", grid_example(word));
+        check.expected = fmt::format(
+            "a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand, peel_name(),
+            speaks_v2() ? fmt::format("{:04}", number) : "", grid_example(word));
         const auto peel = next_move<input::Peel>(
             bot, check, "Peel as soon as every tile of the hand is on the grid.",
             "It did not peel, though every tile fits one word.");
@@ -397,7 +396,7 @@ class Checker {
             return false;
         // A grid of the whole hand is fresh whatever number it states (protocol-v2.md, rule
         // 3), but for one from the future.
-        if (v2() && peel->reflects > number) {
+        if (speaks_v2() && peel->reflects > number) {
             check.hint = fmt::format(
                 "Its peel says it reflects peel {:04}, which is from the future: the newest "
                 "peel is {:04} (from H, P and N messages).",
@@ -429,7 +428,7 @@ class Checker {
 
     // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
     void peel_and_end() {
-        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
+        Bot bot(loop_, options_.seat(loop_.get()));
         if (!handshake(bot, true))
             return;
         bot.send(hand_message(deal));
@@ -438,16 +437,16 @@ class Checker {
             return record(first);
         record(first);
         // Accepted as peel 1, which deals it an S (its tile before its ACK).
-        bot.send(v2() ? fmt::format("P0001{}0100.A0001.", dealt_tile)
-                      : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
+        bot.send(speaks_v2() ? v2::tile(1, dealt_tile, 100) + v2::ack(1)
+                             : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
         Check again{"takes the tile its accepted peel dealt it, and peels again"};
         const std::string hand = fmt::format("{}{}", deal, dealt_tile);
         if (!expect_peel(bot, hand, 1, "CATS", again))
             return record(again);
         record(again);
-        if (v2()) {
+        if (speaks_v2()) {
             // Bananas: its peel ends the game (A and no tile), and it has won.
-            bot.send("A0002.EW01010000.");
+            bot.send(v2::ack(2) + v2::end('W', 1, 0, ""));
             Check end{"exits by itself at the end of the game (E, then the end of its input)"};
             const auto ended = bot.end(options_.grace_ms, options_.grace_ms);
             end.passed = ended == Bot::Ended::by_itself || ended == Bot::Ended::already;
@@ -471,7 +470,7 @@ class Checker {
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
     // nothing in the legacy protocol, whose bot just sees the new tile).
     void stale_peel() {
-        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
+        Bot bot(loop_, options_.seat(loop_.get()));
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(deal));
@@ -479,10 +478,12 @@ class Checker {
         if (!expect_peel(bot, deal, 0, "CAT", first))
             return record(first);
         bot.recent();
-        bot.send(v2() ? fmt::format("P0001{}0100.N00010000{}.", dealt_tile, dealt_tile)
-                      : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
-        Check again{v2() ? "after a stale peel (N), peels again with the tile its grid lacked"
-                         : "a tile that arrives after its peel: peels again with it"};
+        bot.send(speaks_v2()
+                     ? v2::tile(1, dealt_tile, 100) + v2::nak(1, 0, std::string(1, dealt_tile))
+                     : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
+        Check again{speaks_v2()
+                        ? "after a stale peel (N), peels again with the tile its grid lacked"
+                        : "a tile that arrives after its peel: peels again with it"};
         expect_peel(bot, fmt::format("{}{}", deal, dealt_tile), 1, "CATS", again);
         record(again);
     }
@@ -490,7 +491,7 @@ class Checker {
     // Expects a dump of `letter`; fills `check`.
     bool expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
         check.expected =
-            fmt::format("{}{}: the hand {} holds no word", v2() ? "D" : "d", letter, hand);
+            fmt::format("{}{}: the hand {} holds no word", speaks_v2() ? "D" : "d", letter, hand);
         const auto dump = next_move<input::Dump>(
             bot, check,
             "A bot that cannot place a tile dumps it: D and the letter (d in the legacy "
@@ -509,7 +510,7 @@ class Checker {
 
     // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
     void dumps_and_sigterm() {
-        Bot bot(loop_, options_.launch(), options_.cgroup ? options_.cgroup() : nullptr);
+        Bot bot(loop_, options_.seat(loop_.get()));
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(stuck));
@@ -517,14 +518,15 @@ class Checker {
         if (!expect_dump(bot, 'Q', stuck, dump))
             return record(dump);
         record(dump);
-        bot.send(v2() ? "DQQQ." : legacy_message(options_.legacy_dialect, "QQQ"));
+        bot.send(speaks_v2() ? v2::dumped("QQQ") : legacy_message(options_.legacy_dialect, "QQQ"));
         Check answer{"takes its dump's three tiles (QQQ), and dumps again"};
         if (!expect_dump(bot, 'Q', "QQQQ", answer))
             return record(answer);
         record(answer);
         // The bunch is short: refused, the Q stays its own (a legacy bot gets its letter back).
         const auto refuse = [&] {
-            bot.send(v2() ? "XQ0002." : legacy_message(options_.legacy_dialect, "Q"));
+            bot.send(speaks_v2() ? v2::refused('Q', 2)
+                                 : legacy_message(options_.legacy_dialect, "Q"));
         };
         refuse();
         Check refused{"after a refused dump, keeps its tile and plays on by the rules"};

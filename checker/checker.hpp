@@ -12,18 +12,17 @@
 #include <string>
 #include <utility>
 
-#include "cgroups/cgroups.hpp"
 #include "compat/legacy.hpp"
 #include "core/dictionary.hpp"
-#include "transport/sandbox.hpp"
+#include "transport/process_seat.hpp"
 
 namespace bg::checker {
 
 struct Options {
-    std::string command;             // as given, for the report
-    std::function<Launch()> launch;  // how to start the bot, once per scenario
-    // Its cgroup in each scenario, as a game's player has one; none when empty.
-    std::function<std::unique_ptr<cgroups::Player>()> cgroup;
+    std::string command;  // as given, for the report
+    // A seat for the bot in each scenario, started as a game's player is (its sandbox, its
+    // cgroup): a venue's (match/venue.hpp).
+    std::function<std::unique_ptr<ProcessSeat>(uv_loop_t* loop)> seat;
     const Dictionary* dictionary = nullptr;
     LegacyDialect legacy_dialect = LegacyDialect::v1;  // what a legacy bot is sent
     std::uint64_t wait_ms = 10'000;                    // for its first message and for each move

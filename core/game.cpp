@@ -42,7 +42,7 @@ std::optional<End> end_from_string(std::string_view text) {
     return std::nullopt;
 }
 
-std::optional<Game> Game::create(const GameConfig& config, const Dictionary& dictionary,
+std::optional<Game> Game::create(const RulesConfig& config, const Dictionary& dictionary,
                                  std::string* error) {
     const auto rules = tile_rules_for(config.players, config.sets, error);
     if (!rules)
@@ -50,7 +50,7 @@ std::optional<Game> Game::create(const GameConfig& config, const Dictionary& dic
     return Game(config, *rules, dictionary);
 }
 
-Game::Game(const GameConfig& config, const TileRules& rules, const Dictionary& dictionary)
+Game::Game(const RulesConfig& config, const TileRules& rules, const Dictionary& dictionary)
     : config_(config),
       rules_(rules),
       dictionary_(&dictionary),

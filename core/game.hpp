@@ -23,7 +23,7 @@ namespace bg {
 inline constexpr int max_messages_per_player = 10'000;
 inline constexpr std::size_t max_grid_bytes_per_player = std::size_t{64} << 20;
 
-struct GameConfig {
+struct RulesConfig {
     std::uint64_t seed = 0;
     int players = 2;
     int sets = 1;  // requested; more are used when the players need them (tile_rules_for)
@@ -63,12 +63,12 @@ struct PlayerState {
 class Game {
   public:
     // nullopt, with the reason in `error`, for a player count or set count out of range.
-    static std::optional<Game> create(const GameConfig& config, const Dictionary& dictionary,
+    static std::optional<Game> create(const RulesConfig& config, const Dictionary& dictionary,
                                       std::string* error);
 
     std::vector<Decision> handle(const Input& input);
 
-    const GameConfig& config() const { return config_; }
+    const RulesConfig& config() const { return config_; }
     const TileRules& rules() const { return rules_; }
     const std::vector<PlayerState>& players() const { return players_; }
     std::size_t bunch_size() const { return bunch_.size(); }
@@ -86,7 +86,7 @@ class Game {
     LetterCounts tiles_in_play() const;
 
   private:
-    Game(const GameConfig& config, const TileRules& rules, const Dictionary& dictionary);
+    Game(const RulesConfig& config, const TileRules& rules, const Dictionary& dictionary);
 
     using Decisions = std::vector<Decision>;
     void on(const input::Hello& hello, Decisions& out);
@@ -121,7 +121,7 @@ class Game {
     int players_in() const;
     bool valid_player(PlayerId player) const;
 
-    GameConfig config_;
+    RulesConfig config_;
     TileRules rules_;
     const Dictionary* dictionary_;
     SplitMix64 rng_;

@@ -12,7 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream log(std::string(reinterpret_cast<const char*>(data), size));
     const auto result = bg::replay_log(
-        log, [](const bg::Setup&) -> std::variant<const bg::Dictionary*, std::string> {
+        log, [](const bg::GameSetup&) -> std::variant<const bg::Dictionary*, std::string> {
             return &bg::two_letter_words();
         });
     if (const auto* error = std::get_if<std::string>(&result); error && error->empty())

@@ -10,8 +10,8 @@ namespace bg::fuzz {
 
 // The host's own Referee: the reader, the rules, the outbox and the turn order, as shipped.
 void play_stream(std::string_view bytes, LegacyDialect dialect) {
-    Setup setup;
-    setup.game = GameConfig{7, 2, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{7, 2, 1};
     setup.commands = {"fuzzed", "staircase"};
     setup.dialect = dialect;
     MemoryLog log;

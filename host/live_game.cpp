@@ -39,3 +39,23 @@ void LiveGame::finished(std::function<void()> done) {
 }
 
 }  // namespace bg
+
+namespace bg::live {
+
+bool serves() {
+    return true;
+}
+
+std::string hand_over(char**) {
+    return "internal: host-live serves its games itself";
+}
+
+std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t* loop,
+                                                           const serve::Address& address) {
+    auto started = LiveGame::start(loop, address);
+    if (auto* error = std::get_if<std::string>(&started))
+        return *error;
+    return std::unique_ptr<Observer>(std::move(std::get<std::unique_ptr<LiveGame>>(started)));
+}
+
+}  // namespace bg::live

@@ -1,6 +1,7 @@
 // A game watched while it plays (host --serve ADDR:PORT): the game's page following it live and
 // its event stream, served from the loop that plays the game (serve/server.hpp), in the
-// host-live program only (host/CMakeLists.txt says why). The stream's events (docs/live.md):
+// host-live program only (host/live.hpp says why). It is that program's live::Observer. The
+// stream's events (docs/live.md):
 //
 //   snapshot  the game so far: {"kind": "game", "records": [...], "over": bool}
 //   <record>  each record of the event log as it is written: {"record"}; named for the
@@ -20,21 +21,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/live.hpp"
 #include "serve/server.hpp"
 
 namespace bg {
 
-class LiveGame {
+class LiveGame final : public live::Observer {
   public:
     static std::variant<std::unique_ptr<LiveGame>, std::string> start(
         uv_loop_t* loop, const serve::Address& address, serve::Server::Limits limits = {});
-    int port() const { return server_->port(); }
+    int port() const override { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }
-    // A record of the game's log, as it is written.
-    void record(const nlohmann::json& record);
-    // The game is over: its clients are sent what they have not had, then the server closes (at
-    // most a second later); `done` once it has.
-    void finished(std::function<void()> done);
+    void record(const nlohmann::json& record) override;
+    void finished(std::function<void()> done) override;
 
   private:
     LiveGame() = default;

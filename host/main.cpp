@@ -1,64 +1,37 @@
-// host: the Bananagrams referee. Spawns the players, deals, judges, and says who won.
+// host: the Bananagrams referee. Spawns the players, deals, judges, and says who won. This file
+// reads the command line; play_game.cpp plays a game, check.cpp checks a bot, replay.cpp replays
+// a log.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
-#include <fmt/format.h>
 #include <boost/program_options.hpp>
 
-#include "checker/checker.hpp"
+#include "cli/options.hpp"
 #include "core/text.hpp"
-#include "host/console.hpp"
-#include "host/host_dictionaries.hpp"
-#ifdef BG_HOST_SERVES
-#include "host/live_game.hpp"
-#endif
-#include "host/match.hpp"
-#include "host/options.hpp"
-#include "host/players_word_list.hpp"
-#include "record/event_log.hpp"
-#include "record/json_value.hpp"
-#include "record/replay.hpp"
-#include "record/result.hpp"
+#include "core/tiles.hpp"
+#include "host/host.hpp"
+#include "host/live.hpp"
 #include "record/version.hpp"
 #include "serve/request.hpp"
-#include "transport/handles.hpp"
-#include "viewer/pages.hpp"
 
 namespace po = boost::program_options;
+using namespace bg::host;
+
+namespace bg::host {
+
+Console out(stdout);
+Console err(stderr);
+
+}  // namespace bg::host
 
 namespace {
-
-// Exit statuses; "played" means the game ran to its end and its result was printed.
-constexpr int exit_played = 0;
-constexpr int exit_failed = 1;  // a word list or log unreadable, a log not replaying or not written
-constexpr int exit_usage = 2;   // bad options
-constexpr int exit_player_failed = 3;  // a player's command could not start (played)
-constexpr int exit_output_failed = 4;  // stdout (the result) could not be written (played)
-constexpr int exit_no_sandbox = 5;     // the player sandbox, or the players' cgroups, cannot be had
-constexpr int exit_stderr_failed = 6;  // stderr (the live lines) could not be written (played)
-
-bg::Console out(stdout);
-bg::Console err(stderr);
-
-template <class... Args>
-void say(fmt::format_string<Args...> format, Args&&... args) {
-    err.write(fmt::format(format, std::forward<Args>(args)...));
-}
 
 const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
        host --replay LOG [--json] [--quiet] [--html FILE]
@@ -124,187 +97,15 @@ void close_inherited_descriptors_on_exec() {
     }
 }
 
-void print_result(const nlohmann::json& result, bool json) {
-    if (json)
-        out.write(result.dump() + "\n");
-    else
-        out.write(bg::result_table(result));
-}
-
-void print_live_line(double seconds, const std::string& line) {
-    say("[{:8.3f}s] {}\n", seconds, line);
-}
-
-// The game's page (viewer/), from its log's records; false (and said why) when it cannot be had.
-bool write_game_page(std::istream& log, const std::string& log_name, const std::string& path) {
-    auto records = bg::viewer::read_records(log);
-    if (auto* error = std::get_if<std::string>(&records)) {
-        say("host: {}: {}\n", bg::escape_for_terminal(log_name), *error);
-        return false;
-    }
-    const std::string page = bg::viewer::game_page(std::get<std::vector<nlohmann::json>>(records));
-    std::FILE* file = std::fopen(path.c_str(), "we");
-    const bool written = file && std::fwrite(page.data(), 1, page.size(), file) == page.size();
-    const bool closed = file && std::fclose(file) == 0;
-    if (!written || !closed) {
-        say("host: cannot write the page {}: {}\n", bg::escape_for_terminal(path),
-            std::strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-int replay(const std::string& path, bool json, bool quiet, const std::string& html) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        say("host: cannot open log {}: {}\n", bg::escape_for_terminal(path), std::strerror(errno));
-        return exit_failed;
-    }
-    std::optional<bg::Dictionary> loaded;
-    bg::ReplayLines lines;
-    if (!quiet)
-        lines = [](std::uint64_t t, const std::string& line) {
-            print_live_line(static_cast<double>(t) / 1e9, line);
-        };
-    auto replayed = bg::replay_log(in, bg::host_dictionaries(loaded), lines);
-    if (auto* error = std::get_if<std::string>(&replayed)) {
-        say("host: {}: {}\n", bg::escape_for_terminal(path), *error);
-        return exit_failed;
-    }
-    print_result(std::get<nlohmann::json>(replayed), json);
-    if (!html.empty()) {
-        in.clear();
-        in.seekg(0);
-        if (!write_game_page(in, path, html))
-            return exit_failed;
-    }
-    return out.failed() ? exit_output_failed : exit_played;
-}
-
-// The players' cgroups: the machine's base and this game's cgroup (pinned to cores of its own
-// with --cpus-per-game); none with --unfair-per-process-limits. What killed hosts left is
-// removed, and said.
-struct GameCgroups {
-    std::unique_ptr<bg::cgroups::Machine> machine;
-    std::unique_ptr<bg::cgroups::Game> game;
+// Every option the host takes, and the positional player commands.
+struct CommandLine {
+    po::options_description options{"Options"};
+    po::options_description all;
+    po::positional_options_description positional;
 };
 
-std::variant<GameCgroups, std::string> game_cgroups(const bg::options::Shares& shares) {
-    GameCgroups made;
-    if (!shares.cgroups)
-        return made;
-    auto opened =
-        bg::options::open_machine(shares, [](const std::string& line) { say("host: {}\n", line); });
-    if (auto* error = std::get_if<std::string>(&opened))
-        return *error;
-    made.machine = std::move(std::get<std::unique_ptr<bg::cgroups::Machine>>(opened));
-    auto game = made.machine->game(shares.cpus_per_game);
-    if (auto* error = std::get_if<bg::cgroups::Machine::GameError>(&game))
-        return error->message;
-    made.game = std::move(std::get<std::unique_ptr<bg::cgroups::Game>>(game));
-    return made;
-}
-
-// host --check CMD: the conformance checker, against the bot started as a game would start it.
-int check(const bg::Setup& setup, std::optional<bg::SandboxConfig> sandbox,
-          const bg::options::Shares& shares, const bg::cgroups::PlayerLimits& limits,
-          const bg::Dictionary& dictionary, const bg::PlayersWordList& words) {
-    std::string missing;
-    if (!bg::checker::has_scenario_words(dictionary, &missing)) {
-        say("host: the word list lacks {}, which the checks deal: check with a fuller list\n",
-            missing);
-        return exit_failed;
-    }
-    bg::checker::Options options;
-    options.command = setup.commands[0];
-    options.dictionary = &dictionary;
-    options.legacy_dialect = setup.dialect;
-    options.wait_ms = setup.ready_timeout_ms;
-    options.grace_ms = setup.kill_grace_ms;
-    if (sandbox) {
-        sandbox->shared_paths.push_back(words.path());
-        sandbox->set_env.push_back(words.variable());
-        auto created = bg::Sandbox::create(*sandbox, setup.commands);
-        if (auto* error = std::get_if<std::string>(&created)) {
-            say("host: {}\n", bg::escape_for_terminal(*error));
-            return exit_no_sandbox;
-        }
-        options.launch = [made = std::get<bg::Sandbox>(std::move(created))] {
-            return made.launch(0);
-        };
-    } else {
-        options.launch = [command = setup.commands[0], variable = words.variable()] {
-            return bg::unsandboxed_launch(command, {variable});
-        };
-    }
-    auto cgroups = game_cgroups(shares);
-    if (auto* error = std::get_if<std::string>(&cgroups)) {
-        say("host: {}\n", bg::escape_for_terminal(*error));
-        return exit_no_sandbox;
-    }
-    bg::cgroups::Game* game = std::get<GameCgroups>(cgroups).game.get();
-    // A cgroup for each scenario's bot; one that cannot be made is the machine's failure.
-    if (game)
-        options.cgroup = [game, seat = 0, limits]() mutable {
-            auto made = game->player(seat++, limits);
-            if (auto* error = std::get_if<std::string>(&made))
-                throw std::runtime_error("cannot make the bot's cgroup: " + *error);
-            return std::move(std::get<std::unique_ptr<bg::cgroups::Player>>(made));
-        };
-    const int failed = bg::checker::run(options, std::cout);
-    std::cout.flush();
-    return failed == 0 ? exit_played : exit_failed;
-}
-
-#ifndef BG_HOST_SERVES
-// --serve: this host, linked statically for a fast start, has no server; host-live is the same
-// host with one, and takes the same command line. Users never run it, so once installed it is
-// out of the PATH: BG_LIVE_HOST_DIR, relative to the host's folder, holds it
-// (../libexec/bananagrams-host/bananagrams-host-live beside bin/bananagrams-host); in a build tree
-// it sits beside the host (build/host-live). The first of the two that exists is run.
-int exec_live_host(char** argv) {
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (error) {
-        say("host: --serve needs host-live, the host built with its live server, which is found "
-            "from this program's own path, and that cannot be read: {}\n",
-            error.message());
-        return exit_failed;
-    }
-    const std::string name = self.filename().string() + "-live";
-    std::vector<std::filesystem::path> places;
-#ifdef BG_LIVE_HOST_DIR
-    places.push_back(self.parent_path() / BG_LIVE_HOST_DIR / name);
-#endif
-    places.push_back(self.parent_path() / name);
-    // execv returns only when it failed: a place where the program is not is passed over, any
-    // other failure (a program there that cannot be run) is said.
-    for (const auto& place : places) {
-        ::execv(place.c_str(), argv);
-        if (errno != ENOENT && errno != ENOTDIR) {
-            say("host: --serve needs {}, the host built with its live server: {}\n",
-                bg::escape_for_terminal(place.string()), std::strerror(errno));
-            return exit_failed;
-        }
-    }
-    std::string tried;
-    for (const auto& place : places)
-        tried += (tried.empty() ? "" : " or ") + bg::escape_for_terminal(place.string());
-    say("host: --serve needs the host built with its live server, {}: {}\n", tried,
-        std::strerror(ENOENT));
-    return exit_failed;
-}
-#endif
-
-int run(int argc, char** argv) {
-    // A player that dies with our bytes in its pipe must not take the host with it.
-    std::signal(SIGPIPE, SIG_IGN);
-    std::signal(SIGUSR1, SIG_IGN);
-    std::signal(SIGUSR2, SIG_IGN);
-    open_standard_descriptors();
-    close_inherited_descriptors_on_exec();
-
-    po::options_description options("Options");
+void describe_options(CommandLine& line) {
+    po::options_description& options = line.options;
     // clang-format off
     options.add_options()
         ("help,h", "show this help and exit")
@@ -336,23 +137,80 @@ int run(int argc, char** argv) {
     options.add(bg::options::shares());
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::vector<std::string>>());
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::positional_options_description positional;
-    positional.add("command", -1);
+    line.all.add(options).add(hidden);
+    line.positional.add("command", -1);
+}
 
+// What the command line asks of a game or a check, once it holds together; po::error if not.
+Invocation read_invocation(const po::variables_map& vm, bool check) {
+    Invocation invocation;
+    bg::GameSetup& setup = invocation.setup;
+    if (!vm.count("command"))
+        throw po::error("no player commands given");
+    setup.commands = vm["command"].as<std::vector<std::string>>();
+    if (check) {
+        if (setup.commands.size() != 1)
+            throw po::error(fmt::format("--check checks one bot: give one command, not {}",
+                                        setup.commands.size()));
+        for (const char* game_only : {"seed", "log", "html", "sets"})
+            if (vm.count(game_only) && !vm[game_only].defaulted())
+                throw po::error(
+                    fmt::format("--check plays scripted scenarios, not a game: --{} does not apply",
+                                game_only));
+        if (vm["json"].as<bool>())
+            throw po::error("--check prints its checks as text: --json does not apply");
+    }
+    setup.game.players = static_cast<int>(setup.commands.size());
+    bg::options::read_game(vm, setup);
+    std::string error;
+    if (!check && !bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
+        throw po::error(error);
+    invocation.sandboxed = bg::options::read_sandbox(vm, invocation.sandbox);
+    invocation.shares = bg::options::read_shares(vm, invocation.sandbox);
+    setup.game.seed = vm.count("seed")
+                          ? bg::options::count(vm, "seed", 0, UINT64_MAX)
+                          : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    invocation.json = vm["json"].as<bool>();
+    invocation.quiet = vm["quiet"].as<bool>();
+    if (vm.count("log"))
+        invocation.log = vm["log"].as<std::string>();
+    if (vm.count("html"))
+        invocation.html = vm["html"].as<std::string>();
+    if (vm.count("serve"))
+        invocation.serve =
+            std::get<bg::serve::Address>(bg::serve::parse_address(vm["serve"].as<std::string>()));
+    return invocation;
+}
+
+// The options that go with another or not at all, checked before anything is done.
+void check_combinations(const po::variables_map& vm) {
+    const bool check = vm["check"].as<bool>();
+    if (vm.count("serve") && (vm.count("replay") || check))
+        throw po::error("--serve serves a game as it is played: not with --replay or --check");
+    if (vm.count("serve"))
+        if (auto address = bg::serve::parse_address(vm["serve"].as<std::string>());
+            std::holds_alternative<std::string>(address))
+            throw po::error("--serve: " + std::get<std::string>(address));
+    if (vm.count("replay") && check)
+        throw po::error("--check checks a bot, --replay a log: give one of them");
+    if (vm.count("replay") && vm.count("command"))
+        throw po::error("--replay spawns nothing: give no player commands with it");
+}
+
+// Reads the command line and does what it asks; the exit status.
+int dispatch(int argc, char** argv) {
+    CommandLine line;
+    describe_options(line);
     po::variables_map vm;
-    bg::Setup setup;
-    bg::SandboxConfig sandbox;
-    bg::options::Shares shares;
-    bool sandboxed = true;
+    std::optional<Invocation> invocation;
     try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
-                  vm);
+        po::store(
+            po::command_line_parser(argc, argv).options(line.all).positional(line.positional).run(),
+            vm);
         po::notify(vm);
         if (vm.count("help")) {
             std::ostringstream help;
-            help << usage_text << "\n" << options << "\n";
+            help << usage_text << "\n" << line.options << "\n";
             out.write(help.str());
             return out.failed() ? exit_output_failed : exit_played;
         }
@@ -360,247 +218,33 @@ int run(int argc, char** argv) {
             out.write(bg::version_line("bananagrams-host") + "\n");
             return out.failed() ? exit_output_failed : exit_played;
         }
-        if (vm.count("serve") && (vm.count("replay") || vm["check"].as<bool>()))
-            throw po::error("--serve serves a game as it is played: not with --replay or --check");
-        if (vm.count("serve"))
-            if (auto address = bg::serve::parse_address(vm["serve"].as<std::string>());
-                std::holds_alternative<std::string>(address))
-                throw po::error("--serve: " + std::get<std::string>(address));
-        if (vm.count("replay")) {
-            if (vm["check"].as<bool>())
-                throw po::error("--check checks a bot, --replay a log: give one of them");
-            if (vm.count("command"))
-                throw po::error("--replay spawns nothing: give no player commands with it");
+        check_combinations(vm);
+        if (vm.count("replay"))
             return replay(vm["replay"].as<std::string>(), vm["json"].as<bool>(),
                           vm["quiet"].as<bool>(),
                           vm.count("html") ? vm["html"].as<std::string>() : std::string());
-        }
-        if (!vm.count("command"))
-            throw po::error("no player commands given");
-        setup.commands = vm["command"].as<std::vector<std::string>>();
-        if (vm["check"].as<bool>()) {
-            if (setup.commands.size() != 1)
-                throw po::error(fmt::format("--check checks one bot: give one command, not {}",
-                                            setup.commands.size()));
-            for (const char* game_only : {"seed", "log", "html", "sets"})
-                if (vm.count(game_only) && !vm[game_only].defaulted())
-                    throw po::error(fmt::format(
-                        "--check plays scripted scenarios, not a game: --{} does not apply",
-                        game_only));
-            if (vm["json"].as<bool>())
-                throw po::error("--check prints its checks as text: --json does not apply");
-        }
-        setup.game.players = static_cast<int>(setup.commands.size());
-        bg::options::read_game(vm, setup);
-        std::string error;
-        if (!vm["check"].as<bool>() &&
-            !bg::tile_rules_for(setup.game.players, setup.game.sets, &error))
-            throw po::error(error);
-        sandboxed = bg::options::read_sandbox(vm, sandbox);
-        shares = bg::options::read_shares(vm, sandbox);
-        setup.game.seed = vm.count("seed") ? bg::options::count(vm, "seed", 0, UINT64_MAX)
-                                           : (std::uint64_t{std::random_device{}()} << 32) ^
-                                                 std::random_device{}();
+        invocation = read_invocation(vm, vm["check"].as<bool>());
     } catch (const po::error& e) {
         say("host: {}\nTry 'host --help'.\n", bg::escape_for_terminal(e.what()));
         return exit_usage;
     }
-
-#ifndef BG_HOST_SERVES
-    if (vm.count("serve"))
-        return exec_live_host(argv);
-#endif
-    std::optional<bg::Dictionary> loaded;
-    auto found = bg::host_word_list(setup.dictionary, loaded);
-    if (auto* error = std::get_if<std::string>(&found)) {
-        say("host: {}\n", bg::escape_for_terminal(*error));
-        return exit_failed;
-    }
-    const bg::Dictionary* dictionary = std::get<const bg::Dictionary*>(found);
-    setup.dictionary_fingerprint = dictionary->stats().fingerprint;
-    setup.dictionary_name = bg::word_list_name(setup.dictionary, setup.dictionary_fingerprint);
-    // The players read the game's list too, as the host's own user or the sandbox's.
-    auto players_words =
-        bg::PlayersWordList::make(setup.dictionary, *dictionary, sandboxed && ::geteuid() == 0);
-    if (auto* error = std::get_if<std::string>(&players_words)) {
-        say("host: {}\n", bg::escape_for_terminal(*error));
-        return exit_failed;
-    }
-    const auto& words = std::get<bg::PlayersWordList>(players_words);
     if (vm["check"].as<bool>())
-        return check(setup, sandboxed ? std::optional(sandbox) : std::nullopt, shares,
-                     bg::options::player_limits(sandbox.limits), *dictionary, words);
+        return check_bot(*invocation);
+    if (invocation->serve && !bg::live::serves()) {
+        say("host: {}\n", bg::live::hand_over(argv));
+        return exit_failed;
+    }
+    return play_game(*invocation);
+}
 
-    std::FILE* log_file = nullptr;
-    bool log_existed = false;
-    if (vm.count("log")) {
-        const auto path = vm["log"].as<std::string>();
-        struct stat before {};
-        log_existed = ::stat(path.c_str(), &before) == 0;
-        // Close-on-exec ("e"): no player may write, cut or read the record of its own game.
-        log_file = std::fopen(path.c_str(), "we");
-        if (!log_file) {
-            say("host: cannot write log {}: {}\n", bg::escape_for_terminal(path),
-                std::strerror(errno));
-            return exit_failed;
-        }
-    }
-    // A page needs the log's records: without --log they are kept in memory.
-    char* memory_log = nullptr;
-    std::size_t memory_log_size = 0;
-    std::FILE* page_log = nullptr;
-    if (!log_file && vm.count("html"))
-        page_log = ::open_memstream(&memory_log, &memory_log_size);
-    bg::EventLog log(log_file ? log_file : page_log);
-
-    // The players cannot be given their sandbox or their cgroups: said, and exit 5. Only a log
-    // this host made is taken back: never a file (or a device, such as /dev/full) that was there
-    // before.
-    const auto cannot_play = [&](const std::string& why) {
-        say("host: {}\n", bg::escape_for_terminal(why));
-        if (log_file) {
-            std::fclose(log_file);
-            if (!log_existed)
-                std::remove(vm["log"].as<std::string>().c_str());
-        }
-        return exit_no_sandbox;
-    };
-    std::vector<bg::Launch> launches;
-    if (sandboxed) {
-        if (vm.count("log"))
-            sandbox.secret_paths.push_back(vm["log"].as<std::string>());
-        sandbox.shared_paths.push_back(words.path());
-        sandbox.set_env.push_back(words.variable());
-        auto created = bg::Sandbox::create(sandbox, setup.commands);
-        if (auto* error = std::get_if<std::string>(&created))
-            return cannot_play(*error);
-        const auto& made = std::get<bg::Sandbox>(created);
-        for (std::size_t i = 0; i < setup.commands.size(); ++i)
-            launches.push_back(made.launch(i));
-        setup.sandbox = bg::options::sandbox_json(made.config());
-    } else {
-        launches = bg::unsandboxed_launches(setup.commands, {words.variable()});
-    }
-    auto cgroups = game_cgroups(shares);
-    if (auto* error = std::get_if<std::string>(&cgroups))
-        return cannot_play(*error);
-    GameCgroups& game_cgroup = std::get<GameCgroups>(cgroups);
-    if (game_cgroup.game)
-        setup.shares = bg::options::shares_json(game_cgroup.machine->kind(),
-                                                bg::options::player_limits(sandbox.limits),
-                                                shares.cpus_per_game, game_cgroup.game->cpus());
-
-    const bool quiet = vm["quiet"].as<bool>();
-    if (!quiet)
-        say("seed {}\n", setup.game.seed);
-    const bool json = vm["json"].as<bool>();
-
-    bg::EventLoop loop;
-    int status = exit_played;
-#ifdef BG_HOST_SERVES
-    std::unique_ptr<bg::LiveGame> live;
-    if (vm.count("serve")) {
-        const auto address =
-            std::get<bg::serve::Address>(bg::serve::parse_address(vm["serve"].as<std::string>()));
-        auto started = bg::LiveGame::start(loop.get(), address);
-        if (auto* error = std::get_if<std::string>(&started)) {
-            say("host: --serve: {}; no game was played\n", bg::escape_for_terminal(*error));
-            if (log_file) {
-                std::fclose(log_file);
-                if (!log_existed)
-                    std::remove(vm["log"].as<std::string>().c_str());
-            }
-            return exit_failed;
-        }
-        live = std::move(std::get<std::unique_ptr<bg::LiveGame>>(started));
-        bg::serve::Address shown = address;
-        shown.port = live->port();
-        say("host: watch it live at http://{}/{}\n", shown.authority(),
-            shown.loopback() ? ""
-                             : " (not a loopback address: anyone who can reach this machine "
-                               "can watch)");
-        log.observe([&live](const nlohmann::json& record) { live->record(record); });
-    }
-#endif
-    {
-        bg::Match::Options options;
-        options.player_lines = [](bg::PlayerId player, const std::string& line) {
-            say("[player {}] {}\n", player + 1, line);
-        };
-        if (!quiet)
-            options.reporter = print_live_line;
-        options.cgroup = game_cgroup.game.get();
-        options.limits = bg::options::player_limits(sandbox.limits);
-        std::vector<bg::SignalWatch> signals;
-        options.on_done = [&] {
-            // The game is over: a signal from now on changes nothing, and must not kill the
-            // host before it has printed the result.
-            bg::hold_signals(bg::Match::abort_signals);
-            signals.clear();
-#ifdef BG_HOST_SERVES
-            // Its clients get the end, then the server closes and the loop can run out.
-            if (live)
-                live->finished([] {});
-#endif
-        };
-        bg::Match match(loop.get(), setup, *dictionary, log, std::move(launches),
-                        std::move(options));
-        // A closed terminal (SIGHUP) or ssh session, ^C, ^\\ and kill all end the game the same
-        // way: aborted, recorded, and every player ended.
-        for (int signal : bg::Match::abort_signals)
-            signals.emplace_back(loop.get(), signal, [&match](int signum) { match.abort(signum); });
-        match.start();
-        loop.run();
-        const bg::Referee& referee = match.referee();
-        print_result(referee.result(), json);
-        if (referee.any_failed_to_start())
-            status = exit_player_failed;
-        if (referee.abort_signal() != 0)
-            status = 128 + referee.abort_signal();
-    }
-#ifdef BG_HOST_SERVES
-    // Its server is done (the loop ran out once it had closed): gone before the loop is.
-    live.reset();
-#endif
-    if (!loop.close())
-        say("host: internal: libuv handles left open\n");
-    // The game's cgroup goes with its players, and the machine's base with the last host using
-    // it.
-    game_cgroup.game.reset();
-    game_cgroup.machine.reset();
-    if (log_file) {
-        const bool closed = std::fclose(log_file) == 0;
-        if (log.failed() || !closed) {
-            say("host: the event log {} could not be written ({}){}\n",
-                bg::escape_for_terminal(vm["log"].as<std::string>()),
-                log.failed() ? log.error() : std::strerror(errno),
-                log.failed() ? ": the game was aborted" : "");
-            if (status == exit_played || status == exit_player_failed)
-                status = exit_failed;
-        }
-    }
-    if (vm.count("html")) {
-        const std::string html = vm["html"].as<std::string>();
-        bool written = false;
-        if (page_log) {
-            std::fclose(page_log);
-            std::istringstream records(std::string(memory_log, memory_log_size));
-            written = !log.failed() && write_game_page(records, "the event log", html);
-            std::free(memory_log);
-        } else {
-            std::ifstream records(vm["log"].as<std::string>(), std::ios::binary);
-            written = write_game_page(records, vm["log"].as<std::string>(), html);
-        }
-        if (written && !vm["quiet"].as<bool>())
-            say("the game's page: {}\n", bg::escape_for_terminal(html));
-        if (!written && (status == exit_played || status == exit_player_failed))
-            status = exit_failed;
-    }
-    if (out.failed() && status == exit_played)
-        status = exit_output_failed;
-    else if (err.failed() && status == exit_played)
-        status = exit_stderr_failed;
-    return status;
+int run(int argc, char** argv) {
+    // A player that dies with our bytes in its pipe must not take the host with it.
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGUSR1, SIG_IGN);
+    std::signal(SIGUSR2, SIG_IGN);
+    open_standard_descriptors();
+    close_inherited_descriptors_on_exec();
+    return dispatch(argc, argv);
 }
 
 }  // namespace

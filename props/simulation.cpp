@@ -10,9 +10,9 @@ namespace bg::props {
 
 namespace {
 
-Setup sim_setup(std::uint64_t seed, std::size_t players, LegacyDialect dialect) {
-    Setup setup;
-    setup.game = GameConfig{seed, static_cast<int>(players), 1};
+GameSetup sim_setup(std::uint64_t seed, std::size_t players, LegacyDialect dialect) {
+    GameSetup setup;
+    setup.game = RulesConfig{seed, static_cast<int>(players), 1};
     for (std::size_t p = 0; p < players; ++p)
         setup.commands.push_back(fmt::format("simulated player {}", p + 1));
     setup.dialect = dialect;
@@ -21,7 +21,7 @@ Setup sim_setup(std::uint64_t seed, std::size_t players, LegacyDialect dialect) 
 
 Game new_game(std::uint64_t seed, int players) {
     std::string error;
-    return *Game::create(GameConfig{seed, players, 1}, two_letter_words(), &error);
+    return *Game::create(RulesConfig{seed, players, 1}, two_letter_words(), &error);
 }
 
 }  // namespace

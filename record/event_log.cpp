@@ -8,7 +8,7 @@
 namespace bg {
 
 // Records are built only when written: in a game without a log this is the hot path.
-void EventLog::start(const Setup& setup, std::uint64_t t_ns) {
+void EventLog::start(const GameSetup& setup, std::uint64_t t_ns) {
     append("start", building() ? to_json(setup) : nlohmann::json(), t_ns);
 }
 

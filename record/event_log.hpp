@@ -21,7 +21,7 @@ namespace bg {
 class LogSink {
   public:
     virtual ~LogSink() = default;
-    virtual void start(const Setup& setup, std::uint64_t t_ns) = 0;
+    virtual void start(const GameSetup& setup, std::uint64_t t_ns) = 0;
     virtual void input(const Input& input, std::uint64_t t_ns) = 0;
     virtual void decision(const Decision& decision, std::uint64_t t_ns) = 0;
     // What a player used, once the game is over and its processes are gone (log version 2).
@@ -38,7 +38,7 @@ class EventLog final : public LogSink {
     // Without a file, records are numbered but neither built nor written.
     explicit EventLog(std::FILE* file = nullptr) : file_(file) {}
 
-    void start(const Setup& setup, std::uint64_t t_ns) override;
+    void start(const GameSetup& setup, std::uint64_t t_ns) override;
     void input(const Input& input, std::uint64_t t_ns) override;
     void decision(const Decision& decision, std::uint64_t t_ns) override;
     void usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) override;

@@ -26,7 +26,7 @@ std::string decision_text(const Decision& d) {
 std::variant<json, std::string> replay_log(std::istream& in,
                                            const DictionaryFinder& find_dictionary,
                                            const ReplayLines& lines) {
-    std::optional<Setup> setup;
+    std::optional<GameSetup> setup;
     std::optional<Game> game;
     std::deque<Decision> expected;
     std::optional<json> result;
@@ -67,7 +67,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
             auto parsed = setup_from_json(record["start"]);
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where(*error);
-            setup = std::get<Setup>(parsed);
+            setup = std::get<GameSetup>(parsed);
             auto dict = find_dictionary(*setup);
             if (auto* error = std::get_if<std::string>(&dict))
                 return where(*error);
@@ -87,8 +87,8 @@ std::variant<json, std::string> replay_log(std::istream& in,
                 return where("bad input: " + *error);
             const Input& input = std::get<Input>(parsed);
             if (std::holds_alternative<input::StallTimeout>(input) && setup->version < 4)
-                return where(fmt::format("a stall timeout in a log of version {}, whose host had none",
-                                         setup->version));
+                return where(fmt::format(
+                    "a stall timeout in a log of version {}, whose host had none", setup->version));
             const PlayerId player = std::visit(
                 [](const auto& e) -> PlayerId {
                     if constexpr (requires { e.player; })

@@ -17,7 +17,8 @@
 namespace bg {
 
 // The word list a log's game was played with, or why it cannot be had.
-using DictionaryFinder = std::function<std::variant<const Dictionary*, std::string>(const Setup&)>;
+using DictionaryFinder =
+    std::function<std::variant<const Dictionary*, std::string>(const GameSetup&)>;
 
 // A live line (record/live_lines.hpp) of the replayed game, at the time the log recorded.
 using ReplayLines = std::function<void(std::uint64_t t_ns, const std::string& line)>;

@@ -9,7 +9,7 @@ namespace bg {
 
 using nlohmann::json;
 
-nlohmann::json result_json(const Setup& setup, const Game& game,
+nlohmann::json result_json(const GameSetup& setup, const Game& game,
                            const std::vector<PlayerUsage>& usage) {
     json players = json::array();
     const std::vector<int> standings = game.standings();

@@ -24,7 +24,7 @@ struct PlayerUsage {
 
 // In a log of version 2 or later, every player's "cpu_ms" and "memory_peak_bytes" (null where
 // `usage` has none) are in it; a version 1 log's result has neither.
-nlohmann::json result_json(const Setup& setup, const Game& game,
+nlohmann::json result_json(const GameSetup& setup, const Game& game,
                            const std::vector<PlayerUsage>& usage = {});
 std::string result_table(const nlohmann::json& result);
 

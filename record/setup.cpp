@@ -15,7 +15,7 @@ nlohmann::json commands_json(const std::vector<std::string>& commands) {
     return array;
 }
 
-nlohmann::json to_json(const Setup& s) {
+nlohmann::json to_json(const GameSetup& s) {
     nlohmann::json start = {
         {"version", s.version},
         {"seed", s.game.seed},
@@ -40,7 +40,7 @@ nlohmann::json to_json(const Setup& s) {
     return start;
 }
 
-std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
+std::variant<GameSetup, std::string> setup_from_json(const nlohmann::json& object) {
     if (!object.is_object())
         return std::string("bad start record: not an object");
     JsonFields f(object);
@@ -48,7 +48,7 @@ std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object) {
     if (f.error().empty() && (version < oldest_log_version || version > log_version))
         return fmt::format("log version {} is not one this host reads ({} to {})", version,
                            oldest_log_version, log_version);
-    Setup s;
+    GameSetup s;
     s.version = version;
     s.game.seed = f.get<std::uint64_t>("seed");
     const auto players = f.get<std::vector<nlohmann::json>>("players");

@@ -14,8 +14,8 @@
 
 namespace bg {
 
-struct Setup {
-    GameConfig game;
+struct GameSetup {
+    RulesConfig game;
     std::vector<std::string> commands;
     LegacyDialect dialect = LegacyDialect::v1;
     std::string dictionary;  // the --dict path, or "" for the built-in list
@@ -50,10 +50,10 @@ struct Setup {
 inline constexpr int log_version = 4;
 inline constexpr int oldest_log_version = 1;
 
-nlohmann::json to_json(const Setup& setup);
+nlohmann::json to_json(const GameSetup& setup);
 // Player commands as the log and the result hold them: any bytes, without loss.
 nlohmann::json commands_json(const std::vector<std::string>& commands);
 // The setup a start record holds, or why it is not one.
-std::variant<Setup, std::string> setup_from_json(const nlohmann::json& object);
+std::variant<GameSetup, std::string> setup_from_json(const nlohmann::json& object);
 
 }  // namespace bg

@@ -15,7 +15,7 @@ namespace bg {
 
 namespace {
 
-Game new_game(const Setup& setup, const Dictionary& dictionary) {
+Game new_game(const GameSetup& setup, const Dictionary& dictionary) {
     if (setup.commands.size() != static_cast<std::size_t>(setup.game.players))
         throw std::invalid_argument("one command a player");
     std::string error;
@@ -49,7 +49,8 @@ constexpr std::uint64_t order_stream = 0x5ea7'0fde'a1e5'0000ULL;
 
 }  // namespace
 
-Referee::Referee(Setup setup, const Dictionary& dictionary, LogSink& log, RefereeOptions options)
+Referee::Referee(GameSetup setup, const Dictionary& dictionary, LogSink& log,
+                 RefereeOptions options)
     : setup_(std::move(setup)),
       options_(options),
       log_(log),
@@ -176,6 +177,9 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
                         a.status == 127 ? "command not found" : "command not executable");
                 }
                 handle(input::Gone{a.player, std::move(reason)}, t_ns, effects);
+            } else if constexpr (std::is_same_v<A, arrival::Left>) {
+                if (!out(a.player))
+                    handle(input::Gone{a.player, std::move(a.reason)}, t_ns, effects);
             } else if constexpr (std::is_same_v<A, arrival::StartFailed>) {
                 failed_to_start_ = true;
                 handle(input::Gone{a.player, "could not start: " + a.error}, t_ns, effects);

@@ -60,6 +60,10 @@ struct StartFailed {  // its command could not be started at all
     PlayerId player = 0;
     std::string error;
 };
+struct Left {  // it left, for a reason its seat names (a connection that dropped)
+    PlayerId player = 0;
+    std::string reason;
+};
 struct InputError {  // a write to its stdin failed: it closed it, most likely
     PlayerId player = 0;
     std::string error;
@@ -83,9 +87,10 @@ struct Signalled {  // the host was told to stop: the game is aborted
 };
 }  // namespace arrival
 
-using Arrival = std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited,
-                             arrival::StartFailed, arrival::InputError, arrival::Backlog,
-                             arrival::TimerFired, arrival::Signalled, arrival::OutOfMemory>;
+using Arrival =
+    std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited, arrival::StartFailed,
+                 arrival::Left, arrival::InputError, arrival::Backlog, arrival::TimerFired,
+                 arrival::Signalled, arrival::OutOfMemory>;
 
 namespace effect {
 // Start the player's command (the players are started in an order drawn like every other).
@@ -161,7 +166,8 @@ class Referee {
     static constexpr std::size_t backlog_limit = 1 << 20;
 
     // Throws std::invalid_argument for a setup no game can be made of (player or set count).
-    Referee(Setup setup, const Dictionary& dictionary, LogSink& log, RefereeOptions options = {});
+    Referee(GameSetup setup, const Dictionary& dictionary, LogSink& log,
+            RefereeOptions options = {});
 
     // The start record, the ready timer and a Start for every player; an abort (and no Start)
     // when the log cannot be written.
@@ -176,7 +182,7 @@ class Referee {
     bool over() const { return game_.over(); }
     bool finished() const { return finished_; }
     const Game& game() const { return game_; }
-    const Setup& setup() const { return setup_; }
+    const GameSetup& setup() const { return setup_; }
     // The result, as --json prints it and the log's last record holds (with what the players
     // used once finished).
     nlohmann::json result() const;
@@ -221,7 +227,7 @@ class Referee {
     template <class T, class SourceOf>
     void in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf source_of);
 
-    Setup setup_;
+    GameSetup setup_;
     RefereeOptions options_;
     LogSink& log_;
     Game game_;

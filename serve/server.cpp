@@ -118,7 +118,7 @@ struct Server::Session {
     enum Kind { idle, body, stream };
     explicit Session(std::size_t limit) : out(limit) {}
     Kind kind = idle;
-    Outbox out;
+    SendQueue out;
     lws* wsi = nullptr;
 };
 
@@ -308,7 +308,7 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     if (method == Method::head)
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     session.kind = Session::body;
-    Outbox whole(body->size());
+    SendQueue whole(body->size());
     session.out = std::move(whole);
     session.out.push(*body);
     lws_callback_on_writable(wsi);
@@ -333,7 +333,7 @@ int Server::on_writable(lws* wsi, Session& session) {
     }
     if (session.kind == Session::body) {
         session.kind = Session::idle;
-        session.out = Outbox(limits_.queue_bytes);
+        session.out = SendQueue(limits_.queue_bytes);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     check_finished();
@@ -355,7 +355,7 @@ void Server::drop(Session& session) {
     counts_.streams = static_cast<int>(streams_.size());
     ++counts_.dropped;
     session.kind = Session::idle;
-    session.out = Outbox(0);
+    session.out = SendQueue(0);
     if (session.wsi)
         lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }

@@ -46,7 +46,7 @@ std::optional<std::vector<const Event*>> Stream::since(std::uint64_t last_seen) 
     return missed;
 }
 
-bool Outbox::push(std::string_view text) {
+bool SendQueue::push(std::string_view text) {
     if (text.size() > limit_ - size())
         return false;
     // What was sent is dropped from the front once it is most of the buffer.
@@ -58,11 +58,11 @@ bool Outbox::push(std::string_view text) {
     return true;
 }
 
-std::string_view Outbox::front(std::size_t most) const {
+std::string_view SendQueue::front(std::size_t most) const {
     return std::string_view(buffer_).substr(start_, most);
 }
 
-void Outbox::sent(std::size_t bytes) {
+void SendQueue::sent(std::size_t bytes) {
     start_ += std::min(bytes, size());
     if (start_ == buffer_.size()) {
         buffer_.clear();

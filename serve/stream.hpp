@@ -56,9 +56,9 @@ class Stream {
 // A client's bytes not yet sent. It holds at most `limit` bytes: what would go over it is
 // refused, and the server drops that client (a client that reads slower than the games play
 // is never waited for; it reconnects and gets a snapshot).
-class Outbox {
+class SendQueue {
   public:
-    explicit Outbox(std::size_t limit) : limit_(limit) {}
+    explicit SendQueue(std::size_t limit) : limit_(limit) {}
 
     // False, and nothing taken, when `text` would take it over its limit.
     bool push(std::string_view text);

@@ -12,7 +12,7 @@ namespace {
 
 Game new_game(int players, std::uint64_t seed = 42) {
     std::string error;
-    auto game = Game::create(GameConfig{seed, players, 1}, two_letter_words(), &error);
+    auto game = Game::create(RulesConfig{seed, players, 1}, two_letter_words(), &error);
     REQUIRE(game);
     return std::move(*game);
 }
@@ -370,8 +370,7 @@ TEST_CASE("game: at the game timeout the fewest tiles win, and a tie has no winn
           decision::GameOver{End::game_timeout, std::nullopt});
 }
 
-TEST_CASE("game: a stall ends a game whose bunch cannot serve a dump, by fewest tiles",
-          "[game]") {
+TEST_CASE("game: a stall ends a game whose bunch cannot serve a dump, by fewest tiles", "[game]") {
     Game game = dealt_game(2);
     // Before the deal, or while a dump can be served, a stall changes nothing.
     Game undealt = new_game(2);
@@ -405,7 +404,7 @@ TEST_CASE("game: an abort ends the game with no winner", "[game]") {
 
 TEST_CASE("game: player and set counts out of range are refused", "[game]") {
     std::string error;
-    CHECK_FALSE(Game::create(GameConfig{1, 0, 1}, two_letter_words(), &error));
+    CHECK_FALSE(Game::create(RulesConfig{1, 0, 1}, two_letter_words(), &error));
     CHECK(error == "0 players: a game has 1 to 64");
 }
 

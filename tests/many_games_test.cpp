@@ -15,10 +15,11 @@
 
 #include <unistd.h>
 
-#include "host/match.hpp"
+#include "match/match.hpp"
 #include "record/replay.hpp"
 #include "tests/support/run.hpp"
 #include "transport/handles.hpp"
+#include "transport/process_seat.hpp"
 #include "wordlist/word_file.hpp"
 
 using namespace bg;
@@ -46,8 +47,8 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
     std::vector<std::unique_ptr<Match>> matches;
     int done = 0;
     for (int g = 0; g < games; ++g) {
-        Setup setup;
-        setup.game = GameConfig{static_cast<std::uint64_t>(g), 2, 1};
+        GameSetup setup;
+        setup.game = RulesConfig{static_cast<std::uint64_t>(g), 2, 1};
         const std::string bot = "exec " BG_PEEL_BOT_PATH " play " + tag;
         // The victim's players say ready and then never move: its game is still on when one of
         // them is killed.
@@ -60,9 +61,9 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
         logs.push_back(std::make_unique<EventLog>(files.back()));
         Match::Options options;
         options.on_done = [&done] { ++done; };
-        matches.push_back(std::make_unique<Match>(loop.get(), setup, dictionary, *logs.back(),
-                                                  unsandboxed_launches(setup.commands),
-                                                  std::move(options)));
+        matches.push_back(std::make_unique<Match>(
+            loop.get(), setup, dictionary, *logs.back(),
+            process_seats(loop.get(), unsandboxed_launches(setup.commands)), std::move(options)));
     }
     for (auto& match : matches)
         match->start();
@@ -115,7 +116,7 @@ TEST_CASE("many games: 200 at once on one loop, one of them killed in the middle
         // Its own log, and it replays to the same result.
         std::ifstream in(log_path(g));
         const auto replayed =
-            replay_log(in, [&](const Setup&) -> std::variant<const Dictionary*, std::string> {
+            replay_log(in, [&](const GameSetup&) -> std::variant<const Dictionary*, std::string> {
                 return &dictionary;
             });
         REQUIRE(std::holds_alternative<nlohmann::json>(replayed));

@@ -22,8 +22,8 @@ std::string staircase_of(const Referee& referee, PlayerId player) {
 
 TEST_CASE("referee: think times run from new tiles to the next peel, and stale peels count",
           "[referee]") {
-    Setup setup;
-    setup.game = GameConfig{1, 2, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{1, 2, 1};
     setup.commands = {"one", "two"};
     MemoryLog log;
     Referee referee(setup, two_letter_words(), log);
@@ -70,8 +70,8 @@ bool stall_clock(const Effects& effects, bool start) {
 
 TEST_CASE("referee: the stall clock runs while the bunch cannot serve a dump, from the last peel",
           "[referee]") {
-    Setup setup;
-    setup.game = GameConfig{1, 2, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{1, 2, 1};
     setup.commands = {"one", "two"};
     setup.stall_timeout_ms = 5000;
     MemoryLog log;
@@ -97,9 +97,9 @@ TEST_CASE("referee: the stall clock runs while the bunch cannot serve a dump, fr
     CHECK_FALSE(stall_clock(effects, true));
     // An accepted peel does; a firing taken in the same turn, after it, came before the restart:
     // no stall.
-    effects = referee.take(
-        std::vector<Arrival>{arrival::Output{1, staircase_of(referee, 1)}, arrival::TimerFired{stall}},
-        t++);
+    effects = referee.take(std::vector<Arrival>{arrival::Output{1, staircase_of(referee, 1)},
+                                                arrival::TimerFired{stall}},
+                           t++);
     REQUIRE(referee.game().players()[1].peels == 1);
     CHECK(stall_clock(effects, true));
     CHECK_FALSE(referee.over());
@@ -110,8 +110,8 @@ TEST_CASE("referee: the stall clock runs while the bunch cannot serve a dump, fr
 }
 
 TEST_CASE("referee: the stall clock stops when a player put out refills the bunch", "[referee]") {
-    Setup setup;
-    setup.game = GameConfig{1, 3, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{1, 3, 1};
     setup.commands = {"one", "two", "three"};
     setup.stall_timeout_ms = 5000;
     MemoryLog log;
@@ -136,8 +136,8 @@ TEST_CASE("referee: the stall clock stops when a player put out refills the bunc
 TEST_CASE("referee: the stall clock's firing ends the game as stalled, and none runs at 0",
           "[referee]") {
     for (const std::uint64_t ms : {std::uint64_t{0}, std::uint64_t{5000}}) {
-        Setup setup;
-        setup.game = GameConfig{1, 2, 1};
+        GameSetup setup;
+        setup.game = RulesConfig{1, 2, 1};
         setup.commands = {"one", "two"};
         setup.stall_timeout_ms = ms;
         MemoryLog log;
@@ -161,8 +161,8 @@ TEST_CASE("referee: the stall clock's firing ends the game as stalled, and none 
 
 TEST_CASE("referee: a player whose cgroup ran out of memory is put out, saying its limit",
           "[referee]") {
-    Setup setup;
-    setup.game = GameConfig{1, 3, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{1, 3, 1};
     setup.commands = {"one", "two", "three"};
     MemoryLog log;
     Referee referee(setup, two_letter_words(), log);
@@ -185,8 +185,8 @@ TEST_CASE("referee: a player whose cgroup ran out of memory is put out, saying i
 
 TEST_CASE("referee: once the players are gone, what each used and then the result are logged",
           "[referee]") {
-    Setup setup;
-    setup.game = GameConfig{1, 2, 1};
+    GameSetup setup;
+    setup.game = RulesConfig{1, 2, 1};
     setup.commands = {"one", "two"};
     MemoryLog log;
     Referee referee(setup, two_letter_words(), log);

@@ -18,7 +18,7 @@ namespace {
 
 std::variant<nlohmann::json, std::string> replay(const std::string& text) {
     std::istringstream in(text);
-    return replay_log(in, [](const Setup&) -> std::variant<const Dictionary*, std::string> {
+    return replay_log(in, [](const GameSetup&) -> std::variant<const Dictionary*, std::string> {
         return &two_letter_words();
     });
 }
@@ -33,9 +33,9 @@ std::string game_log(const std::vector<PlayerUsage>& usage, int log_version = 2,
     std::FILE* file = ::open_memstream(&text, &size);
     {
         EventLog log(file);
-        Setup setup;
+        GameSetup setup;
         setup.version = log_version;
-        setup.game = GameConfig{3, 2, 1};
+        setup.game = RulesConfig{3, 2, 1};
         if (log_version == 1)
             setup.game.newest_protocol = protocol_v2;
         setup.commands = {"one", "two"};

@@ -13,10 +13,10 @@ using namespace bg::tournament;
 
 namespace {
 
-std::vector<ScheduledGame> games_of(const ScheduleOptions& options) {
+std::vector<Fixture> games_of(const ScheduleOptions& options) {
     auto made = schedule(options);
-    REQUIRE(std::holds_alternative<std::vector<ScheduledGame>>(made));
-    return std::get<std::vector<ScheduledGame>>(made);
+    REQUIRE(std::holds_alternative<std::vector<Fixture>>(made));
+    return std::get<std::vector<Fixture>>(made);
 }
 
 std::string error_of(const ScheduleOptions& options) {

@@ -99,7 +99,7 @@ TEST_CASE("serve: an event on the wire is id, event and one line of data", "[ser
 
 TEST_CASE("serve: a client's queue holds up to its limit, in order, and refuses what is over",
           "[serve]") {
-    Outbox out(10);
+    SendQueue out(10);
     CHECK(out.empty());
     CHECK(out.push("abcdef"));
     CHECK(out.push("ghij"));

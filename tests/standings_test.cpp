@@ -9,9 +9,10 @@ using namespace bg::tournament;
 namespace {
 
 // A done game: seats hold these bots, with these standings (0 disqualified, with `reason`).
-GameRow done(int id, int deal, int rotation, std::vector<int> bots, std::vector<int> standings,
-             std::string end = "bananas", std::string reason = "") {
-    GameRow row;
+FixtureRecord done(int id, int deal, int rotation, std::vector<int> bots,
+                   std::vector<int> standings, std::string end = "bananas",
+                   std::string reason = "") {
+    FixtureRecord row;
     row.id = id;
     row.game.deal = deal;
     row.game.rotation = rotation;
@@ -36,8 +37,8 @@ GameRow done(int id, int deal, int rotation, std::vector<int> bots, std::vector<
     return row;
 }
 
-Spec spec_of(int bots, int players) {
-    Spec spec;
+TournamentSpec spec_of(int bots, int players) {
+    TournamentSpec spec;
     for (int b = 0; b < bots; ++b)
         spec.bots.push_back({std::string(1, static_cast<char>('a' + b)), "true"});
     spec.players = players;
@@ -55,13 +56,13 @@ const BotStanding& bot_named(const Standings& s, const std::string& name) {
 }  // namespace
 
 TEST_CASE("standings: counts, standings, disqualifications and head to head", "[standings]") {
-    const Spec spec = spec_of(3, 3);
-    std::vector<GameRow> rows = {
+    const TournamentSpec spec = spec_of(3, 3);
+    std::vector<FixtureRecord> rows = {
         done(1, 0, 0, {0, 1, 2}, {1, 2, 3}),
         done(2, 0, 1, {1, 2, 0}, {2, 0, 1}, "bananas", "protocol error: sent r (ready) twice"),
         done(3, 0, 2, {2, 0, 1}, {2, 2, 1}, "game_timeout"),
     };
-    GameRow pending;
+    FixtureRecord pending;
     pending.id = 4;
     pending.game.seats = {0, 1, 2};
     rows.push_back(pending);
@@ -92,9 +93,9 @@ TEST_CASE("standings: counts, standings, disqualifications and head to head", "[
 }
 
 TEST_CASE("standings: two bots are scored on the two games of each deal", "[standings]") {
-    Spec spec = spec_of(2, 2);
+    TournamentSpec spec = spec_of(2, 2);
     spec.sprt = bg::stats::Sprt{0, 50, 0.05, 0.05};
-    const std::vector<GameRow> rows = {
+    const std::vector<FixtureRecord> rows = {
         done(1, 0, 0, {0, 1}, {1, 2}),
         done(2, 0, 1, {1, 0}, {2, 1}),  // a wins both: 4
         done(3, 1, 0, {0, 1}, {1, 2}),

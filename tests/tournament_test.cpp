@@ -107,7 +107,7 @@ TEST_CASE(
 
     // The schedule in the database is the pure function's, every game done once.
     auto made = bg::tournament::schedule({3, 2, bg::tournament::Format::round_robin, 2, 9});
-    const auto& expected = std::get<std::vector<bg::tournament::ScheduledGame>>(made);
+    const auto& expected = std::get<std::vector<bg::tournament::Fixture>>(made);
     const json games = games_of(db);
     REQUIRE(games.size() == expected.size());
     const std::vector<std::string> names = {"a", "b", "c"};
@@ -280,9 +280,9 @@ TEST_CASE("tournament: a signal at any point of a run's end still prints the sta
         const std::string& db = db_file.path;
         const int when_done = attempt % 6 == 0 ? 1 : 2;
         const auto delay = std::chrono::microseconds(500 * (attempt % 6));
-        Background runner = start(run_command(
-            db, {"a=" + bot("staircase", tag), "b=" + bot("staircase", tag)},
-            {"--deals", "1", "--concurrency", "2", "--game-timeout", "60", "--json"}));
+        Background runner = start(
+            run_command(db, {"a=" + bot("staircase", tag), "b=" + bot("staircase", tag)},
+                        {"--deals", "1", "--concurrency", "2", "--game-timeout", "60", "--json"}));
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
         while (games_done(db) < when_done && process_alive(runner.pid) &&
                std::chrono::steady_clock::now() < deadline)
@@ -319,10 +319,11 @@ TEST_CASE("tournament: without a terminal, a status line every --progress second
     // before then, so the lines before the end say that none is.
     const ScratchDb db_file("progress");
     const std::string tag = scratch("progress-bots");
-    const Run r = run(run_command(db_file.path, {"a=" + bot("sleep", tag), "b=" + bot("sleep", tag)},
-                                  {"--deals", "1", "--concurrency", "2", "--game-timeout", "2.5",
-                                   "--progress", "1"}),
-                      60);
+    const Run r =
+        run(run_command(
+                db_file.path, {"a=" + bot("sleep", tag), "b=" + bot("sleep", tag)},
+                {"--deals", "1", "--concurrency", "2", "--game-timeout", "2.5", "--progress", "1"}),
+            60);
     INFO(r.err);
     CHECK(r.status == 0);
     int before_any = 0;
@@ -330,8 +331,8 @@ TEST_CASE("tournament: without a terminal, a status line every --progress second
     for (std::string line; std::getline(lines, line);)
         before_any += line.rfind("games 0/2 (0%)", 0) == 0;
     CHECK(before_any >= 2);
-    const Run refused = run({tournament, "run", "--db", db_file.path + "x", "--bot", "a=x",
-                             "--bot", "b=y", "--progress", "0"});
+    const Run refused = run({tournament, "run", "--db", db_file.path + "x", "--bot", "a=x", "--bot",
+                             "b=y", "--progress", "0"});
     CHECK(refused.status == 2);
     CHECK(refused.err.find("--progress must be a whole number from 1 to 86400") !=
           std::string::npos);

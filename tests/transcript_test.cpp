@@ -46,7 +46,7 @@ void play(const std::vector<std::string>& lines, bool print) {
     REQUIRE(!lines.empty());
     std::istringstream header(lines[0]);
     std::string word;
-    Setup setup;
+    GameSetup setup;
     while (header >> word) {
         if (word == "seed")
             header >> setup.game.seed;

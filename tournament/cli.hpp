@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include "cli/console.hpp"
 #include "core/text.hpp"
-#include "host/console.hpp"
 #include "tournament/database.hpp"
 
 namespace bg::tournament::cli {

@@ -109,8 +109,55 @@ Database::~Database() {
         ::close(lock_fd_);
 }
 
+namespace {
+
+// The tournament's options, its bots and its schedule (this shard's games), each column by
+// name.
+void write_schedule(SQLite::Database& db, const TournamentSpec& spec) {
+    SQLite::Statement tournament(db, "INSERT INTO tournament (id, options) VALUES (1, :options)");
+    tournament.bind(":options", to_json(spec).dump());
+    tournament.exec();
+    SQLite::Statement bot(db, "INSERT INTO bots (id, name, command) VALUES (:id, :name, :command)");
+    for (std::size_t i = 0; i < spec.bots.size(); ++i) {
+        bot.bind(":id", static_cast<int>(i));
+        bot.bind(":name", spec.bots[i].name);
+        bot.bind(":command", spec.bots[i].command);
+        bot.exec();
+        bot.reset();
+    }
+    auto made = schedule(spec.schedule_options());
+    if (auto* error = std::get_if<std::string>(&made))
+        throw std::invalid_argument(*error);
+    SQLite::Statement game(db,
+                           "INSERT INTO games (id, deal, seed, table_no, rotation) VALUES (:id, "
+                           ":deal, :seed, :table_no, :rotation)");
+    SQLite::Statement seat(
+        db, "INSERT INTO seats (game_id, seat, bot_id) VALUES (:game_id, :seat, :bot_id)");
+    int id = 0;
+    for (const auto& g : std::get<std::vector<Fixture>>(made)) {
+        if (!spec.in_shard(++id))
+            continue;
+        game.bind(":id", id);
+        game.bind(":deal", g.deal);
+        game.bind(":seed", std::to_string(g.seed));
+        game.bind(":table_no", g.table);
+        game.bind(":rotation", g.rotation);
+        game.exec();
+        game.reset();
+        for (std::size_t s = 0; s < g.seats.size(); ++s) {
+            seat.bind(":game_id", id);
+            seat.bind(":seat", static_cast<int>(s));
+            seat.bind(":bot_id", g.seats[s]);
+            seat.exec();
+            seat.reset();
+        }
+    }
+}
+
+}  // namespace
+
 std::variant<std::unique_ptr<Database>, std::string> Database::create(const std::string& path,
-                                                                      const Spec& spec) {
+                                                                      const TournamentSpec& spec) {
     // The file is made here, exclusively: an existing file (a tournament, or anything else) is
     // never written over.
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -136,43 +183,7 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
         db->exec(fmt::format("PRAGMA application_id = {}", application_id));
         db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
         db->exec(schema);
-        SQLite::Statement tournament(*db, "INSERT INTO tournament (id, options) VALUES (1, ?)");
-        tournament.bind(1, to_json(spec).dump());
-        tournament.exec();
-        SQLite::Statement bot(*db, "INSERT INTO bots (id, name, command) VALUES (?, ?, ?)");
-        for (std::size_t i = 0; i < spec.bots.size(); ++i) {
-            bot.bind(1, static_cast<int>(i));
-            bot.bind(2, spec.bots[i].name);
-            bot.bind(3, spec.bots[i].command);
-            bot.exec();
-            bot.reset();
-        }
-        auto made = schedule(spec.schedule_options());
-        if (auto* error = std::get_if<std::string>(&made))
-            throw std::invalid_argument(*error);
-        SQLite::Statement game(*db,
-                               "INSERT INTO games (id, deal, seed, table_no, rotation) VALUES "
-                               "(?, ?, ?, ?, ?)");
-        SQLite::Statement seat(*db, "INSERT INTO seats (game_id, seat, bot_id) VALUES (?, ?, ?)");
-        int id = 0;
-        for (const auto& g : std::get<std::vector<ScheduledGame>>(made)) {
-            if (!spec.in_shard(++id))
-                continue;
-            game.bind(1, id);
-            game.bind(2, g.deal);
-            game.bind(3, std::to_string(g.seed));
-            game.bind(4, g.table);
-            game.bind(5, g.rotation);
-            game.exec();
-            game.reset();
-            for (std::size_t s = 0; s < g.seats.size(); ++s) {
-                seat.bind(1, id);
-                seat.bind(2, static_cast<int>(s));
-                seat.bind(3, g.seats[s]);
-                seat.exec();
-                seat.reset();
-            }
-        }
+        write_schedule(*db, spec);
         transaction.commit();
         db->exec("PRAGMA synchronous = NORMAL");
         std::unique_ptr<Database> database(new Database(std::move(db), path));
@@ -240,11 +251,12 @@ std::optional<std::string> Database::load_spec() {
     SQLite::Statement query(*db_, "SELECT options FROM tournament WHERE id = 1");
     if (!query.executeStep())
         return std::string("it holds no tournament");
-    const auto parsed = nlohmann::json::parse(query.getColumn(0).getString(), nullptr, false);
+    const auto parsed =
+        nlohmann::json::parse(query.getColumn("options").getString(), nullptr, false);
     auto spec = spec_from_json(parsed);
     if (auto* error = std::get_if<std::string>(&spec))
         return *error;
-    spec_ = std::move(std::get<Spec>(spec));
+    spec_ = std::move(std::get<TournamentSpec>(spec));
     return std::nullopt;
 }
 
@@ -271,38 +283,92 @@ int Database::requeue_running() {
     return db_->exec("UPDATE games SET state = 'pending' WHERE state = 'running'");
 }
 
-std::vector<GameRow> Database::games() const {
-    std::vector<GameRow> rows;
+namespace {
+
+// A seat's result into the update's columns, by name.
+void write_seat(SQLite::Statement& seat, const SeatResult& s) {
+    seat.bind(":outcome", s.outcome);
+    seat.bind(":standing", s.standing);
+    seat.bind(":tiles", s.tiles);
+    seat.bind(":peels", s.peels);
+    seat.bind(":dumps", s.dumps);
+    seat.bind(":stale_peels", s.stale_peels);
+    seat.bind(":timed_peels", s.timed_peels);
+    seat.bind(":think_ms", s.think_ms);
+    seat.bind(":reason", s.reason);
+    seat.bind(":protocol", s.protocol);
+    if (s.cpu_ms)
+        seat.bind(":cpu_ms", *s.cpu_ms);
+    else
+        seat.bind(":cpu_ms");
+    if (s.memory_peak_bytes)
+        seat.bind(":memory_peak_bytes", static_cast<std::int64_t>(*s.memory_peak_bytes));
+    else
+        seat.bind(":memory_peak_bytes");
+}
+
+// A game row's columns, by name (a schema 1 database has no host_version: NULL).
+FixtureRecord game_row(const SQLite::Statement& game) {
+    FixtureRecord row;
+    row.id = game.getColumn("id").getInt();
+    row.game.deal = game.getColumn("deal").getInt();
+    row.game.seed = std::stoull(game.getColumn("seed").getString());
+    row.game.table = game.getColumn("table_no").getInt();
+    row.game.rotation = game.getColumn("rotation").getInt();
+    const std::string state = game.getColumn("state").getString();
+    row.state = state == "done"      ? State::done
+                : state == "running" ? State::running
+                                     : State::pending;
+    row.attempts = game.getColumn("attempts").getInt();
+    if (row.state != State::done)
+        return row;
+    GameResult result;
+    result.end = game.getColumn("end").getString();
+    if (!game.getColumn("winner_seat").isNull())
+        result.winner_seat = game.getColumn("winner_seat").getInt();
+    result.peels = game.getColumn("peels").getInt();
+    result.bunch = game.getColumn("bunch").getInt();
+    result.duration_ms = static_cast<std::uint64_t>(game.getColumn("duration_ms").getInt64());
+    result.log = game.getColumn("log").getString();
+    result.host_version = game.getColumn("host_version").getString();  // "" when NULL
+    row.result = std::move(result);
+    return row;
+}
+
+// A seat's result columns, by name (a schema 1 database has no cpu_ms nor memory_peak_bytes).
+SeatResult seat_result(const SQLite::Statement& seat) {
+    SeatResult s;
+    s.outcome = seat.getColumn("outcome").getString();
+    s.standing = seat.getColumn("standing").getInt();
+    s.tiles = seat.getColumn("tiles").getInt();
+    s.peels = seat.getColumn("peels").getInt();
+    s.dumps = seat.getColumn("dumps").getInt();
+    s.stale_peels = seat.getColumn("stale_peels").getInt();
+    s.timed_peels = seat.getColumn("timed_peels").getInt();
+    s.think_ms = seat.getColumn("think_ms").getDouble();
+    s.reason = seat.getColumn("reason").getString();
+    s.protocol = seat.getColumn("protocol").getString();
+    if (!seat.getColumn("cpu_ms").isNull())
+        s.cpu_ms = seat.getColumn("cpu_ms").getDouble();
+    if (!seat.getColumn("memory_peak_bytes").isNull())
+        s.memory_peak_bytes =
+            static_cast<std::uint64_t>(seat.getColumn("memory_peak_bytes").getInt64());
+    return s;
+}
+
+}  // namespace
+
+std::vector<FixtureRecord> Database::games() const {
+    std::vector<FixtureRecord> rows;
     std::unordered_map<int, std::size_t> index;  // game id -> its row
     SQLite::Transaction snapshot(*db_);          // one consistent view, however the runner writes
     SQLite::Statement game(
         *db_, std::string("SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
                           "winner_seat, peels, bunch, duration_ms, log, ") +
-                  (version_ >= 2 ? "host_version" : "NULL") + " FROM games ORDER BY id");
+                  (version_ >= 2 ? "host_version" : "NULL AS host_version") +
+                  " FROM games ORDER BY id");
     while (game.executeStep()) {
-        GameRow row;
-        row.id = game.getColumn(0).getInt();
-        row.game.deal = game.getColumn(1).getInt();
-        row.game.seed = std::stoull(game.getColumn(2).getString());
-        row.game.table = game.getColumn(3).getInt();
-        row.game.rotation = game.getColumn(4).getInt();
-        const std::string state = game.getColumn(5).getString();
-        row.state = state == "done"      ? State::done
-                    : state == "running" ? State::running
-                                         : State::pending;
-        row.attempts = game.getColumn(6).getInt();
-        if (row.state == State::done) {
-            GameResult result;
-            result.end = game.getColumn(7).getString();
-            if (!game.getColumn(8).isNull())
-                result.winner_seat = game.getColumn(8).getInt();
-            result.peels = game.getColumn(9).getInt();
-            result.bunch = game.getColumn(10).getInt();
-            result.duration_ms = static_cast<std::uint64_t>(game.getColumn(11).getInt64());
-            result.log = game.getColumn(12).getString();
-            result.host_version = game.getColumn(13).getString();  // "" when NULL
-            row.result = std::move(result);
-        }
+        FixtureRecord row = game_row(game);
         if (!rows.empty() && row.id <= rows.back().id)
             throw std::runtime_error("the games' ids do not increase");
         index[row.id] = rows.size();
@@ -311,34 +377,19 @@ std::vector<GameRow> Database::games() const {
     SQLite::Statement seat(
         *db_, std::string("SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
                           "stale_peels, timed_peels, think_ms, reason, protocol, ") +
-                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes" : "NULL, NULL") +
+                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes"
+                                 : "NULL AS cpu_ms, NULL AS memory_peak_bytes") +
                   " FROM seats ORDER BY game_id, seat");
     while (seat.executeStep()) {
-        const int id = seat.getColumn(0).getInt();
+        const int id = seat.getColumn("game_id").getInt();
         const auto found = index.find(id);
-        if (found == index.end() ||
-            seat.getColumn(1).getInt() != static_cast<int>(rows[found->second].game.seats.size()))
+        if (found == index.end() || seat.getColumn("seat").getInt() !=
+                                        static_cast<int>(rows[found->second].game.seats.size()))
             throw std::runtime_error(fmt::format("game {}'s seats are not 0, 1, 2...", id));
-        GameRow& row = rows[found->second];
-        row.game.seats.push_back(seat.getColumn(2).getInt());
-        if (!row.result)
-            continue;
-        SeatResult s;
-        s.outcome = seat.getColumn(3).getString();
-        s.standing = seat.getColumn(4).getInt();
-        s.tiles = seat.getColumn(5).getInt();
-        s.peels = seat.getColumn(6).getInt();
-        s.dumps = seat.getColumn(7).getInt();
-        s.stale_peels = seat.getColumn(8).getInt();
-        s.timed_peels = seat.getColumn(9).getInt();
-        s.think_ms = seat.getColumn(10).getDouble();
-        s.reason = seat.getColumn(11).getString();
-        s.protocol = seat.getColumn(12).getString();
-        if (!seat.getColumn(13).isNull())
-            s.cpu_ms = seat.getColumn(13).getDouble();
-        if (!seat.getColumn(14).isNull())
-            s.memory_peak_bytes = static_cast<std::uint64_t>(seat.getColumn(14).getInt64());
-        row.result->seats.push_back(std::move(s));
+        FixtureRecord& row = rows[found->second];
+        row.game.seats.push_back(seat.getColumn("bot_id").getInt());
+        if (row.result)
+            row.result->seats.push_back(seat_result(seat));
     }
     snapshot.commit();
     return rows;
@@ -347,17 +398,17 @@ std::vector<GameRow> Database::games() const {
 void Database::mark_running(int id) {
     SQLite::Statement update(*db_,
                              "UPDATE games SET state = 'running', attempts = attempts + 1 WHERE "
-                             "id = ? AND state = 'pending'");
-    update.bind(1, id);
+                             "id = :id AND state = 'pending'");
+    update.bind(":id", id);
     if (update.exec() != 1)
         throw std::runtime_error(fmt::format("game {} was not pending", id));
 }
 
 void Database::mark_pending(int id) {
     SQLite::Statement update(*db_,
-                             "UPDATE games SET state = 'pending' WHERE id = ? AND state = "
+                             "UPDATE games SET state = 'pending' WHERE id = :id AND state = "
                              "'running'");
-    update.bind(1, id);
+    update.bind(":id", id);
     update.exec();
 }
 
@@ -386,57 +437,40 @@ void Database::record(const std::vector<std::pair<int, const GameResult*>>& resu
 void Database::write_results(const std::vector<std::pair<int, const GameResult*>>& results,
                              bool from_running) {
     SQLite::Statement game(
-        *db_, std::string("UPDATE games SET state = 'done', end = ?, winner_seat = ?, peels = ?, "
-                          "bunch = ?, duration_ms = ?, log = ?, host_version = ?, finished = "
-                          "datetime('now') WHERE "
-                          "id = ? AND ") +
+        *db_, std::string("UPDATE games SET state = 'done', end = :end, winner_seat = "
+                          ":winner_seat, peels = :peels, bunch = :bunch, duration_ms = "
+                          ":duration_ms, log = :log, host_version = :host_version, finished = "
+                          "datetime('now') WHERE id = :id AND ") +
                   (from_running ? "state = 'running'" : "state != 'done'"));
     SQLite::Statement seat(*db_,
-                           "UPDATE seats SET outcome = ?, standing = ?, tiles = ?, peels = ?, "
-                           "dumps = ?, stale_peels = ?, timed_peels = ?, think_ms = ?, reason = "
-                           "?, protocol = ?, cpu_ms = ?, memory_peak_bytes = ? WHERE game_id = ? "
-                           "AND seat = ?");
+                           "UPDATE seats SET outcome = :outcome, standing = :standing, tiles = "
+                           ":tiles, peels = :peels, dumps = :dumps, stale_peels = :stale_peels, "
+                           "timed_peels = :timed_peels, think_ms = :think_ms, reason = :reason, "
+                           "protocol = :protocol, cpu_ms = :cpu_ms, memory_peak_bytes = "
+                           ":memory_peak_bytes WHERE game_id = :game_id AND seat = :seat");
     for (const auto& [id, result] : results) {
-        game.bind(1, result->end);
+        game.bind(":end", result->end);
         if (result->winner_seat)
-            game.bind(2, *result->winner_seat);
+            game.bind(":winner_seat", *result->winner_seat);
         else
-            game.bind(2);
-        game.bind(3, result->peels);
-        game.bind(4, result->bunch);
-        game.bind(5, static_cast<std::int64_t>(result->duration_ms));
-        game.bind(6, result->log);
+            game.bind(":winner_seat");
+        game.bind(":peels", result->peels);
+        game.bind(":bunch", result->bunch);
+        game.bind(":duration_ms", static_cast<std::int64_t>(result->duration_ms));
+        game.bind(":log", result->log);
         if (result->host_version.empty())
-            game.bind(7);
+            game.bind(":host_version");
         else
-            game.bind(7, result->host_version);
-        game.bind(8, id);
+            game.bind(":host_version", result->host_version);
+        game.bind(":id", id);
         if (game.exec() != 1)
             throw std::runtime_error(
                 fmt::format("game {} was not {}", id, from_running ? "running" : "to be done"));
         game.reset();
         for (std::size_t i = 0; i < result->seats.size(); ++i) {
-            const SeatResult& s = result->seats[i];
-            seat.bind(1, s.outcome);
-            seat.bind(2, s.standing);
-            seat.bind(3, s.tiles);
-            seat.bind(4, s.peels);
-            seat.bind(5, s.dumps);
-            seat.bind(6, s.stale_peels);
-            seat.bind(7, s.timed_peels);
-            seat.bind(8, s.think_ms);
-            seat.bind(9, s.reason);
-            seat.bind(10, s.protocol);
-            if (s.cpu_ms)
-                seat.bind(11, *s.cpu_ms);
-            else
-                seat.bind(11);
-            if (s.memory_peak_bytes)
-                seat.bind(12, static_cast<std::int64_t>(*s.memory_peak_bytes));
-            else
-                seat.bind(12);
-            seat.bind(13, id);
-            seat.bind(14, static_cast<int>(i));
+            write_seat(seat, result->seats[i]);
+            seat.bind(":game_id", id);
+            seat.bind(":seat", static_cast<int>(i));
             if (seat.exec() != 1)
                 throw std::runtime_error(fmt::format("game {} has no seat {}", id, i));
             seat.reset();
@@ -444,11 +478,11 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
     }
 }
 
-Database::Merged Database::merge(const std::vector<GameRow>& rows) {
+Database::Merged Database::merge(const std::vector<FixtureRecord>& rows) {
     Merged merged;
     std::unordered_map<int, const GameResult*> here;
-    std::unordered_map<int, const ScheduledGame*> scheduled;
-    const std::vector<GameRow> mine = games();
+    std::unordered_map<int, const Fixture*> scheduled;
+    const std::vector<FixtureRecord> mine = games();
     for (const auto& row : mine) {
         scheduled[row.id] = &row.game;
         if (row.result)
@@ -492,15 +526,15 @@ Database::Merged Database::merge(const std::vector<GameRow>& rows) {
 
 std::optional<std::string> Database::stopped() const {
     SQLite::Statement query(*db_, "SELECT stopped FROM tournament WHERE id = 1");
-    if (!query.executeStep() || query.getColumn(0).isNull())
+    if (!query.executeStep() || query.getColumn("stopped").isNull())
         return std::nullopt;
-    return query.getColumn(0).getString();
+    return query.getColumn("stopped").getString();
 }
 
 void Database::set_stopped(const std::string& why) {
     durably([&] {
-        SQLite::Statement update(*db_, "UPDATE tournament SET stopped = ? WHERE id = 1");
-        update.bind(1, why);
+        SQLite::Statement update(*db_, "UPDATE tournament SET stopped = :why WHERE id = 1");
+        update.bind(":why", why);
         update.exec();
     });
 }

@@ -73,9 +73,9 @@ struct GameResult {
 enum class State { pending, running, done };
 std::string_view to_string(State state);
 
-struct GameRow {
+struct FixtureRecord {
     int id = 0;  // from 1, in schedule order
-    ScheduledGame game;
+    Fixture game;
     State state = State::pending;
     int attempts = 0;
     std::optional<GameResult> result;  // when done
@@ -88,13 +88,13 @@ class Database {
     // A new database at `path` holding the tournament and its whole schedule, or why not (the
     // file exists, the directory is not writable...).
     static std::variant<std::unique_ptr<Database>, std::string> create(const std::string& path,
-                                                                       const Spec& spec);
+                                                                       const TournamentSpec& spec);
     // An existing tournament database, or why it is not one.
     static std::variant<std::unique_ptr<Database>, std::string> open(const std::string& path,
                                                                      Access access);
     ~Database();
 
-    const Spec& spec() const { return spec_; }
+    const TournamentSpec& spec() const { return spec_; }
     const std::string& path() const { return path_; }
 
     // Only one runner plays a tournament at a time: an error when another holds it. Held until
@@ -105,7 +105,7 @@ class Database {
 
     // Every game of the schedule, with the results of those done. The methods below throw
     // SQLite::Exception when the database cannot be read or written.
-    std::vector<GameRow> games() const;
+    std::vector<FixtureRecord> games() const;
     void mark_running(int id);
     void mark_pending(int id);
     // Games' results and their state `done`, in one transaction (a game is never split over
@@ -119,7 +119,7 @@ class Database {
         int already = 0;  // games done here already, with the same result
         std::vector<int> conflicts;
     };
-    Merged merge(const std::vector<GameRow>& rows);
+    Merged merge(const std::vector<FixtureRecord>& rows);
     // Why the tournament ended before its schedule did (an SPRT's decision), or nullopt.
     std::optional<std::string> stopped() const;
     void set_stopped(const std::string& why);
@@ -135,7 +135,7 @@ class Database {
     std::unique_ptr<SQLite::Database> db_;
     std::string path_;
     int version_ = schema_version;  // a version 1 file opened for reading stays one
-    Spec spec_;
+    TournamentSpec spec_;
     int lock_fd_ = -1;
 };
 

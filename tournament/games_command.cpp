@@ -25,7 +25,7 @@ std::string csv_field(const std::string& text) {
 
 // Where what seat `seat` of a done game wrote to stderr is kept, or "" (no log, or nothing
 // written).
-std::string stderr_of(const GameRow& row, std::size_t seat) {
+std::string stderr_of(const FixtureRecord& row, std::size_t seat) {
     if (!row.result || row.result->log.empty())
         return "";
     std::string path = player_stderr_path(row.result->log, static_cast<int>(seat));
@@ -33,106 +33,123 @@ std::string stderr_of(const GameRow& row, std::size_t seat) {
     return std::filesystem::exists(path, error) ? path : "";
 }
 
-int list_games(const Database& database, bool json, bool csv) {
-    const Spec& spec = database.spec();
-    const auto rows = database.games();
+// A game as games --json says it: its place in the schedule, its state, and once done its result
+// and each seat's.
+nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+        nlohmann::json seat = {
+            {"bot", spec.bots[static_cast<std::size_t>(row.game.seats[s])].name}};
+        if (row.result) {
+            const SeatResult& r = row.result->seats[s];
+            seat.update(nlohmann::json::object(
+                {{"outcome", r.outcome},
+                 {"standing", r.standing},
+                 {"tiles", r.tiles},
+                 {"peels", r.peels},
+                 {"dumps", r.dumps},
+                 {"stale_peels", r.stale_peels},
+                 {"timed_peels", r.timed_peels},
+                 {"think_ms", r.think_ms},
+                 {"reason",
+                  r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
+                 {"protocol", r.protocol},
+                 {"cpu_ms", r.cpu_ms ? nlohmann::json(*r.cpu_ms) : nlohmann::json(nullptr)},
+                 {"memory_peak_bytes", r.memory_peak_bytes ? nlohmann::json(*r.memory_peak_bytes)
+                                                           : nlohmann::json(nullptr)}}));
+            const std::string err_path = stderr_of(row, s);
+            seat["stderr"] =
+                err_path.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(err_path);
+        }
+        seats.push_back(std::move(seat));
+    }
+    nlohmann::json game = {{"id", row.id},
+                           {"deal", row.game.deal},
+                           {"seed", row.game.seed},
+                           {"table", row.game.table},
+                           {"rotation", row.game.rotation},
+                           {"state", to_string(row.state)},
+                           {"attempts", row.attempts},
+                           {"seats", seats}};
+    if (row.result) {
+        const auto& r = *row.result;
+        game.update(nlohmann::json::object(
+            {{"end", r.end},
+             {"winner_seat",
+              r.winner_seat ? nlohmann::json(*r.winner_seat) : nlohmann::json(nullptr)},
+             {"peels", r.peels},
+             {"bunch", r.bunch},
+             {"duration_ms", r.duration_ms},
+             {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
+             {"host_version",
+              r.host_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host_version)}}));
+    }
+    return game;
+}
+
+// games --csv: one row a seat.
+void write_csv(const std::vector<FixtureRecord>& rows, const TournamentSpec& spec) {
     const auto name = [&](int bot) { return spec.bots[static_cast<std::size_t>(bot)].name; };
-    if (json) {
-        nlohmann::json games = nlohmann::json::array();
-        for (const auto& row : rows) {
-            nlohmann::json seats = nlohmann::json::array();
-            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
-                nlohmann::json seat = {{"bot", name(row.game.seats[s])}};
-                if (row.result) {
-                    const SeatResult& r = row.result->seats[s];
-                    seat.update(nlohmann::json::object(
-                        {{"outcome", r.outcome},
-                         {"standing", r.standing},
-                         {"tiles", r.tiles},
-                         {"peels", r.peels},
-                         {"dumps", r.dumps},
-                         {"stale_peels", r.stale_peels},
-                         {"timed_peels", r.timed_peels},
-                         {"think_ms", r.think_ms},
-                         {"reason",
-                          r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
-                         {"protocol", r.protocol},
-                         {"cpu_ms", r.cpu_ms ? nlohmann::json(*r.cpu_ms) : nlohmann::json(nullptr)},
-                         {"memory_peak_bytes", r.memory_peak_bytes
-                                                   ? nlohmann::json(*r.memory_peak_bytes)
-                                                   : nlohmann::json(nullptr)}}));
-                    const std::string err_path = stderr_of(row, s);
-                    seat["stderr"] =
-                        err_path.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(err_path);
-                }
-                seats.push_back(std::move(seat));
-            }
-            nlohmann::json game = {{"id", row.id},
-                                   {"deal", row.game.deal},
-                                   {"seed", row.game.seed},
-                                   {"table", row.game.table},
-                                   {"rotation", row.game.rotation},
-                                   {"state", to_string(row.state)},
-                                   {"attempts", row.attempts},
-                                   {"seats", seats}};
+    out.write(
+        "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
+        "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes,"
+        "host_version,stderr\n");
+    for (const auto& row : rows)
+        for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+            std::string line =
+                fmt::format("{},{},{},{},{},{},", row.id, row.game.deal, row.game.seed,
+                            row.game.table, row.game.rotation, to_string(row.state));
             if (row.result) {
                 const auto& r = *row.result;
-                game.update(nlohmann::json::object(
-                    {{"end", r.end},
-                     {"winner_seat",
-                      r.winner_seat ? nlohmann::json(*r.winner_seat) : nlohmann::json(nullptr)},
-                     {"peels", r.peels},
-                     {"bunch", r.bunch},
-                     {"duration_ms", r.duration_ms},
-                     {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
-                     {"host_version", r.host_version.empty() ? nlohmann::json(nullptr)
-                                                             : nlohmann::json(r.host_version)}}));
+                const SeatResult& seat = r.seats[s];
+                line += fmt::format(
+                    "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{},{}\n", r.end,
+                    r.duration_ms, s + 1, csv_field(name(row.game.seats[s])), seat.outcome,
+                    seat.standing, seat.tiles, seat.peels, seat.dumps, seat.stale_peels,
+                    seat.think_ms, csv_field(seat.reason), csv_field(r.log),
+                    seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
+                    seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
+                    csv_field(r.host_version), csv_field(stderr_of(row, s)));
+            } else {
+                line += fmt::format(",,{},{},,,,,,,,,,,,,\n", s + 1,
+                                    csv_field(name(row.game.seats[s])));
             }
-            games.push_back(std::move(game));
+            out.write(line);
         }
+}
+
+// games: a table for people.
+void write_table(const std::vector<FixtureRecord>& rows, const TournamentSpec& spec) {
+    out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", "game", "deal", "seed",
+                          "rot", "state", "end", "seats (bot: outcome, standing)"));
+    for (const auto& row : rows) {
+        std::string seats;
+        for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+            seats +=
+                (s ? "  " : "") +
+                escape_for_terminal(spec.bots[static_cast<std::size_t>(row.game.seats[s])].name);
+            if (row.result)
+                seats += fmt::format(": {} {}", row.result->seats[s].outcome,
+                                     row.result->seats[s].standing);
+        }
+        out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id, row.game.deal,
+                              row.game.seed, row.game.rotation, to_string(row.state),
+                              row.result ? row.result->end : "", seats));
+    }
+}
+
+int list_games(const Database& database, bool json, bool csv) {
+    const TournamentSpec& spec = database.spec();
+    const auto rows = database.games();
+    if (json) {
+        nlohmann::json games = nlohmann::json::array();
+        for (const auto& row : rows)
+            games.push_back(game_json(row, spec));
         out.write(games.dump() + "\n");
     } else if (csv) {
-        out.write(
-            "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
-            "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes,"
-            "host_version,stderr\n");
-        for (const auto& row : rows)
-            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
-                std::string line =
-                    fmt::format("{},{},{},{},{},{},", row.id, row.game.deal, row.game.seed,
-                                row.game.table, row.game.rotation, to_string(row.state));
-                if (row.result) {
-                    const auto& r = *row.result;
-                    const SeatResult& seat = r.seats[s];
-                    line += fmt::format(
-                        "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{},{}\n", r.end,
-                        r.duration_ms, s + 1, csv_field(name(row.game.seats[s])), seat.outcome,
-                        seat.standing, seat.tiles, seat.peels, seat.dumps, seat.stale_peels,
-                        seat.think_ms, csv_field(seat.reason), csv_field(r.log),
-                        seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
-                        seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
-                        csv_field(r.host_version), csv_field(stderr_of(row, s)));
-                } else {
-                    line += fmt::format(",,{},{},,,,,,,,,,,,,\n", s + 1,
-                                        csv_field(name(row.game.seats[s])));
-                }
-                out.write(line);
-            }
+        write_csv(rows, spec);
     } else {
-        out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", "game", "deal", "seed",
-                              "rot", "state", "end", "seats (bot: outcome, standing)"));
-        for (const auto& row : rows) {
-            std::string seats;
-            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
-                seats += (s ? "  " : "") + escape_for_terminal(name(row.game.seats[s]));
-                if (row.result)
-                    seats += fmt::format(": {} {}", row.result->seats[s].outcome,
-                                         row.result->seats[s].standing);
-            }
-            out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id,
-                                  row.game.deal, row.game.seed, row.game.rotation,
-                                  to_string(row.state), row.result ? row.result->end : "", seats));
-        }
+        write_table(rows, spec);
     }
     return exit_done;
 }

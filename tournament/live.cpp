@@ -19,12 +19,11 @@ using serve::dump_json;
 
 }  // namespace
 
-std::variant<std::unique_ptr<Live>, std::string> Live::start(uv_loop_t* loop,
-                                                             const serve::Address& address,
-                                                             const Database& database,
-                                                             serve::Server::Limits limits) {
-    std::unique_ptr<Live> live(new Live(loop, database));
-    Live* self = live.get();
+std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start(
+    uv_loop_t* loop, const serve::Address& address, const Database& database,
+    serve::Server::Limits limits) {
+    std::unique_ptr<LiveTournament> live(new LiveTournament(loop, database));
+    LiveTournament* self = live.get();
     serve::Server::Content content;
     content.title = "tournament";
     content.page = [] { return viewer::live_tournament_page(); };
@@ -37,18 +36,18 @@ std::variant<std::unique_ptr<Live>, std::string> Live::start(uv_loop_t* loop,
     return live;
 }
 
-nlohmann::json Live::seat_names(const GameRow& row) const {
+nlohmann::json LiveTournament::seat_names(const FixtureRecord& row) const {
     nlohmann::json names = nlohmann::json::array();
     for (int bot : row.game.seats)
         names.push_back(database_.spec().bots[static_cast<std::size_t>(bot)].name);
     return names;
 }
 
-nlohmann::json Live::standings_now() const {
+nlohmann::json LiveTournament::standings_now() const {
     return standings_json(standings(database_.spec(), database_.games(), database_.stopped()));
 }
 
-nlohmann::json Live::snapshot() {
+nlohmann::json LiveTournament::snapshot() {
     nlohmann::json running = nlohmann::json::array();
     for (const auto& [game, state] : running_)
         running.push_back({{"game", game},
@@ -67,7 +66,7 @@ nlohmann::json Live::snapshot() {
             {"over", over_ ? nlohmann::json(*over_) : nlohmann::json(nullptr)}};
 }
 
-void Live::started(const GameRow& row) {
+void LiveTournament::started(const FixtureRecord& row) {
     Running& game = running_[row.id];
     game.seats = seat_names(row);
     game.deal = row.game.deal;
@@ -78,7 +77,7 @@ void Live::started(const GameRow& row) {
                                                 {"seats", game.seats}}));
 }
 
-void Live::record(int game, const nlohmann::json& record) {
+void LiveTournament::record(int game, const nlohmann::json& record) {
     const auto found = running_.find(game);
     if (found == running_.end())
         return;
@@ -91,7 +90,7 @@ void Live::record(int game, const nlohmann::json& record) {
         found->second.records.push_back(std::move(shown));
 }
 
-void Live::recorded(const GameRow& row) {
+void LiveTournament::recorded(const FixtureRecord& row) {
     running_.erase(row.id);
     const GameResult& result = *row.result;
     const nlohmann::json seats = seat_names(row);
@@ -114,7 +113,7 @@ void Live::recorded(const GameRow& row) {
     }
 }
 
-void Live::finished(const std::string& why, std::function<void()> done) {
+void LiveTournament::finished(const std::string& why, std::function<void()> done) {
     over_ = why;
     running_.clear();
     server_->publish("standings", dump_json(standings_now()));
@@ -122,7 +121,7 @@ void Live::finished(const std::string& why, std::function<void()> done) {
     server_->finish(1000, std::move(done));
 }
 
-std::optional<std::string> Live::game_page(int game) const {
+std::optional<std::string> LiveTournament::game_page(int game) const {
     for (const auto& row : database_.games())
         if (row.id == game)
             return row.state == State::done ? replay_page(row) : std::nullopt;

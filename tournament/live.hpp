@@ -35,17 +35,17 @@
 
 namespace bg::tournament {
 
-class Live {
+class LiveTournament {
   public:
-    static std::variant<std::unique_ptr<Live>, std::string> start(
+    static std::variant<std::unique_ptr<LiveTournament>, std::string> start(
         uv_loop_t* loop, const serve::Address& address, const Database& database,
         serve::Server::Limits limits = {});
 
     int port() const { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }
-    void started(const GameRow& row);
+    void started(const FixtureRecord& row);
     void record(int game, const nlohmann::json& record);
-    void recorded(const GameRow& row);
+    void recorded(const FixtureRecord& row);
     // The run is over (`why`): the last standings, then the server closes once its clients
     // have them (or after a second); `done` once it has.
     void finished(const std::string& why, std::function<void()> done);
@@ -58,8 +58,8 @@ class Live {
         nlohmann::json records = nlohmann::json::array();
     };
 
-    Live(uv_loop_t* loop, const Database& database) : loop_(loop), database_(database) {}
-    nlohmann::json seat_names(const GameRow& row) const;
+    LiveTournament(uv_loop_t* loop, const Database& database) : loop_(loop), database_(database) {}
+    nlohmann::json seat_names(const FixtureRecord& row) const;
     nlohmann::json snapshot();
     nlohmann::json standings_now() const;
     std::optional<std::string> game_page(int game) const;

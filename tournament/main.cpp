@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include "cli/options.hpp"
 #include "core/text.hpp"
-#include "host/options.hpp"
 #include "record/version.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/commands.hpp"
@@ -75,55 +75,30 @@ std::string help_text(const po::options_description& options) {
     return text.str();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    std::signal(SIGPIPE, SIG_IGN);
-    // As the host: nothing the runner inherited reaches a player.
-    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
-        for (int fd = 3; fd < 1024; ++fd)
-            if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0)
-                ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-
-    po::options_description common("Common");
-    common.add_options()("help,h", "show this help and exit")(
-        "version", "show the version and exit")("db", po::value<std::string>()->value_name("FILE"),
-                                                "the tournament's database");
-    po::options_description run_only_options = commands::run_options();
+// Every option a command may take, grouped as --help shows them.
+struct Options {
+    po::options_description common{"Common"};
+    po::options_description run_only;  // run's own, but --db
     po::options_description play = commands::play_options();
     po::options_description sandbox = bg::options::sandbox();
-    sandbox.add(bg::options::shares());
-    po::options_description read("standings and games");
-    read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat")(
-        "html", po::value<std::string>()->value_name("FILE"),
-        "report: the page to write (the games' pages go in games/ beside it)");
+    po::options_description read{"standings and games"};
 
-    const std::string command = argc > 1 ? argv[1] : "";
-    if (command == "--version") {
-        out.write(version_line("bananagrams-tournament") + "\n");
-        return exit_done;
-    }
-    if (command.empty() || command == "--help" || command == "-h" || command == "help") {
-        po::options_description visible;
-        po::options_description run_visible("run");
-        for (const auto& option : run_only_options.options())
-            if (option->long_name() != "db")
-                run_visible.add(option);
-        visible.add(common).add(run_visible).add(play).add(read).add(sandbox);
-        out.write(help_text(visible));
-        if (command.empty()) {
-            say("tournament: no command given (run, resume, standings, games, merge or report)\n");
-            return exit_usage;
-        }
-        return exit_done;
-    }
-    po::variables_map vm;
-    try {
-        po::options_description accepted;
-        po::options_description run_only;
-        for (const auto& option : run_only_options.options())
+    Options() {
+        common.add_options()("help,h", "show this help and exit")("version",
+                                                                  "show the version and exit")(
+            "db", po::value<std::string>()->value_name("FILE"), "the tournament's database");
+        const po::options_description run = commands::run_options();
+        for (const auto& option : run.options())
             if (option->long_name() != "db")
                 run_only.add(option);
+        sandbox.add(bg::options::shares());
+        read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat")(
+            "html", po::value<std::string>()->value_name("FILE"),
+            "report: the page to write (the games' pages go in games/ beside it)");
+    }
+    // The options `command` takes; po::error for a command there is not.
+    po::options_description accepted(const std::string& command) const {
+        po::options_description accepted;
         accepted.add(common);
         if (command == "run")
             accepted.add(run_only).add(play).add(sandbox);
@@ -141,30 +116,33 @@ int main(int argc, char** argv) {
             throw po::error(
                 fmt::format("unknown command '{}': run, resume, standings, games, merge or report",
                             escape_for_terminal(command)));
-        po::positional_options_description positional;
-        if (command == "merge")
-            positional.add("shards", -1);
-        po::store(po::command_line_parser(argc - 1, argv + 1)
-                      .options(accepted)
-                      .positional(positional)
-                      .run(),
-                  vm);
-        po::notify(vm);
-        if (vm.count("help")) {
-            out.write(help_text(accepted));
-            return exit_done;
-        }
-        if (vm.count("version")) {
-            out.write(version_line("bananagrams-tournament") + "\n");
-            return exit_done;
-        }
-        if ((command == "standings" || command == "games") && !vm.count("db"))
-            throw po::error("--db FILE is needed: the tournament's database");
-        if (command == "games" && vm["json"].as<bool>() && vm["csv"].as<bool>())
-            throw po::error("--json or --csv, not both");
-    } catch (const po::error& e) {
-        return usage_error(e.what());
+        return accepted;
     }
+};
+
+// The command's options read; po::error when they do not hold together.
+po::variables_map read_options(const Options& options, const std::string& command, int argc,
+                               char** argv) {
+    const po::options_description accepted = options.accepted(command);
+    po::positional_options_description positional;
+    if (command == "merge")
+        positional.add("shards", -1);
+    po::variables_map vm;
+    po::store(
+        po::command_line_parser(argc - 1, argv + 1).options(accepted).positional(positional).run(),
+        vm);
+    po::notify(vm);
+    if (vm.count("help") || vm.count("version"))
+        return vm;
+    if ((command == "standings" || command == "games") && !vm.count("db"))
+        throw po::error("--db FILE is needed: the tournament's database");
+    if (command == "games" && vm["json"].as<bool>() && vm["csv"].as<bool>())
+        throw po::error("--json or --csv, not both");
+    return vm;
+}
+
+// The command, run; what went wrong on the machine or in the database said.
+int run_command(const std::string& command, const po::variables_map& vm) {
     try {
         if (command == "run")
             return commands::run(vm);
@@ -185,4 +163,52 @@ int main(int argc, char** argv) {
         say("tournament: the database could not be used: {}\n", e.what());
         return exit_database;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::signal(SIGPIPE, SIG_IGN);
+    // As the host: nothing the runner inherited reaches a player.
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+        for (int fd = 3; fd < 1024; ++fd)
+            if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0)
+                ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    const Options options;
+    const std::string command = argc > 1 ? argv[1] : "";
+    if (command == "--version") {
+        out.write(version_line("bananagrams-tournament") + "\n");
+        return exit_done;
+    }
+    if (command.empty() || command == "--help" || command == "-h" || command == "help") {
+        po::options_description visible;
+        po::options_description run_visible("run");
+        run_visible.add(options.run_only);
+        visible.add(options.common)
+            .add(run_visible)
+            .add(options.play)
+            .add(options.read)
+            .add(options.sandbox);
+        out.write(help_text(visible));
+        if (command.empty()) {
+            say("tournament: no command given (run, resume, standings, games, merge or report)\n");
+            return exit_usage;
+        }
+        return exit_done;
+    }
+    po::variables_map vm;
+    try {
+        vm = read_options(options, command, argc, argv);
+    } catch (const po::error& e) {
+        return usage_error(e.what());
+    }
+    if (vm.count("help")) {
+        out.write(help_text(options.accepted(command)));
+        return exit_done;
+    }
+    if (vm.count("version")) {
+        out.write(version_line("bananagrams-tournament") + "\n");
+        return exit_done;
+    }
+    return run_command(command, vm);
 }

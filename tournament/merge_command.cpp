@@ -52,7 +52,7 @@ int merge(const po::variables_map& vm) {
             return exit_database;
         }
     } else {
-        Spec spec = shards.front()->spec();
+        TournamentSpec spec = shards.front()->spec();
         spec.shard.reset();
         spec.logs.clear();
         auto created = Database::create(out_path, spec);
@@ -64,7 +64,7 @@ int merge(const po::variables_map& vm) {
         say("tournament: {}\n", *error);
         return exit_database;
     }
-    std::vector<GameRow> rows;
+    std::vector<FixtureRecord> rows;
     for (const auto& shard : shards) {
         auto games = shard->games();
         std::move(games.begin(), games.end(), std::back_inserter(rows));

@@ -7,9 +7,8 @@
 #include <chrono>
 #include <filesystem>
 
-#include "host/host_dictionaries.hpp"
-#include "host/options.hpp"
-#include "host/players_word_list.hpp"
+#include "cli/options.hpp"
+#include "match/venue.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/live.hpp"
 #include "tournament/runner.hpp"
@@ -23,41 +22,6 @@ using bg::escape_for_terminal;
 namespace po = boost::program_options;
 
 namespace {
-
-// The player sandbox, or the launches without one; with its record for the game logs.
-struct Players {
-    std::vector<bg::Launch> launches;
-    nlohmann::json record = nullptr;
-};
-
-std::variant<Players, std::string> players_for(const Spec& spec, const std::string& db,
-                                               const bg::PlayersWordList& words) {
-    Players players;
-    std::vector<std::string> commands;
-    for (const auto& bot : spec.bots)
-        commands.push_back(bot.command);
-    if (!spec.sandboxed) {
-        players.launches = bg::unsandboxed_launches(commands, {words.variable()});
-        return players;
-    }
-    bg::SandboxConfig config = spec.sandbox;
-    // No player may read the tournament (its seeds are every deal) or another game's log.
-    for (const std::string suffix : {"", "-wal", "-shm"})
-        if (std::filesystem::exists(db + suffix))
-            config.secret_paths.push_back(db + suffix);
-    if (!spec.logs.empty())
-        config.secret_paths.push_back(spec.logs);
-    config.shared_paths.push_back(words.path());
-    config.set_env.push_back(words.variable());
-    auto made = bg::Sandbox::create(config, commands);
-    if (auto* error = std::get_if<std::string>(&made))
-        return *error;
-    const auto& sandbox = std::get<bg::Sandbox>(made);
-    for (std::size_t i = 0; i < commands.size(); ++i)
-        players.launches.push_back(sandbox.launch(i));
-    players.record = bg::options::sandbox_json(sandbox.config());
-    return players;
-}
 
 // The status of a run: one line, redrawn on a terminal; elsewhere (a log file, nohup, Slurm)
 // printed every N games and every --progress seconds.
@@ -73,7 +37,7 @@ class Status {
           wins_(database.spec().bots.size()),
           started_(std::chrono::steady_clock::now()) {}
 
-    void recorded(const GameRow& row, const PairTally& pairs) {
+    void recorded(const FixtureRecord& row, const PairTally& pairs) {
         ++done_;
         last_pairs_ = pairs;
         if (row.result->winner_seat)
@@ -142,7 +106,7 @@ class Status {
     PairTally last_pairs_;
 };
 
-std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
+std::string sprt_verdict(const TournamentSpec& spec, const SprtState& sprt) {
     const auto& t = sprt.test;
     const std::string a = escape_for_terminal(spec.bots[0].name);
     const std::string b = escape_for_terminal(spec.bots[1].name);
@@ -155,6 +119,310 @@ std::string sprt_verdict(const Spec& spec, const SprtState& sprt) {
         "SPRT accepted H0 (LLR {:.2f} <= {:.2f}): {} is not stronger than {} by "
         "{} Elo (nearer {})",
         sprt.llr, t.lower_bound(), a, b, t.elo1, t.elo0);
+}
+
+// The SPRT's stop: after every game recorded, whether its pairs decide the test; the verdict
+// (once) when they do.
+class SprtStop {
+  public:
+    explicit SprtStop(const TournamentSpec& spec) : spec_(spec) {}
+    std::optional<std::string> decide(const PairTally& pairs) {
+        if (!spec_.sprt || decided_)
+            return std::nullopt;
+        const SprtState sprt{*spec_.sprt, spec_.sprt->llr(pairs.results()),
+                             spec_.sprt->decide(pairs.results())};
+        if (sprt.decision == bg::stats::Sprt::Decision::undecided)
+            return std::nullopt;
+        decided_ = true;
+        return sprt_verdict(spec_, sprt);
+    }
+
+  private:
+    const TournamentSpec& spec_;
+    bool decided_ = false;
+};
+
+// One run of a tournament's pending games: its venue and concurrency, then the loop with its
+// runner, signals, status line, live server and SPRT, then what it says at the end.
+class Run {
+  public:
+    Run(Database& database, const PlaySettings& settings)
+        : database_(database), settings_(settings), spec_(database.spec()), sprt_(spec_) {}
+
+    int play();
+
+  private:
+    // Each step: nullopt to go on, or the exit status.
+    std::optional<int> prepare_venue();
+    std::optional<int> choose_concurrency();
+    void take_pending();
+    std::optional<int> run_loop();
+    std::optional<int> start_live(uv_loop_t* loop);
+    Runner::Options runner_options();
+    void recorded(const FixtureRecord& row);
+    std::string finish_reason() const;
+    int conclude();
+
+    Database& database_;
+    const PlaySettings& settings_;
+    const TournamentSpec& spec_;
+    std::unique_ptr<Venue> venue_;
+    int concurrency_ = 1;
+    std::vector<FixtureRecord> pending_;
+    PairTally pairs_;
+    std::optional<Status> status_;
+    SprtStop sprt_;
+    std::unique_ptr<LiveTournament> live_;
+    std::optional<Runner> runner_;
+    std::vector<bg::SignalWatch> signals_;
+    int signal_ = 0;
+    std::string stop_reason_;
+    bool said_waiting_ = false;
+};
+
+// The word list it began with (its file unchanged, or the built-in list it recorded), the log
+// folder, and the players' sandbox and cgroups.
+std::optional<int> Run::prepare_venue() {
+    if (!spec_.logs.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(spec_.logs, error);
+        if (error) {
+            say("tournament: cannot make the log directory {}: {}\n",
+                escape_for_terminal(spec_.logs), error.message());
+            return exit_database;
+        }
+    }
+    VenuePlan plan;
+    plan.dictionary = spec_.game.dictionary;
+    plan.fingerprint = spec_.game.dictionary_fingerprint;
+    for (const auto& bot : spec_.bots)
+        plan.commands.push_back(bot.command);
+    if (spec_.sandboxed)
+        plan.sandbox = spec_.sandbox;
+    // No player may read the tournament (its seeds are every deal) or another game's log.
+    for (const std::string suffix : {"", "-wal", "-shm"})
+        if (std::filesystem::exists(database_.path() + suffix))
+            plan.secret_paths.push_back(database_.path() + suffix);
+    if (!spec_.logs.empty())
+        plan.secret_paths.push_back(spec_.logs);
+    plan.shares = spec_.shares;
+    plan.limits = player_limits(spec_.sandbox.limits);
+    plan.note = [](const std::string& line) { say("tournament: {}\n", line); };
+    auto opened = Venue::open(std::move(plan));
+    if (!made_or_said(opened))
+        return exit_database;
+    venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    if (auto error = venue_->prepare_players()) {
+        say("tournament: {}\n", escape_for_terminal(*error));
+        return exit_no_sandbox;
+    }
+    return std::nullopt;
+}
+
+// As many games at once as asked, and as there are cores for when games have cores of their
+// own; room for every game's pipes.
+std::optional<int> Run::choose_concurrency() {
+    concurrency_ = settings_.concurrency;
+    if (const int per_game = spec_.shares.cpus_per_game; per_game > 0 && venue_->machine()) {
+        const int cores = static_cast<int>(venue_->machine()->cpus().size());
+        const int free = cores - venue_->machine()->cpus_pinned_elsewhere();
+        if (free < per_game) {
+            say("tournament: --cpus-per-game {}: {} of the {} cores here are free (other games "
+                "hold the rest): none of its games can have cores of its own now\n",
+                per_game, std::max(free, 0), cores);
+            return exit_no_sandbox;
+        }
+        if (free / per_game < concurrency_) {
+            concurrency_ = free / per_game;
+            say("tournament: --cpus-per-game {}: {} game{} at once ({} free core{} of {})\n",
+                per_game, concurrency_, concurrency_ == 1 ? "" : "s", free, free == 1 ? "" : "s",
+                cores);
+        }
+    }
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+    return std::nullopt;
+}
+
+// The games left to play (those a stopped run left running among them), and the pairs of those
+// done.
+void Run::take_pending() {
+    const int requeued = database_.requeue_running();
+    if (requeued > 0)
+        say("tournament: {} game{} left running by a stopped run will be played again\n", requeued,
+            requeued == 1 ? "" : "s");
+    std::vector<FixtureRecord> rows = database_.games();
+    int done = 0;
+    for (auto& row : rows) {
+        if (row.state == State::done) {
+            pairs_.add(row);
+            ++done;
+        } else {
+            pending_.push_back(std::move(row));
+        }
+    }
+    status_.emplace(database_, static_cast<int>(rows.size()), done, settings_.interval);
+}
+
+std::optional<int> Run::start_live(uv_loop_t* loop) {
+    if (!settings_.serve)
+        return std::nullopt;
+    auto started = LiveTournament::start(loop, *settings_.serve, database_);
+    if (!made_or_said(started)) {
+        say("tournament: no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
+            "them\n",
+            escape_for_terminal(database_.path()));
+        return exit_database;
+    }
+    live_ = std::move(std::get<std::unique_ptr<LiveTournament>>(started));
+    serve::Address shown = *settings_.serve;
+    shown.port = live_->port();
+    status_->clear();
+    say("tournament: watch it live at http://{}/{}\n", shown.authority(),
+        shown.loopback() ? ""
+                         : " (not a loopback address: anyone who can reach this machine can "
+                           "watch)");
+    return std::nullopt;
+}
+
+// A game recorded: the tallies, the status line, the live page, and the SPRT's verdict, which
+// stops the run.
+void Run::recorded(const FixtureRecord& row) {
+    pairs_.add(row);
+    status_->recorded(row, pairs_);
+    if (live_)
+        live_->recorded(row);
+    if (!stop_reason_.empty())
+        return;
+    if (auto verdict = sprt_.decide(pairs_)) {
+        stop_reason_ = *verdict;
+        try {
+            database_.set_stopped(stop_reason_);
+        } catch (const std::exception& e) {
+            say("tournament: the database could not be written: {}\n", e.what());
+        }
+        runner_->stop();
+    }
+}
+
+std::string Run::finish_reason() const {
+    if (!stop_reason_.empty())
+        return stop_reason_;
+    if (signal_ != 0)
+        return fmt::format("stopped by SIG{}", sigabbrev_np(signal_));
+    return "every game is done";
+}
+
+Runner::Options Run::runner_options() {
+    Runner::Options options;
+    options.concurrency = concurrency_;
+    options.venue = venue_.get();
+    options.on_waiting = [this](const std::string& why) {
+        if (!std::exchange(said_waiting_, true)) {
+            status_->clear();
+            say("tournament: a game waits for cores of its own: {}\n", why);
+        }
+    };
+    options.on_recorded = [this](const FixtureRecord& row) { recorded(row); };
+    if (live_) {
+        options.on_started = [this](const FixtureRecord& row) { live_->started(row); };
+        options.on_record = [this](int game, const nlohmann::json& record) {
+            live_->record(game, record);
+        };
+    }
+    return options;
+}
+
+// The games on the loop, to the end of the run; an exit status when it failed.
+std::optional<int> Run::run_loop() {
+    bg::EventLoop loop;
+    if (auto status = start_live(loop.get()))
+        return status;
+    // Without a terminal, a line every --progress seconds however long the games take.
+    bg::Timer progress(loop.get(), [this, &progress] {
+        status_->tick();
+        progress.start(settings_.progress_ms);
+    });
+    progress.start(settings_.progress_ms);
+    Runner::Options options = runner_options();
+    options.on_finished = [this, &progress] {
+        // Every game is over: a signal from now on changes nothing, and must not kill the run
+        // before it has printed its standings.
+        bg::hold_signals(bg::Match::abort_signals);
+        signals_.clear();
+        progress.close();
+        if (live_)
+            live_->finished(finish_reason(), [] {});
+    };
+    runner_.emplace(loop.get(), database_, std::move(pending_), std::move(options));
+    for (int s : bg::Match::abort_signals)
+        signals_.emplace_back(loop.get(), s, [this](int signum) {
+            if (signal_ == 0)
+                signal_ = signum;
+            runner_->stop();
+        });
+    runner_->start();
+    loop.run();
+    status_->clear();
+    const std::string error = runner_->error();
+    runner_.reset();
+    if (live_) {
+        const auto counts = live_->counts();
+        say("tournament: the live server sent {} stream{}; {} fell behind and {} dropped\n",
+            counts.served, counts.served == 1 ? "" : "s", counts.dropped,
+            counts.dropped == 1 ? "was" : "were");
+        live_.reset();
+    }
+    if (!loop.close())
+        say("tournament: internal: libuv handles left open\n");
+    if (!error.empty()) {
+        say("tournament: {}; the games not recorded are pending: 'tournament resume --db {}' "
+            "plays them\n",
+            error, escape_for_terminal(database_.path()));
+        return exit_database;
+    }
+    return std::nullopt;
+}
+
+// The standings, and the exit status: stopped by a signal before every game was recorded, on
+// stderr with how to resume; else on stdout.
+int Run::conclude() {
+    if (!stop_reason_.empty())
+        say("tournament: {}\n", stop_reason_);
+    const auto rows = database_.games();
+    const bool all_done = std::all_of(rows.begin(), rows.end(), [](const FixtureRecord& row) {
+        return row.state == State::done;
+    });
+    if (signal_ != 0 && !all_done) {
+        say("{}", standings_table(standings(spec_, rows, database_.stopped())));
+        say("tournament: stopped by SIG{}; 'tournament resume --db {}' plays the games left\n",
+            sigabbrev_np(signal_), escape_for_terminal(database_.path()));
+        return 128 + signal_;
+    }
+    const auto result = standings(spec_, rows, database_.stopped());
+    out.write(settings_.json ? standings_json(result).dump() + "\n" : standings_table(result));
+    return exit_done;
+}
+
+int Run::play() {
+    if (auto error = database_.lock_for_running()) {
+        say("tournament: {}\n", *error);
+        return exit_database;
+    }
+    if (const auto stopped = database_.stopped()) {
+        say("tournament: already stopped: {}\n", *stopped);
+        return conclude();
+    }
+    for (auto step : {&Run::prepare_venue, &Run::choose_concurrency})
+        if (auto status = (this->*step)())
+            return *status;
+    take_pending();
+    if (auto status = run_loop())
+        return *status;
+    return conclude();
 }
 
 }  // namespace
@@ -174,214 +442,7 @@ PlaySettings play_settings(const po::variables_map& vm) {
 }
 
 int play(Database& database, const PlaySettings& settings) {
-    if (auto error = database.lock_for_running()) {
-        say("tournament: {}\n", *error);
-        return exit_database;
-    }
-    const Spec& spec = database.spec();
-    if (const auto stopped = database.stopped()) {
-        say("tournament: already stopped: {}\n", *stopped);
-    } else {
-        std::optional<bg::Dictionary> loaded;
-        // The list it began with: its file unchanged, or the built-in list it recorded (an
-        // earlier host's default is read from its file).
-        auto found =
-            bg::recorded_word_list(spec.game.dictionary, spec.game.dictionary_fingerprint, loaded);
-        if (!made_or_said(found))
-            return exit_database;
-        const bg::Dictionary& dictionary = *std::get<const bg::Dictionary*>(found);
-        if (!spec.logs.empty()) {
-            std::error_code error;
-            std::filesystem::create_directories(spec.logs, error);
-            if (error) {
-                say("tournament: cannot make the log directory {}: {}\n",
-                    escape_for_terminal(spec.logs), error.message());
-                return exit_database;
-            }
-        }
-        auto words = bg::PlayersWordList::make(spec.game.dictionary, dictionary,
-                                               spec.sandboxed && ::geteuid() == 0);
-        if (!made_or_said(words))
-            return exit_database;
-        auto players = players_for(spec, database.path(), std::get<bg::PlayersWordList>(words));
-        if (!made_or_said(players))
-            return exit_no_sandbox;
-        // The players' cgroups, and as many games at once as there are cores for.
-        std::unique_ptr<bg::cgroups::Machine> machine;
-        int concurrency = settings.concurrency;
-        if (spec.shares.cgroups) {
-            auto opened = bg::options::open_machine(
-                spec.shares, [](const std::string& line) { say("tournament: {}\n", line); });
-            if (!made_or_said(opened))
-                return exit_no_sandbox;
-            machine = std::move(std::get<std::unique_ptr<bg::cgroups::Machine>>(opened));
-            if (const int per_game = spec.shares.cpus_per_game; per_game > 0) {
-                const int cores = static_cast<int>(machine->cpus().size());
-                const int free = cores - machine->cpus_pinned_elsewhere();
-                if (free < per_game) {
-                    say("tournament: --cpus-per-game {}: {} of the {} cores here are free (other "
-                        "games hold the rest): none of its games can have cores of its own now\n",
-                        per_game, std::max(free, 0), cores);
-                    return exit_no_sandbox;
-                }
-                if (free / per_game < concurrency) {
-                    concurrency = free / per_game;
-                    say("tournament: --cpus-per-game {}: {} game{} at once ({} free core{} of "
-                        "{})\n",
-                        per_game, concurrency, concurrency == 1 ? "" : "s", free,
-                        free == 1 ? "" : "s", cores);
-                }
-            }
-        }
-        // Every game's players hold pipes: room for as many descriptors as allowed.
-        rlimit files{};
-        if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-            files.rlim_cur = files.rlim_max;
-            ::setrlimit(RLIMIT_NOFILE, &files);
-        }
-
-        const int requeued = database.requeue_running();
-        if (requeued > 0)
-            say("tournament: {} game{} left running by a stopped run will be played again\n",
-                requeued, requeued == 1 ? "" : "s");
-        std::vector<GameRow> rows = database.games();
-        std::vector<GameRow> pending;
-        PairTally pairs;
-        int done = 0;
-        for (auto& row : rows) {
-            if (row.state == State::done) {
-                pairs.add(row);
-                ++done;
-            } else {
-                pending.push_back(std::move(row));
-            }
-        }
-        Status status(database, static_cast<int>(rows.size()), done, settings.interval);
-
-        bg::EventLoop loop;
-        int signal = 0;
-        std::string stop_reason;
-        {
-            std::unique_ptr<Live> live;
-            if (settings.serve) {
-                auto started = Live::start(loop.get(), *settings.serve, database);
-                if (!made_or_said(started)) {
-                    say("tournament: no game was played: 'tournament resume --db {} --serve "
-                        "ADDR:PORT' plays them\n",
-                        escape_for_terminal(database.path()));
-                    return exit_database;
-                }
-                live = std::move(std::get<std::unique_ptr<Live>>(started));
-                serve::Address shown = *settings.serve;
-                shown.port = live->port();
-                status.clear();
-                say("tournament: watch it live at http://{}/{}\n", shown.authority(),
-                    shown.loopback() ? ""
-                                     : " (not a loopback address: anyone who can reach this "
-                                       "machine can watch)");
-            }
-            std::vector<bg::SignalWatch> signals;
-            // Without a terminal, a line every --progress seconds however long the games take.
-            bg::Timer progress(loop.get(), [&status, &progress, every = settings.progress_ms] {
-                status.tick();
-                progress.start(every);
-            });
-            progress.start(settings.progress_ms);
-            Runner::Options options;
-            options.concurrency = concurrency;
-            options.launches = std::move(std::get<Players>(players).launches);
-            options.sandbox = std::get<Players>(players).record;
-            options.cgroups = machine.get();
-            options.cpus_per_game = spec.shares.cpus_per_game;
-            options.limits = bg::options::player_limits(spec.sandbox.limits);
-            bool said_waiting = false;
-            options.on_waiting = [&](const std::string& why) {
-                if (!std::exchange(said_waiting, true)) {
-                    status.clear();
-                    say("tournament: a game waits for cores of its own: {}\n", why);
-                }
-            };
-            options.on_finished = [&] {
-                // Every game is over: a signal from now on changes nothing, and must not kill
-                // the run before it has printed its standings.
-                bg::hold_signals(bg::Match::abort_signals);
-                signals.clear();
-                progress.close();
-                if (live)
-                    live->finished(!stop_reason.empty() ? stop_reason
-                                   : signal != 0
-                                       ? fmt::format("stopped by SIG{}", sigabbrev_np(signal))
-                                       : "every game is done",
-                                   [] {});
-            };
-            if (live) {
-                options.on_started = [&](const GameRow& row) { live->started(row); };
-                options.on_record = [&](int game, const nlohmann::json& record) {
-                    live->record(game, record);
-                };
-            }
-            Runner* runner_ptr = nullptr;
-            options.on_recorded = [&](const GameRow& row) {
-                pairs.add(row);
-                status.recorded(row, pairs);
-                if (live)
-                    live->recorded(row);
-                if (!spec.sprt || !stop_reason.empty())
-                    return;
-                const SprtState sprt{*spec.sprt, spec.sprt->llr(pairs.results()),
-                                     spec.sprt->decide(pairs.results())};
-                if (sprt.decision == bg::stats::Sprt::Decision::undecided)
-                    return;
-                stop_reason = sprt_verdict(spec, sprt);
-                try {
-                    database.set_stopped(stop_reason);
-                } catch (const std::exception& e) {
-                    say("tournament: the database could not be written: {}\n", e.what());
-                }
-                runner_ptr->stop();
-            };
-            Runner runner(loop.get(), database, dictionary, std::move(pending), std::move(options));
-            runner_ptr = &runner;
-            for (int s : bg::Match::abort_signals)
-                signals.emplace_back(loop.get(), s, [&](int signum) {
-                    if (signal == 0)
-                        signal = signum;
-                    runner.stop();
-                });
-            runner.start();
-            loop.run();
-            status.clear();
-            if (live) {
-                const auto counts = live->counts();
-                say("tournament: the live server sent {} stream{}; {} fell behind and {} dropped\n",
-                    counts.served, counts.served == 1 ? "" : "s", counts.dropped,
-                    counts.dropped == 1 ? "was" : "were");
-            }
-            if (!runner.error().empty()) {
-                say("tournament: {}; the games not recorded are pending: 'tournament resume --db "
-                    "{}' plays them\n",
-                    runner.error(), escape_for_terminal(database.path()));
-                return exit_database;
-            }
-        }
-        if (!loop.close())
-            say("tournament: internal: libuv handles left open\n");
-        if (!stop_reason.empty())
-            say("tournament: {}\n", stop_reason);
-        // A signal that came once every game was recorded stopped nothing: the run is done.
-        const auto rows_now = database.games();
-        const bool all_done = std::all_of(rows_now.begin(), rows_now.end(),
-                                          [](const GameRow& row) { return row.state == State::done; });
-        if (signal != 0 && !all_done) {
-            say("{}", standings_table(standings(spec, rows_now, database.stopped())));
-            say("tournament: stopped by SIG{}; 'tournament resume --db {}' plays the games left\n",
-                sigabbrev_np(signal), escape_for_terminal(database.path()));
-            return 128 + signal;
-        }
-    }
-    const auto result = standings(spec, database.games(), database.stopped());
-    out.write(settings.json ? standings_json(result).dump() + "\n" : standings_table(result));
-    return exit_done;
+    return Run(database, settings).play();
 }
 
 }  // namespace bg::tournament

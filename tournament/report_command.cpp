@@ -25,7 +25,7 @@ int report(const po::variables_map& vm) {
     if (!made_or_said(opened))
         return exit_database;
     const Database& database = *std::get<std::unique_ptr<Database>>(opened);
-    const Spec& spec = database.spec();
+    const TournamentSpec& spec = database.spec();
     const auto rows = database.games();
     const std::filesystem::path html = vm["html"].as<std::string>();
     const std::filesystem::path folder = html.parent_path().empty() ? "." : html.parent_path();
@@ -93,11 +93,11 @@ int report(const po::variables_map& vm) {
     say("tournament: the report: {} ({} game page{}{})\n", escape_for_terminal(html.string()),
         pages, pages == 1 ? "" : "s",
         unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
-    const bool logs_kept = std::any_of(rows.begin(), rows.end(), [](const GameRow& row) {
+    const bool logs_kept = std::any_of(rows.begin(), rows.end(), [](const FixtureRecord& row) {
         return row.result && !row.result->log.empty();
     });
     if (!logs_kept && std::any_of(rows.begin(), rows.end(),
-                                  [](const GameRow& row) { return row.result.has_value(); }))
+                                  [](const FixtureRecord& row) { return row.result.has_value(); }))
         say("tournament: no game has a page: its games' event logs were not kept (a run or a "
             "shard with --logs DIR keeps them; a game's page is made from its log)\n");
     return exit_done;

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <thread>
 
-#include "host/host_dictionaries.hpp"
-#include "host/options.hpp"
+#include "cli/options.hpp"
+#include "match/word_list.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/commands.hpp"
 #include "tournament/play.hpp"
@@ -71,7 +71,7 @@ po::options_description play_options() {
 }
 
 int run(const po::variables_map& vm) {
-    Spec spec;
+    TournamentSpec spec;
     PlaySettings settings;
     try {
         if (!vm.count("db"))
@@ -104,7 +104,7 @@ int run(const po::variables_map& vm) {
             auto shard = parse_shard(vm["shard"].as<std::string>());
             if (auto* why = std::get_if<std::string>(&shard))
                 throw po::error(*why);
-            spec.shard = std::get<Spec::Shard>(shard);
+            spec.shard = std::get<TournamentSpec::Shard>(shard);
         }
         if (vm.count("sprt")) {
             auto sprt = parse_sprt(vm["sprt"].as<std::vector<std::string>>());

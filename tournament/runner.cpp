@@ -9,9 +9,8 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "host/host_dictionaries.hpp"
-#include "host/options.hpp"
 #include "record/json_value.hpp"
+#include "record/output_file.hpp"
 #include "viewer/pages.hpp"
 
 namespace bg::tournament {
@@ -24,14 +23,14 @@ constexpr std::uint64_t retry_ms = 250;
 }  // namespace
 
 struct Runner::Slot {
-    GameRow row;
-    std::unique_ptr<cgroups::Game> cgroup;
-    std::FILE* log_file = nullptr;
+    FixtureRecord row;
+    std::unique_ptr<cgroups::GameCgroup> cgroup;
+    std::optional<OutputFile> log_file;
     std::string log_path;
     std::unique_ptr<EventLog> log;
     // What each player wrote to stderr (capped and escaped as the host does), beside the log:
     // opened at a player's first line.
-    std::vector<std::FILE*> stderr_files;
+    std::vector<std::optional<OutputFile>> stderr_files;
     std::string stderr_error;
     std::unique_ptr<Match> match;
     std::uint64_t started_ms = 0;
@@ -44,7 +43,7 @@ std::string player_stderr_path(const std::string& log_path, int seat) {
     return fmt::format("{}.player-{}.stderr", stem, seat + 1);
 }
 
-std::optional<std::string> replay_page(const GameRow& row) {
+std::optional<std::string> replay_page(const FixtureRecord& row) {
     if (!row.result || row.result->log.empty())
         return std::nullopt;
     const std::string& log_path = row.result->log;
@@ -101,11 +100,10 @@ GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::s
     return out;
 }
 
-Runner::Runner(uv_loop_t* loop, Database& database, const Dictionary& dictionary,
-               std::vector<GameRow> pending, Options options)
+Runner::Runner(uv_loop_t* loop, Database& database, std::vector<FixtureRecord> pending,
+               Options options)
     : loop_(loop),
       database_(database),
-      dictionary_(dictionary),
       pending_(pending.begin(), pending.end()),
       options_(std::move(options)),
       reaper_(loop, [this] { reap(); }),
@@ -116,11 +114,7 @@ Runner::Runner(uv_loop_t* loop, Database& database, const Dictionary& dictionary
           finish_if_idle();
       }) {}
 
-Runner::~Runner() {
-    for (auto& slot : slots_)
-        if (slot->log_file)
-            std::fclose(slot->log_file);
-}
+Runner::~Runner() = default;
 
 int Runner::running() const {
     int n = 0;
@@ -155,134 +149,153 @@ void Runner::fail(std::string error) {
 }
 
 void Runner::start_next(Slot& slot) {
-    if (pending_.empty() || stopping_)
+    if (pending_.empty() || stopping_ || !take_cgroup(slot))
         return;
-    if (options_.cgroups) {
-        auto made = options_.cgroups->game(options_.cpus_per_game);
-        if (auto* error = std::get_if<cgroups::Machine::GameError>(&made)) {
-            if (!error->no_free_cores)
-                return fail(fmt::format("the game's cgroup could not be made: {}", error->message));
-            // Other hosts hold the cores for now: the game waits, and tries again.
-            if (options_.on_waiting)
-                options_.on_waiting(error->message);
-            retry_.start(retry_ms);
-            return;
-        }
-        slot.cgroup = std::move(std::get<std::unique_ptr<cgroups::Game>>(made));
-    }
     slot.row = std::move(pending_.front());
     pending_.pop_front();
-    const Spec& spec = database_.spec();
-    const ScheduledGame& scheduled = slot.row.game;
-    Setup setup = spec.game;
-    setup.game =
-        GameConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
-    setup.dictionary_fingerprint = dictionary_.stats().fingerprint;
-    setup.dictionary_name = word_list_name(setup.dictionary, setup.dictionary_fingerprint);
-    setup.sandbox = options_.sandbox;
-    if (options_.cgroups)
-        setup.shares = options::shares_json(options_.cgroups->kind(), options_.limits,
-                                            options_.cpus_per_game, slot.cgroup->cpus());
-    std::vector<Launch> launches;
-    for (int bot : scheduled.seats) {
-        setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
-        launches.push_back(options_.launches[static_cast<std::size_t>(bot)]);
-    }
-    slot.log_path.clear();
-    if (!spec.logs.empty()) {
-        slot.log_path =
-            (std::filesystem::path(spec.logs) / fmt::format("game-{:06}.jsonl", slot.row.id))
-                .string();
-        // Close-on-exec: no player may write, cut or read the record of its game.
-        slot.log_file = std::fopen(slot.log_path.c_str(), "we");
-        if (!slot.log_file)
-            return fail(fmt::format("cannot write the game log {}: {}",
-                                    escape_for_terminal(slot.log_path), std::strerror(errno)));
-    }
+    if (!open_records(slot))
+        return;
     try {
         database_.mark_running(slot.row.id);
     } catch (const std::exception& e) {
         return fail(fmt::format("the database could not be written: {}", e.what()));
     }
-    slot.log = std::make_unique<EventLog>(slot.log_file);
+    start_match(slot);
+}
+
+bool Runner::take_cgroup(Slot& slot) {
+    auto made = options_.venue->game_cgroup();
+    if (auto* error = std::get_if<cgroups::Machine::GameError>(&made)) {
+        if (!error->no_free_cores) {
+            fail(fmt::format("the game's cgroup could not be made: {}", error->message));
+            return false;
+        }
+        // Other hosts hold the cores for now: the game waits, and tries again.
+        if (options_.on_waiting)
+            options_.on_waiting(error->message);
+        retry_.start(retry_ms);
+        return false;
+    }
+    slot.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    return true;
+}
+
+bool Runner::open_records(Slot& slot) {
+    const TournamentSpec& spec = database_.spec();
+    slot.log_path.clear();
+    slot.log_file.reset();
+    slot.stderr_files.clear();
+    slot.stderr_files.resize(slot.row.game.seats.size());
+    slot.stderr_error.clear();
+    if (!spec.logs.empty()) {
+        slot.log_path =
+            (std::filesystem::path(spec.logs) / fmt::format("game-{:06}.jsonl", slot.row.id))
+                .string();
+        auto made = OutputFile::create(slot.log_path);
+        if (auto* error = std::get_if<std::string>(&made)) {
+            fail(fmt::format("cannot write the game log {}: {}", escape_for_terminal(slot.log_path),
+                             *error));
+            return false;
+        }
+        slot.log_file.emplace(std::move(std::get<OutputFile>(made)));
+        // An attempt stopped before (the game is played again from the start) leaves nothing.
+        for (std::size_t seat = 0; seat < slot.stderr_files.size(); ++seat)
+            std::remove(player_stderr_path(slot.log_path, static_cast<int>(seat)).c_str());
+    }
+    slot.log = std::make_unique<EventLog>(slot.log_file ? slot.log_file->get() : nullptr);
     if (options_.on_record)
         slot.log->observe([this, game = slot.row.id](const nlohmann::json& record) {
             options_.on_record(game, record);
         });
+    return true;
+}
+
+void Runner::start_match(Slot& slot) {
+    const TournamentSpec& spec = database_.spec();
+    const Fixture& scheduled = slot.row.game;
+    GameSetup setup = spec.game;
+    setup.game =
+        RulesConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
+    for (int bot : scheduled.seats)
+        setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
+    options_.venue->describe(setup, slot.cgroup.get());
     if (options_.on_started)
         options_.on_started(slot.row);
     Match::Options match_options;
-    slot.stderr_files.assign(launches.size(), nullptr);
-    slot.stderr_error.clear();
-    // An attempt stopped before (the game is played again from the start) leaves nothing.
-    if (!slot.log_path.empty())
-        for (std::size_t seat = 0; seat < launches.size(); ++seat)
-            std::remove(player_stderr_path(slot.log_path, static_cast<int>(seat)).c_str());
     if (!slot.log_path.empty())
         match_options.player_lines = [&slot](PlayerId player, const std::string& line) {
-            std::FILE*& file = slot.stderr_files[static_cast<std::size_t>(player)];
-            const auto path = [&] {
-                return player_stderr_path(slot.log_path, static_cast<int>(player));
-            };
-            if (!file && slot.stderr_error.empty())
-                file = std::fopen(path().c_str(), "we");  // close-on-exec, as the log
-            if (!file || std::fputs(line.c_str(), file) < 0 || std::fputc('\n', file) < 0)
-                if (slot.stderr_error.empty())
-                    slot.stderr_error = fmt::format("{}: {}", path(), std::strerror(errno));
+            auto& file = slot.stderr_files[static_cast<std::size_t>(player)];
+            const std::string path = player_stderr_path(slot.log_path, static_cast<int>(player));
+            if (!file && slot.stderr_error.empty()) {
+                auto made = OutputFile::create(path);
+                if (auto* error = std::get_if<std::string>(&made))
+                    slot.stderr_error = fmt::format("{}: {}", path, *error);
+                else
+                    file.emplace(std::move(std::get<OutputFile>(made)));
+            }
+            if (file &&
+                (std::fputs(line.c_str(), file->get()) < 0 || std::fputc('\n', file->get()) < 0) &&
+                slot.stderr_error.empty())
+                slot.stderr_error = fmt::format("{}: {}", path, std::strerror(errno));
         };
-    match_options.cgroup = slot.cgroup.get();
-    match_options.limits = options_.limits;
     match_options.on_done = [this, &slot] {
         done_.push_back(&slot);
         reaper_.start(0);
     };
     slot.started_ms = uv_now(loop_);
-    slot.match = std::make_unique<Match>(loop_, std::move(setup), dictionary_, *slot.log,
-                                         std::move(launches), std::move(match_options));
+    slot.match = std::make_unique<Match>(
+        loop_, std::move(setup), options_.venue->dictionary(), *slot.log,
+        options_.venue->seats(loop_, scheduled.seats, slot.cgroup.get()), std::move(match_options));
     slot.match->start();
 }
 
+// A game over: its log and its players' stderr closed. Whether they were kept whole (else the
+// game goes back to pending and the run fails, saying why).
+bool Runner::records_kept(Slot& slot) {
+    const std::string closed = slot.log_file ? slot.log_file->close() : "";
+    slot.log_file.reset();
+    for (auto& file : slot.stderr_files)
+        if (file)
+            if (auto error = file->close(); !error.empty() && slot.stderr_error.empty())
+                slot.stderr_error = error;
+    if (slot.log->failed() || !closed.empty()) {
+        database_.mark_pending(slot.row.id);
+        fail(fmt::format("the game log {} could not be written ({})",
+                         escape_for_terminal(slot.log_path),
+                         slot.log->failed() ? slot.log->error() : closed));
+        return false;
+    }
+    if (!slot.stderr_error.empty()) {
+        database_.mark_pending(slot.row.id);
+        fail(fmt::format("a player's stderr could not be kept beside the game log {} ({})",
+                         escape_for_terminal(slot.log_path),
+                         escape_for_terminal(slot.stderr_error)));
+        return false;
+    }
+    return true;
+}
+
 // Finished matches are recorded and destroyed here, from a timer: never inside their own
-// callback.
+// callback. The games that ended in this turn are committed together: one sync to disk, not
+// one each.
 void Runner::reap() {
     std::vector<Slot*> recorded;
     for (Slot* slot : done_) {
-        const Referee& referee = slot->match->referee();
-        const bool log_failed = slot->log->failed();
-        const std::string log_error = log_failed ? slot->log->error() : "";
-        bool closed = true;
-        if (slot->log_file) {
-            closed = std::fclose(slot->log_file) == 0;
-            slot->log_file = nullptr;
-        }
-        const std::string close_error = closed ? "" : std::strerror(errno);
-        for (std::FILE*& file : slot->stderr_files)
-            if (file && std::fclose(std::exchange(file, nullptr)) != 0 &&
-                slot->stderr_error.empty())
-                slot->stderr_error = std::strerror(errno);
         try {
-            if (log_failed || !closed) {
-                database_.mark_pending(slot->row.id);
-                fail(fmt::format("the game log {} could not be written ({})",
-                                 escape_for_terminal(slot->log_path),
-                                 log_failed ? log_error : close_error));
-            } else if (!slot->stderr_error.empty()) {
-                database_.mark_pending(slot->row.id);
-                fail(fmt::format("a player's stderr could not be kept beside the game log {} ({})",
-                                 escape_for_terminal(slot->log_path),
-                                 escape_for_terminal(slot->stderr_error)));
-            } else if (referee.game().end() == End::aborted) {
+            const Referee& referee = slot->match->referee();
+            if (!records_kept(*slot))
+                continue;
+            if (referee.game().end() == End::aborted) {
                 database_.mark_pending(slot->row.id);  // stopped: played again on resume
-            } else {
-                slot->row.result =
-                    game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
-                recorded.push_back(slot);
+                continue;
             }
+            slot->row.result =
+                game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
+            recorded.push_back(slot);
         } catch (const std::exception& e) {
             fail(fmt::format("the database could not be written: {}", e.what()));
         }
     }
-    // The games that ended in this turn are committed together: one sync to disk, not one each.
     std::vector<std::pair<int, const GameResult*>> results;
     for (const Slot* slot : recorded)
         results.emplace_back(slot->row.id, &*slot->row.result);

@@ -68,19 +68,18 @@ std::variant<std::vector<std::vector<int>>, std::string> tables(const ScheduleOp
     return out;
 }
 
-std::variant<std::vector<ScheduledGame>, std::string> schedule(const ScheduleOptions& o) {
+std::variant<std::vector<Fixture>, std::string> schedule(const ScheduleOptions& o) {
     auto made = tables(o);
     if (auto* error = std::get_if<std::string>(&made))
         return std::move(*error);
     const auto& all = std::get<std::vector<std::vector<int>>>(made);
     const auto seeds = deal_seeds(o.seed, o.deals);
-    std::vector<ScheduledGame> games;
+    std::vector<Fixture> games;
     games.reserve(all.size() * static_cast<std::size_t>(o.players * o.deals));
     for (int d = 0; d < o.deals; ++d)
         for (std::size_t t = 0; t < all.size(); ++t)
             for (int r = 0; r < o.players; ++r) {
-                ScheduledGame game{
-                    d, seeds[static_cast<std::size_t>(d)], static_cast<int>(t), r, {}};
+                Fixture game{d, seeds[static_cast<std::size_t>(d)], static_cast<int>(t), r, {}};
                 for (int seat = 0; seat < o.players; ++seat)
                     game.seats.push_back(all[t][static_cast<std::size_t>((seat + r) % o.players)]);
                 games.push_back(std::move(game));

@@ -26,13 +26,13 @@ struct ScheduleOptions {
     std::uint64_t seed = 0;
 };
 
-struct ScheduledGame {
+struct Fixture {
     int deal = 0;            // from 0
     std::uint64_t seed = 0;  // the deal's game seed
     int table = 0;           // from 0, in the order tables() gives
     int rotation = 0;        // from 0: seat i holds table[(i + rotation) % players]
     std::vector<int> seats;  // the bot (from 0) in each seat
-    friend bool operator==(const ScheduledGame&, const ScheduledGame&) = default;
+    friend bool operator==(const Fixture&, const Fixture&) = default;
 };
 
 // A schedule larger than this is refused as a mistake (C(64, 8) tables would not end).
@@ -41,7 +41,7 @@ inline constexpr std::uint64_t max_scheduled_games = 10'000'000;
 // Each table's bots, in increasing order; or why there is none.
 std::variant<std::vector<std::vector<int>>, std::string> tables(const ScheduleOptions& options);
 // Every game, in the order they are to be played; or why the options make no schedule.
-std::variant<std::vector<ScheduledGame>, std::string> schedule(const ScheduleOptions& options);
+std::variant<std::vector<Fixture>, std::string> schedule(const ScheduleOptions& options);
 // The seed of every deal: the first `deals` outputs of SplitMix64 seeded with `seed`.
 std::vector<std::uint64_t> deal_seeds(std::uint64_t seed, int deals);
 

@@ -7,15 +7,16 @@
 
 #include <fmt/format.h>
 
+#include "cli/options.hpp"
 #include "core/text.hpp"
-#include "host/options.hpp"
+#include "match/venue.hpp"
 #include "record/json_value.hpp"
 
 namespace bg::tournament {
 
 using nlohmann::json;
 
-ScheduleOptions Spec::schedule_options() const {
+ScheduleOptions TournamentSpec::schedule_options() const {
     return {static_cast<int>(bots.size()), players, format, deals, seed};
 }
 
@@ -80,7 +81,7 @@ std::variant<stats::Sprt, std::string> parse_sprt(const std::vector<std::string>
     return sprt;
 }
 
-std::optional<std::string> check(const Spec& spec) {
+std::optional<std::string> check(const TournamentSpec& spec) {
     std::set<std::string> names;
     for (const auto& bot : spec.bots)
         if (!names.insert(bot.name).second)
@@ -98,7 +99,7 @@ std::optional<std::string> check(const Spec& spec) {
     return std::nullopt;
 }
 
-json to_json(const Spec& s) {
+json to_json(const TournamentSpec& s) {
     json bots = json::array();
     for (const auto& bot : s.bots)
         bots.push_back({{"name", bot.name}, {"command", bytes_to_json(bot.command)}});
@@ -117,7 +118,7 @@ json to_json(const Spec& s) {
             {"stall_timeout_ms", s.game.stall_timeout_ms},
             {"kill_grace_ms", s.game.kill_grace_ms},
             {"sandboxed", s.sandboxed},
-            {"sandbox", options::sandbox_json(s.sandbox)},
+            {"sandbox", sandbox_json(s.sandbox)},
             {"shares", {{"cgroups", s.shares.cgroups}, {"cpus_per_game", s.shares.cpus_per_game}}},
             {"logs", bytes_to_json(s.logs)},
             {"shard", s.shard ? json::object({{"index", s.shard->index}, {"count", s.shard->count}})
@@ -129,10 +130,10 @@ json to_json(const Spec& s) {
                             : json(nullptr)}};
 }
 
-std::variant<Spec, std::string> spec_from_json(const json& object) {
+std::variant<TournamentSpec, std::string> spec_from_json(const json& object) {
     if (!object.is_object())
         return std::string("the tournament's options are not a JSON object");
-    Spec s;
+    TournamentSpec s;
     JsonFields f(object);
     for (const auto& bot : f.get<std::vector<json>>("bots")) {
         if (!bot.is_object())
@@ -206,7 +207,7 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     }
     if (!shard.is_null()) {
         JsonFields h(shard);
-        s.shard = Spec::Shard{h.get<int>("index"), h.get<int>("count")};
+        s.shard = TournamentSpec::Shard{h.get<int>("index"), h.get<int>("count")};
         if (!h.error().empty() || s.shard->count < 1 || s.shard->index < 0 ||
             s.shard->index >= s.shard->count)
             return std::string("the tournament's shard is not one");
@@ -216,7 +217,7 @@ std::variant<Spec, std::string> spec_from_json(const json& object) {
     return s;
 }
 
-std::variant<Spec::Shard, std::string> parse_shard(const std::string& text) {
+std::variant<TournamentSpec::Shard, std::string> parse_shard(const std::string& text) {
     const auto slash = text.find('/');
     const auto index = parse_number<int>(std::string_view(text).substr(0, slash));
     const auto count = slash == std::string::npos
@@ -225,10 +226,10 @@ std::variant<Spec::Shard, std::string> parse_shard(const std::string& text) {
     if (!index || !count || *count < 1 || *count > 100'000 || *index < 0 || *index >= *count)
         return fmt::format("--shard takes I/N with 0 <= I < N <= 100000 (shard I of N), not '{}'",
                            escape_for_terminal(text));
-    return Spec::Shard{*index, *count};
+    return TournamentSpec::Shard{*index, *count};
 }
 
-std::optional<std::string> difference(const Spec& a, const Spec& b) {
+std::optional<std::string> difference(const TournamentSpec& a, const TournamentSpec& b) {
     json x = to_json(a), y = to_json(b);
     for (auto* j : {&x, &y}) {
         j->erase("shard");

@@ -22,7 +22,7 @@ struct Bot {
     std::string command;  // run verbatim through sh -c
 };
 
-struct Spec {
+struct TournamentSpec {
     std::vector<Bot> bots;
     int players = 2;  // seats a game
     Format format = Format::round_robin;
@@ -30,7 +30,7 @@ struct Spec {
     std::uint64_t seed = 0;
     // Every game's setup but its seed and its players: word list (and its fingerprint, which a
     // resumed run checks), sets, dialect and clocks.
-    Setup game;
+    GameSetup game;
     bool sandboxed = true;
     SandboxConfig sandbox;
     // The players' cgroups. A tournament made before they were (its options say nothing of them)
@@ -54,10 +54,10 @@ struct Spec {
 };
 
 // "I/N", 0 <= I < N <= 100000, or why not.
-std::variant<Spec::Shard, std::string> parse_shard(const std::string& text);
+std::variant<TournamentSpec::Shard, std::string> parse_shard(const std::string& text);
 // What makes two databases the same tournament (the spec without its shard and its log folder,
 // which each machine chooses), or the first option in which `a` and `b` differ, named.
-std::optional<std::string> difference(const Spec& a, const Spec& b);
+std::optional<std::string> difference(const TournamentSpec& a, const TournamentSpec& b);
 
 // A bot's NAME=CMD, or why it is not one.
 std::variant<Bot, std::string> parse_bot(const std::string& text);
@@ -65,10 +65,10 @@ std::variant<Bot, std::string> parse_bot(const std::string& text);
 std::variant<stats::Sprt, std::string> parse_sprt(const std::vector<std::string>& words);
 // Everything a schedule and a run need that the options alone do not check, or why not: names
 // unique, enough bots, an SPRT only between two bots.
-std::optional<std::string> check(const Spec& spec);
+std::optional<std::string> check(const TournamentSpec& spec);
 
-nlohmann::json to_json(const Spec& spec);
-std::variant<Spec, std::string> spec_from_json(const nlohmann::json& object);
+nlohmann::json to_json(const TournamentSpec& spec);
+std::variant<TournamentSpec, std::string> spec_from_json(const nlohmann::json& object);
 
 std::string_view to_string(Format format);
 std::optional<Format> format_from_string(std::string_view text);

@@ -38,7 +38,7 @@ std::string signed_elo(double elo) {
 
 }  // namespace
 
-void PairTally::add(const GameRow& row) {
+void PairTally::add(const FixtureRecord& row) {
     if (!row.result || row.game.seats.size() != 2)
         return;
     const auto& winner = row.result->winner_seat;
@@ -70,7 +70,7 @@ std::string reason_kind(const std::string& reason) {
     return "other";
 }
 
-Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
+Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>& rows,
                     std::optional<std::string> stopped) {
     const std::size_t n = spec.bots.size();
     Standings out;

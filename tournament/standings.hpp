@@ -64,7 +64,7 @@ struct Standings {
 // once both of its games are done.
 class PairTally {
   public:
-    void add(const GameRow& row);
+    void add(const FixtureRecord& row);
     const stats::Pentanomial& results() const { return results_; }
 
   private:
@@ -77,7 +77,7 @@ class PairTally {
 // memory", or "other".
 std::string reason_kind(const std::string& reason);
 
-Standings standings(const Spec& spec, const std::vector<GameRow>& rows,
+Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>& rows,
                     std::optional<std::string> stopped);
 // What the two ratings are, in a line each: the table's Elo, and the pair line's. The table
 // says them; the report page too.

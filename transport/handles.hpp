@@ -9,7 +9,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <system_error>
 
 namespace bg {
@@ -131,6 +134,60 @@ class Timer : public detail::OwnedHandle<uv_timer_t, std::function<void()>> {
         if (state_)
             uv_timer_stop(&state_->handle);
     }
+};
+
+// Watches a descriptor for reading (a pidfd, a cgroup's notifications): its callback runs each
+// time it is readable, until stop() or close(). The descriptor is not its to close.
+class Poll : public detail::OwnedHandle<uv_poll_t, std::function<void()>> {
+  public:
+    Poll(uv_loop_t* loop, int fd, std::function<void()> on_readable)
+        : OwnedHandle(std::move(on_readable)) {
+        if (uv_poll_init(loop, &state_->handle, fd) == 0)
+            uv_poll_start(&state_->handle, UV_READABLE,
+                          [](uv_poll_t* handle, int, int) { state_of(handle).callback(); });
+    }
+    void stop() {
+        if (state_)
+            uv_poll_stop(&state_->handle);
+    }
+};
+
+namespace detail {
+struct PipeState {
+    std::function<void(std::string_view bytes)> on_read;
+    // The end of what it reads: EOF (UV_EOF) or an error; reading has stopped.
+    std::function<void(int error)> on_end;
+    std::function<void(int error)> on_write_error;
+    bool closed = false;  // by its owner: no callback runs any more
+    uv_shutdown_t shutdown{};
+    std::unique_ptr<char[]> buffer;  // what it reads goes here: allocated once reading starts
+    std::size_t buffer_bytes = 0;
+};
+}  // namespace detail
+
+// One end of a child's stdio (a Unix socket, as uv_spawn makes them): read, written in order,
+// shut down for writing. Its callbacks never run after close(), a write cancelled by the close
+// included.
+class Pipe : public detail::OwnedHandle<uv_pipe_t, detail::PipeState> {
+  public:
+    explicit Pipe(uv_loop_t* loop);
+    Pipe(Pipe&&) noexcept = default;
+    ~Pipe() { close(); }
+    void close();
+    bool open() const { return state_ != nullptr; }
+
+    // Takes `fd` (it closes it); 0 or a negative libuv error.
+    int take(int fd);
+    // Reads, `buffer_bytes` at most at a time, until the end.
+    void read(std::function<void(std::string_view bytes)> on_read,
+              std::function<void(int error)> on_end, std::size_t buffer_bytes = 64 * 1024);
+    void on_write_error(std::function<void(int error)> callback);
+    // Written at once when the pipe has room (no copy, no request), else queued behind what
+    // waits: the order is kept.
+    void write(std::string bytes);
+    std::size_t queued_bytes() const;
+    // End of input for the other side once what is queued has been written.
+    void shutdown();
 };
 
 // Watches one signal for as long as it lives.

@@ -11,9 +11,17 @@
 // killed and it is finished the moment nothing of it runs: never after a grace it no longer
 // needs. Then its cgroup's usage is read and the cgroup removed.
 //
-// It owns its libuv handles. Memory is never freed before their close callbacks have run: the
-// object must outlive uv_run, and it reports finished() once the process has exited, both
-// output pipes are closed and nothing of it is left.
+// Its life is a few phases, each entered by one function (enter) and left by what happens:
+//
+//   unstarted --spawn--> running --end--> farewell --its time--> terminating --grace--> killing
+//       |                   |  \--end, no farewell-----------------^                      |
+//       |                   \----(it exited, its output closed)--------------------------->|
+//       \--spawn failed, or ended before it started------------------------------> finished <-/
+//
+// (farewell: its input closed, time to leave by itself; terminating: SIGTERM sent; killing:
+// SIGKILL sent, waiting until nothing of it runs). One timer a role: the farewell, the grace,
+// and the wait for its end. Every handle is an owned one (handles.hpp), closed on entering
+// finished; on_finished comes a turn later, when the loop has let them go.
 #pragma once
 
 #include <uv.h>
@@ -27,6 +35,7 @@
 #include <vector>
 
 #include "cgroups/cgroups.hpp"
+#include "transport/handles.hpp"
 #include "transport/sandbox.hpp"
 
 namespace bg {
@@ -45,9 +54,11 @@ struct ProcessEvents {
 
 class PlayerProcess {
   public:
+    enum class Phase { unstarted, running, farewell, terminating, killing, finished };
+
     // `cgroup`: the player's cgroup, or none (per-process limits only).
     PlayerProcess(uv_loop_t* loop, Launch launch, ProcessEvents events,
-                  std::unique_ptr<cgroups::Player> cgroup = nullptr);
+                  std::unique_ptr<cgroups::PlayerCgroup> cgroup = nullptr);
     PlayerProcess(const PlayerProcess&) = delete;
     PlayerProcess& operator=(const PlayerProcess&) = delete;
     ~PlayerProcess();
@@ -56,12 +67,13 @@ class PlayerProcess {
     int spawn();
     const std::string& spawn_error() const { return spawn_error_; }
     void write(std::string bytes);
-    std::size_t queued_bytes() const;
+    std::size_t queued_bytes() const { return stdin_.queued_bytes(); }
     // SIGTERM to the group, and SIGKILL to the group `grace_ms` later unless all of it is gone.
     // With a farewell, its input is closed first (after what is queued for it), and SIGTERM
     // waits `farewell_ms` for it to leave by itself. Idempotent.
     void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
-    bool finished() const { return finished_; }
+    Phase phase() const { return phase_; }
+    bool finished() const { return phase_ == Phase::finished && announced_; }
     // The process group of its command as the host sees it (in a sandbox, its init's); 0 before
     // it has started. For looking at what it runs, never for signalling: terminate() does that.
     int group() const { return inner_pid_ != 0 ? inner_pid_ : pid_; }
@@ -75,59 +87,60 @@ class PlayerProcess {
     static constexpr std::uint64_t group_poll_ms = 2;
     static constexpr int group_wait_polls = 500;
 
-    void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+    // The transition function: enters `next`, doing what entering it does.
+    void enter(Phase next);
+    // What happened may move it on: its command exited, an output ended, its cgroup or its
+    // sandbox said something, a timer fired.
+    void advance();
+
+    void start_reading();
+    void on_stdout_end();
+    void on_stderr(std::string_view bytes);
     void on_process_exit(std::int64_t status, int signal);
-    void close_handle(uv_handle_t* handle);
-    void check_finished();
-    // Closes the pipes it reads without waiting for their end, then finishes if it can.
-    void stop_reading();
-    void wait_for_group();
-    void send_sigterm();
-    static void kill_timer_tick(uv_timer_t* timer);
-    void flush_log_line();
-    // The pipes it reads (stdout, stderr and, in a sandbox, bwrap's info), and all of its pipes.
-    std::vector<uv_pipe_t*> output_pipes();
-    std::vector<uv_pipe_t*> pipes();
     void on_info(std::string_view bytes);
+    void flush_log_line();
+    void close_outputs();
     void signal_all(int signal);
     bool all_gone() const;
     bool inner_alive() const;
     // Reports an OOM kill in its cgroup, once.
     void check_memory();
-    // Watches `fd` for reading with `poll` (counted among its handles).
-    void watch(uv_poll_t& poll, int fd, uv_poll_cb callback);
+    // In killing: looks again at whether it is gone (`timer_fired`: the look the end timer
+    // asked for), and when to look next.
+    void wait_for_end(bool timer_fired = false);
 
     uv_loop_t* loop_;
     Launch launch_;
     ProcessEvents events_;
-    std::unique_ptr<cgroups::Player> cgroup_;
+    std::unique_ptr<cgroups::PlayerCgroup> cgroup_;
     std::optional<cgroups::Usage> usage_;
-    uv_pipe_t info_{};  // bwrap's --info-fd, in a sandbox
-    std::string info_text_;
-    int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
-    int inner_pidfd_ = -1;
-    int pidfd_ = -1;
-    uv_poll_t exit_poll_{};    // the process's pidfd
-    uv_poll_t inner_poll_{};   // the sandbox init's pidfd
-    uv_poll_t notify_poll_{};  // the cgroup's notifications
-    uv_pipe_t stdin_{};
-    uv_pipe_t stdout_{};
-    uv_pipe_t stderr_{};
-    uv_timer_t kill_timer_{};
-    uv_shutdown_t shutdown_{};
+    Phase phase_ = Phase::unstarted;
+    bool announced_ = false;  // on_finished has been called
     std::uint64_t grace_ms_ = 0;
-    bool signalled_ = false;  // SIGTERM sent
-    int open_handles_ = 0;
+
+    Pipe stdin_;
+    Pipe stdout_;
+    Pipe stderr_;
+    Pipe info_;                         // bwrap's --info-fd, in a sandbox
+    std::optional<Poll> exit_watch_;    // the process's pidfd
+    std::optional<Poll> inner_watch_;   // the sandbox init's pidfd
+    std::vector<Poll> cgroup_watches_;  // the cgroup's notifications
+    Timer farewell_timer_;
+    Timer grace_timer_;
+    Timer end_timer_;  // in killing: the next look, or the bound of the wait
+    Timer announcer_;  // on_finished, a turn after finishing
+
     int pid_ = 0;
-    bool spawned_ = false;
+    UniqueFd pidfd_;
+    int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
+    UniqueFd inner_pidfd_;
+    std::string info_text_;
     bool exited_ = false;
-    bool terminating_ = false;
-    bool killed_ = false;
-    bool finished_ = false;
+    bool stdout_open_ = false;
+    bool stderr_open_ = false;
     bool oom_reported_ = false;
-    int group_polls_ = 0;
+    int end_looks_ = 0;
     std::string spawn_error_;
-    char read_buffer_[64 * 1024];
     std::string log_line_;
 };
 

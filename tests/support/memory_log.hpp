@@ -13,7 +13,7 @@ namespace bg {
 
 class MemoryLog final : public LogSink {
   public:
-    void start(const Setup&, std::uint64_t) override { started = true; }
+    void start(const GameSetup&, std::uint64_t) override { started = true; }
     void input(const Input& in, std::uint64_t) override { inputs.push_back(in); }
     void decision(const Decision& d, std::uint64_t) override { decisions.push_back(d); }
     void usage(PlayerId, const PlayerUsage& u, std::uint64_t) override { usages.push_back(u); }

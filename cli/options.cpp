@@ -1,4 +1,4 @@
-#include "host/options.hpp"
+#include "cli/options.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -34,7 +34,7 @@ std::uint64_t milliseconds(const po::variables_map& vm, const char* name, bool z
 
 void add_game(po::options_description& options) {
     // Every default is the one written in record/setup.hpp.
-    const Setup defaults;
+    const GameSetup defaults;
     const auto seconds = [](std::uint64_t ms) { return static_cast<double>(ms) / 1000; };
     // clang-format off
     options.add_options()
@@ -66,7 +66,7 @@ void add_game(po::options_description& options) {
     // clang-format on
 }
 
-void read_game(const po::variables_map& vm, Setup& setup) {
+void read_game(const po::variables_map& vm, GameSetup& setup) {
     setup.game.sets = vm["sets"].as<int>();
     const auto dialect = legacy_dialect_from_string(vm["legacy-dialect"].as<std::string>());
     if (!dialect)
@@ -133,19 +133,6 @@ bool read_sandbox(const po::variables_map& vm, SandboxConfig& config) {
     return !vm["no-sandbox"].as<bool>();
 }
 
-nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
-    const SandboxLimits& limits = sandbox.limits;
-    return {{"tool", "bwrap"},
-            {"user", bytes_to_json(sandbox.user)},
-            {"env", sandbox.pass_env},
-            {"memory_mib", limits.memory_mib},
-            {"cpu_seconds", limits.cpu_seconds},
-            {"processes", limits.processes},
-            {"open_files", limits.open_files},
-            {"file_size_mib", limits.file_size_mib},
-            {"tmp_mib", limits.tmp_mib}};
-}
-
 po::options_description shares() {
     const SandboxLimits limits;
     po::options_description options(
@@ -184,38 +171,6 @@ Shares read_shares(const po::variables_map& vm, SandboxConfig& config) {
             "--cpus-per-game pins games with cgroups: it cannot go with "
             "--unfair-per-process-limits");
     return shares;
-}
-
-nlohmann::json shares_json(const std::string& kind, const cgroups::PlayerLimits& limits,
-                           int cpus_per_game, const std::vector<int>& cpus) {
-    return {{"kind", kind},
-            {"memory_mib", limits.memory_bytes >> 20},
-            {"processes", limits.processes},
-            {"cpus_per_game", cpus_per_game},
-            {"cpus", cpus.empty() ? nlohmann::json(nullptr) : nlohmann::json(cpus)}};
-}
-
-cgroups::PlayerLimits player_limits(const SandboxLimits& limits) {
-    return {limits.memory_mib << 20, limits.processes};
-}
-
-std::variant<std::unique_ptr<cgroups::Machine>, std::string> open_machine(
-    const Shares& shares, const std::function<void(const std::string&)>& note) {
-    auto opened = cgroups::Machine::open(shares.cpus_per_game > 0);
-    if (auto* error = std::get_if<std::string>(&opened))
-        return fmt::format(
-            "the players' cgroups cannot be had here: {}; or pass --unfair-per-process-limits to "
-            "bound each process alone (a bot that makes more processes or sessions then takes "
-            "CPU from the others)",
-            *error);
-    auto& machine = *std::get<std::unique_ptr<cgroups::Machine>>(opened);
-    if (machine.swept() > 0)
-        note(fmt::format("removed the cgroups of {} game{} left by a host that was killed",
-                         machine.swept(), machine.swept() == 1 ? "" : "s"));
-    for (const auto& left : machine.left_over())
-        note(fmt::format("the cgroup {} of a killed host's game could not be emptied",
-                         escape_for_terminal(left)));
-    return std::move(std::get<std::unique_ptr<cgroups::Machine>>(opened));
 }
 
 }  // namespace bg::options

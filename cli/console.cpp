@@ -1,4 +1,4 @@
-#include "host/console.hpp"
+#include "cli/console.hpp"
 
 namespace bg {
 

@@ -1,6 +1,6 @@
 // The command-line options a game is played with, shared by the host and the tournament: the
-// game's rules and clocks, and each player's sandbox. Boost.Program_options declares and reads
-// them; a bad value is a po::error that names the option and what it takes.
+// game's rules and clocks, each player's sandbox, and the machine's shares. Boost.Program_options
+// declares and reads them; a bad value is a po::error that names the option and what it takes.
 #pragma once
 
 #include <cstdint>
@@ -31,29 +31,16 @@ std::uint64_t milliseconds(const po::variables_map& vm, const char* name, bool z
 // --dict, --sets, --ready-timeout, --game-timeout, --kill-grace, --legacy-dialect.
 void add_game(po::options_description& options);
 // Reads them into `setup` (its word list path, sets, dialect and clocks).
-void read_game(const po::variables_map& vm, Setup& setup);
+void read_game(const po::variables_map& vm, GameSetup& setup);
 
 // --no-sandbox, --env, --sandbox-user and the per-process limits.
 po::options_description sandbox();
 // Reads them into `config`; false for --no-sandbox.
 bool read_sandbox(const po::variables_map& vm, SandboxConfig& config);
-// The sandbox's settings, for a log's start record.
-nlohmann::json sandbox_json(const SandboxConfig& sandbox);
 
 using Shares = cgroups::Shares;
 // --memory, --max-processes, --cpus-per-game, --unfair-per-process-limits.
 po::options_description shares();
 // Reads them (the totals into `config`'s limits, which become per-process ones without cgroups).
 Shares read_shares(const po::variables_map& vm, SandboxConfig& config);
-// The shares a game was played with, for its log's start record: its cgroups' kind, its
-// players' limits, and the cores it was pinned to.
-nlohmann::json shares_json(const std::string& kind, const cgroups::PlayerLimits& limits,
-                           int cpus_per_game, const std::vector<int>& cpus);
-// A player's cgroup limits, from --memory and --max-processes.
-cgroups::PlayerLimits player_limits(const SandboxLimits& limits);
-// The machine's cgroups for games played with `shares`, or why they cannot be had (saying what
-// to do); with what a killed host left removed, and said through `note` (one line each).
-std::variant<std::unique_ptr<cgroups::Machine>, std::string> open_machine(
-    const Shares& shares, const std::function<void(const std::string&)>& note);
-
 }  // namespace bg::options

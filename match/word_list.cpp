@@ -1,4 +1,4 @@
-#include "host/players_word_list.hpp"
+#include "match/word_list.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,8 +13,47 @@
 #include <fmt/format.h>
 
 #include "wordlist/default_wordlist.hpp"
+#include "wordlist/word_file.hpp"
 
 namespace bg {
+
+std::variant<const Dictionary*, std::string> host_word_list(const std::string& path,
+                                                            std::optional<Dictionary>& loaded) {
+    if (path.empty())
+        return &default_wordlist();
+    auto file = load_word_file(path);
+    if (auto* error = std::get_if<std::string>(&file))
+        return std::move(*error);
+    loaded.emplace(std::move(std::get<Dictionary>(file)));
+    return &*loaded;
+}
+
+std::variant<const Dictionary*, std::string> recorded_word_list(const std::string& path,
+                                                                std::uint64_t fingerprint,
+                                                                std::optional<Dictionary>& loaded) {
+    if (path.empty())
+        return builtin_wordlist(fingerprint, loaded);
+    auto found = host_word_list(path, loaded);
+    if (const auto* dict = std::get_if<const Dictionary*>(&found);
+        dict && (*dict)->stats().fingerprint != fingerprint)
+        return fmt::format(
+            "the word list {} is not the one recorded (it has changed: fingerprint {:016x}, "
+            "recorded {:016x})",
+            path, (*dict)->stats().fingerprint, fingerprint);
+    return found;
+}
+
+std::string word_list_name(const std::string& path, std::uint64_t fingerprint) {
+    if (!path.empty())
+        return path;
+    return builtin_wordlist_name(fingerprint).value_or("");
+}
+
+DictionaryFinder host_dictionaries(std::optional<Dictionary>& loaded) {
+    return [&loaded](const GameSetup& setup) {
+        return recorded_word_list(setup.dictionary, setup.dictionary_fingerprint, loaded);
+    };
+}
 
 namespace fs = std::filesystem;
 
@@ -33,8 +72,8 @@ std::string builtin_list_file() {
     std::error_code error;
     const fs::path self = fs::read_symlink("/proc/self/exe", error);
     if (!error) {
-        const fs::path installed = self.parent_path().parent_path() / "share" /
-                                   "bananagrams-host" / "wordlist" / source.filename();
+        const fs::path installed = self.parent_path().parent_path() / "share" / "bananagrams-host" /
+                                   "wordlist" / source.filename();
         if (readable_file(installed))
             return installed.string();
     }
@@ -73,7 +112,8 @@ std::variant<PlayersWordList, std::string> PlayersWordList::make(const std::stri
     }
     // A copy of its own, in a folder anyone may enter, of the words the game is judged by.
     const char* tmpdir = std::getenv("TMPDIR");
-    std::string dir = fmt::format("{}/bananagrams-words-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    std::string dir =
+        fmt::format("{}/bananagrams-words-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!::mkdtemp(dir.data()))
         return fmt::format("cannot make a folder for the players' copy of the word list in {}: {}",
                            fs::path(dir).parent_path().string(), std::strerror(errno));

@@ -1,7 +1,8 @@
-// A live game on libuv: only the interpreter of a Referee's effects. The players' processes,
-// its timers and the turns of the loop are transport's handles; what they report is handed to
-// the referee as arrivals, once a turn, and what the referee returns is done: bytes written,
-// timers started, players stopped. Many matches can share one loop.
+// A live game on libuv: only the interpreter of a Referee's effects. Its players are seats
+// (transport/seat.hpp: bytes in, bytes out, gone, what each used), whatever each is; its timers
+// and the turns of the loop are transport's handles. What they report is handed to the referee
+// as arrivals, once a turn, and what the referee returns is done: bytes sent, timers started,
+// seats closed. Many matches can share one loop.
 #pragma once
 
 #include <uv.h>
@@ -13,13 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "cgroups/cgroups.hpp"
 #include "core/dictionary.hpp"
 #include "record/event_log.hpp"
 #include "record/setup.hpp"
 #include "referee/referee.hpp"
 #include "transport/handles.hpp"
-#include "transport/player_process.hpp"
+#include "transport/seat.hpp"
 
 namespace bg {
 
@@ -36,23 +36,20 @@ class Match {
         Reporter reporter;
         PlayerLines player_lines;
         SeatOrder seat_order = SeatOrder::drawn;
-        // The game's cgroup, each player's made in it with `limits`; none for per-process limits
-        // only. It must outlive the match.
-        cgroups::Game* cgroup = nullptr;
-        cgroups::PlayerLimits limits;
-        // Called once the game is over, every player's processes are gone and every handle of
-        // the match is closed: the match may then be destroyed.
+        // Called once the game is over, every seat is finished and every handle of the match is
+        // closed: the match may then be destroyed.
         std::function<void()> on_done;
     };
 
-    // Throws std::invalid_argument for a setup no game can be made of.
-    Match(uv_loop_t* loop, Setup setup, const Dictionary& dictionary, LogSink& log,
-          std::vector<Launch> launches, Options options);
+    // A seat for each player, in seat order. Throws std::invalid_argument for a setup no game
+    // can be made of.
+    Match(uv_loop_t* loop, GameSetup setup, const Dictionary& dictionary, LogSink& log,
+          std::vector<std::unique_ptr<Seat>> seats, Options options);
     Match(const Match&) = delete;
     Match& operator=(const Match&) = delete;
     ~Match();
 
-    // Starts the clocks and spawns the players; the loop then plays the game to its end.
+    // Starts the clocks and opens the seats; the loop then plays the game to its end.
     void start();
     // The host was told to stop: the game ends as aborted, every player ended.
     void abort(int signal);
@@ -60,8 +57,10 @@ class Match {
     const Referee& referee() const { return referee_; }
 
   private:
-    struct Seat;
+    struct Place;
 
+    Seat::Events events_of(PlayerId id);
+    void pass_on(PlayerId id, std::string_view line);
     void arrive(Arrival arrival);
     // Hands the arrivals of this turn to the referee and does what it says, until nothing more
     // has arrived.
@@ -74,8 +73,7 @@ class Match {
     uv_loop_t* loop_;
     Referee referee_;
     Options options_;
-    std::vector<Launch> launches_;  // how each player is started, in seat order
-    std::vector<std::unique_ptr<Seat>> seats_;
+    std::vector<std::unique_ptr<Place>> places_;  // each seat, with what the match keeps of it
     Timer ready_timer_;
     Timer game_timer_;
     Timer stall_timer_;

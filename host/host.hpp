@@ -1,0 +1,69 @@
+// What the host program's files share: what its command line asked for, its exit statuses and
+// its output. main.cpp reads the command line and hands it to one of: play_game.cpp (a game),
+// check.cpp (host --check), replay.cpp (host --replay).
+#pragma once
+
+#include <istream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cgroups/cgroups.hpp"
+#include "cli/console.hpp"
+#include "match/venue.hpp"
+#include "record/setup.hpp"
+#include "serve/request.hpp"
+#include "transport/sandbox.hpp"
+
+namespace bg::host {
+
+// Exit statuses; "played" means the game ran to its end and its result was printed.
+constexpr int exit_played = 0;
+constexpr int exit_failed = 1;  // a word list or log unreadable, a log not replaying or not written
+constexpr int exit_usage = 2;   // bad options
+constexpr int exit_player_failed = 3;  // a player's command could not start (played)
+constexpr int exit_output_failed = 4;  // stdout (the result) could not be written (played)
+constexpr int exit_no_sandbox = 5;     // the player sandbox, or the players' cgroups, cannot be had
+constexpr int exit_stderr_failed = 6;  // stderr (the live lines) could not be written (played)
+
+// The result (stdout) and the live lines and messages (stderr).
+extern Console out;
+extern Console err;
+
+template <class... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
+    err.write(fmt::format(format, std::forward<Args>(args)...));
+}
+
+// A game (or a check) as the command line asks for it.
+struct Invocation {
+    GameSetup setup;         // the commands, the deal, the rules' options, the word list
+    SandboxConfig sandbox;   // its settings, and the players' limits (also unsandboxed)
+    bool sandboxed = true;   // false: --no-sandbox
+    cgroups::Shares shares;  // cgroups, or per-process limits only
+    bool json = false;
+    bool quiet = false;
+    std::string log;   // --log FILE, or ""
+    std::string html;  // --html FILE, or ""
+    std::optional<serve::Address> serve;
+};
+
+// Where its players play: its word list, their sandbox and the machine's shares; no player may
+// read the files in `secrets`.
+VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secrets = {});
+
+int play_game(const Invocation& invocation);
+int check_bot(const Invocation& invocation);
+int replay(const std::string& path, bool json, bool quiet, const std::string& html);
+
+// The result, as a table or one line of JSON.
+void print_result(const nlohmann::json& result, bool json);
+void print_live_line(double seconds, const std::string& line);
+// The game's page (viewer/), from its log's records; false (and said why) when it cannot be had.
+bool write_game_page(std::istream& log, const std::string& log_name, const std::string& path);
+bool write_game_page(const std::vector<nlohmann::json>& records, const std::string& path);
+
+}  // namespace bg::host

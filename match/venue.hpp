@@ -1,0 +1,92 @@
+// Where games are played, set up once for a run: the word list the games are judged by and the
+// file their players read it from, how each player's command is started (in its sandbox, or
+// not), and the machine's cgroups. The host's one game, a tournament's many and the checker's
+// scenarios all take their seats from a venue, and their logs say where they were played from
+// it; nothing else sets a game up.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cgroups/cgroups.hpp"
+#include "core/dictionary.hpp"
+#include "match/word_list.hpp"
+#include "record/setup.hpp"
+#include "transport/process_seat.hpp"
+#include "transport/sandbox.hpp"
+
+namespace bg {
+
+// What a venue is made of: what the command line (or a tournament's options) said.
+struct VenuePlan {
+    std::string dictionary;                    // --dict, or "" for the built-in list
+    std::optional<std::uint64_t> fingerprint;  // the list a tournament recorded, when resumed
+    std::vector<std::string> commands;         // every command a seat may be given
+    std::optional<SandboxConfig> sandbox;      // none: the players run unsandboxed
+    std::vector<std::string> secret_paths;     // no player may read them: the log, a database
+    cgroups::Shares shares;
+    cgroups::PlayerLimits limits;
+    // A line for people about the machine (what killed hosts left, and was removed).
+    std::function<void(const std::string& line)> note;
+};
+
+class Venue {
+  public:
+    // The venue with its word list; or why that list cannot be had.
+    static std::variant<std::unique_ptr<Venue>, std::string> open(VenuePlan plan);
+    // Then the players' sandbox (which fails now, never later as a player that could not
+    // start) and the machine's cgroups: once the secret paths exist, so that the sandbox hides
+    // them (a log this host has just made). nullopt, or why they cannot be had, with what to
+    // do.
+    std::optional<std::string> prepare_players();
+    Venue(const Venue&) = delete;
+    Venue& operator=(const Venue&) = delete;
+
+    const Dictionary& dictionary() const { return *dictionary_; }
+    const VenuePlan& plan() const { return plan_; }
+    cgroups::Machine* machine() const { return machine_.get(); }
+
+    // What a game's log says of where it was played: its word list, its players' sandbox and
+    // its machine shares (`game`: its cgroup, with the cores it was pinned to).
+    void describe(GameSetup& setup, const cgroups::GameCgroup* game) const;
+    // A game's cgroup, on cores of its own when the plan pins games (none without cgroups).
+    std::variant<std::unique_ptr<cgroups::GameCgroup>, cgroups::Machine::GameError> game_cgroup()
+        const;
+    // A seat for the player in seat `seat` of a game, running command `command` of the plan's,
+    // in the game's cgroup (when it has one).
+    std::unique_ptr<ProcessSeat> seat(uv_loop_t* loop, int seat, int command,
+                                      cgroups::GameCgroup* game) const;
+    // A game's seats: seat i runs command commands[i] of the plan's.
+    std::vector<std::unique_ptr<Seat>> seats(uv_loop_t* loop, const std::vector<int>& commands,
+                                             cgroups::GameCgroup* game) const;
+
+  private:
+    explicit Venue(VenuePlan plan) : plan_(std::move(plan)) {}
+    std::optional<std::string> open_word_list();
+    std::optional<std::string> open_launches();
+    std::optional<std::string> open_machine();
+
+    VenuePlan plan_;
+    std::optional<Dictionary> loaded_;
+    const Dictionary* dictionary_ = nullptr;
+    std::optional<PlayersWordList> words_;
+    std::vector<Launch> launches_;  // a command's, in the plan's order
+    nlohmann::json sandbox_record_ = nullptr;
+    std::unique_ptr<cgroups::Machine> machine_;
+};
+
+// The sandbox's settings, as a log's start record and a tournament's options hold them.
+nlohmann::json sandbox_json(const SandboxConfig& sandbox);
+// A player's cgroup limits, from its sandbox's --memory and --max-processes.
+cgroups::PlayerLimits player_limits(const SandboxLimits& limits);
+
+}  // namespace bg

@@ -1,0 +1,41 @@
+#include "transport/process_seat.hpp"
+
+namespace bg {
+
+ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
+                         std::unique_ptr<cgroups::PlayerCgroup> cgroup, std::string cgroup_error)
+    : cgroup_error_(std::move(cgroup_error)),
+      memory_limit_(cgroup ? cgroup->limits().memory_bytes : 0) {
+    // The process reports to the seat's events, which open() sets.
+    process_.emplace(
+        loop, std::move(launch),
+        ProcessEvents{
+            .on_output = [this](std::string_view b) { events_.output(b); },
+            .on_output_end = [this] { events_.output_end(); },
+            .on_log = [this](std::string_view line) { events_.log(line); },
+            .on_exit = [this](std::int64_t status, int signal) { events_.exited(status, signal); },
+            .on_write_error = [this](int error) { events_.send_failed(uv_strerror(error)); },
+            .on_out_of_memory = [this] { events_.out_of_memory(memory_limit_); },
+            .on_finished =
+                [this] {
+                    if (events_.finished)
+                        events_.finished();
+                },
+        },
+        std::move(cgroup));
+}
+
+std::string ProcessSeat::open() {
+    if (!cgroup_error_.empty())
+        return "cannot make its cgroup: " + cgroup_error_;
+    return process_->spawn() < 0 ? process_->spawn_error() : "";
+}
+
+std::vector<std::unique_ptr<Seat>> process_seats(uv_loop_t* loop, std::vector<Launch> launches) {
+    std::vector<std::unique_ptr<Seat>> seats;
+    for (auto& launch : launches)
+        seats.push_back(std::make_unique<ProcessSeat>(loop, std::move(launch), nullptr));
+    return seats;
+}
+
+}  // namespace bg

@@ -1,0 +1,56 @@
+// A player's seat, as a match talks to it: bytes in, bytes out, gone, and what it used. How the
+// bytes travel, and what a player is (a process started for the game, one that outlives it, a
+// network connection, a person's page), is the seat's business: the match and the referee know
+// only this. ProcessSeat (process_seat.hpp) is today's kind.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "cgroups/cgroups.hpp"
+
+namespace bg {
+
+class Seat {
+  public:
+    // What a seat tells its match; each is called from the loop, never inside a call to the
+    // seat, and none after finished.
+    struct Events {
+        std::function<void(std::string_view bytes)> output;  // bytes from the player
+        std::function<void()> output_end;                // it will send no more (its stdout closed)
+        std::function<void(std::string_view line)> log;  // a line it wrote for people (stderr)
+        // Its process ended: a status, or the signal that killed it.
+        std::function<void(std::int64_t status, int signal)> exited;
+        // It left, for a reason only the seat can name (a connection dropped).
+        std::function<void(std::string reason)> left;
+        // What was sent could not be written: it closed its input, most likely.
+        std::function<void(std::string error)> send_failed;
+        // Its processes together needed more than their memory total, and the kernel killed
+        // one of them.
+        std::function<void(std::uint64_t limit_bytes)> out_of_memory;
+        // Nothing of it is left: the seat may be destroyed.
+        std::function<void()> finished;
+    };
+
+    virtual ~Seat() = default;
+
+    // Where it reports what happens: set once, by its match, before anything else (a seat closed
+    // before it was opened still says it has finished).
+    virtual void attach(Events events) = 0;
+    // Takes its player in: "" once it is under way, or why it cannot be (a command that cannot
+    // start, a cgroup that cannot be made); it then finishes as soon as it is closed.
+    virtual std::string open() = 0;
+    virtual void send(std::string bytes) = 0;
+    // What it was sent and has not yet taken: bounded by the match (Referee::backlog_limit).
+    virtual std::size_t unsent_bytes() const = 0;
+    // Its game is over, or it is out: it may leave by itself for `farewell_ms` once its input
+    // has ended (none: 0), and is then made to, for good `grace_ms` later. Idempotent.
+    virtual void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) = 0;
+    virtual bool finished() const = 0;
+    // What it used, once finished (CPU time and peak memory; null where nothing counted them).
+    virtual cgroups::Usage usage() const = 0;
+};
+
+}  // namespace bg
