@@ -11,15 +11,20 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <set>
 #include <thread>
+#include <variant>
 
+#include "cgroups/layout.hpp"
 #include "tests/support/game.hpp"
 
 using namespace bg::test;
@@ -52,11 +57,38 @@ double share(const Run& run, int player) {
     return std::stod(lines.front());
 }
 
-// The cgroup directories on this machine whose name starts with `prefix`, wherever the
-// hierarchies are (v1: one a controller; v2: one).
+// Where the hosts these tests start put their games: this process's own cgroup in each
+// hierarchy (its children's, as they start), under which each host makes its base. Another
+// session's or run's host keeps its games under its own cgroups (here each shell has a memory
+// cgroup of its own), and they are not these tests' to judge.
+std::vector<std::string> own_cgroups() {
+    using namespace bg::cgroups;
+    const auto read = [](const std::string& path) -> std::optional<std::string> {
+        std::ifstream in(path);
+        if (!in)
+            return std::nullopt;
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const auto found = find_layout(parse_mountinfo(read("/proc/self/mountinfo").value_or("")),
+                                   parse_proc_cgroup(read("/proc/self/cgroup").value_or("")),
+                                   {Controller::cpu, Controller::cpuacct, Controller::memory,
+                                    Controller::pids, Controller::cpuset},
+                                   read);
+    const auto* layout = std::get_if<Layout>(&found);
+    REQUIRE(layout);
+    std::vector<std::string> own;
+    for (const auto& h : layout->hierarchies)
+        own.push_back(h.own);
+    return own;
+}
+
+// The cgroup directories whose name starts with `prefix`, under this process's own cgroup in
+// every hierarchy (v1: one a controller; v2: one).
 std::vector<std::string> cgroups_named(const std::string& prefix) {
     std::vector<std::string> found;
-    std::vector<std::pair<std::string, int>> todo = {{"/sys/fs/cgroup", 0}};
+    std::vector<std::pair<std::string, int>> todo;
+    for (const auto& own : own_cgroups())
+        todo.emplace_back(own, 0);
     while (!todo.empty()) {
         const auto [dir, depth] = todo.back();
         todo.pop_back();
@@ -69,7 +101,7 @@ std::vector<std::string> cgroups_named(const std::string& prefix) {
                 continue;
             if (name.rfind(prefix, 0) == 0)
                 found.push_back(dir + "/" + name);
-            if (depth < 8)
+            if (depth < 3)  // base, game, player
                 todo.emplace_back(dir + "/" + name, depth + 1);
         }
         closedir(d);
@@ -77,12 +109,12 @@ std::vector<std::string> cgroups_named(const std::string& prefix) {
     return found;
 }
 
-// A game's cgroups are named after its host's pid.
 // How long a host or a tournament here may take before the test gives up on it: a safety net
 // for a hang, never a measure. Generous, for the virtual machine's emulated CPUs (about ten
 // times slower than these) on a machine busy with something else.
 constexpr double patient = 600;
 
+// A game's cgroups are named after its host's pid.
 std::vector<std::string> games_of(int host_pid) {
     return cgroups_named(fmt::format("game-{}-", host_pid));
 }
@@ -108,6 +140,14 @@ std::vector<std::string> left_behind() {
     }
     return left;
 }
+
+// Checks that `dirs` is empty, saying which are there if not.
+#define CHECK_NOTHING_LEFT(dirs)                                   \
+    do {                                                           \
+        const std::vector<std::string> left = (dirs);              \
+        INFO("left: " << fmt::format("{}", fmt::join(left, " "))); \
+        CHECK(left.empty());                                       \
+    } while (false)
 
 // Whether any host runs on the machine: the last one to leave removes the shared base.
 bool hosts_running() {
@@ -458,9 +498,9 @@ TEST_CASE("shares: a sandboxed game whose players leave at once ends without the
     }
     // Each game's cgroups went with it, and the base with the last host (unless another runs
     // beside these tests).
-    CHECK(left_behind().empty());
+    CHECK_NOTHING_LEFT(left_behind());
     if (!hosts_running())
-        CHECK(cgroups_named("bananagrams").empty());
+        CHECK_NOTHING_LEFT(cgroups_named("bananagrams"));
 }
 
 TEST_CASE("shares: where no cgroup can be had, the host refuses to start unless told to",
@@ -564,7 +604,7 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
     CHECK(games_of(runner.pid).empty());
     // Its own games ran to their end; none of them is left either.
     CHECK(processes_tagged(tag).empty());
-    CHECK(left_behind().empty());
+    CHECK_NOTHING_LEFT(left_behind());
     for (const char* suffix : {"", "-wal", "-shm"})
         std::remove((db + suffix).c_str());
     std::filesystem::remove_all(logs);
