@@ -34,7 +34,8 @@ void Pipe::read(std::function<void(std::string_view bytes)> on_read,
         return;
     state_->callback.on_read = std::move(on_read);
     state_->callback.on_end = std::move(on_end);
-    state_->callback.buffer = std::make_unique<char[]>(buffer_bytes);
+    // Not zeroed: a read touches only the pages it fills, as a member array did.
+    state_->callback.buffer = std::make_unique_for_overwrite<char[]>(buffer_bytes);
     state_->callback.buffer_bytes = buffer_bytes;
     const auto alloc = [](uv_handle_t* handle, std::size_t, uv_buf_t* buf) {
         auto& pipe = static_cast<State*>(handle->data)->callback;
