@@ -48,18 +48,6 @@ const Version& PlayerCgroup::version_of(Controller c) const {
     return version(layout_->of(c).version);
 }
 
-std::string PlayerCgroup::watch(const Version& version, bool empty, const std::string& dir) {
-    auto made = empty ? version.watch_empty(dir)
-                      : std::optional<std::variant<Watch, std::string>>(version.watch_oom(dir));
-    if (!made)
-        return "";
-    if (auto* error = std::get_if<std::string>(&*made))
-        return *error;
-    watches_.push_back(std::move(std::get<Watch>(*made)));
-    notifies_empty_ = notifies_empty_ || empty;
-    return "";
-}
-
 std::string PlayerCgroup::make(const GameCgroup& game, const std::string& name,
                                const PlayerLimits& limits) {
     layout_ = &game.machine_->layout();
@@ -85,9 +73,13 @@ std::string PlayerCgroup::make(const GameCgroup& game, const std::string& name,
         error = version_of(Controller::cpuset)
                     .share_cores(dirs_[cpuset], game.dirs_[cpuset], format_cpu_list(game.cpus_));
     if (error.empty())
-        error = watch(version_of(Controller::memory), false, dir(Controller::memory));
+        error = version_of(Controller::memory).watch_oom(dir(Controller::memory), watches_);
     if (error.empty())
-        error = watch(version_of(Controller::pids), true, dir(Controller::pids));
+        if (auto watched =
+                version_of(Controller::pids).watch_empty(dir(Controller::pids), watches_)) {
+            error = *watched;
+            notifies_empty_ = error.empty();
+        }
     for (const auto& path : dirs_) {
         if (!error.empty() || path.empty())
             continue;

@@ -95,7 +95,6 @@ class PlayerCgroup {
     PlayerCgroup() = default;
     // "" or why it could not be made; the directories made so far are removed by the destructor.
     std::string make(const GameCgroup& game, const std::string& name, const PlayerLimits& limits);
-    std::string watch(const Version& version, bool empty, const std::string& dir);
     // Its directory in the hierarchy of `c`, and that hierarchy's version.
     const std::string& dir(Controller c) const;
     const Version& version_of(Controller c) const;

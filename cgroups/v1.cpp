@@ -66,7 +66,7 @@ class V1 final : public Version {
         return set_file(dir, "cpuset.mems", trimmed(read_text(game_dir + "/cpuset.mems")));
     }
 
-    std::variant<Watch, std::string> watch_oom(const std::string& dir) const override {
+    std::string watch_oom(const std::string& dir, std::vector<Watch>& watches) const override {
         Watch watch;
         watch.fd.reset(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
         watch.kept.reset(::open((dir + "/memory.oom_control").c_str(), O_RDONLY | O_CLOEXEC));
@@ -75,9 +75,10 @@ class V1 final : public Version {
                        fmt::format("{} {}", watch.fd.get(), watch.kept.get())) != 0)
             return fmt::format("cannot watch {}/memory.oom_control for the OOM killer: {}", dir,
                                std::strerror(errno));
-        return watch;
+        watches.push_back(std::move(watch));
+        return "";
     }
-    std::optional<std::variant<Watch, std::string>> watch_empty(const std::string&) const override {
+    std::optional<std::string> watch_empty(const std::string&, std::vector<Watch>&) const override {
         return std::nullopt;
     }
     std::uint64_t oom_kills(const std::string& dir) const override {

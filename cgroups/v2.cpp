@@ -7,6 +7,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -107,12 +108,22 @@ int move_to_leaf(const std::string& own, std::string& why) {
     return 0;
 }
 
-std::variant<Watch, std::string> inotify_on(const std::string& path) {
-    Watch watch;
-    watch.fd.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-    if (!watch.fd || ::inotify_add_watch(watch.fd.get(), path.c_str(), IN_MODIFY) < 0)
+// Watches `path` with the inotify instance in `watches`, made if there is none yet.
+std::string inotify_on(const std::string& path, std::vector<Watch>& watches) {
+    auto instance = std::find_if(watches.begin(), watches.end(),
+                                 [](const Watch& watch) { return watch.inotify; });
+    if (instance == watches.end()) {
+        Watch watch;
+        watch.fd.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+        watch.inotify = true;
+        if (!watch.fd)
+            return fmt::format("cannot watch {}: {}", path, std::strerror(errno));
+        watches.push_back(std::move(watch));
+        instance = watches.end() - 1;
+    }
+    if (::inotify_add_watch(instance->fd.get(), path.c_str(), IN_MODIFY) < 0)
         return fmt::format("cannot watch {}: {}", path, std::strerror(errno));
-    return watch;
+    return "";
 }
 
 class V2 final : public Version {
@@ -191,12 +202,12 @@ class V2 final : public Version {
         return "";  // a v2 cpuset's children have their parent's cores
     }
 
-    std::variant<Watch, std::string> watch_oom(const std::string& dir) const override {
-        return inotify_on(dir + "/memory.events");
+    std::string watch_oom(const std::string& dir, std::vector<Watch>& watches) const override {
+        return inotify_on(dir + "/memory.events", watches);
     }
-    std::optional<std::variant<Watch, std::string>> watch_empty(
-        const std::string& dir) const override {
-        return inotify_on(dir + "/cgroup.events");
+    std::optional<std::string> watch_empty(const std::string& dir,
+                                           std::vector<Watch>& watches) const override {
+        return inotify_on(dir + "/cgroup.events", watches);
     }
     std::uint64_t oom_kills(const std::string& dir) const override {
         const auto events = read_text(dir + "/memory.events");

@@ -17,10 +17,13 @@
 namespace bg::cgroups {
 
 // A descriptor that becomes readable when the kernel has something to say about a cgroup, and
-// what must stay open for it to go on saying it (v1's memory.oom_control).
+// what must stay open for it to go on saying it (v1's memory.oom_control). An inotify instance
+// (v2) watches every file of a player's cgroup: instances are few (fs.inotify.max_user_instances,
+// 128 a user on most machines), watches many.
 struct Watch {
     UniqueFd fd;
     UniqueFd kept;
+    bool inotify = false;
 };
 
 class Version {
@@ -57,11 +60,13 @@ class Version {
     // A v1 cpuset starts empty: a player's gets its game's cores and memory nodes. v2: nothing.
     virtual std::string share_cores(const std::string& dir, const std::string& game_dir,
                                     const std::string& cpus) const = 0;
-    // Readable when the OOM killer has killed one of its processes.
-    virtual std::variant<Watch, std::string> watch_oom(const std::string& dir) const = 0;
-    // Readable when its last process has gone (v2); nullopt where the kernel does not say (v1).
-    virtual std::optional<std::variant<Watch, std::string>> watch_empty(
-        const std::string& dir) const = 0;
+    // Adds to `watches` one readable when the OOM killer has killed one of its processes (or
+    // adds the file to the inotify instance there); "" or why not.
+    virtual std::string watch_oom(const std::string& dir, std::vector<Watch>& watches) const = 0;
+    // The same, readable when its last process has gone (v2); nullopt where the kernel does not
+    // say (v1).
+    virtual std::optional<std::string> watch_empty(const std::string& dir,
+                                                   std::vector<Watch>& watches) const = 0;
     virtual std::uint64_t oom_kills(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> cpu_ns(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const = 0;

@@ -1,6 +1,7 @@
 // host --check CMD: the conformance checker (checker/), against the bot started as a game would
 // start it: from the same venue, in its sandbox and a cgroup of a game's.
 #include <iostream>
+#include <stdexcept>
 
 #include "checker/checker.hpp"
 #include "core/text.hpp"
@@ -41,7 +42,12 @@ int check_bot(const Invocation& invocation) {
     options.wait_ms = setup.ready_timeout_ms;
     options.grace_ms = setup.kill_grace_ms;
     options.seat = [&venue, cgroup, scenario = 0](uv_loop_t* loop) mutable {
-        return venue.seat(loop, scenario++, 0, cgroup);
+        auto seat = venue.seat(loop, scenario++, 0, cgroup);
+        // A cgroup that cannot be made is the machine's failure, not the bot's: the check
+        // stops, said so.
+        if (!seat->cgroup_error().empty())
+            throw std::runtime_error("cannot make the bot's cgroup: " + seat->cgroup_error());
+        return seat;
     };
     const int failed = checker::run(options, std::cout);
     std::cout.flush();

@@ -197,6 +197,9 @@ int write_records(const Invocation& invocation, Game& game, int status) {
 }  // namespace
 
 int play_game(const Invocation& invocation) {
+    // The loop before the game: should anything throw, the game's handles (its live server)
+    // are closed while their loop is there to close them.
+    EventLoop loop;
     Game game;
     if (auto status = open_venue(invocation, game))
         return *status;
@@ -208,7 +211,6 @@ int play_game(const Invocation& invocation) {
         return exit_no_sandbox;
     if (!invocation.quiet)
         say("seed {}\n", invocation.setup.game.seed);
-    EventLoop loop;
     if (!start_live(invocation, loop.get(), game)) {
         if (game.log_file)
             game.log_file->abandon();

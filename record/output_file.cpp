@@ -43,11 +43,11 @@ std::string OutputFile::close() {
     if (!file_)
         return "";
     const bool written = std::ferror(file_) == 0;
-    const int error = errno;
     const bool closed = std::fclose(std::exchange(file_, nullptr)) == 0;
     if (written && closed)
         return "";
-    return std::strerror(closed ? error : errno);
+    // An earlier write's errno is long gone; the close's is its own.
+    return closed ? std::string("a write to it failed") : std::string(std::strerror(errno));
 }
 
 void OutputFile::abandon() {

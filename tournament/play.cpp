@@ -339,6 +339,16 @@ Runner::Options Run::runner_options() {
 // The games on the loop, to the end of the run; an exit status when it failed.
 std::optional<int> Run::run_loop() {
     bg::EventLoop loop;
+    // What runs on the loop goes before the loop does, however this ends (an exception from
+    // the database included): its handles are closed while their loop is there to close them.
+    struct Release {
+        Run& run;
+        ~Release() {
+            run.signals_.clear();
+            run.runner_.reset();
+            run.live_.reset();
+        }
+    } release{*this};
     if (auto status = start_live(loop.get()))
         return status;
     // Without a terminal, a line every --progress seconds however long the games take.

@@ -137,14 +137,20 @@ class Timer : public detail::OwnedHandle<uv_timer_t, std::function<void()>> {
 };
 
 // Watches a descriptor for reading (a pidfd, a cgroup's notifications): its callback runs each
-// time it is readable, until stop() or close(). The descriptor is not its to close.
+// time it is readable, until stop() or close(). The descriptor is not its to close. One that
+// cannot be watched (already watched on this loop, or not pollable) leaves it inactive, and
+// there is nothing for libuv to close.
 class Poll : public detail::OwnedHandle<uv_poll_t, std::function<void()>> {
   public:
     Poll(uv_loop_t* loop, int fd, std::function<void()> on_readable)
         : OwnedHandle(std::move(on_readable)) {
-        if (uv_poll_init(loop, &state_->handle, fd) == 0)
-            uv_poll_start(&state_->handle, UV_READABLE,
-                          [](uv_poll_t* handle, int, int) { state_of(handle).callback(); });
+        if (uv_poll_init(loop, &state_->handle, fd) != 0) {
+            delete state_;
+            state_ = nullptr;
+            return;
+        }
+        uv_poll_start(&state_->handle, UV_READABLE,
+                      [](uv_poll_t* handle, int, int) { state_of(handle).callback(); });
     }
     void stop() {
         if (state_)

@@ -20,8 +20,9 @@
 //
 // (farewell: its input closed, time to leave by itself; terminating: SIGTERM sent; killing:
 // SIGKILL sent, waiting until nothing of it runs). One timer a role: the farewell, the grace,
-// and the wait for its end. Every handle is an owned one (handles.hpp), closed on entering
-// finished; on_finished comes a turn later, when the loop has let them go.
+// the wait for its end, and the announcement that it has finished. Every handle is an owned
+// one (handles.hpp), closed on entering finished; on_finished comes a turn later, when the loop
+// has let them go.
 #pragma once
 
 #include <uv.h>
@@ -118,6 +119,12 @@ class PlayerProcess {
     bool announced_ = false;  // on_finished has been called
     std::uint64_t grace_ms_ = 0;
 
+    // The descriptors before the handles that watch them, which are closed first.
+    int pid_ = 0;
+    UniqueFd pidfd_;
+    int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
+    UniqueFd inner_pidfd_;
+
     Pipe stdin_;
     Pipe stdout_;
     Pipe stderr_;
@@ -130,10 +137,6 @@ class PlayerProcess {
     Timer end_timer_;  // in killing: the next look, or the bound of the wait
     Timer announcer_;  // on_finished, a turn after finishing
 
-    int pid_ = 0;
-    UniqueFd pidfd_;
-    int inner_pid_ = 0;  // the sandbox's init, as the host sees it (its group is the player's)
-    UniqueFd inner_pidfd_;
     std::string info_text_;
     bool exited_ = false;
     bool stdout_open_ = false;

@@ -6,7 +6,7 @@ ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
                          std::unique_ptr<cgroups::PlayerCgroup> cgroup, std::string cgroup_error)
     : cgroup_error_(std::move(cgroup_error)),
       memory_limit_(cgroup ? cgroup->limits().memory_bytes : 0) {
-    // The process reports to the seat's events, which open() sets.
+    // The process reports to the seat's events, which attach() sets.
     process_.emplace(
         loop, std::move(launch),
         ProcessEvents{

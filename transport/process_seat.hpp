@@ -33,6 +33,8 @@ class ProcessSeat final : public Seat {
 
     // The process group of its command, for looking at what it runs (host --check).
     int group() const { return process_->group(); }
+    // Why its cgroup could not be made ("" when it was, or it needs none).
+    const std::string& cgroup_error() const { return cgroup_error_; }
 
   private:
     Events events_;

@@ -15,8 +15,9 @@ namespace bg {
 
 class Seat {
   public:
-    // What a seat tells its match; each is called from the loop, never inside a call to the
-    // seat, and none after finished.
+    // What a seat tells its match; each is called from the loop, none after finished, and
+    // none inside a call to the seat but send_failed, which may come from inside send() (a
+    // write that fails at once).
     struct Events {
         std::function<void(std::string_view bytes)> output;  // bytes from the player
         std::function<void()> output_end;                // it will send no more (its stdout closed)
