@@ -6,8 +6,11 @@
 # The bots are chosen so that every game's outcome is fixed by the order of its events, never by
 # a clock, so the standings can be compared: one that leaves before it is ready is out before
 # any deal, and the other player wins as the last one standing; a staircase bot peels the bunch
-# dry while a one-peel one waits. The game clock is only a safety net: with a clock that ends
-# games, a loaded machine (the whole suite, two at a time) once let it end a staircase's first.
+# dry while a sleeping one waits. (A bot that peels its first hand once could win: started late
+# on a loaded machine, it read its hand and every tile of the staircase's peels at once, and its
+# one peel, of every tile it held, came as the bunch ran dry.) The game clock is only a safety
+# net: with a clock that ends games, a loaded machine (the whole suite, two at a time) once let
+# it end a staircase's first.
 set -euo pipefail
 build=$(realpath "$1") source=$(realpath "$2") mode=$3
 tournament=$build/tournament
@@ -22,7 +25,7 @@ trap cleanup EXIT
 bots=(--dict "$source/tests/data/two_letters.txt" --game-timeout 60 --deals 2 --seed 11
       --bot "a=exec python3 $source/tests/bots/test_bot.py staircase"
       --bot "b=exec python3 $source/tests/bots/test_bot.py leave"
-      --bot "c=exec python3 $source/tests/bots/test_bot.py peel-once")
+      --bot "c=exec python3 $source/tests/bots/test_bot.py sleep")
 
 fail() { echo "scaling_test: $*" >&2; exit 1; }
 
