@@ -46,7 +46,9 @@ struct Invocation {
     cgroups::Shares shares;  // cgroups, or per-process limits only
     bool json = false;
     bool quiet = false;
+    int games = 1;     // --games N: N games with the same players, one after another
     std::string log;   // --log FILE, or ""
+    std::string logs;  // --logs DIR, or "": each game's log in it
     std::string html;  // --html FILE, or ""
     std::optional<serve::Address> serve;
 };

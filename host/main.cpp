@@ -40,13 +40,13 @@ const char* const usage_text = R"(Usage: host [options] CMD1 [CMD2 ... CMDN]
 (host is build/host in a build tree, bananagrams-host once installed; its manual: man
 bananagrams-host, or docs/host.md.)
 
-Plays one game of Bananagrams between the players. Each CMD runs verbatim through sh -c, in a
-sandbox of its own (bubblewrap: its own PID namespace, no network, a read-only file system but
-for a private /tmp, a clean environment, limits) and a cgroup of its own (its processes'
-memory and number bounded together, an equal share of a contended CPU however many processes
-it makes), and talks to the host over its stdin and stdout in the original spec's protocol. A
-live line per event goes to stderr, with each player's stderr prefixed by [player N]; the
-result goes to stdout.
+Plays a game of Bananagrams between the players (or --games N of them, one after another).
+Each CMD runs verbatim through sh -c, in a sandbox of its own (bubblewrap: its own PID
+namespace, no network, a read-only file system but for a private /tmp, a clean environment,
+limits) and a cgroup of its own (its processes' memory and number bounded together, an equal
+share of a contended CPU however many processes it makes), and talks to the host over its stdin
+and stdout in the original spec's protocol. A live line per event goes to stderr, with each
+player's stderr prefixed by [player N]; the result goes to stdout.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
@@ -56,7 +56,8 @@ logged); 5 the player sandbox, or the players' cgroups, cannot be had here (the 
 what to do), or --cpus-per-game finds no free cores; 6 only
 stderr could not be written (the live lines; the result was printed); 128+N the host was
 stopped by signal N (SIGINT, SIGTERM, SIGHUP or SIGQUIT: the game is aborted and every player
-ended). SIGUSR1 and SIGUSR2 are ignored.
+ended). With --games, the first status that is not 0 or 3 (no game starts after it), else 3 if
+a player could not start in some game, else 0. SIGUSR1 and SIGUSR2 are ignored.
 
 With --check, the host plays scripted scenarios against one bot alone (the handshake, the
 deal, a peel accepted, a stale peel, a dump and a refused dump, the end of a game, SIGTERM) and
@@ -116,7 +117,14 @@ void describe_options(CommandLine& line) {
     bg::options::add_game(options);
     options.add_options()
         ("json", po::bool_switch(), "print the result as one JSON object instead of a table")
+        ("games", po::value<std::string>()->value_name("N"),
+         "play N games with the same players, one after another (default 1): the first dealt by "
+         "--seed, each later one by a seed drawn from it; each game's result as it ends (with "
+         "--json, a line each), then each player's wins")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
+        ("logs", po::value<std::string>()->value_name("DIR"),
+         "write each game's event log to DIR/game-NNNNNN.jsonl (made if missing), as a "
+         "tournament does; the players may not read it")
         ("html", po::value<std::string>()->value_name("FILE"),
          "write the game's page to this file at its end (or a replayed log's): one HTML file "
          "that shows the grids move by move, opened from disk in any browser")
@@ -152,7 +160,7 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
         if (setup.commands.size() != 1)
             throw po::error(fmt::format("--check checks one bot: give one command, not {}",
                                         setup.commands.size()));
-        for (const char* game_only : {"seed", "log", "html", "sets"})
+        for (const char* game_only : {"seed", "log", "logs", "html", "sets", "games"})
             if (vm.count(game_only) && !vm[game_only].defaulted())
                 throw po::error(
                     fmt::format("--check plays scripted scenarios, not a game: --{} does not apply",
@@ -170,10 +178,26 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
     setup.game.seed = vm.count("seed")
                           ? bg::options::count(vm, "seed", 0, UINT64_MAX)
                           : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    if (vm.count("games"))
+        invocation.games = static_cast<int>(bg::options::count(vm, "games", 1, 100000));
+    if (invocation.games > 1) {
+        if (vm.count("log"))
+            throw po::error("--log writes one game's log: with --games, give --logs DIR");
+        if (vm.count("html"))
+            throw po::error(
+                "--html writes one game's page: with --games, give --logs DIR and make a game's "
+                "page from its log (host --replay LOG --html FILE)");
+        if (vm.count("serve"))
+            throw po::error(
+                "--serve follows one game: with --games, watch a tournament instead "
+                "(tournament run --serve)");
+    }
     invocation.json = vm["json"].as<bool>();
     invocation.quiet = vm["quiet"].as<bool>();
     if (vm.count("log"))
         invocation.log = vm["log"].as<std::string>();
+    if (vm.count("logs"))
+        invocation.logs = vm["logs"].as<std::string>();
     if (vm.count("html"))
         invocation.html = vm["html"].as<std::string>();
     if (vm.count("serve"))
@@ -195,6 +219,15 @@ void check_combinations(const po::variables_map& vm) {
         throw po::error("--check checks a bot, --replay a log: give one of them");
     if (vm.count("replay") && vm.count("command"))
         throw po::error("--replay spawns nothing: give no player commands with it");
+    if (vm.count("replay"))
+        for (const char* game_only : {"games", "logs"})
+            if (vm.count(game_only))
+                throw po::error(
+                    fmt::format("--replay rebuilds one game from its log: --{} does "
+                                "not apply",
+                                game_only));
+    if (vm.count("log") && vm.count("logs"))
+        throw po::error("--log writes one file, --logs a folder of them: give one of them");
 }
 
 // Reads the command line and does what it asks; the exit status.

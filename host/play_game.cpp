@@ -1,14 +1,16 @@
-// One game, in a few steps: its log, its venue (word list, sandbox, cgroups), its cgroup, its
-// live server, the match on the loop to its end, and what is left to write (the log's end,
-// the page, the exit status).
+// A game, or --games N of them with the same players, in a few steps: the venue (word list,
+// sandbox, machine) once; then each game's log, cgroup and live server, the match on the loop to
+// its end, and what is left to write (the log's end, the page); the totals and the exit status.
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <vector>
 
+#include "core/random.hpp"
 #include "core/text.hpp"
 #include "host/host.hpp"
 #include "host/live.hpp"
@@ -35,63 +37,98 @@ VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secr
 
 namespace {
 
-// What a game is played with and leaves behind, in the order they go: its live server and its
-// venue outlive the loop's last turn, the log's file and page records the match.
+// What the games share, set up once: the loop, the venue (word list, sandbox, machine) and the
+// signals that stop them. Declared in the order they must go: the venue outlives the loop's last
+// turn, and the signals' handles go before their loop.
+struct Series {
+    EventLoop loop;
+    std::unique_ptr<Venue> venue;
+    std::vector<SignalWatch> signals;
+    Match* playing = nullptr;  // the game on the loop now, if any
+    int stop_signal = 0;       // a signal that stops the series: no game starts after it
+};
+
+// What a game is played with and leaves behind, in the order they go: its live server outlives
+// the loop's last turn of the game, the log's file and page records the match.
 struct Game {
+    int number = 1;  // in the series, from 1
+    std::uint64_t seed = 0;
+    std::string log_path;  // "" without --log or --logs
     std::optional<OutputFile> log_file;
     EventLog log;
     std::vector<nlohmann::json> page_records;  // --html without --log: the log kept here
-    std::unique_ptr<Venue> venue;
     std::unique_ptr<cgroups::GameCgroup> cgroup;
     std::unique_ptr<live::Observer> live;
+    nlohmann::json result;  // once played
 };
 
-// The log's file (--log), made before the sandbox so that the sandbox can hide it; or why not.
-std::optional<std::string> open_log(const Invocation& invocation, Game& game) {
-    if (!invocation.log.empty()) {
-        auto made = OutputFile::create(invocation.log);
-        if (auto* error = std::get_if<std::string>(&made))
-            return fmt::format("cannot write log {}: {}", escape_for_terminal(invocation.log),
-                               *error);
-        game.log_file.emplace(std::move(std::get<OutputFile>(made)));
-        game.log = EventLog(game.log_file->get());
-    }
+// The seeds of the games: the first is --seed itself (one game deals as it always has), each
+// later one drawn from it, as a tournament draws its deals.
+std::vector<std::uint64_t> series_seeds(std::uint64_t seed, int games) {
+    std::vector<std::uint64_t> seeds{seed};
+    SplitMix64 draw(seed);
+    while (static_cast<int>(seeds.size()) < games)
+        seeds.push_back(draw.next());
+    return seeds;
+}
+
+// Where game `number`'s log goes: --log, or its file in --logs; "" for none.
+std::string log_path(const Invocation& invocation, int number) {
+    if (!invocation.logs.empty())
+        return (std::filesystem::path(invocation.logs) / fmt::format("game-{:06}.jsonl", number))
+            .string();
+    return invocation.log;
+}
+
+// The log's file, made before the sandbox so that the sandbox can hide it; or why not.
+std::optional<std::string> open_log(Game& game) {
+    if (game.log_path.empty())
+        return std::nullopt;
+    auto made = OutputFile::create(game.log_path);
+    if (auto* error = std::get_if<std::string>(&made))
+        return fmt::format("cannot write log {}: {}", escape_for_terminal(game.log_path), *error);
+    game.log_file.emplace(std::move(std::get<OutputFile>(made)));
+    game.log = EventLog(game.log_file->get());
     return std::nullopt;
 }
 
-// The venue: its word list, which the game cannot do without; or the exit status, said why.
-std::optional<int> open_venue(const Invocation& invocation, Game& game) {
+// The venue: its word list, which no game can do without; or the exit status, said why. The
+// players may read neither --log's file nor --logs' folder, which is made here.
+std::optional<int> open_venue(const Invocation& invocation, Series& series) {
     std::vector<std::string> secrets;
     if (!invocation.log.empty())
         secrets.push_back(invocation.log);
+    if (!invocation.logs.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(invocation.logs, error);
+        if (error) {
+            say("host: cannot make the log folder {}: {}\n", escape_for_terminal(invocation.logs),
+                error.message());
+            return exit_failed;
+        }
+        secrets.push_back(invocation.logs);
+    }
     auto opened = Venue::open(venue_plan(invocation, std::move(secrets)));
     if (auto* error = std::get_if<std::string>(&opened)) {
         say("host: {}\n", escape_for_terminal(*error));
         return exit_failed;
     }
-    game.venue = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    series.venue = std::move(std::get<std::unique_ptr<Venue>>(opened));
     return std::nullopt;
 }
 
-// Its players' sandbox and cgroups, the log being there for the sandbox to hide, and the
-// game's cgroup; false (said why, and a log this host made gone) when they cannot be had.
-bool prepare_players(Game& game) {
-    std::string error;
-    if (auto failed = game.venue->prepare_players()) {
-        error = *failed;
-    } else {
-        auto made = game.venue->game_cgroup();
-        if (auto* why = std::get_if<cgroups::Machine::GameError>(&made))
-            error = why->message;
-        else
-            game.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+// The game's cgroup; false (said why, and a log this host made for it gone) when it cannot be
+// had.
+bool make_cgroup(Series& series, Game& game) {
+    auto made = series.venue->game_cgroup();
+    if (auto* why = std::get_if<cgroups::Machine::GameError>(&made)) {
+        say("host: {}\n", escape_for_terminal(why->message));
+        if (game.log_file)
+            game.log_file->abandon();
+        return false;
     }
-    if (error.empty())
-        return true;
-    say("host: {}\n", escape_for_terminal(error));
-    if (game.log_file)
-        game.log_file->abandon();
-    return false;
+    game.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    return true;
 }
 
 // --serve: the server, observing the log as it is written; false (said why) when it cannot
@@ -127,52 +164,72 @@ void observe_log(const Invocation& invocation, Game& game) {
     });
 }
 
-// The match on the loop, to its end; the result printed. The exit status so far.
-int run_match(const Invocation& invocation, EventLoop& loop, Game& game) {
+// A closed terminal (SIGHUP) or ssh session, ^C, ^\ and kill all end the game being played the
+// same way: aborted, recorded, and every player ended; and no game starts after it. The watches
+// keep no loop running by themselves: the loop runs as long as a game does.
+void watch_signals(Series& series) {
+    for (int signal : Match::abort_signals) {
+        series.signals.emplace_back(series.loop.get(), signal, [&series](int signum) {
+            if (series.stop_signal == 0)
+                series.stop_signal = signum;
+            if (series.playing)
+                series.playing->abort(signum);
+        });
+        series.signals.back().unref();
+    }
+}
+
+// The match on the loop, to its end; the result printed. The exit status so far. After the
+// last game a signal changes nothing: it must not kill the host before it has said the result.
+int run_match(const Invocation& invocation, Series& series, Game& game, bool last) {
     GameSetup setup = invocation.setup;
-    game.venue->describe(setup, game.cgroup.get());
+    setup.game.seed = game.seed;
+    series.venue->describe(setup, game.cgroup.get());
     Match::Options options;
     options.player_lines = [](PlayerId player, const std::string& line) {
         say("[player {}] {}\n", player + 1, line);
     };
     if (!invocation.quiet)
         options.reporter = print_live_line;
-    std::vector<SignalWatch> signals;
-    options.on_done = [&] {
-        // The game is over: a signal from now on changes nothing, and must not kill the host
-        // before it has printed the result.
-        hold_signals(Match::abort_signals);
-        signals.clear();
+    options.on_done = [&series, &game, last] {
+        if (last) {
+            hold_signals(Match::abort_signals);
+            series.signals.clear();
+        }
         // Its clients get the end, then the server closes and the loop can run out.
         if (game.live)
             game.live->finished([] {});
     };
     std::vector<int> commands(setup.commands.size());
     std::iota(commands.begin(), commands.end(), 0);
-    Match match(loop.get(), std::move(setup), game.venue->dictionary(), game.log,
-                game.venue->seats(loop.get(), commands, game.cgroup.get()), std::move(options));
-    // A closed terminal (SIGHUP) or ssh session, ^C, ^\ and kill all end the game the same way:
-    // aborted, recorded, and every player ended.
-    for (int signal : Match::abort_signals)
-        signals.emplace_back(loop.get(), signal, [&match](int signum) { match.abort(signum); });
+    uv_loop_t* loop = series.loop.get();
+    Match match(loop, std::move(setup), series.venue->dictionary(), game.log,
+                series.venue->seats(loop, commands, game.cgroup.get()), std::move(options));
+    series.playing = &match;
     match.start();
-    loop.run();
+    // A signal that came between games (while the last one's records were written) stops this
+    // one at once.
+    if (series.stop_signal != 0)
+        match.abort(series.stop_signal);
+    series.loop.run();
+    series.playing = nullptr;
     const Referee& referee = match.referee();
-    print_result(referee.result(), invocation.json);
+    game.result = referee.result();
+    print_result(game.result, invocation.json);
     if (referee.abort_signal() != 0)
         return 128 + referee.abort_signal();
     return referee.any_failed_to_start() ? exit_player_failed : exit_played;
 }
 
-// The log's end and the page, once the loop is done; the exit status, worse when either could
-// not be written.
+// The log's end and the page, once the game's loop is done; the exit status, worse when either
+// could not be written.
 int write_records(const Invocation& invocation, Game& game, int status) {
     const bool played = status == exit_played || status == exit_player_failed;
     if (game.log_file) {
         const std::string closed = game.log_file->close();
         if (game.log.failed() || !closed.empty()) {
             say("host: the event log {} could not be written ({}){}\n",
-                escape_for_terminal(invocation.log), game.log.failed() ? game.log.error() : closed,
+                escape_for_terminal(game.log_path), game.log.failed() ? game.log.error() : closed,
                 game.log.failed() ? ": the game was aborted" : "");
             if (played)
                 status = exit_failed;
@@ -182,8 +239,8 @@ int write_records(const Invocation& invocation, Game& game, int status) {
         return status;
     bool written = false;
     if (game.log_file) {
-        std::ifstream records(invocation.log, std::ios::binary);
-        written = write_game_page(records, invocation.log, invocation.html);
+        std::ifstream records(game.log_path, std::ios::binary);
+        written = write_game_page(records, game.log_path, invocation.html);
     } else if (!game.log.failed()) {
         written = write_game_page(game.page_records, invocation.html);
     }
@@ -194,39 +251,105 @@ int write_records(const Invocation& invocation, Game& game, int status) {
     return status;
 }
 
-}  // namespace
-
-int play_game(const Invocation& invocation) {
-    // The loop before the game: should anything throw, the game's handles (its live server)
-    // are closed while their loop is there to close them.
-    EventLoop loop;
-    Game game;
-    if (auto status = open_venue(invocation, game))
-        return *status;
-    if (auto error = open_log(invocation, game)) {
-        say("host: {}\n", *error);
-        return exit_failed;
-    }
-    if (!prepare_players(game))
+// Game `game.number` of the series, from its log to its records; its exit status.
+int play_one(const Invocation& invocation, Series& series, Game& game, bool last) {
+    if (!make_cgroup(series, game))
         return exit_no_sandbox;
-    if (!invocation.quiet)
-        say("seed {}\n", invocation.setup.game.seed);
-    if (!start_live(invocation, loop.get(), game)) {
+    if (!invocation.quiet && invocation.games > 1)
+        say("game {} of {}, seed {}\n", game.number, invocation.games, game.seed);
+    else if (!invocation.quiet)
+        say("seed {}\n", game.seed);
+    if (!start_live(invocation, series.loop.get(), game)) {
         if (game.log_file)
             game.log_file->abandon();
         return exit_failed;
     }
     observe_log(invocation, game);
-    int status = run_match(invocation, loop, game);
+    int status = run_match(invocation, series, game, last);
     // The server is done (the loop ran out once it had closed): gone before the loop is.
     game.live.reset();
-    if (!loop.close())
-        say("host: internal: libuv handles left open\n");
-    // The game's cgroup goes with its players, and the machine's base with the last host using
-    // it.
+    // The game's cgroup goes with its players.
     game.cgroup.reset();
-    game.venue.reset();
-    status = write_records(invocation, game, status);
+    return write_records(invocation, game, status);
+}
+
+// After more than one game: each player's wins in the games played, and those without a winner.
+void print_totals(const std::vector<int>& wins, int games, int no_winner) {
+    std::string line = fmt::format("{} games:", games);
+    for (std::size_t p = 0; p < wins.size(); ++p)
+        line += fmt::format("{} player {} won {}", p == 0 ? "" : ",", p + 1, wins[p]);
+    out.write(fmt::format("{}; no winner {}\n", line, no_winner));
+}
+
+}  // namespace
+
+int play_game(const Invocation& invocation) {
+    Series series;
+    if (auto status = open_venue(invocation, series))
+        return *status;
+    const auto seeds = series_seeds(invocation.setup.game.seed, invocation.games);
+    std::vector<Game> games(seeds.size());
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+        games[i].number = static_cast<int>(i) + 1;
+        games[i].seed = seeds[i];
+    }
+    // The first game's log before the sandbox, which hides it (--logs' folder is hidden whole).
+    games.front().log_path = log_path(invocation, 1);
+    if (auto error = open_log(games.front())) {
+        say("host: {}\n", *error);
+        return exit_failed;
+    }
+    if (auto failed = series.venue->prepare_players()) {
+        say("host: {}\n", escape_for_terminal(*failed));
+        if (games.front().log_file)
+            games.front().log_file->abandon();
+        return exit_no_sandbox;
+    }
+    watch_signals(series);
+    int status = exit_played;
+    std::vector<int> wins(invocation.setup.commands.size(), 0);
+    int no_winner = 0, played = 0;
+    for (Game& game : games) {
+        // A signal that came while the last game's records were written: no game starts.
+        for (auto& watch : series.signals)
+            watch.ref();
+        series.loop.run_nowait();
+        for (auto& watch : series.signals)
+            watch.unref();
+        if (series.stop_signal != 0) {
+            status = 128 + series.stop_signal;
+            break;
+        }
+        if (game.number > 1) {
+            game.log_path = log_path(invocation, game.number);
+            if (auto error = open_log(game)) {
+                say("host: {}\n", *error);
+                status = exit_failed;
+                break;
+            }
+        }
+        const int game_status = play_one(invocation, series, game, game.number == invocation.games);
+        if (!game.result.is_null()) {
+            ++played;
+            if (game.result["winner"].is_null())
+                ++no_winner;
+            else
+                ++wins[game.result["winner"].get<std::size_t>()];
+        }
+        if (game_status != exit_played && game_status != exit_player_failed) {
+            status = game_status;
+            break;
+        }
+        if (game_status == exit_player_failed)
+            status = exit_player_failed;
+    }
+    if (invocation.games > 1 && !invocation.json && played > 0)
+        print_totals(wins, played, no_winner);
+    series.signals.clear();
+    if (!series.loop.close())
+        say("host: internal: libuv handles left open\n");
+    // The machine's base goes with the last host using it.
+    series.venue.reset();
     if (out.failed() && status == exit_played)
         return exit_output_failed;
     if (err.failed() && status == exit_played)

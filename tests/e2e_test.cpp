@@ -185,6 +185,94 @@ TEST_CASE("e2e: the same seed deals the same hands", "[e2e]") {
     std::remove(b.c_str());
 }
 
+// The hands a log's deal gave.
+json dealt_hands(const std::string& log) {
+    for (const auto& r : log_records(log))
+        if (r.contains("decision") && r["decision"]["type"] == "hands_dealt")
+            return r["decision"]["hands"];
+    return json();
+}
+
+TEST_CASE("e2e: --games N plays N games of the same players, each logged, replayed and dealt alone",
+          "[e2e]") {
+    const std::string logs = scratch("series.logs");
+    std::filesystem::remove_all(logs);
+    const Run series =
+        run({host, "--json", "--quiet", "--dict", two_letters, "--seed", "7", "--games", "3",
+             "--logs", logs, "exec " + bot("staircase"), "exec " + bot("staircase")},
+            120);
+    INFO(series.err);
+    REQUIRE(series.status == 0);
+    std::vector<json> results;
+    std::istringstream lines(series.out);
+    for (std::string line; std::getline(lines, line);)
+        results.push_back(json::parse(line));
+    REQUIRE(results.size() == 3);
+    // The first game is --seed's own; each later one is dealt by a seed of its own.
+    CHECK(results[0]["seed"] == 7);
+    CHECK(results[1]["seed"] != results[0]["seed"]);
+    CHECK(results[2]["seed"] != results[1]["seed"]);
+    for (int g = 0; g < 3; ++g) {
+        INFO("game " << g + 1);
+        CHECK(results[g]["end"] == "bananas");
+        const std::string log = fmt::format("{}/game-{:06}.jsonl", logs, g + 1);
+        // Each log replays alone to its game's result...
+        const Run replay = run({host, "--replay", log, "--json"});
+        CHECK(replay.status == 0);
+        CHECK(json::parse(replay.out, nullptr, false) == results[g]);
+        // ... and its seed, given alone, deals its hands again.
+        const std::string alone = scratch("series-alone.log");
+        play({bot("sleep"), bot("sleep")},
+             {"--seed", std::to_string(results[g]["seed"].get<std::uint64_t>()), "--log", alone,
+              "--game-timeout", "0.3"});
+        CHECK(dealt_hands(alone) == dealt_hands(log));
+        std::remove(alone.c_str());
+    }
+    CHECK_FALSE(std::filesystem::exists(fmt::format("{}/game-{:06}.jsonl", logs, 4)));
+
+    // As text: each game's table, then each player's wins.
+    const Run text = run({host, "--quiet", "--dict", two_letters, "--seed", "7", "--games", "2",
+                          bot("staircase"), bot("staircase")},
+                         120);
+    REQUIRE(text.status == 0);
+    const auto tables = [&] {
+        int n = 0;
+        for (std::size_t at = 0;
+             (at = text.out.find(": bananas, player ", at)) != std::string::npos; ++at)
+            ++n;
+        return n;
+    };
+    CHECK(tables() == 2);
+    const auto totals = text.out.rfind("2 games: player 1 won ");
+    REQUIRE(totals != std::string::npos);
+    int first = -1, second = -1, none = -1;
+    REQUIRE(std::sscanf(text.out.c_str() + totals,
+                        "2 games: player 1 won %d, player 2 won %d; no winner %d", &first, &second,
+                        &none) == 3);
+    CHECK(first + second + none == 2);
+    CHECK(none == 0);
+    std::filesystem::remove_all(logs);
+}
+
+TEST_CASE("e2e: a signal during --games ends the game it comes in, and no game starts after it",
+          "[e2e]") {
+    const std::string logs = scratch("series-stopped.logs"), tag = scratch("series-stopped");
+    std::filesystem::remove_all(logs);
+    auto background = start({host, "--json", "--dict", two_letters, "--games", "5", "--logs", logs,
+                             "--kill-grace", "300", bot("sleep", "--tag " + tag), bot("sleep")});
+    REQUIRE(wait_for_tagged(tag));
+    ::kill(background.pid, SIGTERM);
+    const Run r = background.wait(60);
+    CHECK(r.status == 128 + SIGTERM);
+    const json result = json::parse(r.out, nullptr, false);  // one line: one game
+    REQUIRE_FALSE(result.is_discarded());
+    CHECK(result["end"] == "aborted");
+    CHECK(std::filesystem::exists(fmt::format("{}/game-{:06}.jsonl", logs, 1)));
+    CHECK_FALSE(std::filesystem::exists(fmt::format("{}/game-{:06}.jsonl", logs, 2)));
+    CHECK(processes_tagged(tag).empty());
+    std::filesystem::remove_all(logs);
+}
+
 TEST_CASE("e2e: both legacy dialects", "[e2e]") {
     // The bot exits with an error if a v0 host sends '.' or a v1 host does not.
     const Game v0 =
@@ -436,6 +524,17 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
                      1,
                      "host: word list /dev/zero is larger than 64 MiB: is it a word list?\n"},
              Refused{{"--dict", noise}, 1, "is mostly not words"},
+             Refused{{"--games", "0"}, 2, "--games must be a whole number from 1 to 100000"},
+             Refused{{"--games", "2", "--log", "x.log"},
+                     2,
+                     "--log writes one game's log: with --games, give --logs DIR"},
+             Refused{{"--games", "2", "--html", "x.html"}, 2, "--html writes one game's page"},
+             Refused{{"--games", "2", "--serve", "127.0.0.1:0"}, 2, "--serve follows one game"},
+             Refused{{"--log", "x.log", "--logs", "x.logs"},
+                     2,
+                     "--log writes one file, --logs a folder of them: give one of them"},
+             Refused{{"--check", "--games", "2"}, 2, "--games does not apply"},
+             Refused{{"--logs", "/proc/x"}, 1, "host: cannot make the log folder /proc/x"},
          }) {
         std::vector<std::string> argv = {host};
         argv.insert(argv.end(), c.options.begin(), c.options.end());
@@ -451,6 +550,10 @@ TEST_CASE("e2e: bad command lines, dictionaries and logs are refused clearly", "
     CHECK(r.err == "host: cannot open word list /nonexistent/words: No such file or directory\n");
     r = run({host, "--replay", "/nonexistent/log"});
     CHECK(r.status == 1);
+    r = run({host, "--replay", "/nonexistent/log", "--games", "2"});
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--replay rebuilds one game from its log: --games does not apply") !=
+          std::string::npos);
     r = run({host, "--help"});
     CHECK(r.status == 0);
     CHECK(r.out.find("--kill-grace") != std::string::npos);
@@ -572,11 +675,13 @@ TEST_CASE("e2e: a v2 handshake is answered in the highest version both know",
     CHECK(answer("v042") == std::vector<std::string>{"V0030102."});
 }
 
-TEST_CASE("e2e: a bot that knows v002 alone asks for a later version, reads V by the rule and plays",
-          "[e2e][v2][versions]") {
+TEST_CASE(
+    "e2e: a bot that knows v002 alone asks for a later version, reads V by the rule and plays",
+    "[e2e][v2][versions]") {
     // protocol-v2.md, "Versions": the three digits after V are the version, the rest up to the
     // first '.' belongs to V. The bot skips the seat it cannot know of and plays v002's messages.
-    const Game game = play({"exec python3 " BG_TESTS_DIR "/bots/forward_v002.py 009", bot("sleep")});
+    const Game game =
+        play({"exec python3 " BG_TESTS_DIR "/bots/forward_v002.py 009", bot("sleep")});
     INFO(game.run.err);
     CHECK(player_lines(game.run, 0, "version ") == std::vector<std::string>{"003, skipped 0102"});
     CHECK(game.result["players"][0]["protocol"] == "v3");
@@ -640,8 +745,8 @@ TEST_CASE("e2e: a game that can change no more ends as stalled, by fewest tiles,
 
     // While the bunch can serve dumps the stall clock does not run: idle players wait for the
     // game's.
-    const Game idle = play({bot("sleep"), bot("sleep")},
-                           {"--stall-timeout", "0.2", "--game-timeout", "2"});
+    const Game idle =
+        play({bot("sleep"), bot("sleep")}, {"--stall-timeout", "0.2", "--game-timeout", "2"});
     CHECK(idle.result["end"] == "game_timeout");
 }
 

@@ -37,6 +37,9 @@ class EventLoop {
     void run() { uv_run(&loop_, UV_RUN_DEFAULT); }
     // One turn, waiting for something to happen if nothing has.
     void run_once() { uv_run(&loop_, UV_RUN_ONCE); }
+    // One turn that waits for nothing: what has already happened (a signal) is handled, if a
+    // referenced handle keeps the loop alive.
+    void run_nowait() { uv_run(&loop_, UV_RUN_NOWAIT); }
     // True when every handle was closed (and is now freed) and the loop with them; false when a
     // handle is still open, the loop then left as it is (to be closed again once it is).
     bool close() {
@@ -101,6 +104,10 @@ class OwnedHandle {
     void unref() {
         if (state_)
             uv_unref(reinterpret_cast<uv_handle_t*>(&state_->handle));
+    }
+    void ref() {
+        if (state_)
+            uv_ref(reinterpret_cast<uv_handle_t*>(&state_->handle));
     }
 
   protected:
