@@ -247,7 +247,7 @@ auto Machine::locked(F&& what) const {
     return what();
 }
 
-std::variant<std::unique_ptr<Machine>, std::string> Machine::open(bool pin) {
+std::variant<Layout, std::string> games_layout(bool pin) {
     const auto mountinfo = read_text("/proc/self/mountinfo");
     const auto self = read_text("/proc/self/cgroup");
     if (!mountinfo || !self)
@@ -263,13 +263,19 @@ std::variant<std::unique_ptr<Machine>, std::string> Machine::open(bool pin) {
         needed.pop_back();
         found = find_layout(mounts, memberships, needed, reader);
     }
+    if (auto* layout = std::get_if<Layout>(&found))
+        for (auto& h : layout->hierarchies)
+            h.own = version(h.version).games_parent(h);
+    return found;
+}
+
+std::variant<std::unique_ptr<Machine>, std::string> Machine::open(bool pin) {
+    auto found = games_layout(pin);
     if (auto* error = std::get_if<std::string>(&found))
         return *error;
     std::unique_ptr<Machine> machine(new Machine());
     machine->layout_ = std::move(std::get<Layout>(found));
     machine->pin_ = pin;
-    for (auto& h : machine->layout_.hierarchies)
-        h.own = version(h.version).games_parent(h);
     if (machine->layout_.uses_v1() && ::geteuid() != 0)
         return fmt::format(
             "this machine's cgroups are v1 ({}), which only root may manage safely: run the host "

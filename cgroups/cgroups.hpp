@@ -142,6 +142,11 @@ class GameCgroup {
 
 // The host's place in the machine's cgroups: the hierarchies, the base all its games go under,
 // and the locks that share it with every other host and tournament here.
+// This process's cgroup hierarchies for games, each hierarchy's `own` the cgroup a host's
+// games go under (Version::games_parent); or why they cannot be had. With `pin`, the cpuset
+// controller is needed too.
+std::variant<Layout, std::string> games_layout(bool pin);
+
 class Machine {
   public:
     // The base, made if missing, and what killed hosts left in it removed; or why cgroups cannot

@@ -18,14 +18,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <optional>
 #include <set>
 #include <thread>
 #include <variant>
 
-#include "cgroups/layout.hpp"
-#include "cgroups/version.hpp"
+#include "cgroups/cgroups.hpp"
 #include "tests/support/game.hpp"
 
 using namespace bg::test;
@@ -64,27 +61,12 @@ double share(const Run& run, int player) {
 // keeps its games under its own cgroups (here each shell has a memory cgroup of its own), and
 // they are not these tests' to judge.
 std::vector<std::string> own_cgroups() {
-    using namespace bg::cgroups;
-    const auto read = [](const std::string& path) -> std::optional<std::string> {
-        std::ifstream in(path);
-        if (!in)
-            return std::nullopt;
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    };
-    const auto mounts = parse_mountinfo(read("/proc/self/mountinfo").value_or(""));
-    const auto memberships = parse_proc_cgroup(read("/proc/self/cgroup").value_or(""));
-    std::vector<Controller> needed = {Controller::cpu, Controller::cpuacct, Controller::memory,
-                                      Controller::pids, Controller::cpuset};
-    auto found = find_layout(mounts, memberships, needed, read);
-    if (!std::holds_alternative<Layout>(found)) {  // as a host that pins no game does
-        needed.pop_back();
-        found = find_layout(mounts, memberships, needed, read);
-    }
-    const auto* layout = std::get_if<Layout>(&found);
+    auto found = bg::cgroups::games_layout(false);
+    const auto* layout = std::get_if<bg::cgroups::Layout>(&found);
     REQUIRE(layout);
     std::vector<std::string> own;
     for (const auto& h : layout->hierarchies)
-        own.push_back(version(h.version).games_parent(h));
+        own.push_back(h.own);
     return own;
 }
 
