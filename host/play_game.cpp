@@ -29,6 +29,7 @@ VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secr
     if (invocation.sandboxed)
         plan.sandbox = invocation.sandbox;
     plan.secret_paths = std::move(secrets);
+    plan.log_folder = invocation.logs;
     plan.shares = invocation.shares;
     plan.limits = player_limits(invocation.sandbox.limits);
     plan.note = [](const std::string& line) { say("host: {}\n", line); };
@@ -92,22 +93,12 @@ std::optional<std::string> open_log(Game& game) {
     return std::nullopt;
 }
 
-// The venue: its word list, which no game can do without; or the exit status, said why. The
-// players may read neither --log's file nor --logs' folder, which is made here.
+// The venue: its word list, which no game can do without, and --logs' folder, made; or the exit
+// status, said why. The players may read neither --log's file nor --logs' folder.
 std::optional<int> open_venue(const Invocation& invocation, Series& series) {
     std::vector<std::string> secrets;
     if (!invocation.log.empty())
         secrets.push_back(invocation.log);
-    if (!invocation.logs.empty()) {
-        std::error_code error;
-        std::filesystem::create_directories(invocation.logs, error);
-        if (error) {
-            say("host: cannot make the log folder {}: {}\n", escape_for_terminal(invocation.logs),
-                error.message());
-            return exit_failed;
-        }
-        secrets.push_back(invocation.logs);
-    }
     auto opened = Venue::open(venue_plan(invocation, std::move(secrets)));
     if (auto* error = std::get_if<std::string>(&opened)) {
         say("host: {}\n", escape_for_terminal(*error));

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -42,6 +44,14 @@ cgroups::PlayerLimits player_limits(const SandboxLimits& limits) {
 }
 
 std::variant<std::unique_ptr<Venue>, std::string> Venue::open(VenuePlan plan) {
+    if (!plan.log_folder.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(plan.log_folder, error);
+        if (error)
+            return fmt::format("cannot make the log folder {}: {}", plan.log_folder,
+                               error.message());
+        plan.secret_paths.push_back(plan.log_folder);
+    }
     std::unique_ptr<Venue> venue(new Venue(std::move(plan)));
     if (auto error = venue->open_word_list())
         return std::move(*error);

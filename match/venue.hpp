@@ -33,6 +33,7 @@ struct VenuePlan {
     std::vector<std::string> commands;         // every command a seat may be given
     std::optional<SandboxConfig> sandbox;      // none: the players run unsandboxed
     std::vector<std::string> secret_paths;     // no player may read them: the log, a database
+    std::string log_folder;  // where games' logs go, made if missing; no player may read it
     cgroups::Shares shares;
     cgroups::PlayerLimits limits;
     // A line for people about the machine (what killed hosts left, and was removed).

@@ -183,15 +183,6 @@ class Run {
 // The word list it began with (its file unchanged, or the built-in list it recorded), the log
 // folder, and the players' sandbox and cgroups.
 std::optional<int> Run::prepare_venue() {
-    if (!spec_.logs.empty()) {
-        std::error_code error;
-        std::filesystem::create_directories(spec_.logs, error);
-        if (error) {
-            say("tournament: cannot make the log directory {}: {}\n",
-                escape_for_terminal(spec_.logs), error.message());
-            return exit_database;
-        }
-    }
     VenuePlan plan;
     plan.dictionary = spec_.game.dictionary;
     plan.fingerprint = spec_.game.dictionary_fingerprint;
@@ -203,8 +194,7 @@ std::optional<int> Run::prepare_venue() {
     for (const std::string suffix : {"", "-wal", "-shm"})
         if (std::filesystem::exists(database_.path() + suffix))
             plan.secret_paths.push_back(database_.path() + suffix);
-    if (!spec_.logs.empty())
-        plan.secret_paths.push_back(spec_.logs);
+    plan.log_folder = spec_.logs;
     plan.shares = spec_.shares;
     plan.limits = player_limits(spec_.sandbox.limits);
     plan.note = [](const std::string& line) { say("tournament: {}\n", line); };
