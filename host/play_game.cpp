@@ -3,7 +3,6 @@
 // its end, and what is left to write (the log's end, the page); the totals and the exit status.
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
@@ -75,10 +74,7 @@ std::vector<std::uint64_t> series_seeds(std::uint64_t seed, int games) {
 
 // Where game `number`'s log goes: --log, or its file in --logs; "" for none.
 std::string log_path(const Invocation& invocation, int number) {
-    if (!invocation.logs.empty())
-        return (std::filesystem::path(invocation.logs) / fmt::format("game-{:06}.jsonl", number))
-            .string();
-    return invocation.log;
+    return invocation.logs.empty() ? invocation.log : game_log_path(invocation.logs, number);
 }
 
 // The log's file, made before the sandbox so that the sandbox can hide it; or why not.

@@ -39,6 +39,10 @@ nlohmann::json sandbox_json(const SandboxConfig& sandbox) {
             {"tmp_mib", limits.tmp_mib}};
 }
 
+std::string game_log_path(const std::string& folder, int number) {
+    return (std::filesystem::path(folder) / fmt::format("game-{:06}.jsonl", number)).string();
+}
+
 cgroups::PlayerLimits player_limits(const SandboxLimits& limits) {
     return {limits.memory_mib << 20, limits.processes};
 }

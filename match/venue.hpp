@@ -85,6 +85,10 @@ class Venue {
     std::unique_ptr<cgroups::Machine> machine_;
 };
 
+// Game `number`'s log in a log folder: game-NNNNNN.jsonl (a tournament's game id, the host's
+// game of --games).
+std::string game_log_path(const std::string& folder, int number);
+
 // The sandbox's settings, as a log's start record and a tournament's options hold them.
 nlohmann::json sandbox_json(const SandboxConfig& sandbox);
 // A player's cgroup limits, from its sandbox's --memory and --max-processes.

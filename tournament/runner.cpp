@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -188,9 +187,7 @@ bool Runner::open_records(Slot& slot) {
     slot.stderr_files.resize(slot.row.game.seats.size());
     slot.stderr_error.clear();
     if (!spec.logs.empty()) {
-        slot.log_path =
-            (std::filesystem::path(spec.logs) / fmt::format("game-{:06}.jsonl", slot.row.id))
-                .string();
+        slot.log_path = game_log_path(spec.logs, slot.row.id);
         auto made = OutputFile::create(slot.log_path);
         if (auto* error = std::get_if<std::string>(&made)) {
             fail(fmt::format("cannot write the game log {}: {}", escape_for_terminal(slot.log_path),
