@@ -21,15 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def opponent_command(build, name):
-    if name == "py2":
-        return "exec python3 %s/players/example_player_v2.py" % SOURCE
-    if name == "cpp":
-        return "exec %s/example_player_cpp" % build
-    sys.exit("levels_bench: unknown opponent %s (py2 or cpp)" % name)
+import bundled_bots
 
 
 def tournament(build, folder, level, opponent, args):
@@ -39,8 +31,8 @@ def tournament(build, folder, level, opponent, args):
                "--seed", str(args.seed), "--concurrency", "1",
                "--game-timeout", str(args.game_timeout), "--rating-interval", "1000000",
                "--json",
-               "--bot", "ref%d=exec %s/reference_bot --level %d" % (level, build, level),
-               "--bot", "%s=%s" % (opponent, opponent_command(build, opponent))]
+               "--bot", "ref%d=%s" % (level, bundled_bots.command(build, "ref", "--level %d" % level)),
+               "--bot", "%s=%s" % (opponent, bundled_bots.command(build, opponent))]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("levels_bench: the tournament of level %d against %s failed:\n%s" %

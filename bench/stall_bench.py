@@ -22,18 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def commands(build):
-    players = os.path.join(SOURCE, "players")
-    return {
-        "ref": "exec %s/reference_bot" % build,
-        "py2": "exec python3 %s/example_player_v2.py" % players,
-        "cpp": "exec %s/example_player_cpp" % build,
-        "js": "exec node %s/example_player.js" % players,
-        "go": "exec %s/example_player_go" % build,
-    }
+import bundled_bots
 
 
 def waits(log):
@@ -79,7 +68,6 @@ def main():
     parser.add_argument("--bots", default="ref,py2,cpp,js,go")
     args = parser.parse_args()
     build = os.path.realpath(args.build)
-    every = commands(build)
     names = args.bots.split(",")
     with tempfile.TemporaryDirectory(dir=build) as folder:
         os.chmod(folder, 0o755)  # as root, the bots run as nobody, who must reach the logs' folder
@@ -90,7 +78,7 @@ def main():
                    "--game-timeout", str(args.game_timeout), "--stall-timeout", "0",
                    "--rating-interval", "1000000", "--json"]
         for name in names:
-            command += ["--bot", "%s=%s" % (name, every[name])]
+            command += ["--bot", "%s=%s" % (name, bundled_bots.command(build, name))]
         run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit("stall_bench: the tournament failed:\n%s" % run.stderr)

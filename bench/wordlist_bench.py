@@ -19,17 +19,15 @@ import subprocess
 import sys
 import tempfile
 
+import bundled_bots
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 OLD_DEFAULT = "/usr/share/dict/american-english-large"
 
 
 def bots(build, words):
-    examples = os.path.join(SOURCE, "players")
-    return [
-        ("ref", "exec %s/reference_bot --dict %s" % (build, words)),
-        ("py2", "exec python3 %s/example_player_v2.py --dict %s" % (examples, words)),
-        ("cpp", "exec %s/example_player_cpp --dict %s" % (build, words)),
-    ]
+    return [(name, bundled_bots.command(build, name, "--dict %s" % words))
+            for name in ("ref", "py2", "cpp")]
 
 
 def play(build, folder, name, host_words, words, args):
