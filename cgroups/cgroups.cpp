@@ -135,6 +135,11 @@ Usage PlayerCgroup::usage() const {
                  version_of(Controller::memory).memory_peak_bytes(dir(Controller::memory))};
 }
 
+bool PlayerCgroup::reset_memory_peak() const {
+    return !dirs_.empty() &&
+           version_of(Controller::memory).reset_memory_peak(dir(Controller::memory));
+}
+
 void PlayerCgroup::remove() {
     close_entry();
     watches_.clear();
@@ -155,9 +160,11 @@ PlayerCgroup::~PlayerCgroup() {
 // ---- GameCgroup ------------------------------------------------------------------------------
 
 std::variant<std::unique_ptr<PlayerCgroup>, std::string> GameCgroup::player(
-    int seat, const PlayerLimits& limits) {
+    int seat, const PlayerLimits& limits, int life) {
     std::unique_ptr<PlayerCgroup> player(new PlayerCgroup());
-    if (auto error = player->make(*this, fmt::format("player-{}", seat + 1), limits);
+    const std::string name = life > 1 ? fmt::format("player-{}-{}", seat + 1, life)
+                                      : fmt::format("player-{}", seat + 1);
+    if (auto error = player->make(*this, name, limits);
         !error.empty())
         return error;
     return player;

@@ -86,6 +86,9 @@ class PlayerCgroup {
     void kill() const;
     // Its CPU time and peak memory so far.
     Usage usage() const;
+    // Its peak memory counted again from now (a process kept for another game): whether the
+    // kernel could (cgroup v1; v2's peak is its life's).
+    bool reset_memory_peak() const;
     const PlayerLimits& limits() const { return limits_; }
     // Its directory in the first hierarchy, for people.
     const std::string& path() const { return dirs_.front(); }
@@ -117,9 +120,12 @@ class GameCgroup {
     // Removes it; its players must be gone first (each PlayerCgroup removes itself).
     ~GameCgroup();
 
-    // A cgroup for the player in `seat` (from 0), or why not.
+    // A cgroup for the player in `seat` (from 0), or why not: player-<seat>, and for a player's
+    // later process (`life` 2 or more, a process kept from game to game that was started
+    // afresh) player-<seat>-<life>, beside what is left of the one before.
     std::variant<std::unique_ptr<PlayerCgroup>, std::string> player(int seat,
-                                                                    const PlayerLimits& limits);
+                                                                    const PlayerLimits& limits,
+                                                                    int life = 1);
     // The cores it is pinned to, or none.
     const std::vector<int>& cpus() const { return cpus_; }
     const std::string& name() const { return name_; }

@@ -90,6 +90,9 @@ class V1 final : public Version {
     std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const override {
         return number_in(dir + "/memory.max_usage_in_bytes");
     }
+    bool reset_memory_peak(const std::string& dir) const override {
+        return write_text(dir + "/memory.max_usage_in_bytes", "0") == 0;
+    }
     bool populated(const std::string& dir) const override { return !pids_in(dir).empty(); }
     void kill(const std::string& dir) const override {
         for (const int pid : pids_in(dir))

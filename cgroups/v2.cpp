@@ -222,6 +222,7 @@ class V2 final : public Version {
     std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const override {
         return number_in(dir + "/memory.peak");
     }
+    bool reset_memory_peak(const std::string&) const override { return false; }
     bool populated(const std::string& dir) const override {
         const auto value = key_value(read_text(dir + "/cgroup.events"), "populated");
         return !value || *value != 0;

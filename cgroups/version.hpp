@@ -70,6 +70,9 @@ class Version {
     virtual std::uint64_t oom_kills(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> cpu_ns(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const = 0;
+    // Starts its peak memory again from what it holds now: true where the kernel lets a peak be
+    // reset (v1); v2's memory.peak counts from the cgroup's start.
+    virtual bool reset_memory_peak(const std::string& dir) const = 0;
     virtual bool populated(const std::string& dir) const = 0;
     // SIGKILL to every process in it.
     virtual void kill(const std::string& dir) const = 0;

@@ -34,10 +34,10 @@ constexpr char dealt_tile = 'S';
 constexpr std::string_view stuck = "QQ";
 const std::vector<std::string> scenario_words = {"CAT", "CATS"};
 
-// The answer to a bot's handshake, in the highest version both know: v002 as first published,
-// or (v003) with the seat and the number of seats: the bot plays as seat 1 of 2.
+// The answer to a bot's handshake, as a host's (answered_version): v002 as first published, or
+// (v003 and later) with the seat and the number of seats: the bot plays as seat 1 of 2.
 std::string version_answer(int asked) {
-    return v2::version(asked == protocol_v2 ? protocol_v2 : protocol_newest, 0, 2);
+    return v2::version(answered_version(asked, protocol_newest), 0, 2);
 }
 
 constexpr std::string_view hint_newline =
@@ -299,7 +299,7 @@ class Checker {
             }
             const std::string answer = version_answer(hello->version);
             bot.send(answer);
-            protocol_ = std::min(hello->version, protocol_newest);
+            protocol_ = answered_version(hello->version, protocol_newest);
             first = bot.next(options_.wait_ms);
             if (!first) {
                 check.sent = shown(bot);

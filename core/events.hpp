@@ -15,12 +15,28 @@ namespace bg {
 using PlayerId = int;
 
 // Protocol versions a player can speak (protocol-v2.md, "Versions"): the legacy protocol of the
-// original spec, v002 as first published, and v003 (v002, with the seat and the number of seats
-// in V). A published version never changes: a new message format is a new version.
+// original spec, v002 as first published, v003 (v002, with the seat and the number of seats in
+// V) and v004 (v003 a game, the process staying for the games of a match). A published version
+// never changes: a new message format is a new version.
 inline constexpr int protocol_legacy = 1;
 inline constexpr int protocol_v2 = 2;
 inline constexpr int protocol_v3 = 3;
-inline constexpr int protocol_newest = protocol_v3;
+inline constexpr int protocol_v4 = 4;
+inline constexpr int protocol_newest = protocol_v4;
+// Whether a player speaking `version` may stay for the next game: after its E comes G (the next
+// game) or B (none).
+constexpr bool stays_for_match(int version) {
+    return version >= protocol_v4;
+}
+// The version a v2 handshake asking for `asked` is answered in by a host that speaks up to
+// `newest`: the one asked for, and one the host does not know in the newest that plays one game
+// a process. Staying for a match (v004) changes what a process is for: it is given only to a bot
+// that asks for it. (Below v002: v002, to say the refusal in.)
+constexpr int answered_version(int asked, int newest) {
+    if (asked > newest)
+        return newest < protocol_v3 ? newest : protocol_v3;
+    return asked < protocol_v2 ? protocol_v2 : asked;
+}
 // Whether a player speaking `version` speaks the sequenced protocol (v002 or later).
 constexpr bool sequenced(int version) {
     return version >= protocol_v2;

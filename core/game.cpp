@@ -47,6 +47,18 @@ std::optional<Game> Game::create(const RulesConfig& config, const Dictionary& di
     const auto rules = tile_rules_for(config.players, config.sets, error);
     if (!rules)
         return std::nullopt;
+    if (config.continuing.size() > static_cast<std::size_t>(config.players)) {
+        *error = "more continuing players than players";
+        return std::nullopt;
+    }
+    for (const auto& continuing : config.continuing)
+        if (continuing && (!stays_for_match(continuing->version) ||
+                           continuing->version > config.newest_protocol ||
+                           continuing->process_game < 2)) {
+            *error = fmt::format("a player cannot continue in v{:03} as its process's game {}",
+                                 continuing->version, continuing->process_game);
+            return std::nullopt;
+        }
     return Game(config, *rules, dictionary);
 }
 
@@ -59,6 +71,11 @@ Game::Game(const RulesConfig& config, const TileRules& rules, const Dictionary& 
     const std::string tiles = rules_.tiles().to_string();
     bunch_.assign(tiles.begin(), tiles.end());
     rng_.shuffle(std::span(bunch_));
+    for (std::size_t i = 0; i < config.continuing.size(); ++i)
+        if (const auto& continuing = config.continuing[i]) {
+            players_[i].version = continuing->version;
+            players_[i].process_game = continuing->process_game;
+        }
 }
 
 std::vector<Decision> Game::handle(const Input& input) {
@@ -160,13 +177,18 @@ void Game::on(const input::Hello& hello, Decisions& out) {
     if (!valid_player(hello.player))
         return;
     auto& player = players_[hello.player];
+    if (player.process_game > 1)
+        return disqualify(hello.player,
+                          fmt::format("protocol error: a second handshake (its process said v{:03} "
+                                      "in its first game)",
+                                      player.version),
+                          out);
     if (player.phase != PlayerState::Phase::joining || player.version != protocol_legacy)
         return disqualify(hello.player, "protocol error: a v2 handshake after its first message",
                           out);
     // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E,
-    // whose form every version shares). Otherwise it is answered in the highest version both
-    // know.
-    player.version = std::clamp(hello.version, protocol_v2, config_.newest_protocol);
+    // whose form every version shares). Otherwise it is answered as answered_version() says.
+    player.version = answered_version(hello.version, config_.newest_protocol);
     if (hello.version < protocol_v2)
         return disqualify(hello.player,
                           fmt::format("protocol error: handshake v{:03} asks for a version before "
@@ -209,6 +231,9 @@ bool Game::may_move(PlayerId id, char move, Decisions& out) {
         return false;
     if (players_[id].phase == PlayerState::Phase::playing)
         return true;
+    // Its process's game before may have sent it before it read that game's E: ignored.
+    if (players_[id].phase == PlayerState::Phase::joining && players_[id].process_game > 1)
+        return false;
     disqualify(
         id,
         fmt::format("protocol error: sent {} before its hand was dealt{}", message_name(id, move),
@@ -379,7 +404,9 @@ void Game::on(const input::ReadyTimeout&, Decisions& out) {
     for (std::size_t i = 0; i < players_.size(); ++i)
         if (players_[i].phase == PlayerState::Phase::joining)
             put_out(static_cast<PlayerId>(i),
-                    sequenced(players_[i].version)
+                    players_[i].process_game > 1
+                        ? "not ready (no R after G, the next game's start) before the ready timeout"
+                    : sequenced(players_[i].version)
                         ? "not ready (no R after its handshake) before the ready timeout"
                         : "not ready (no r, nor v002R in v2) before the ready timeout",
                     out);

@@ -23,6 +23,14 @@ namespace bg {
 inline constexpr int max_messages_per_player = 10'000;
 inline constexpr std::size_t max_grid_bytes_per_player = std::size_t{64} << 20;
 
+// A player whose process stays from an earlier game of its match (protocol v004): the version it
+// speaks, answered in that process's first game, and which game of its process this is.
+struct Continuing {
+    int version = protocol_v4;
+    int process_game = 2;  // 2 or more: 1 is a process started for the game
+    friend bool operator==(const Continuing&, const Continuing&) = default;
+};
+
 struct RulesConfig {
     std::uint64_t seed = 0;
     int players = 2;
@@ -30,12 +38,17 @@ struct RulesConfig {
     // The newest protocol version the host speaks: a player asking for a later one is answered
     // in it. A replayed log's host may have known fewer (record/setup.hpp).
     int newest_protocol = protocol_newest;
+    // The players whose process stays from an earlier game (none: every player was started
+    // for this one). Such a player has said its handshake in its process's first game: it is
+    // sent G, answers R, and any P or D of the game before that reaches this one is ignored.
+    std::vector<std::optional<Continuing>> continuing = {};
 };
 
 struct PlayerState {
     enum class Phase { joining, ready, playing, out };
     Phase phase = Phase::joining;
     int version = protocol_legacy;  // the version it speaks once it said hello in v2 (or v3)
+    int process_game = 1;           // which game of its process this is (RulesConfig::continuing)
     LetterCounts hand;
     std::optional<std::string> grid;  // the last accepted grid
     int peels = 0;

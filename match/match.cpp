@@ -165,7 +165,9 @@ void Match::perform(Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::StopTimer>) {
                 timer(e.timer).stop();
             } else if constexpr (std::is_same_v<E, effect::Stop>) {
-                places_[static_cast<std::size_t>(e.player)]->seat->close(e.farewell_ms, e.grace_ms);
+                Seat& seat = *places_[static_cast<std::size_t>(e.player)]->seat;
+                if (!(e.may_stay && seat.keep()))
+                    seat.close(e.farewell_ms, e.grace_ms);
             } else if constexpr (std::is_same_v<E, effect::Line>) {
                 if (options_.reporter)
                     options_.reporter(static_cast<double>(e.t_ns) / 1e9, e.text);
@@ -175,6 +177,14 @@ void Match::perform(Effect& effect) {
             }
         },
         effect);
+}
+
+std::vector<Match::Released> Match::release_seats() {
+    std::vector<Released> released;
+    for (std::size_t i = 0; i < places_.size(); ++i)
+        released.push_back(
+            {std::move(places_[i]->seat), referee_.release_reader(static_cast<PlayerId>(i))});
+    return released;
 }
 
 void Match::close_if_done() {

@@ -49,8 +49,21 @@ class Match {
     Match& operator=(const Match&) = delete;
     ~Match();
 
+    // A continuing player's reader, from its game before (Referee::continue_reader). Before
+    // start().
+    void continue_reader(PlayerId player, PlayerReader reader) {
+        referee_.continue_reader(player, std::move(reader));
+    }
     // Starts the clocks and opens the seats; the loop then plays the game to its end.
     void start();
+    // Once done (Options::on_done): each seat, with the reader of a player that stays for the
+    // next game (Referee::release_reader), for its owner to keep or let go. Every seat that
+    // does not hold a kept player is finished.
+    struct Released {
+        std::unique_ptr<Seat> seat;
+        std::optional<PlayerReader> reader;
+    };
+    std::vector<Released> release_seats();
     // The host was told to stop: the game ends as aborted, every player ended.
     void abort(int signal);
 

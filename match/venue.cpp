@@ -152,11 +152,11 @@ std::variant<std::unique_ptr<cgroups::GameCgroup>, cgroups::Machine::GameError> 
 }
 
 std::unique_ptr<ProcessSeat> Venue::seat(uv_loop_t* loop, int seat, int command,
-                                         cgroups::GameCgroup* game) const {
+                                         cgroups::GameCgroup* game, int life) const {
     std::unique_ptr<cgroups::PlayerCgroup> cgroup;
     std::string error;
     if (game) {
-        auto made = game->player(seat, plan_.limits);
+        auto made = game->player(seat, plan_.limits, life);
         if (auto* why = std::get_if<std::string>(&made))
             error = *why;
         else

@@ -63,9 +63,9 @@ class Venue {
     std::variant<std::unique_ptr<cgroups::GameCgroup>, cgroups::Machine::GameError> game_cgroup()
         const;
     // A seat for the player in seat `seat` of a game, running command `command` of the plan's,
-    // in the game's cgroup (when it has one).
+    // in the game's cgroup (when it has one; `life`: GameCgroup::player's).
     std::unique_ptr<ProcessSeat> seat(uv_loop_t* loop, int seat, int command,
-                                      cgroups::GameCgroup* game) const;
+                                      cgroups::GameCgroup* game, int life = 1) const;
     // A game's seats: seat i runs command commands[i] of the plan's.
     std::vector<std::unique_ptr<Seat>> seats(uv_loop_t* loop, const std::vector<int>& commands,
                                              cgroups::GameCgroup* game) const;

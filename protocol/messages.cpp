@@ -43,4 +43,12 @@ std::string end(char outcome, int standing, std::optional<PlayerId> winner, std:
                        winner ? fmt::format("{:02}", *winner + 1) : "--", reason.size(), reason);
 }
 
+std::string next_game(PlayerId seat, int seats) {
+    return fmt::format("G{:02}{:02}.", seat + 1, seats);
+}
+
+std::string bye() {
+    return "B.";
+}
+
 }  // namespace bg::v2

@@ -31,5 +31,9 @@ std::string refused(char letter, int bunch);
 // (from 0 here), or none; the reason, length first so that its '.' cannot end the message,
 // spaces as '_'.
 std::string end(char outcome, int standing, std::optional<PlayerId> winner, std::string reason);
+// G (v004): the next game begins; the player's seat in it (from 0 here) and the number of seats.
+std::string next_game(PlayerId seat, int seats);
+// B (v004): there is no next game.
+std::string bye();
 
 }  // namespace bg::v2

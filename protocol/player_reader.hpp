@@ -16,6 +16,13 @@ namespace bg {
 class PlayerReader {
   public:
     explicit PlayerReader(PlayerId player) : player_(player) {}
+    // A v2 reader past its handshake, for a player whose process said it in an earlier game
+    // (v004) and whose reader of that game is not at hand (a log's replay never needs one).
+    static PlayerReader after_handshake(PlayerId player) {
+        PlayerReader reader(player);
+        reader.reader_ = V2Reader::after_handshake(player);
+        return reader;
+    }
 
     void feed(std::string_view bytes, std::vector<Input>& out);
     void finish(std::vector<Input>& out);

@@ -17,8 +17,15 @@ inline constexpr int v2_number_width = 4;
 class V2Reader {
   public:
     explicit V2Reader(PlayerId player) : player_(player) {}
+    // A reader for a player whose process said its handshake in an earlier game (v004): it reads
+    // messages from its first byte.
+    static V2Reader after_handshake(PlayerId player) {
+        V2Reader reader(player);
+        reader.state_ = State::message_start;
+        return reader;
+    }
 
-    // `bytes` starts with the handshake's "v". The first byte the grammar does not allow becomes
+    // `bytes` starts with the handshake's "v" (unless after_handshake). The first byte the grammar does not allow becomes
     // one Violation; everything after it is ignored.
     void feed(std::string_view bytes, std::vector<Input>& out);
     void finish(std::vector<Input>& out);

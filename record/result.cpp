@@ -38,6 +38,8 @@ nlohmann::json result_json(const GameSetup& setup, const Game& game,
             players.back()["memory_peak_bytes"] =
                 used.memory_peak_bytes ? json(*used.memory_peak_bytes) : json(nullptr);
         }
+        if (setup.version >= 5)
+            players.back()["process_game"] = p.process_game;
     }
     json result = {{"seed", setup.game.seed},
                    {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},

@@ -37,6 +37,18 @@ nlohmann::json to_json(const GameSetup& s) {
         start["dictionary_name"] = bytes_to_json(s.dictionary_name);
     if (s.version >= 4)
         start["stall_timeout_ms"] = s.stall_timeout_ms;
+    if (s.version >= 5) {
+        auto continuing = nlohmann::json::array();
+        for (std::size_t i = 0; i < s.commands.size(); ++i) {
+            const auto* c = i < s.game.continuing.size() && s.game.continuing[i]
+                                ? &*s.game.continuing[i]
+                                : nullptr;
+            continuing.push_back(c ? nlohmann::json{{"version", c->version},
+                                                    {"process_game", c->process_game}}
+                                   : nlohmann::json(nullptr));
+        }
+        start["continuing"] = std::move(continuing);
+    }
     return start;
 }
 
@@ -77,8 +89,26 @@ std::variant<GameSetup, std::string> setup_from_json(const nlohmann::json& objec
         s.dictionary_name = f.bytes("dictionary_name");
     // An older host had no stall timeout.
     s.stall_timeout_ms = version >= 4 ? f.get<std::uint64_t>("stall_timeout_ms") : 0;
+    // An older host started every player for its game.
+    const auto continuing =
+        version >= 5 ? f.get<std::vector<nlohmann::json>>("continuing") : std::vector<nlohmann::json>{};
     if (!f.error().empty())
         return "bad start record: " + f.error();
+    if (version >= 5 && continuing.size() != s.commands.size())
+        return std::string("bad start record: `continuing` does not say one thing a player");
+    for (const auto& player : continuing) {
+        if (player.is_null()) {
+            s.game.continuing.emplace_back();
+            continue;
+        }
+        if (!player.is_object())
+            return std::string("bad start record: a continuing player is not an object");
+        JsonFields c(player);
+        const Continuing read{c.get<int>("version"), c.get<int>("process_game")};
+        if (!c.error().empty())
+            return "bad start record: a continuing player: " + c.error();
+        s.game.continuing.emplace_back(read);
+    }
     if (s.game.newest_protocol < protocol_v2 || s.game.newest_protocol > protocol_newest)
         return fmt::format(
             "the log's host spoke protocol versions up to v{:03}; this host knows "

@@ -35,7 +35,7 @@ struct GameSetup {
     // limits only), for the record; replay needs none of it.
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
-    int version = 4;
+    int version = 5;
     // The version of the host that played the game (record/version.hpp): this build's, or the
     // one a replayed log names ("" in a version 1 log, which does not).
     std::string host_version = std::string(bg::version());
@@ -47,7 +47,10 @@ struct GameSetup {
 // like the result, the host's version. Version 3 (with the SCOWL default word list): the start
 // record names the word list (`dictionary_name`). Version 4 (the stall timeout): the start
 // record says `stall_timeout_ms`, and a game may end as `stalled`, by a `stall_timeout` input.
-inline constexpr int log_version = 4;
+// Version 5 (protocol v004): the start record says which players continue in a process that
+// stayed from an earlier game (`continuing`: null for a player started for the game, else its
+// version and which game of its process this is), and the result each player's `process_game`.
+inline constexpr int log_version = 5;
 inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const GameSetup& setup);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "protocol/messages.hpp"
 #include "record/live_lines.hpp"
 #include "record/result.hpp"
 
@@ -58,6 +59,11 @@ Referee::Referee(GameSetup setup, const Dictionary& dictionary, LogSink& log,
       order_rng_(setup_.game.seed ^ order_stream) {
     for (std::size_t i = 0; i < setup_.commands.size(); ++i)
         seats_.emplace_back(static_cast<PlayerId>(i));
+    // A continuing player's handshake was its process's first game's.
+    const auto& continuing = setup_.game.continuing;
+    for (std::size_t i = 0; i < continuing.size(); ++i)
+        if (continuing[i])
+            seats_[i].reader = PlayerReader::after_handshake(static_cast<PlayerId>(i));
 }
 
 template <class T, class SourceOf>
@@ -103,9 +109,48 @@ Effects Referee::start(std::uint64_t t_ns) {
     std::vector<PlayerId> order(seats_.size());
     std::iota(order.begin(), order.end(), PlayerId{0});
     in_seat_order(order, seats_.size(), [](PlayerId p) { return static_cast<std::size_t>(p); });
-    for (const PlayerId p : order)
-        effects.push_back(effect::Start{p});
+    const auto& continuing = setup_.game.continuing;
+    for (const PlayerId p : order) {
+        const auto i = static_cast<std::size_t>(p);
+        if (i < continuing.size() && continuing[i])
+            effects.push_back(
+                effect::Send{p, v2::next_game(p, static_cast<int>(seats_.size()))});
+        else
+            effects.push_back(effect::Start{p});
+    }
     return effects;
+}
+
+void Referee::continue_reader(PlayerId player, PlayerReader reader) {
+    seats_[static_cast<std::size_t>(player)].reader = std::move(reader);
+}
+
+std::optional<PlayerReader> Referee::release_reader(PlayerId player) {
+    Seat& seat = seats_[static_cast<std::size_t>(player)];
+    if (!game_.over() || !seat.may_stay || seat.reader.failed())
+        return std::nullopt;
+    seat.may_stay = false;
+    return std::move(seat.reader);
+}
+
+void Referee::take_after_game(const Arrival& arrival) {
+    const std::size_t source = source_of(arrival);
+    if (source >= seats_.size())
+        return;
+    Seat& seat = seats_[source];
+    if (!seat.may_stay)
+        return;
+    const auto* output = std::get_if<arrival::Output>(&arrival);
+    if (!output) {
+        // Its end, its exit, a failed write: it is not kept.
+        seat.may_stay = false;
+        return;
+    }
+    std::vector<Input> inputs;
+    seat.reader.feed(output->bytes, inputs);
+    for (const auto& in : inputs)
+        if (!std::holds_alternative<input::Peel>(in) && !std::holds_alternative<input::Dump>(in))
+            seat.may_stay = false;
 }
 
 Effects Referee::take(Arrival arrival, std::uint64_t t_ns) {
@@ -141,7 +186,7 @@ std::size_t Referee::source_of(const Arrival& arrival) const {
 
 void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
     if (game_.over())
-        return;
+        return take_after_game(arrival);
     std::visit(
         [&](auto& a) {
             using A = std::decay_t<decltype(a)>;
@@ -349,9 +394,16 @@ void Referee::send(std::vector<Outgoing> messages, Effects& effects) {
 
 // A v2 player has been sent its end message: it gets the grace to read it and leave before
 // SIGTERM. A legacy player is signalled at once, as the original spec says.
-void Referee::stop(PlayerId player, Effects& effects) const {
-    const bool v2 = sequenced(game_.players()[static_cast<std::size_t>(player)].version);
-    effects.push_back(effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms});
+// A v004 player still in when the game ends normally may stay for its match's next game.
+void Referee::stop(PlayerId player, Effects& effects) {
+    const PlayerState& state = game_.players()[static_cast<std::size_t>(player)];
+    const bool v2 = sequenced(state.version);
+    const bool may_stay = game_.over() && game_.end() != End::aborted &&
+                          state.phase != PlayerState::Phase::out &&
+                          stays_for_match(state.version);
+    seats_[static_cast<std::size_t>(player)].may_stay = may_stay;
+    effects.push_back(
+        effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms, may_stay});
 }
 
 void Referee::end_game(Effects& effects) {

@@ -114,10 +114,13 @@ struct StopTimer {
 };
 // End the player's processes: SIGTERM after `farewell_ms` (a v2 player has been sent its end
 // and may leave by itself; its input is closed after what is queued), SIGKILL `grace_ms` later.
+// `may_stay`: the game is over and the player, speaking v004 and not put out, may stay for its
+// match's next game (Seat::keep); it is then not ended unless its seat cannot keep it.
 struct Stop {
     PlayerId player = 0;
     std::uint64_t farewell_ms = 0;
     std::uint64_t grace_ms = 0;
+    bool may_stay = false;
     friend bool operator==(const Stop&, const Stop&) = default;
 };
 // A live line for people (record/live_lines.hpp), when the referee was asked for them.
@@ -169,8 +172,11 @@ class Referee {
     Referee(GameSetup setup, const Dictionary& dictionary, LogSink& log,
             RefereeOptions options = {});
 
-    // The start record, the ready timer and a Start for every player; an abort (and no Start)
-    // when the log cannot be written.
+    // A continuing player's reader (setup().game.continuing): the one its process's game before
+    // released, mid-message perhaps. Before start().
+    void continue_reader(PlayerId player, PlayerReader reader);
+    // The start record, the ready timer, and a Start for every player started for the game and
+    // G for every continuing one; an abort (and neither) when the log cannot be written.
     Effects start(std::uint64_t t_ns);
     // Everything that reached the host in one turn of its loop, in the order it came.
     Effects take(std::vector<Arrival> arrivals, std::uint64_t t_ns);
@@ -178,6 +184,11 @@ class Referee {
     // Once the game is over and every player's processes are gone: what each used (in seat
     // order; empty when nothing was counted), then the result, go in the log. Once.
     void finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns);
+
+    // Once the game is over: the reader of a player that may stay for the next game (its Stop
+    // said may_stay), which has read, and ignored, every P and D it sent since; nullopt for one
+    // that may not, or that has since sent anything else (it cannot be kept).
+    std::optional<PlayerReader> release_reader(PlayerId player);
 
     bool over() const { return game_.over(); }
     bool finished() const { return finished_; }
@@ -203,9 +214,13 @@ class Referee {
         std::string gone_reason;  // the reason it will be given when the timer fires
         SeatStats stats;
         std::optional<std::uint64_t> tiles_sent_ns;  // new tiles it has not answered with a peel
+        bool may_stay = false;  // the game is over, and it may stay for the next (v004)
     };
 
     void take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects);
+    // After the game: what a player that may stay sends is read, P and D ignored (sent before
+    // it read its E); anything else, or its end, and it may not.
+    void take_after_game(const Arrival& arrival);
     void count(const Input& input, const std::vector<Decision>& decisions, std::uint64_t t_ns);
     void handle(const Input& input, std::uint64_t t_ns, Effects& effects);
     // A closed pipe usually means the process is dying: its exit, a moment later, says why;
@@ -217,7 +232,7 @@ class Referee {
     // The stall clock runs while the bunch cannot serve a dump, from then or the last peel
     // accepted since.
     void watch_for_stall(const std::vector<Decision>& decisions, Effects& effects);
-    void stop(PlayerId player, Effects& effects) const;
+    void stop(PlayerId player, Effects& effects);
     bool out(PlayerId player) const;
     // Where an arrival comes from: a player, or (players().size()) the host's clock and signals.
     std::size_t source_of(const Arrival& arrival) const;

@@ -411,7 +411,8 @@ TEST_CASE("game: player and set counts out of range are refused", "[game]") {
 TEST_CASE("game: v2 players say hello, and their peels say what they reflect", "[game][v2]") {
     Game game = new_game(2);
     CHECK(only<decision::Greeted>(game.handle(input::Hello{0, 2})) == decision::Greeted{0, 2});
-    // A later version than the host knows is answered in the highest both know.
+    // A later version than the host knows is answered in v003, the newest that plays one game
+    // a process (it may know v002 alone: v003 is v002 with more in V).
     CHECK(only<decision::Greeted>(game.handle(input::Hello{1, 9})).version == protocol_v3);
     game.handle(input::Ready{0});
     game.handle(input::Ready{1});
@@ -502,6 +503,80 @@ TEST_CASE("game: a handshake after the first message is a protocol error", "[gam
     game.handle(input::Ready{0});
     CHECK(only<decision::Disqualified>(game.handle(input::Hello{0, 2})).reason ==
           "protocol error: a v2 handshake after its first message");
+}
+
+TEST_CASE("game: v004 is answered only to a bot that asks for it", "[game][v004]") {
+    CHECK(answered_version(2, protocol_newest) == protocol_v2);
+    CHECK(answered_version(3, protocol_newest) == protocol_v3);
+    CHECK(answered_version(4, protocol_newest) == protocol_v4);
+    CHECK(answered_version(5, protocol_newest) == protocol_v3);
+    CHECK(answered_version(99, protocol_newest) == protocol_v3);
+    // A log's older host answered what it knew.
+    CHECK(answered_version(4, protocol_v3) == protocol_v3);
+    CHECK(answered_version(9, protocol_v2) == protocol_v2);
+    Game game = new_game(2);
+    CHECK(only<decision::Greeted>(game.handle(input::Hello{0, 4})).version == protocol_v4);
+}
+
+namespace {
+
+// A game whose player 2 continues in its process's game `process_game`, in v004.
+Game game_with_continuing(int process_game) {
+    RulesConfig config{42, 2, 1};
+    config.continuing = {std::nullopt, Continuing{protocol_v4, process_game}};
+    std::string error;
+    auto game = Game::create(config, two_letter_words(), &error);
+    INFO(error);
+    REQUIRE(game);
+    return std::move(*game);
+}
+
+}  // namespace
+
+TEST_CASE("game: a continuing v004 player needs no handshake, and its leftover moves are ignored",
+          "[game][v004]") {
+    Game game = game_with_continuing(3);
+    CHECK(game.players()[1].version == protocol_v4);
+    CHECK(game.players()[1].process_game == 3);
+    CHECK(game.players()[0].process_game == 1);
+    // A peel or dump its game before may have sent after E: nothing, and no penalty.
+    CHECK(game.handle(input::Peel{1, "2\n2\nAB", 7}).empty());
+    CHECK(game.handle(input::Dump{1, 'A'}).empty());
+    CHECK(game.players()[1].phase == PlayerState::Phase::joining);
+    // A fresh player's early move is still out.
+    game.handle(input::Ready{1});
+    CHECK(game.handle(input::Ready{0}).size() == 1);  // the deal
+    REQUIRE(game.dealt());
+    CHECK(game.players()[1].phase == PlayerState::Phase::playing);
+}
+
+TEST_CASE("game: a continuing player's second handshake is a protocol error", "[game][v004]") {
+    Game game = game_with_continuing(2);
+    CHECK(only<decision::Disqualified>(game.handle(input::Hello{1, 4})).reason ==
+          "protocol error: a second handshake (its process said v004 in its first game)");
+    Game late = game_with_continuing(2);
+    late.handle(input::ReadyTimeout{});
+    CHECK(late.players()[1].reason ==
+          "not ready (no R after G, the next game's start) before the ready timeout");
+    // A fresh one's move before its R is out as ever.
+    Game fresh = game_with_continuing(2);
+    CHECK(only<decision::Disqualified>(fresh.handle(input::Dump{0, 'A'})).player == 0);
+}
+
+TEST_CASE("game: only a v004 player may continue, in its second game or later", "[game][v004]") {
+    std::string error;
+    RulesConfig config{42, 2, 1};
+    config.continuing = {Continuing{protocol_v3, 2}};
+    CHECK_FALSE(Game::create(config, two_letter_words(), &error));
+    CHECK(error == "a player cannot continue in v003 as its process's game 2");
+    config.continuing = {Continuing{protocol_v4, 1}};
+    CHECK_FALSE(Game::create(config, two_letter_words(), &error));
+    config.continuing = {Continuing{protocol_v4, 2}, std::nullopt, std::nullopt};
+    CHECK_FALSE(Game::create(config, two_letter_words(), &error));
+    CHECK(error == "more continuing players than players");
+    config.newest_protocol = protocol_v3;
+    config.continuing = {Continuing{protocol_v4, 2}};
+    CHECK_FALSE(Game::create(config, two_letter_words(), &error));
 }
 
 TEST_CASE("game: standings put the winner first, then the fewest tiles", "[game]") {

@@ -2,6 +2,8 @@
 // arrivals came in with.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "core/grid.hpp"
 #include "referee/referee.hpp"
 #include "support/memory_log.hpp"
@@ -209,4 +211,128 @@ TEST_CASE("referee: once the players are gone, what each used and then the resul
     // Once only.
     referee.finish({}, 3);
     CHECK(log.usages.size() == 2);
+}
+
+namespace {
+
+// A v004 player's game: player 1 fresh (it says v004R), player 2 continuing in its process's
+// second game when `continuing`.
+GameSetup v004_setup(bool continuing) {
+    GameSetup setup;
+    setup.game = RulesConfig{1, 2, 1};
+    if (continuing)
+        setup.game.continuing = {std::nullopt, Continuing{protocol_v4, 2}};
+    setup.commands = {"one", "two"};
+    return setup;
+}
+
+template <class E>
+std::vector<E> all_of_kind(const Effects& effects) {
+    std::vector<E> found;
+    for (const auto& e : effects)
+        if (const auto* one = std::get_if<E>(&e))
+            found.push_back(*one);
+    return found;
+}
+
+// Player `p`'s v2 peel of its whole hand, stating the newest peel.
+std::string v2_peel(const Referee& referee, PlayerId p) {
+    const auto& hand = referee.game().players()[static_cast<std::size_t>(p)].hand;
+    return fmt::format("P{:04}{}", referee.game().peel_number(),
+                       serialise(staircase_grid(hand.to_string())));
+}
+
+// Plays the game to bananas by player 1's peels; the effects of the last.
+Effects peel_to_bananas(Referee& referee, std::uint64_t& t) {
+    Effects effects;
+    while (!referee.over())
+        effects = referee.take(arrival::Output{0, v2_peel(referee, 0)}, t++);
+    return effects;
+}
+
+}  // namespace
+
+TEST_CASE("referee: a continuing player is sent G where a fresh one is started", "[referee][v004]") {
+    MemoryLog log;
+    Referee referee(v004_setup(true), two_letter_words(), log);
+    const Effects effects = referee.start(0);
+    const auto starts = all_of_kind<effect::Start>(effects);
+    REQUIRE(starts.size() == 1);
+    CHECK(starts[0].player == 0);
+    const auto sends = all_of_kind<effect::Send>(effects);
+    REQUIRE(sends.size() == 1);
+    CHECK(sends[0] == effect::Send{1, "G0202."});
+}
+
+TEST_CASE("referee: a v004 player still in at the end may stay, with its reader", "[referee][v004]") {
+    MemoryLog log;
+    Referee referee(v004_setup(false), two_letter_words(), log);
+    referee.start(0);
+    std::uint64_t t = 1;
+    referee.take(arrival::Output{0, "v004R"}, t++);
+    referee.take(arrival::Output{1, "v003R"}, t++);
+    REQUIRE(referee.game().dealt());
+    const Effects last = peel_to_bananas(referee, t);
+    REQUIRE(referee.game().end() == End::bananas);
+    const auto stops = all_of_kind<effect::Stop>(last);
+    REQUIRE(stops.size() == 2);
+    for (const auto& stop : stops)
+        CHECK(stop.may_stay == (stop.player == 0));  // v003 plays one game a process
+    // What it sent after its E, before reading it: a peel, cut in two, then a dump. Read and
+    // ignored; the reader it goes on with is where the bytes left it.
+    const std::string late = v2_peel(referee, 0) + "DA";
+    referee.take(arrival::Output{0, late.substr(0, 5)}, t++);
+    referee.take(arrival::Output{0, late.substr(5, 4)}, t++);
+    CHECK_FALSE(referee.release_reader(1));
+    auto reader = referee.release_reader(0);
+    REQUIRE(reader);
+    CHECK_FALSE(referee.release_reader(0));  // once
+
+    // The next game: it continues, the rest of the cut peel first, then its R.
+    MemoryLog next_log;
+    GameSetup next = v004_setup(true);
+    std::swap(next.game.continuing[0], next.game.continuing[1]);
+    Referee second(next, two_letter_words(), next_log);
+    second.continue_reader(0, std::move(*reader));
+    const Effects started = second.start(0);
+    CHECK(all_of_kind<effect::Send>(started) == std::vector<effect::Send>{{0, "G0102."}});
+    second.take(arrival::Output{0, late.substr(9) + "R"}, 1);
+    second.take(arrival::Output{1, "v004R"}, 2);
+    CHECK(second.game().dealt());
+    CHECK(second.game().players()[0].phase == PlayerState::Phase::playing);
+    // The leftover peel and dump were logged, and decided nothing.
+    REQUIRE(next_log.inputs.size() == 5);
+    CHECK(std::holds_alternative<input::Peel>(next_log.inputs[0]));
+    CHECK(std::holds_alternative<input::Dump>(next_log.inputs[1]));
+}
+
+TEST_CASE("referee: a v004 player that sends more than moves after its E, or is out, may not stay",
+          "[referee][v004]") {
+    for (const std::string after : {"R", "v004", "Z", ""}) {
+        MemoryLog log;
+        Referee referee(v004_setup(false), two_letter_words(), log);
+        referee.start(0);
+        std::uint64_t t = 1;
+        referee.take(arrival::Output{0, "v004R"}, t++);
+        referee.take(arrival::Output{1, "v004R"}, t++);
+        peel_to_bananas(referee, t);
+        if (after.empty())
+            referee.take(arrival::Exited{0, 1, 0}, t++);
+        else
+            referee.take(arrival::Output{0, after}, t++);
+        CHECK_FALSE(referee.release_reader(0));
+        CHECK(referee.release_reader(1));
+    }
+    // Put out: no stay.
+    MemoryLog log;
+    Referee referee(v004_setup(false), two_letter_words(), log);
+    referee.start(0);
+    referee.take(arrival::Output{0, "v004R"}, 1);
+    const Effects out = referee.take(arrival::Output{1, "v004RR"}, 2);
+    REQUIRE(referee.over());
+    // Player 2 is out; player 1, left alone, has won, and may stay.
+    for (const auto& stop : all_of_kind<effect::Stop>(out))
+        CHECK(stop.may_stay == (stop.player == 0));
+    CHECK_FALSE(referee.release_reader(1));
+    CHECK(referee.release_reader(0));
 }

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "record/event_log.hpp"
 #include "record/replay.hpp"
 #include "referee/referee.hpp"
@@ -141,8 +143,8 @@ TEST_CASE("replay: a log answers a later handshake in the newest version its hos
         const std::string log = game_log({PlayerUsage{}, PlayerUsage{}}, log_version, "v003R");
         INFO(log);
         const auto lines = lines_of(log);
-        CHECK((lines.front().find("\"newest_protocol\":3") != std::string::npos) ==
-              (log_version == 2));
+        CHECK((lines.front().find(fmt::format("\"newest_protocol\":{}", protocol_newest)) !=
+               std::string::npos) == (log_version == 2));
         const auto replayed = replay(log);
         INFO(
             (std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
@@ -153,10 +155,57 @@ TEST_CASE("replay: a log answers a later handshake in the newest version its hos
     }
     // A log from a host that spoke a version this one does not know is refused, not misread.
     auto lines = lines_of(game_log({PlayerUsage{}, PlayerUsage{}}));
-    const auto at = lines.front().find("\"newest_protocol\":3");
+    const auto at = lines.front().find(fmt::format("\"newest_protocol\":{}", protocol_newest));
     REQUIRE(at != std::string::npos);
     lines.front().replace(at, 19, "\"newest_protocol\":9");
     const auto refused = replay(joined(lines));
     REQUIRE(std::holds_alternative<std::string>(refused));
     CHECK(std::get<std::string>(refused).find("up to v009") != std::string::npos);
+}
+
+TEST_CASE("replay: a version 5 log of a continuing v004 player replays alone", "[replay][v004]") {
+    char* text = nullptr;
+    std::size_t size = 0;
+    std::FILE* file = ::open_memstream(&text, &size);
+    {
+        EventLog log(file);
+        GameSetup setup;
+        setup.game = RulesConfig{3, 2, 1};
+        setup.game.continuing = {Continuing{protocol_v4, 7}, std::nullopt};
+        setup.commands = {"one", "two"};
+        Referee referee(setup, two_letter_words(), log);
+        referee.start(0);
+        // A dump its game before sent after E, ignored; then its R.
+        referee.take(arrival::Output{0, "DAR"}, 1);
+        referee.take(arrival::Output{1, "r"}, 2);
+        referee.take(arrival::Exited{1, 0, 9}, 3);
+        REQUIRE(referee.over());
+        referee.finish({}, 4);
+    }
+    std::fclose(file);
+    const std::string log(text, size);
+    std::free(text);
+    const auto lines = lines_of(log);
+    INFO(log);
+    const auto start = nlohmann::json::parse(lines.front())["start"];
+    CHECK(start["version"] == 5);
+    CHECK(start["continuing"] ==
+          nlohmann::json::parse(R"([{"version": 4, "process_game": 7}, null])"));
+    const auto replayed = replay(log);
+    INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
+    REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+    const auto& result = std::get<nlohmann::json>(replayed);
+    CHECK(result == nlohmann::json::parse(lines.back())["result"]);
+    CHECK(result["winner"] == 0);
+    CHECK(result["players"][0]["process_game"] == 7);
+    CHECK(result["players"][0]["protocol"] == "v4");
+    CHECK(result["players"][1]["process_game"] == 1);
+    // A start record whose continuing players do not match its players is refused.
+    auto bad = lines;
+    const auto at = bad.front().find(",null]");
+    REQUIRE(at != std::string::npos);
+    bad.front().replace(at, 6, "]");
+    const auto refused = replay(joined(bad));
+    REQUIRE(std::holds_alternative<std::string>(refused));
+    CHECK(std::get<std::string>(refused).find("one thing a player") != std::string::npos);
 }

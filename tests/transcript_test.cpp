@@ -5,12 +5,16 @@
 // ("seed 1 players 2"), with every two-letter string as the word list; then each line is
 // `N> bytes` (player N sends), `N< bytes` (player N must receive exactly this next), or
 // `! game_timeout` / `! ready_timeout` (a host timer fires) or `! abort` (the host is told to
-// stop). Players count from 1.
+// stop). Players count from 1. A match of v004 players goes on with `! next_game seed N` (the
+// game is over; the next is dealt by seed N, and each player that may stay continues in its
+// process, as a lineup seats it: match/lineup.hpp) and ends with `! bye` (each player that may
+// stay is told there is no next game).
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "referee/referee.hpp"
@@ -56,15 +60,24 @@ void play(const std::vector<std::string>& lines, bool print) {
     for (int p = 0; p < setup.game.players; ++p)
         setup.commands.push_back("player " + std::to_string(p + 1));
     setup.dialect = LegacyDialect::v1;
-    MemoryLog log;
-    Referee referee(setup, two_letter_words(), log);
+    std::deque<MemoryLog> logs(1);
+    auto referee = std::make_unique<Referee>(setup, two_letter_words(), logs.back());
     std::vector<std::deque<std::string>> sent(setup.commands.size());
-    const auto handle = [&](Arrival arrival) {
-        for (const auto& effect : referee.take(std::move(arrival), 0))
+    const auto take = [&](const Effects& effects) {
+        for (const auto& effect : effects)
             if (const auto* send = std::get_if<effect::Send>(&effect))
                 sent[static_cast<std::size_t>(send->player)].push_back(send->bytes);
     };
-    referee.start(0);
+    const auto handle = [&](Arrival arrival) { take(referee->take(std::move(arrival), 0)); };
+    take(referee->start(0));
+    // Which game of its process each player is in, and the readers of those that may stay.
+    std::vector<int> process_games(setup.commands.size(), 1);
+    const auto staying = [&] {
+        std::vector<std::optional<PlayerReader>> readers;
+        for (std::size_t p = 0; p < sent.size(); ++p)
+            readers.push_back(referee->release_reader(static_cast<PlayerId>(p)));
+        return readers;
+    };
     const auto flush = [&] {
         for (std::size_t p = 0; p < sent.size(); ++p)
             for (; !sent[p].empty(); sent[p].pop_front())
@@ -79,6 +92,36 @@ void play(const std::vector<std::string>& lines, bool print) {
             if (print)
                 std::cout << line << "\n";
             handle(arrival::Signalled{15, "SIGTERM"});
+            continue;
+        }
+        if (line.starts_with("! next_game seed ")) {
+            if (print)
+                std::cout << line << "\n";
+            REQUIRE(referee->over());
+            auto readers = staying();
+            setup.game.seed = std::stoull(line.substr(17));
+            setup.game.continuing.assign(sent.size(), std::nullopt);
+            for (std::size_t p = 0; p < sent.size(); ++p)
+                process_games[p] = readers[p] ? process_games[p] + 1 : 1;
+            for (std::size_t p = 0; p < sent.size(); ++p)
+                if (readers[p])
+                    setup.game.continuing[p] = Continuing{protocol_v4, process_games[p]};
+            logs.emplace_back();
+            referee = std::make_unique<Referee>(setup, two_letter_words(), logs.back());
+            for (std::size_t p = 0; p < sent.size(); ++p)
+                if (readers[p])
+                    referee->continue_reader(static_cast<PlayerId>(p), std::move(*readers[p]));
+            take(referee->start(0));
+            continue;
+        }
+        if (line == "! bye") {
+            if (print)
+                std::cout << line << "\n";
+            REQUIRE(referee->over());
+            const auto readers = staying();
+            for (std::size_t p = 0; p < sent.size(); ++p)
+                if (readers[p])
+                    sent[p].push_back("B.");
             continue;
         }
         if (line == "! game_timeout" || line == "! ready_timeout") {

@@ -40,6 +40,8 @@ class EventLoop {
     // One turn that waits for nothing: what has already happened (a signal) is handled, if a
     // referenced handle keeps the loop alive.
     void run_nowait() { uv_run(&loop_, UV_RUN_NOWAIT); }
+    // The run() under way returns once this turn is over, whatever still keeps the loop running.
+    void stop() { uv_stop(&loop_); }
     // True when every handle was closed (and is now freed) and the loop with them; false when a
     // handle is still open, the loop then left as it is (to be closed again once it is).
     bool close() {

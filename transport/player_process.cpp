@@ -269,6 +269,12 @@ void PlayerProcess::on_process_exit(std::int64_t status, int signal) {
     advance();
 }
 
+std::optional<cgroups::Usage> PlayerProcess::usage_now() const {
+    if (cgroup_)
+        return cgroup_->usage();
+    return usage_;
+}
+
 void PlayerProcess::write(std::string bytes) {
     if (phase_ != Phase::unstarted && phase_ != Phase::finished)
         stdin_.write(std::move(bytes));

@@ -80,6 +80,13 @@ class PlayerProcess {
     int group() const { return inner_pid_ != 0 ? inner_pid_ : pid_; }
     // What its cgroup counted (CPU time, peak memory), once finished; nullopt without one.
     const std::optional<cgroups::Usage>& usage() const { return usage_; }
+    // What its cgroup has counted so far: while it runs, and once finished (then usage()).
+    std::optional<cgroups::Usage> usage_now() const;
+    // Its peak memory counted again from now, where the kernel can (cgroup v1).
+    bool reset_memory_peak() const { return cgroup_ && cgroup_->reset_memory_peak(); }
+    // It runs, and can still be talked to: its command has not exited, its output is open, and
+    // nothing has begun to end it.
+    bool running() const { return phase_ == Phase::running && !exited_ && stdout_open_; }
 
   private:
     static constexpr std::size_t stderr_line_max = 4096;

@@ -1,5 +1,7 @@
 #include "transport/process_seat.hpp"
 
+#include <algorithm>
+
 namespace bg {
 
 ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
@@ -23,6 +25,33 @@ ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
                 },
         },
         std::move(cgroup));
+}
+
+void ProcessSeat::attach(Events events) {
+    events_ = std::move(events);
+    kept_ = false;
+    // A process that played a game before: this game's usage starts here.
+    game_start_.reset();
+    if (process_->phase() != PlayerProcess::Phase::unstarted) {
+        game_start_ = process_->usage_now();
+        process_->reset_memory_peak();
+    }
+}
+
+bool ProcessSeat::keep() {
+    kept_ = may_keep_ && process_->running();
+    return kept_;
+}
+
+cgroups::Usage ProcessSeat::usage() const {
+    cgroups::Usage used = process_->usage_now().value_or(cgroups::Usage{});
+    if (!game_start_)
+        return used;
+    if (used.cpu_ns && game_start_->cpu_ns)
+        used.cpu_ns = *used.cpu_ns - std::min(*used.cpu_ns, *game_start_->cpu_ns);
+    else
+        used.cpu_ns.reset();
+    return used;
 }
 
 std::string ProcessSeat::open() {

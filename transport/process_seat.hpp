@@ -1,5 +1,7 @@
-// A seat taken by a process started for one game: the player's command, in its sandbox (or
-// not) and its cgroup (or not), its stdin and stdout the seat's bytes, its stderr its log.
+// A seat taken by a process: the player's command, in its sandbox (or not) and its cgroup (or
+// not), its stdin and stdout the seat's bytes, its stderr its log. Started for one game; or, when
+// its owner lets it (a player speaking v004, match/lineup.hpp), kept when the game ends and
+// attached to the next, the same process in the same cgroup.
 #pragma once
 
 #include <uv.h>
@@ -21,16 +23,26 @@ class ProcessSeat final : public Seat {
     ProcessSeat(uv_loop_t* loop, Launch launch, std::unique_ptr<cgroups::PlayerCgroup> cgroup,
                 std::string cgroup_error = "");
 
-    void attach(Events events) override { events_ = std::move(events); }
+    // For each game it is in: its process's usage is counted from here (and, where the kernel
+    // can, its peak memory too).
+    void attach(Events events) override;
     std::string open() override;
     void send(std::string bytes) override { process_->write(std::move(bytes)); }
     std::size_t unsent_bytes() const override { return process_->queued_bytes(); }
     void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override {
+        kept_ = false;
         process_->terminate(grace_ms, farewell_ms);
     }
-    bool finished() const override { return process_->finished(); }
-    cgroups::Usage usage() const override { return process_->usage().value_or(cgroups::Usage{}); }
+    bool keep() override;
+    bool finished() const override { return kept_ || process_->finished(); }
+    // What it used in the game it was last attached to.
+    cgroups::Usage usage() const override;
 
+    // Whether keep() may keep its process (its owner's choice: off for a process started for
+    // one game, and for one that has played its last).
+    void allow_keeping(bool allowed) { may_keep_ = allowed; }
+    // Its process runs, kept from the game before: it needs no open() for the next.
+    bool kept() const { return kept_; }
     // The process group of its command, for looking at what it runs (host --check).
     int group() const { return process_->group(); }
     // Why its cgroup could not be made ("" when it was, or it needs none).
@@ -41,6 +53,9 @@ class ProcessSeat final : public Seat {
     std::optional<PlayerProcess> process_;
     std::string cgroup_error_;
     std::uint64_t memory_limit_;  // its cgroup's, for an OOM kill's report
+    bool may_keep_ = false;
+    bool kept_ = false;
+    std::optional<cgroups::Usage> game_start_;  // its usage when its game began (not its first)
 };
 
 // A seat for each launch, without cgroups (tests and benchmarks; games take theirs from a

@@ -1,7 +1,7 @@
 // A player's seat, as a match talks to it: bytes in, bytes out, gone, and what it used. How the
 // bytes travel, and what a player is (a process started for the game, one that outlives it, a
 // network connection, a person's page), is the seat's business: the match and the referee know
-// only this. ProcessSeat (process_seat.hpp) is today's kind.
+// only this. ProcessSeat (process_seat.hpp) is today's kind, for one game or kept for several.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,9 @@ class Seat {
 
     virtual ~Seat() = default;
 
-    // Where it reports what happens: set once, by its match, before anything else (a seat closed
-    // before it was opened still says it has finished).
+    // Where it reports what happens: set by its match before anything else (a seat closed before
+    // it was opened still says it has finished); set again by each game a kept seat is in, and
+    // by its owner between them.
     virtual void attach(Events events) = 0;
     // Takes its player in: "" once it is under way, or why it cannot be (a command that cannot
     // start, a cgroup that cannot be made); it then finishes as soon as it is closed.
@@ -49,6 +50,10 @@ class Seat {
     // Its game is over, or it is out: it may leave by itself for `farewell_ms` once its input
     // has ended (none: 0), and is then made to, for good `grace_ms` later. Idempotent.
     virtual void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) = 0;
+    // The game is over and its player may stay for the next (protocol v004): true when the seat
+    // keeps it, and is then finished for this game with its player still there; false when it
+    // cannot (a process started for one game), and is to be closed.
+    virtual bool keep() { return false; }
     virtual bool finished() const = 0;
     // What it used, once finished (CPU time and peak memory; null where nothing counted them).
     virtual cgroups::Usage usage() const = 0;
