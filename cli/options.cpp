@@ -173,4 +173,29 @@ Shares read_shares(const po::variables_map& vm, SandboxConfig& config) {
     return shares;
 }
 
+po::options_description reuse() {
+    po::options_description options(
+        "Bots that stay (protocol v004: a bot that asks for it keeps its process from game to "
+        "game; see protocol-v2.md)");
+    // clang-format off
+    options.add_options()
+        ("fresh-bots", po::bool_switch(),
+         "start every bot afresh for each game, v004 ones too (each is told B. after its game)")
+        ("games-per-process", po::value<std::string>()->value_name("N")->default_value("0"),
+         "a v004 bot's process plays at most N games, then a fresh one takes its place; 0: as "
+         "many as its match has");
+    // clang-format on
+    return options;
+}
+
+Reuse read_reuse(const po::variables_map& vm) {
+    Reuse reuse;
+    reuse.fresh = vm["fresh-bots"].as<bool>();
+    reuse.games_per_process = static_cast<int>(count(vm, "games-per-process", 0, 1'000'000));
+    if (reuse.fresh && reuse.games_per_process > 0)
+        throw po::error(
+            "--fresh-bots plays one game a process: --games-per-process does not go with it");
+    return reuse;
+}
+
 }  // namespace bg::options

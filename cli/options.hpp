@@ -43,4 +43,13 @@ using Shares = cgroups::Shares;
 po::options_description shares();
 // Reads them (the totals into `config`'s limits, which become per-process ones without cgroups).
 Shares read_shares(const po::variables_map& vm, SandboxConfig& config);
+
+// Whether a v004 bot's process stays from game to game (match/lineup.hpp).
+struct Reuse {
+    bool fresh = false;         // --fresh-bots: every process is started for one game
+    int games_per_process = 0;  // --games-per-process: at most this many games a process (0: any)
+};
+// --fresh-bots, --games-per-process.
+po::options_description reuse();
+Reuse read_reuse(const po::variables_map& vm);
 }  // namespace bg::options

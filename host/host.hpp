@@ -13,6 +13,7 @@
 
 #include "cgroups/cgroups.hpp"
 #include "cli/console.hpp"
+#include "cli/options.hpp"
 #include "match/venue.hpp"
 #include "record/setup.hpp"
 #include "serve/request.hpp"
@@ -47,6 +48,7 @@ struct Invocation {
     bool json = false;
     bool quiet = false;
     int games = 1;     // --games N: N games with the same players, one after another
+    options::Reuse reuse;  // whether v004 bots stay from game to game
     std::string log;   // --log FILE, or ""
     std::string logs;  // --logs DIR, or "": each game's log in it
     std::string html;  // --html FILE, or ""

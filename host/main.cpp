@@ -143,6 +143,7 @@ void describe_options(CommandLine& line) {
     // clang-format on
     options.add(bg::options::sandbox());
     options.add(bg::options::shares());
+    options.add(bg::options::reuse());
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::vector<std::string>>());
     line.all.add(options).add(hidden);
@@ -160,7 +161,8 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
         if (setup.commands.size() != 1)
             throw po::error(fmt::format("--check checks one bot: give one command, not {}",
                                         setup.commands.size()));
-        for (const char* game_only : {"seed", "log", "logs", "html", "sets", "games"})
+        for (const char* game_only :
+             {"seed", "log", "logs", "html", "sets", "games", "fresh-bots", "games-per-process"})
             if (vm.count(game_only) && !vm[game_only].defaulted())
                 throw po::error(
                     fmt::format("--check plays scripted scenarios, not a game: --{} does not apply",
@@ -180,6 +182,7 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
                           : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
     if (vm.count("games"))
         invocation.games = static_cast<int>(bg::options::count(vm, "games", 1, 100000));
+    invocation.reuse = bg::options::read_reuse(vm);
     if (invocation.games > 1) {
         if (vm.count("log"))
             throw po::error("--log writes one game's log: with --games, give --logs DIR");
@@ -220,8 +223,8 @@ void check_combinations(const po::variables_map& vm) {
     if (vm.count("replay") && vm.count("command"))
         throw po::error("--replay spawns nothing: give no player commands with it");
     if (vm.count("replay"))
-        for (const char* game_only : {"games", "logs"})
-            if (vm.count(game_only))
+        for (const char* game_only : {"games", "logs", "fresh-bots", "games-per-process"})
+            if (vm.count(game_only) && !vm[game_only].defaulted())
                 throw po::error(
                     fmt::format("--replay rebuilds one game from its log: --{} does "
                                 "not apply",

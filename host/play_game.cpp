@@ -1,6 +1,7 @@
 // A game, or --games N of them with the same players, in a few steps: the venue (word list,
-// sandbox, machine) once; then each game's log, cgroup and live server, the match on the loop to
-// its end, and what is left to write (the log's end, the page); the totals and the exit status.
+// sandbox, machine), the players' cgroup and their lineup (v004 bots stay from game to game)
+// once; then each game's log and live server, the match on the loop to its end, and what is
+// left to write (the log's end, the page); the players let go, the totals and the exit status.
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "core/text.hpp"
 #include "host/host.hpp"
 #include "host/live.hpp"
+#include "match/lineup.hpp"
 #include "match/match.hpp"
 #include "record/event_log.hpp"
 #include "record/output_file.hpp"
@@ -37,12 +39,15 @@ VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secr
 
 namespace {
 
-// What the games share, set up once: the loop, the venue (word list, sandbox, machine) and the
-// signals that stop them. Declared in the order they must go: the venue outlives the loop's last
-// turn, and the signals' handles go before their loop.
+// What the games share, set up once: the loop, the venue (word list, sandbox, machine), the
+// players' cgroup and lineup, and the signals that stop them. Declared in the order they must
+// go: the venue outlives the loop's last turn, the players' processes go before their cgroup,
+// and the signals' handles before their loop.
 struct Series {
     EventLoop loop;
     std::unique_ptr<Venue> venue;
+    std::unique_ptr<cgroups::GameCgroup> cgroup;
+    std::unique_ptr<Lineup> lineup;
     std::vector<SignalWatch> signals;
     Match* playing = nullptr;  // the game on the loop now, if any
     int stop_signal = 0;       // a signal that stops the series: no game starts after it
@@ -57,7 +62,6 @@ struct Game {
     std::optional<OutputFile> log_file;
     EventLog log;
     std::vector<nlohmann::json> page_records;  // --html without --log: the log kept here
-    std::unique_ptr<cgroups::GameCgroup> cgroup;
     std::unique_ptr<live::Observer> live;
     nlohmann::json result;  // once played
 };
@@ -104,17 +108,29 @@ std::optional<int> open_venue(const Invocation& invocation, Series& series) {
     return std::nullopt;
 }
 
-// The game's cgroup; false (said why, and a log this host made for it gone) when it cannot be
-// had.
-bool make_cgroup(Series& series, Game& game) {
+// The players' cgroup (the games', in cgroups' terms: their cores), for the whole series, and
+// their lineup; false (said why, and a log this host made for the first game gone) when it
+// cannot be had.
+bool seat_players(const Invocation& invocation, Series& series, Game& first) {
     auto made = series.venue->game_cgroup();
     if (auto* why = std::get_if<cgroups::Machine::GameError>(&made)) {
         say("host: {}\n", escape_for_terminal(why->message));
-        if (game.log_file)
-            game.log_file->abandon();
+        if (first.log_file)
+            first.log_file->abandon();
         return false;
     }
-    game.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    series.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    std::vector<int> commands(invocation.setup.commands.size());
+    std::iota(commands.begin(), commands.end(), 0);
+    Lineup::Options options;
+    options.keep = !invocation.reuse.fresh;
+    options.games_per_process = invocation.reuse.games_per_process;
+    options.kill_grace_ms = invocation.setup.kill_grace_ms;
+    options.player_lines = [](int slot, const std::string& line) {
+        say("[player {}] {}\n", slot + 1, line);
+    };
+    series.lineup = std::make_unique<Lineup>(series.loop.get(), *series.venue, series.cgroup.get(),
+                                             std::move(commands), std::move(options));
     return true;
 }
 
@@ -168,31 +184,44 @@ void watch_signals(Series& series) {
 
 // The match on the loop, to its end; the result printed. The exit status so far. After the
 // last game a signal changes nothing: it must not kill the host before it has said the result.
+// Its players go back to the lineup, the ones that stay parked there; unless no game follows,
+// the loop then stops (their processes would keep it running) until the next game.
 int run_match(const Invocation& invocation, Series& series, Game& game, bool last) {
     GameSetup setup = invocation.setup;
     setup.game.seed = game.seed;
-    series.venue->describe(setup, game.cgroup.get());
+    std::vector<int> slots(setup.commands.size());
+    std::iota(slots.begin(), slots.end(), 0);
+    Lineup::Seating seating = series.lineup->seat(slots);
+    setup.game.continuing = std::move(seating.continuing);
+    series.venue->describe(setup, series.cgroup.get());
     Match::Options options;
     options.player_lines = [](PlayerId player, const std::string& line) {
         say("[player {}] {}\n", player + 1, line);
     };
     if (!invocation.quiet)
         options.reporter = print_live_line;
-    options.on_done = [&series, &game, last] {
-        if (last) {
-            hold_signals(Match::abort_signals);
-            series.signals.clear();
+    Match* playing = nullptr;
+    options.on_done = [&series, &game, &playing, last] {
+        series.lineup->take_back(playing->release_seats(), playing->referee().game().players());
+        if (last || series.stop_signal != 0) {
+            if (last) {
+                hold_signals(Match::abort_signals);
+                series.signals.clear();
+            }
+            series.lineup->dismiss();
+        } else {
+            series.loop.stop();
         }
         // Its clients get the end, then the server closes and the loop can run out.
         if (game.live)
             game.live->finished([] {});
     };
-    std::vector<int> commands(setup.commands.size());
-    std::iota(commands.begin(), commands.end(), 0);
-    uv_loop_t* loop = series.loop.get();
-    Match match(loop, std::move(setup), series.venue->dictionary(), game.log,
-                series.venue->seats(loop, commands, game.cgroup.get()), std::move(options));
-    series.playing = &match;
+    Match match(series.loop.get(), std::move(setup), series.venue->dictionary(), game.log,
+                std::move(seating.seats), std::move(options));
+    for (std::size_t i = 0; i < seating.readers.size(); ++i)
+        if (seating.readers[i])
+            match.continue_reader(static_cast<PlayerId>(i), std::move(*seating.readers[i]));
+    playing = series.playing = &match;
     match.start();
     // A signal that came between games (while the last one's records were written) stops this
     // one at once.
@@ -240,8 +269,6 @@ int write_records(const Invocation& invocation, Game& game, int status) {
 
 // Game `game.number` of the series, from its log to its records; its exit status.
 int play_one(const Invocation& invocation, Series& series, Game& game, bool last) {
-    if (!make_cgroup(series, game))
-        return exit_no_sandbox;
     if (!invocation.quiet && invocation.games > 1)
         say("game {} of {}, seed {}\n", game.number, invocation.games, game.seed);
     else if (!invocation.quiet)
@@ -255,8 +282,6 @@ int play_one(const Invocation& invocation, Series& series, Game& game, bool last
     int status = run_match(invocation, series, game, last);
     // The server is done (the loop ran out once it had closed): gone before the loop is.
     game.live.reset();
-    // The game's cgroup goes with its players.
-    game.cgroup.reset();
     return write_records(invocation, game, status);
 }
 
@@ -292,6 +317,8 @@ int play_game(const Invocation& invocation) {
             games.front().log_file->abandon();
         return exit_no_sandbox;
     }
+    if (!seat_players(invocation, series, games.front()))
+        return exit_no_sandbox;
     watch_signals(series);
     int status = exit_played;
     std::vector<int> wins(invocation.setup.commands.size(), 0);
@@ -332,6 +359,11 @@ int play_game(const Invocation& invocation) {
     }
     if (invocation.games > 1 && !invocation.json && played > 0)
         print_totals(wins, played, no_winner);
+    // The players that stayed are told there is no next game, and go.
+    series.lineup->dismiss();
+    series.loop.run();
+    series.lineup.reset();
+    series.cgroup.reset();
     series.signals.clear();
     if (!series.loop.close())
         say("host: internal: libuv handles left open\n");

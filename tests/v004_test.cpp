@@ -1,0 +1,195 @@
+// End-to-end: v004 bots that stay for the games of host --games, with real processes: kept from
+// game to game (one process, seen by the token it writes each game), each game's log replaying
+// alone, and every fault (a crash, a hang, a leak, moves sent late) started afresh with nothing
+// left running.
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tests/support/game.hpp"
+
+using namespace bg::test;
+using nlohmann::json;
+
+namespace {
+
+std::string v004_bot(const std::string& mode, const std::string& tag) {
+    return "exec " + python_bot("v004_bot", mode, "--tag " + tag);
+}
+
+// A series' results (one JSON line a game) and, for each player, the token of the process that
+// played each of its games ("[player N] life TOKEN game G ...").
+struct Series {
+    Run run;
+    std::vector<json> results;
+    std::map<int, std::vector<std::string>> lives;  // player (from 1) -> a token a game
+};
+
+Series play_series(const std::vector<std::string>& players, int games,
+                   std::vector<std::string> options = {}, const std::string& logs = "") {
+    std::vector<std::string> args = {host,     "--json",  "--quiet", "--dict", two_letters,
+                                     "--seed", "5",       "--games", std::to_string(games)};
+    if (!logs.empty()) {
+        args.push_back("--logs");
+        args.push_back(logs);
+    }
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), players.begin(), players.end());
+    Series series{run(args, 120), {}, {}};
+    std::istringstream lines(series.run.out);
+    for (std::string line; std::getline(lines, line);)
+        series.results.push_back(json::parse(line));
+    static const std::regex life(R"(\[player (\d+)\] life ([0-9a-f]+) game (\d+))");
+    std::istringstream err(series.run.err);
+    for (std::string line; std::getline(err, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, life))
+            series.lives[std::stoi(m[1])].push_back(m[2]);
+    }
+    return series;
+}
+
+int process_game(const json& result, int player) {
+    return result["players"][player]["process_game"].get<int>();
+}
+
+}  // namespace
+
+TEST_CASE("v004: a bot that asks for it stays for every game of host --games, each log alone",
+          "[e2e][v004]") {
+    const std::string tag = scratch("v004-stay"), logs = scratch("v004-stay.logs");
+    std::filesystem::remove_all(logs);
+    const Series s = play_series({v004_bot("stay", tag), v004_bot("late-moves", tag)}, 4, {}, logs);
+    INFO(s.run.err);
+    REQUIRE(s.run.status == 0);
+    REQUIRE(s.results.size() == 4);
+    for (int g = 0; g < 4; ++g) {
+        INFO("game " << g + 1);
+        CHECK(s.results[g]["end"] == "bananas");
+        for (int p = 0; p < 2; ++p) {
+            CHECK(s.results[g]["players"][p]["protocol"] == "v4");
+            // Its process's game g + 1: the same process all along, moves sent after E (a peel
+            // cut in two among them) ignored, never judged.
+            CHECK(process_game(s.results[g], p) == g + 1);
+            CHECK(s.results[g]["players"][p]["reason"].is_null());
+        }
+        // Each game's log replays alone, its continuing players said in its start record.
+        const std::string log = fmt::format("{}/game-{:06}.jsonl", logs, g + 1);
+        const Run replay = run({host, "--replay", log, "--json"});
+        CHECK(replay.status == 0);
+        CHECK(json::parse(replay.out, nullptr, false) == s.results[g]);
+        std::ifstream in(log);
+        std::string first;
+        std::getline(in, first);
+        const json continuing = json::parse(first)["start"]["continuing"];
+        CHECK(continuing[0].is_null() == (g == 0));
+    }
+    for (int p = 1; p <= 2; ++p) {
+        REQUIRE(s.lives.at(p).size() == 4);
+        CHECK(std::all_of(s.lives.at(p).begin(), s.lives.at(p).end(),
+                          [&](const std::string& life) { return life == s.lives.at(p)[0]; }));
+    }
+    CHECK(s.lives.at(1)[0] != s.lives.at(2)[0]);
+    // Told B., they left: nothing is left running.
+    CHECK(processes_tagged(tag).empty());
+    std::filesystem::remove_all(logs);
+}
+
+TEST_CASE("v004: a bot that crashes, hangs or leaks between games is started afresh",
+          "[e2e][v004]") {
+    struct Case {
+        const char* mode;
+        std::vector<std::string> options;
+    };
+    for (const auto& c : {Case{"crash-after-1", {}}, Case{"hang-after-1", {"--ready-timeout", "1"}},
+                          Case{"leak", {"--memory", "100"}}}) {
+        INFO(c.mode);
+        const std::string tag = scratch(std::string("v004-") + c.mode);
+        const int games = 7;
+        const Series s = play_series({v004_bot(c.mode, tag), v004_bot("stay", tag)}, games,
+                                     c.options);
+        INFO(s.run.err);
+        CHECK(s.run.status == 0);
+        REQUIRE(s.results.size() == games);
+        // The faulty bot is out of at most one game a fault (the one whose G its process could
+        // not answer), and a fresh process (its process's game 1) plays a later game.
+        int out = 0, fresh_later = 0;
+        for (int g = 0; g < games; ++g) {
+            const auto& faulty = s.results[g]["players"][0];
+            if (faulty["outcome"] == "disqualified") {
+                ++out;
+                CHECK(process_game(s.results[g], 0) > 1);
+            }
+            if (g > 0 && process_game(s.results[g], 0) == 1)
+                ++fresh_later;
+            // The other bot stays throughout.
+            CHECK(process_game(s.results[g], 1) == g + 1);
+        }
+        CHECK(fresh_later >= 1);
+        CHECK(out <= fresh_later + 1);
+        // A crash or a hang ends a process's first game, a leak its fifth at the latest (24 MiB
+        // more a game, under 100 MiB).
+        if (std::string(c.mode) != "leak")
+            CHECK(fresh_later >= 2);
+        CHECK(s.lives.at(1).size() >= static_cast<std::size_t>(games - out));
+        CHECK(processes_tagged(tag).empty());
+    }
+}
+
+TEST_CASE("v004: --fresh-bots starts every bot for each game, --games-per-process recycles",
+          "[e2e][v004]") {
+    const std::string tag = scratch("v004-fresh");
+    const Series fresh =
+        play_series({v004_bot("stay", tag), v004_bot("stay", tag)}, 3, {"--fresh-bots"});
+    INFO(fresh.run.err);
+    REQUIRE(fresh.results.size() == 3);
+    for (const auto& result : fresh.results)
+        for (int p = 0; p < 2; ++p)
+            CHECK(process_game(result, p) == 1);
+    std::set<std::string> lives(fresh.lives.at(1).begin(), fresh.lives.at(1).end());
+    CHECK(lives.size() == 3);
+
+    const Series recycled =
+        play_series({v004_bot("stay", tag), v004_bot("stay", tag)}, 5, {"--games-per-process", "2"});
+    INFO(recycled.run.err);
+    REQUIRE(recycled.results.size() == 5);
+    for (int g = 0; g < 5; ++g)
+        for (int p = 0; p < 2; ++p)
+            CHECK(process_game(recycled.results[g], p) == g % 2 + 1);
+    CHECK(std::set<std::string>(recycled.lives.at(2).begin(), recycled.lives.at(2).end()).size() ==
+          3);
+    CHECK(processes_tagged(tag).empty());
+
+    const Run refused =
+        run({host, "--fresh-bots", "--games-per-process", "2", "--games", "2", "true", "true"});
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("--games-per-process does not go with it") != std::string::npos);
+}
+
+TEST_CASE("v004: a one-game host tells a v004 bot B. after its E, and v003 bots play as before",
+          "[e2e][v004]") {
+    const std::string tag = scratch("v004-one");
+    // The bot leaves at B. (or the end of its input) with status 0: its exit is no fault.
+    const Series one = play_series({v004_bot("stay", tag), "exec " + python_bot("v2_bot", "staircase")}, 1);
+    INFO(one.run.err);
+    REQUIRE(one.results.size() == 1);
+    CHECK(one.results[0]["end"] == "bananas");
+    CHECK(one.results[0]["players"][0]["protocol"] == "v4");
+    CHECK(one.results[0]["players"][1]["protocol"] == "v3");
+    // The v003 bot is started afresh for each game; the v004 one stays.
+    const Series mixed =
+        play_series({v004_bot("stay", tag), "exec " + python_bot("v2_bot", "staircase")}, 3);
+    REQUIRE(mixed.results.size() == 3);
+    for (int g = 0; g < 3; ++g) {
+        CHECK(process_game(mixed.results[g], 0) == g + 1);
+        CHECK(process_game(mixed.results[g], 1) == 1);
+    }
+    CHECK(processes_tagged(tag).empty());
+}
