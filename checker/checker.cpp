@@ -139,12 +139,16 @@ class Bot {
         timer.start(ms);
         while (inputs_.empty() && !timed_out && !output_ended_)
             loop_.run_once();
+        last_.reset();
         if (inputs_.empty())
             return std::nullopt;
+        last_ = inputs_.front();
         Input input = std::move(inputs_.front());
         inputs_.pop_front();
         return input;
     }
+    // What next() last returned.
+    const std::optional<Input>& last_input() const { return last_; }
 
     // Ends it as the host ends a player: its input closed, `farewell_ms` for it to leave by
     // itself, then SIGTERM, then SIGKILL `grace_ms` later. Runs until nothing of it is left.
@@ -170,6 +174,8 @@ class Bot {
     // What it sent since the last call, for a report.
     std::string recent() { return bytes_.substr(std::exchange(reported_, bytes_.size())); }
     bool exited() const { return exited_; }
+    // It exited, or closed its output: it will say no more.
+    bool gone() const { return exited_ || output_ended_; }
     double seconds() const { return static_cast<double>(uv_hrtime() - started_) / 1e9; }
     std::vector<ProcessInfo> processes() const { return processes_in_group(seat_->group()); }
     // The processes it still ran shortly before end() would kill them.
@@ -201,6 +207,7 @@ class Bot {
     std::unique_ptr<ProcessSeat> seat_;
     PlayerReader reader_{0};
     std::deque<Input> inputs_;
+    std::optional<Input> last_;
     std::string bytes_;
     std::size_t reported_ = 0;
     std::uint64_t started_ = 0;
@@ -281,7 +288,7 @@ class Checker {
     // Starts the bot and takes it through the handshake; false (with a failed check when
     // `report`) when it does not say it is ready.
     bool handshake(Bot& bot, bool report) {
-        Check check{"starts, and says it is ready (r, or v002 or v003 and R)"};
+        Check check{"starts, and says it is ready (r, or v002, v003 or v004 and R)"};
         if (const std::string error = bot.spawn(); !error.empty()) {
             check.hint = fmt::format("its command could not start: {}", error);
             return record(check), false;
@@ -290,10 +297,11 @@ class Checker {
         if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
             if (hello->version < protocol_v2) {
                 check.sent = shown(bot);
-                check.expected = "v002 or v003 (protocol v2), or r alone (the legacy protocol)";
+                check.expected =
+                    "v002, v003 or v004 (protocol v2), or r alone (the legacy protocol)";
                 check.hint = fmt::format(
-                    "It asked for version {}: v2 bots send v002 or v003; version 1 is the legacy "
-                    "protocol, whose bots start with r (and no v at all).",
+                    "It asked for version {}: v2 bots send v002, v003 or v004; version 1 is the "
+                    "legacy protocol, whose bots start with r (and no v at all).",
                     hello->version);
                 return record(check), false;
             }
@@ -444,10 +452,22 @@ class Checker {
         if (!expect_peel(bot, hand, 1, "CATS", again))
             return record(again);
         record(again);
-        if (speaks_v2()) {
+        if (stays_for_match(protocol_)) {
+            // Bananas, then its next game: v004 across two games.
+            bot.send(v2::ack(2) + v2::end('W', 1, 0, "") + v2::next_game(0, 2));
+            if (!next_game(bot))
+                return;
+            bot.send(v2::ack(1) + v2::end('W', 1, 0, "") + v2::bye());
+        } else if (speaks_v2()) {
             // Bananas: its peel ends the game (A and no tile), and it has won.
             bot.send(v2::ack(2) + v2::end('W', 1, 0, ""));
-            Check end{"exits by itself at the end of the game (E, then the end of its input)"};
+        }
+        if (speaks_v2()) {
+            Check end{stays_for_match(protocol_)
+                          ? "exits by itself when told there is no next game (B., then the end "
+                            "of its input)"
+                          : "exits by itself at the end of the game (E, then the end of its "
+                            "input)"};
             const auto ended = bot.end(options_.grace_ms, options_.grace_ms);
             end.passed = ended == Bot::Ended::by_itself || ended == Bot::Ended::already;
             end.sent = shown(bot);
@@ -465,6 +485,45 @@ class Checker {
         } else {
             sigterm(bot, "exits at SIGTERM when the game is over (the legacy protocol's end)");
         }
+    }
+
+    // v004: after its E it stays, answers G with R, and plays its next game from a fresh hand,
+    // its peels numbered from 0000 again; false (recorded) when it does not.
+    bool next_game(Bot& bot) {
+        Check ready{"stays after E, and answers G (its next game) with R"};
+        ready.expected = "R after G0102.";
+        std::optional<input::Ready> answered;
+        // A peel or dump it sent before it read E is ignored, as the host ignores it.
+        for (;;) {
+            answered = next_move<input::Ready>(
+                bot, ready,
+                "After E a v004 bot reads on: G begins its next game (answer R), B. says there "
+                "is none.",
+                "Between games a v004 bot sends nothing but R, once G has come (a P or D sent "
+                "before it read E is ignored).");
+            const auto& last = bot.last_input();
+            if (answered || !last ||
+                !(std::holds_alternative<input::Peel>(*last) ||
+                  std::holds_alternative<input::Dump>(*last)))
+                break;
+        }
+        if (!answered) {
+            if (!bot.last_input() && bot.gone())
+                ready.hint =
+                    "It exited after E: a v004 bot stays until it is told B. (no next game), "
+                    "and answers G (its next game) with R.";
+            return record(ready), false;
+        }
+        ready.passed = true;
+        record(ready);
+        bot.send(hand_message(deal));
+        Check second{"plays its next game from its new hand, its peels numbered from 0000 again"};
+        const bool played = expect_peel(bot, deal, 0, "CAT", second);
+        if (!played && second.hint.find("from the future") != std::string::npos)
+            second.hint +=
+                " Each game starts afresh: forget the last game's hand and peel numbers at G.";
+        record(second);
+        return played;
     }
 
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and

@@ -10,12 +10,16 @@ namespace bg {
 
 namespace {
 
-// Where a seat reports once nobody listens: one being ended.
-Seat::Events ignored() {
+// Where a seat reports once it is being ended: only its stderr's lines still matter, to
+// `player_lines` (none when empty).
+Seat::Events ending(std::function<void(const std::string& line)> player_lines) {
     Seat::Events events;
     events.output = [](std::string_view) {};
     events.output_end = [] {};
-    events.log = [](std::string_view) {};
+    events.log = [player_lines = std::move(player_lines)](std::string_view line) {
+        if (player_lines)
+            player_lines(escape_for_terminal(line));
+    };
     events.exited = [](std::int64_t, int) {};
     events.left = [](std::string) {};
     events.send_failed = [](std::string) {};
@@ -79,14 +83,14 @@ void Lineup::take_back(std::vector<Match::Released> released,
             // Put out, gone, or it sent what it may not after its E: a v004 process that could
             // not go on is a restart.
             slot.lost = stays && options_.keep;
-            let_go(std::move(seat), false);
+            let_go(index, std::move(seat), false);
             continue;
         }
         slot.version = players[i].version;
         const bool recycled =
             options_.games_per_process > 0 && slot.games >= options_.games_per_process;
         if (!options_.keep || recycled) {
-            let_go(std::move(seat), true);
+            let_go(index, std::move(seat), true);
             continue;
         }
         slot.parked = std::move(seat);
@@ -140,11 +144,14 @@ void Lineup::drop(int index) {
     Slot& slot = slots_[static_cast<std::size_t>(index)];
     slot.reader.reset();
     slot.lost = true;
-    let_go(std::move(slot.parked), false);
+    let_go(index, std::move(slot.parked), false);
 }
 
-void Lineup::let_go(std::unique_ptr<ProcessSeat> seat, bool farewell) {
-    seat->attach(ignored());
+void Lineup::let_go(int index, std::unique_ptr<ProcessSeat> seat, bool farewell) {
+    std::function<void(const std::string&)> lines;
+    if (options_.player_lines)
+        lines = [this, index](const std::string& line) { options_.player_lines(index, line); };
+    seat->attach(ending(std::move(lines)));
     if (farewell) {
         seat->send(v2::bye());
         seat->close(options_.kill_grace_ms, options_.kill_grace_ms);
@@ -155,10 +162,10 @@ void Lineup::let_go(std::unique_ptr<ProcessSeat> seat, bool farewell) {
 }
 
 void Lineup::dismiss() {
-    for (auto& slot : slots_) {
-        slot.reader.reset();
-        if (slot.parked)
-            let_go(std::move(slot.parked), true);
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        slots_[i].reader.reset();
+        if (slots_[i].parked)
+            let_go(static_cast<int>(i), std::move(slots_[i].parked), true);
     }
 }
 

@@ -87,8 +87,9 @@ class Lineup {
     Seat::Events parked_events(int slot);
     // Ends a parked process for misbehaving or going between games: a restart next.
     void drop(int slot);
-    // Ends a seat's process: after B. when `farewell`, else at once.
-    void let_go(std::unique_ptr<ProcessSeat> seat, bool farewell);
+    // Ends slot `index`'s process: after B. when `farewell`, else at once. What it still writes
+    // on stderr is passed on.
+    void let_go(int index, std::unique_ptr<ProcessSeat> seat, bool farewell);
     void sweep();
 
     uv_loop_t* loop_;

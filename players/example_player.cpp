@@ -1,7 +1,9 @@
 // A Bananagrams player in C++ (the standard library only, one file), speaking protocol v2
 // (protocol-v2.md). The same play as the Python, JavaScript and Go examples: lay the hand out
 // as one crossword of dictionary words, hardest letters first; peel when every tile is down;
-// dump the hardest tile left over otherwise.
+// dump the hardest tile left over otherwise. It asks for v004, as the Python one does: it stays
+// for the games of a match, its word list loaded once (after E, G begins its next game and B.
+// says there is none).
 //
 //     example_player_cpp [--dict WORDLIST]
 //
@@ -218,6 +220,15 @@ void send(const std::string& message) {
     }
 }
 
+// Where the message at the start of `pending` ends (its '.'), or npos before it has come. An E
+// message's reason may hold '.': its length comes first (E, outcome, standing, winner, 4 digits).
+std::size_t message_end(const std::string& pending) {
+    std::size_t end = pending.find('.');
+    if (pending.size() >= 10 && pending[0] == 'E')
+        end = 10 + std::stoul(pending.substr(6, 4));
+    return end < pending.size() ? end : std::string::npos;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -237,11 +248,11 @@ int main(int argc, char** argv) {
     bool waiting = true;   // for the hand, or the answer to our last move
     bool refused = false;  // a dump was refused: none again until a new tile comes
     std::string pending;
-    send("v002R");
+    send("v004R");  // v004: we stay for the games of a match
     char buffer[4096];
     for (ssize_t n; (n = ::read(0, buffer, sizeof buffer)) > 0;) {
         pending.append(buffer, static_cast<std::size_t>(n));
-        for (std::size_t dot; (dot = pending.find('.')) != std::string::npos;) {
+        for (std::size_t dot; (dot = message_end(pending)) != std::string::npos;) {
             const std::string m = pending.substr(0, dot);
             pending.erase(0, dot + 1);
             const auto add = [&](const std::string& letters) {
@@ -275,9 +286,18 @@ int main(int argc, char** argv) {
                     waiting = false;
                     refused = true;
                     break;
-                case 'E':  // the game is over for us
+                case 'E':  // the game is over; the next may follow
+                    hand = Counts{};
+                    seen = 0;
+                    waiting = true;
+                    refused = false;
+                    break;
+                case 'G':  // G seat seats: our next game; its hand comes once we say R
+                    send("R");
+                    break;
+                case 'B':  // no next game
                     return 0;
-                default:  // V002.: the version (v003 would add our seat)
+                default:  // V004 seat seats: the version
                     break;
             }
             if (waiting)

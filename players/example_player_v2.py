@@ -3,6 +3,8 @@
 example_player.py, but every host message says what it is, so the bot always knows which peel
 its hand reflects and when its move has been answered. New tiles are laid onto the crossword of
 its last peel when they fit, which is quick; only when they do not is the crossword built again.
+It asks for v004: it stays for the games of a match, its word list read once (after E, G
+begins its next game and B. says there is none).
 
     example_player_v2.py [--dict WORDLIST]
 
@@ -17,19 +19,21 @@ from example_grids import HARDEST_FIRST, arrange, grid_text, read_words, short_w
 
 
 def messages(stream):
-    """Yields each host message, without its '.'. An E message's reason may hold '.': the game
-    is over for us at E anyway."""
+    """Yields each host message, without its '.'. An E message's reason may hold '.': its
+    length comes first (E, outcome, standing, winner, then 4 digits)."""
     pending = ""
     while True:
-        data = os.read(0, 65536)
+        end = pending.find(".")
+        if pending.startswith("E") and len(pending) >= 10:
+            end = 10 + int(pending[6:10])
+        if 0 <= end < len(pending):
+            message, pending = pending[:end], pending[end + 1:]
+            yield message
+            continue
+        data = os.read(stream, 65536)
         if not data:
             return
         pending += data.decode()
-        while "." in pending:
-            message, pending = pending.split(".", 1)
-            yield message
-            if message.startswith("E"):
-                return
 
 
 def main():
@@ -40,7 +44,7 @@ def main():
     waiting = True    # for the hand, or the answer to our last move
     refused = False   # a dump was refused: none again until a new tile comes
     cells = None      # the crossword of our last peel, onto which new tiles are laid
-    os.write(1, b"v002R")
+    os.write(1, b"v004R")
     for m in messages(0):
         kind = m[0]
         if kind == "H":                   # H nnnn letters
@@ -57,7 +61,11 @@ def main():
         elif kind == "X":                 # dump refused: the tile stays ours
             hand[m[1]] += 1
             waiting, refused = False, True
-        elif kind == "E":
+        elif kind == "E":                 # the game is over; the next may follow
+            hand, seen, waiting, refused, cells = collections.Counter(), 0, True, False, None
+        elif kind == "G":                 # G seat seats: our next game; its hand comes at R
+            os.write(1, b"R")
+        elif kind == "B":                 # no next game
             return
         if waiting:
             continue

@@ -231,10 +231,24 @@ int play_legacy(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
     }
 }
 
-// Protocol v2 (protocol-v2.md): every message says what it is, so the bot knows which peel its
-// hand reflects, and when its move has been answered.
+// The next whole message in `pending`, taken out without its '.'; "" when none has ended yet.
+// An E's reason is length-prefixed, and may hold a '.'.
+std::string next_message(std::string& pending) {
+    std::size_t end = pending.find('.');
+    if (end != std::string::npos && pending[0] == 'E' && pending.size() >= 10)
+        end = std::stoul(pending.substr(6, 4)) + 10;
+    if (end == std::string::npos || end >= pending.size())
+        return "";
+    std::string message = pending.substr(0, end);
+    pending.erase(0, end + 1);
+    return message;
+}
+
+// Protocol v2 (protocol-v2.md), v004: every message says what it is, so the bot knows which
+// peel its hand reflects, and when its move has been answered; and it stays for the games of its
+// match (after E, G begins the next, B. says there is none).
 int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
-    if (!write_all("v002R"))
+    if (!write_all("v004R"))
         return 0;
     bg::LetterCounts hand;
     std::string pending;   // bytes of a message not yet ended
@@ -247,11 +261,9 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
     for (std::uint64_t round = 0;; ++round) {
         if (!read_available(move.empty() ? -1 : pace.wait_ms(), pending))
             return 0;
-        for (std::size_t dot; (dot = pending.find('.')) != std::string::npos;) {
-            const std::string m = pending.substr(0, dot);
-            pending.erase(0, dot + 1);
+        for (std::string m; !(m = next_message(pending)).empty();) {
             changed = true;
-            switch (m.empty() ? '?' : m[0]) {
+            switch (m[0]) {
                 case 'H':  // H, the number of the newest peel, the hand
                     seen = number(m);
                     add_letters(hand, m.substr(5));
@@ -280,8 +292,18 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
                     refused = true;
                     waiting = false;
                     break;
-                case 'E':
-                    return 0;  // the game is over for it; SIGTERM follows
+                case 'E':  // the game is over: its next begins with G, or there is none
+                    hand = {};
+                    seen = 0;
+                    waiting = refused = false;
+                    move.clear();
+                    break;
+                case 'G':  // its next game: a new hand comes once it is ready
+                    if (!write_all("R"))
+                        return 0;
+                    break;
+                case 'B':  // no next game
+                    return 0;
                 default:
                     break;  // V: the version it asked for
             }
@@ -317,10 +339,11 @@ std::string usage() {
         "usage: reference_bot [--level N] [--legacy] [--dict FILE] [--seed N]\n"
         "       reference_bot --version\n"
         "(installed as bananagrams-reference-bot)\n\n"
-        "The reference bot: plays one game on its stdin and stdout, in protocol v2 (v002), or\n"
-        "with --legacy in the original spec's protocol. Its word list: FILE, else the game's\n"
-        "(the file $BANANAGRAMS_WORDLIST names, which the host gives every player), else the\n"
-        "built-in list. --seed N varies its choices.\n\n"
+        "The reference bot: plays on its stdin and stdout in protocol v2, asking for v004 (it\n"
+        "stays for the games of a match), or one game with --legacy in the original spec's\n"
+        "protocol. Its word list: FILE, else the game's (the file $BANANAGRAMS_WORDLIST names,\n"
+        "which the host gives every player), else the built-in list. --seed N varies its\n"
+        "choices.\n\n"
         "--level N plays slower and weaker, from 1 (the gentlest) to 5 (full strength, the\n"
         "default): each move (a peel or a dump) waits until so long after its newest tiles\n"
         "came, and it tries fewer layouts (more dumps). A first bot gets peels accepted from\n"

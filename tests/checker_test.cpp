@@ -34,7 +34,13 @@ TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
         INFO(r.out << r.err);
         CHECK(r.status == 0);
         CHECK(r.out.find("FAIL") == std::string::npos);
-        CHECK(r.out.find("9 of 9 checks passed. It is ready to play.") != std::string::npos);
+        // The reference bot and the Python and C++ examples stay for a match: their second game
+        // is checked too.
+        const bool stays = r.out.find("(protocol v004)") != std::string::npos;
+        CHECK(stays == (bot == reference_bot || bot.find("example_player_v2") != std::string::npos ||
+                        bot.find("example_player_cpp") != std::string::npos));
+        CHECK(r.out.find(stays ? "11 of 11 checks passed. It is ready to play."
+                               : "9 of 9 checks passed. It is ready to play.") != std::string::npos);
         CHECK(r.err.find("libuv handles left open") == std::string::npos);
     }
 }
@@ -116,6 +122,32 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
     CHECK(check(checker_bot("ok", "v2"), quick).status == 0);
 }
 
+TEST_CASE("check: a v004 bot is checked across two games", "[e2e][check][v004]") {
+    const std::vector<std::string> quick = {"--ready-timeout", "2", "--kill-grace", "500"};
+    const Run ok = check(checker_bot("ok", "v4"), quick);
+    INFO(ok.out);
+    CHECK(ok.status == 0);
+    CHECK(ok.out.find("pass  stays after E, and answers G (its next game) with R") !=
+          std::string::npos);
+    CHECK(ok.out.find("pass  plays its next game from its new hand") != std::string::npos);
+    CHECK(ok.out.find("pass  exits by itself when told there is no next game") !=
+          std::string::npos);
+    CHECK(ok.out.find("11 of 11 checks passed.") != std::string::npos);
+    // One that leaves at E, as v002 and v003 bots do, and one that numbers its next game's peels
+    // on from the last.
+    const Run leaves = check(checker_bot("leave", "v4"), quick);
+    INFO(leaves.out);
+    CHECK(leaves.status == 1);
+    CHECK(leaves.out.find("FAIL  stays after E") != std::string::npos);
+    CHECK(leaves.out.find("It exited after E: a v004 bot stays until it is told B.") !=
+          std::string::npos);
+    const Run old = check(checker_bot("oldnumbers", "v4"), quick);
+    INFO(old.out);
+    CHECK(old.status == 1);
+    CHECK(old.out.find("FAIL  plays its next game from its new hand") != std::string::npos);
+    CHECK(old.out.find("forget the last game's hand and peel numbers at G") != std::string::npos);
+}
+
 TEST_CASE("check: the example players in four languages play one whole game", "[e2e][check]") {
     // On the default word list, as a bot author would run them: the same play in Python, C++,
     // Go and JavaScript, beside the reference bot.
@@ -133,7 +165,8 @@ TEST_CASE("check: the example players in four languages play one whole game", "[
     for (const auto& p : result["players"]) {
         INFO(p.dump());
         CHECK(p["outcome"] != "disqualified");
-        CHECK(p["protocol"] == "v2");
+        // The Python and C++ examples and the reference bot ask for v004, the others v002.
+        CHECK((p["protocol"] == "v2" || p["protocol"] == "v4"));
         peels += p["peels"].get<int>();
     }
     CHECK(peels > 0);

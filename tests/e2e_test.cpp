@@ -627,7 +627,7 @@ TEST_CASE("e2e: v2 and legacy reference bots share games, in every seat order", 
         const json result = json::parse(r.out);
         CHECK(result["end"] == "bananas");
         for (int p = 0; p < 3; ++p) {
-            CHECK(result["players"][p]["protocol"] == (p == seat ? "legacy-v1" : "v2"));
+            CHECK(result["players"][p]["protocol"] == (p == seat ? "legacy-v1" : "v4"));
             CHECK(result["players"][p]["outcome"] != "disqualified");
         }
     }

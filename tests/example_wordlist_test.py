@@ -26,20 +26,21 @@ import tempfile
 VARIABLE = "BANANAGRAMS_WORDLIST"
 source, build, example_cpp, example_go, node = sys.argv[1:6]
 players_dir = os.path.join(source, "players")
-# name: (the command, whether it speaks the legacy protocol)
+# name: (the command, the protocol it speaks: "legacy", or the v2 version it asks for)
 PLAYERS = {
-    "Python legacy": (["python3", os.path.join(players_dir, "example_player.py")], True),
-    "Python v2": (["python3", os.path.join(players_dir, "example_player_v2.py")], False),
-    "C++": ([example_cpp], False),
-    "JavaScript": ([node, os.path.join(players_dir, "example_player.js")], False),
-    "Go": ([example_go], False),
+    "Python legacy": (["python3", os.path.join(players_dir, "example_player.py")], "legacy"),
+    "Python v2": (["python3", os.path.join(players_dir, "example_player_v2.py")], "v004"),
+    "C++": ([example_cpp], "v004"),
+    "JavaScript": ([node, os.path.join(players_dir, "example_player.js")], "v002"),
+    "Go": ([example_go], "v002"),
 }
 # The fake host's first bytes (legacy: the hand; v2: the version, then the hand as of peel 0).
-HAND = {True: b"JQXZ", False: b"V002.H0000JQXZ."}
+HAND = {"legacy": b"JQXZ", "v002": b"V002.H0000JQXZ.", "v004": b"V0040102.H0000JQXZ."}
 # What the player answers: with a list holding QZXJ, that one word as its peel; with the
 # built-in list, which has no word of these letters, a dump of its Q.
-PEEL = {True: b"rp004001QZXJ", False: b"v002RP0000004001QZXJ"}
-DUMP = {True: b"rdQ", False: b"v002RDQ"}
+PEEL = {"legacy": b"rp004001QZXJ", "v002": b"v002RP0000004001QZXJ",
+        "v004": b"v004RP0000004001QZXJ"}
+DUMP = {"legacy": b"rdQ", "v002": b"v002RDQ", "v004": b"v004RDQ"}
 failures = []
 
 
@@ -86,12 +87,12 @@ def cannot_read(name, case, path, why, args=(), env=None, as_user=None):
 
 def plays(name, case, expected, args=(), env=None):
     """The player reads a list it can and answers the fake host's hand with `expected`."""
-    legacy = PLAYERS[name][1]
-    status, out, err = run(name, args, env, HAND[legacy])
+    protocol = PLAYERS[name][1]
+    status, out, err = run(name, args, env, HAND[protocol])
     what = "%s, %s: exit %d, stdout %r, stderr %r" % (name, case, status, out, err)
     print("%s, %s: sent %r" % (name, case, out), flush=True)
     check(status == 0 and err == "", what + ": should play and exit 0 at the end of its input")
-    check(out == expected[legacy], what + ": should have sent %r" % expected[legacy])
+    check(out == expected[protocol], what + ": should have sent %r" % expected[protocol])
 
 
 def host_game(name, words):

@@ -67,8 +67,8 @@ def check_v2(bot_path, words):
     # Level 4: 1 s for its first grid, 0.25 s a tile after.
     bot = start(bot_path, words, "--level", "4")
     try:
-        expect(bot, b"v002R")
-        send(bot, "V002.")
+        expect(bot, b"v004R")
+        send(bot, "V0040102.")
         dealt = time.monotonic()
         send(bot, "H0000ACT.")
         move, at = read_move(bot)
@@ -80,6 +80,17 @@ def check_v2(bot_path, words):
         move, at = read_move(bot)
         assert move.startswith("P0001"), move
         assert at - tiled >= 0.25, "next move %.3f s after its tile" % (at - tiled)
+        # v004: after its E it stays; its next game starts afresh, numbered from 0000 and paced
+        # as a first grid again.
+        send(bot, "A0002.EW01020000.G0202.")
+        expect(bot, b"R")
+        dealt = time.monotonic()
+        send(bot, "H0000ACT.")
+        move, at = read_move(bot)
+        assert move.startswith("P0000"), move
+        assert at - dealt >= 1.0, "next game's first move %.3f s after its hand" % (at - dealt)
+        send(bot, "A0001.EW01020000.B.")
+        assert bot.wait(timeout=10) == 0, "it leaves at B."
     finally:
         bot.kill()
         bot.wait()
@@ -87,8 +98,8 @@ def check_v2(bot_path, words):
     # A tile during the first wait starts the wait again from it (and never shortens it).
     bot = start(bot_path, words, "--level", "4")
     try:
-        expect(bot, b"v002R")
-        send(bot, "V002.")
+        expect(bot, b"v004R")
+        send(bot, "V0040102.")
         dealt = time.monotonic()
         send(bot, "H0000ACT.")
         time.sleep(0.9)

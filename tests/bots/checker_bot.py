@@ -2,7 +2,7 @@
 """A bot for the tests of `host --check`: right in mode `ok`, and in every other mode wrong in
 one way that the checker must catch and name.
 
-    checker_bot.py MODE [v2|legacy]
+    checker_bot.py MODE [v2|v4|legacy]
 
 It knows only the checker's hands: ACT is peeled as CAT, ACTS as CATS; any other hand dumps
 its first tile. Modes:
@@ -13,6 +13,9 @@ its first tile. Modes:
   wronggrid  peels one tile short (CA for ACT)
   ignoreterm ignores SIGTERM and the end of its input (but exits at E, as it should)
   noexit     does not exit at E or at the end of its input (but dies at SIGTERM)
+  (v4 alone: it asks for v004, and stays for the next game after E)
+  leave      leaves at its first E, as a v002 bot would
+  oldnumbers numbers its next game's peels on from its first game's
 """
 import collections
 import os
@@ -21,7 +24,8 @@ import sys
 import time
 
 MODE = sys.argv[1]
-V2 = len(sys.argv) < 3 or sys.argv[2] == "v2"
+V4 = len(sys.argv) >= 3 and sys.argv[2] == "v4"
+V2 = len(sys.argv) < 3 or sys.argv[2] in ("v2", "v4")
 GRIDS = {"ACT": "003001CAT", "ACST": "004001CATS"}
 if MODE == "wronggrid":
     GRIDS = {"ACT": "002001CA", "ACST": "003001CAT"}
@@ -55,12 +59,21 @@ def main():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == "slow":
         time.sleep(3)
-    send("v002R" if V2 else "r")
-    hand, peeled, dumped = collections.Counter(), None, None
+    send(("v004R" if V4 else "v002R") if V2 else "r")
+    hand, peeled, dumped, games = collections.Counter(), None, None, 1
     for m in messages():
         if V2:
             kind, body = m[0], m[1:]
-            if kind == "E":
+            if kind == "E" and (not V4 or MODE == "leave"):
+                break
+            if kind == "E":  # v004: the next game may follow
+                hand, peeled = collections.Counter(), None
+                continue
+            if kind == "G":
+                games += 1
+                send("R")
+                continue
+            if kind == "B":
                 break
             hand.update({"H": body[4:], "P": body[4:5], "D": body, "X": body[:1]}.get(kind, ""))
             act = kind in "HAND"
@@ -72,7 +85,8 @@ def main():
             continue
         key = "".join(sorted(hand.elements()))
         if key in GRIDS and key != peeled:
-            send(("P%04d" % (1 if "S" in key else 0) if V2 else "p") + GRIDS[key])
+            number = (1 if "S" in key else 0) + (2 if MODE == "oldnumbers" and games > 1 else 0)
+            send(("P%04d" % number if V2 else "p") + GRIDS[key])
             peeled = key
         elif key not in GRIDS and hand:
             dumped = key[0]
