@@ -12,7 +12,8 @@ namespace {
 
 // Where a seat reports once it is being ended: only its stderr's lines still matter, to
 // `player_lines` (none when empty).
-Seat::Events ending(std::function<void(const std::string& line)> player_lines) {
+Seat::Events ending(std::function<void(const std::string& line)> player_lines,
+                    std::function<void()> on_finished) {
     Seat::Events events;
     events.output = [](std::string_view) {};
     events.output_end = [] {};
@@ -24,7 +25,10 @@ Seat::Events ending(std::function<void(const std::string& line)> player_lines) {
     events.left = [](std::string) {};
     events.send_failed = [](std::string) {};
     events.out_of_memory = [](std::uint64_t) {};
-    events.finished = [] {};
+    events.finished = [on_finished = std::move(on_finished)] {
+        if (on_finished)
+            on_finished();
+    };
     return events;
 }
 
@@ -53,12 +57,14 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
             ++slot.games;
             seating.continuing.push_back(Continuing{slot.version, slot.games});
             seating.readers.push_back(std::exchange(slot.reader, std::nullopt));
+            seating.restarted.push_back(false);
             slot.playing = slot.parked.get();
             seating.seats.push_back(std::move(slot.parked));
             continue;
         }
-        if (std::exchange(slot.lost, false))
-            ++slot.restarts;
+        const bool restarted = std::exchange(slot.lost, false);
+        slot.restarts += restarted;
+        seating.restarted.push_back(restarted);
         slot.games = 1;
         auto seat = venue_.seat(loop_, index, slot.command, cgroup_, ++slot.lives);
         seat->allow_keeping(true);
@@ -151,7 +157,7 @@ void Lineup::let_go(int index, std::unique_ptr<ProcessSeat> seat, bool farewell)
     std::function<void(const std::string&)> lines;
     if (options_.player_lines)
         lines = [this, index](const std::string& line) { options_.player_lines(index, line); };
-    seat->attach(ending(std::move(lines)));
+    seat->attach(ending(std::move(lines), options_.on_let_go));
     if (farewell) {
         seat->send(v2::bye());
         seat->close(options_.kill_grace_ms, options_.kill_grace_ms);

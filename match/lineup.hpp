@@ -37,6 +37,9 @@ class Lineup {
         std::uint64_t kill_grace_ms = 2'000;  // after B., to leave by itself; then to die
         // A line a parked process wrote on stderr (its slot, from 0); none when empty.
         std::function<void(int slot, const std::string& line)> player_lines;
+        // A process let go has finished: finished() may now say so. Called from inside the
+        // process's own callback: the lineup may not be destroyed there.
+        std::function<void()> on_let_go;
     };
 
     // `slots`: the players; slot s runs command `commands[s]` of the venue's plan. Their
@@ -53,6 +56,7 @@ class Lineup {
         std::vector<std::unique_ptr<Seat>> seats;
         std::vector<std::optional<Continuing>> continuing;
         std::vector<std::optional<PlayerReader>> readers;
+        std::vector<bool> restarted;  // started afresh, its process before unable to go on
     };
     Seating seat(const std::vector<int>& slots);
     // After the game (its match's release_seats(), and its players' states): each seat back to

@@ -24,6 +24,14 @@ class PlayerReader {
         return reader;
     }
 
+    // Its inputs are now the player's in `seat`: a v004 process's reader goes on from game to
+    // game, and its seat changes (only a v2 reader stays: a legacy player never does).
+    void seat_as(PlayerId seat) {
+        player_ = seat;
+        if (auto* v2 = std::get_if<V2Reader>(&reader_))
+            v2->seat_as(seat);
+    }
+
     void feed(std::string_view bytes, std::vector<Input>& out);
     void finish(std::vector<Input>& out);
     bool failed() const;

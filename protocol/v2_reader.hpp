@@ -25,6 +25,10 @@ class V2Reader {
         return reader;
     }
 
+    // Its inputs are now the player's in `seat` (a v004 process's seat changes from game to
+    // game).
+    void seat_as(PlayerId seat) { player_ = seat; }
+
     // `bytes` starts with the handshake's "v" (unless after_handshake). The first byte the grammar does not allow becomes
     // one Violation; everything after it is ignored.
     void feed(std::string_view bytes, std::vector<Input>& out);

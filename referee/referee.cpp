@@ -122,6 +122,7 @@ Effects Referee::start(std::uint64_t t_ns) {
 }
 
 void Referee::continue_reader(PlayerId player, PlayerReader reader) {
+    reader.seat_as(player);
     seats_[static_cast<std::size_t>(player)].reader = std::move(reader);
 }
 

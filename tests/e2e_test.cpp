@@ -813,5 +813,5 @@ TEST_CASE("e2e: v2 protocol errors have precise reasons", "[e2e][v2]") {
 }
 
 TEST_CASE("e2e: the Python v2 example player makes legal peels", "[e2e][v2]") {
-    CHECK(example_game("example_player_v2.py")["players"][0]["protocol"] == "v2");
+    CHECK(example_game("example_player_v2.py")["players"][0]["protocol"] == "v4");
 }

@@ -130,7 +130,8 @@ for example in example_player.cpp example_player.go; do
     (cd "$work" && env HOME="$work" GOCACHE="$work/go-cache" GOFLAGS= bash -euc "$build_it")
     program=$work/${example%.*}_${example##*.}
     checked=$("$prefix/bin/bananagrams-host" --check "exec $program")
-    grep -q "9 of 9 checks passed" <<<"$checked" ||
+    # The C++ example stays for a match (v004): its second game is checked too.
+    grep -qE "(9 of 9|11 of 11) checks passed" <<<"$checked" ||
         { echo "$example, built from its installed source: $checked" >&2; exit 1; }
 done
 

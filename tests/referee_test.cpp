@@ -288,20 +288,22 @@ TEST_CASE("referee: a v004 player still in at the end may stay, with its reader"
     REQUIRE(reader);
     CHECK_FALSE(referee.release_reader(0));  // once
 
-    // The next game: it continues, the rest of the cut peel first, then its R.
+    // The next game, in the other seat: it continues, the rest of the cut peel first, then its
+    // R; its moves are its new seat's, whatever seat its reader began in.
     MemoryLog next_log;
-    GameSetup next = v004_setup(true);
-    std::swap(next.game.continuing[0], next.game.continuing[1]);
-    Referee second(next, two_letter_words(), next_log);
-    second.continue_reader(0, std::move(*reader));
+    Referee second(v004_setup(true), two_letter_words(), next_log);
+    second.continue_reader(1, std::move(*reader));
     const Effects started = second.start(0);
-    CHECK(all_of_kind<effect::Send>(started) == std::vector<effect::Send>{{0, "G0102."}});
-    second.take(arrival::Output{0, late.substr(9) + "R"}, 1);
-    second.take(arrival::Output{1, "v004R"}, 2);
+    CHECK(all_of_kind<effect::Send>(started) == std::vector<effect::Send>{{1, "G0202."}});
+    second.take(arrival::Output{1, late.substr(9) + "R"}, 1);
+    second.take(arrival::Output{0, "v004R"}, 2);
     CHECK(second.game().dealt());
+    CHECK(second.game().players()[1].phase == PlayerState::Phase::playing);
+    second.take(arrival::Output{1, v2_peel(second, 1)}, 3);
+    CHECK(second.game().players()[1].peels == 1);
     CHECK(second.game().players()[0].phase == PlayerState::Phase::playing);
     // The leftover peel and dump were logged, and decided nothing.
-    REQUIRE(next_log.inputs.size() == 5);
+    REQUIRE(next_log.inputs.size() == 6);
     CHECK(std::holds_alternative<input::Peel>(next_log.inputs[0]));
     CHECK(std::holds_alternative<input::Dump>(next_log.inputs[1]));
 }

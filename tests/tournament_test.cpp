@@ -521,7 +521,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 2",
+TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 3",
           "[e2e][tournament]") {
     // Made by the tournament before the players' cgroups: 2 of its 4 games done, its paths
     // written @TESTS@ (made this checkout's here, as an organiser who moved the files would).
@@ -553,12 +553,16 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
     const Run resumed = run({tournament, "resume", "--db", db.path});
     INFO(resumed.err);
     CHECK(resumed.status == 0);
-    CHECK(version() == 2);
+    CHECK(version() == 3);
     const json games = games_of(db.path);
     CHECK(count_state(games, "done") == 4);
     for (const auto& game : games)
-        for (const auto& seat : game["seats"])
+        for (const auto& seat : game["seats"]) {
             CHECK(seat["cpu_ms"].is_null());
+            // Which game of its process each seat's was: unknown before schema 3, said after.
+            CHECK(seat["process_game"].is_null() == (game["id"].get<int>() <= 2));
+            CHECK(seat["restarted"].is_null() == (game["id"].get<int>() <= 2));
+        }
 }
 
 TEST_CASE(

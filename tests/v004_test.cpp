@@ -12,6 +12,9 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <chrono>
+#include <csignal>
 
 #include "tests/support/game.hpp"
 
@@ -192,4 +195,149 @@ TEST_CASE("v004: a one-game host tells a v004 bot B. after its E, and v003 bots 
         CHECK(process_game(mixed.results[g], 1) == 1);
     }
     CHECK(processes_tagged(tag).empty());
+}
+
+namespace {
+
+const std::string tournament = BG_TOURNAMENT_PATH;
+
+// A tournament's games, as games --json lists them.
+json tournament_games(const std::string& db) {
+    const Run r = run({tournament, "games", "--db", db, "--json"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return json::parse(r.out);
+}
+
+void remove_db(const std::string& db) {
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::remove((db + suffix).c_str());
+    std::filesystem::remove_all(db + ".logs");
+}
+
+}  // namespace
+
+TEST_CASE("v004: a tournament keeps a table's v004 bots from game to game, each game alone",
+          "[e2e][v004][tournament]") {
+    const std::string db = scratch("v004-tournament.db"), tag = scratch("v004-tournament");
+    remove_db(db);
+    const Run r = run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "3",
+                       "--concurrency", "1", "--logs", db + ".logs", "--json", "--bot",
+                       "a=" + v004_bot("stay", tag), "--bot", "b=" + v004_bot("late-moves", tag)},
+                      120);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json games = tournament_games(db);
+    REQUIRE(games.size() == 6);
+    // One slot plays the table's six games in a row (three deals, both seatings): each bot is
+    // one process for all six, whatever its seat.
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        INFO("game " << g + 1);
+        CHECK(games[g]["end"] == "bananas");
+        for (const auto& seat : games[g]["seats"]) {
+            CHECK(seat["process_game"] == static_cast<int>(g) + 1);
+            CHECK(seat["restarted"] == false);
+            CHECK(seat["reason"].is_null());
+        }
+        // Its log replays alone to its result.
+        const Run replay = run({host, "--replay", games[g]["log"].get<std::string>(), "--json"});
+        CHECK(replay.status == 0);
+        const json result = json::parse(replay.out, nullptr, false);
+        CHECK(result["winner"] == games[g]["winner_seat"]);
+    }
+    for (const auto& bot : json::parse(r.out)["bots"])
+        CHECK(bot["restarts"] == 0);
+    CHECK(processes_tagged(tag).empty());
+
+    // --fresh-bots: a process a game.
+    remove_db(db);
+    const Run fresh = run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "2",
+                           "--concurrency", "1", "--fresh-bots", "--bot",
+                           "a=" + v004_bot("stay", tag), "--bot", "b=" + v004_bot("stay", tag)},
+                          120);
+    INFO(fresh.err);
+    REQUIRE(fresh.status == 0);
+    for (const auto& game : tournament_games(db))
+        for (const auto& seat : game["seats"])
+            CHECK(seat["process_game"] == 1);
+    CHECK(processes_tagged(tag).empty());
+    remove_db(db);
+}
+
+TEST_CASE("v004: a tournament restarts a bot that crashes, hangs or leaks, and counts it",
+          "[e2e][v004][tournament]") {
+    for (const std::string mode : {"crash-after-1", "hang-after-1", "leak"}) {
+        INFO(mode);
+        const std::string db = scratch("v004-faults.db"), tag = scratch("v004-faults");
+        remove_db(db);
+        const Run r = run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "4",
+                           "--concurrency", "1", "--ready-timeout", "1", "--memory", "100",
+                           "--json", "--bot", "ok=" + v004_bot("stay", tag), "--bot",
+                           "faulty=" + v004_bot(mode, tag)},
+                          180);
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        const json games = tournament_games(db);
+        REQUIRE(games.size() == 8);
+        int restarts = 0;
+        for (std::size_t g = 0; g < games.size(); ++g)
+            for (const auto& seat : games[g]["seats"]) {
+                if (seat["bot"] == "ok")
+                    CHECK(seat["process_game"] == static_cast<int>(g) + 1);
+                else if (seat["restarted"] == true) {
+                    ++restarts;
+                    CHECK(seat["process_game"] == 1);
+                }
+            }
+        CHECK(restarts >= 1);
+        // The standings count them, in the database as on the terminal.
+        for (const auto& bot : json::parse(r.out)["bots"])
+            CHECK(bot["restarts"] == (bot["name"] == "faulty" ? restarts : 0));
+        const Run standings = run({tournament, "standings", "--db", db});
+        CHECK(standings.out.find(fmt::format("faulty restarted {} time", restarts)) !=
+              std::string::npos);
+        CHECK(processes_tagged(tag).empty());
+        remove_db(db);
+    }
+}
+
+TEST_CASE("v004: a runner killed with SIGKILL mid-match leaves nothing, and its resume plays on",
+          "[e2e][v004][tournament]") {
+    const std::string db = scratch("v004-killed.db"), tag = scratch("v004-killed");
+    remove_db(db);
+    // Idle bots stay, each game running to its time limit: the kill comes mid-match.
+    Background runner = start({tournament, "run", "--db", db, "--dict", two_letters, "--deals",
+                               "3", "--concurrency", "1", "--game-timeout", "1", "--bot",
+                               "a=" + v004_bot("idle", tag), "--bot", "b=" + v004_bot("idle", tag)});
+    bool two_done = false;
+    for (int i = 0; i < 800 && !two_done; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        const Run listed = run({tournament, "games", "--db", db, "--json"});
+        if (listed.status != 0)
+            continue;
+        int done = 0;
+        for (const auto& g : json::parse(listed.out))
+            done += g["state"] == "done";
+        two_done = done >= 2;
+    }
+    REQUIRE(two_done);
+    REQUIRE(::kill(runner.pid, SIGKILL) == 0);
+    runner.wait(10);
+    // Its kept processes die with it (each sandbox dies with its parent).
+    CHECK(wait_until_untagged(tag));
+    const Run resumed = run({tournament, "resume", "--db", db, "--json"}, 120);
+    INFO(resumed.err);
+    REQUIRE(resumed.status == 0);
+    CHECK(json::parse(resumed.out)["done"] == 6);
+    // The kept processes went with the killed run: the game it was playing is played again by
+    // processes started afresh.
+    for (const auto& g : tournament_games(db)) {
+        INFO("game " << g["id"]);
+        CHECK(g["state"] == "done");
+        if (g["attempts"] == 2)
+            for (const auto& seat : g["seats"])
+                CHECK(seat["process_game"] == 1);
+    }
+    CHECK(processes_tagged(tag).empty());
+    remove_db(db);
 }

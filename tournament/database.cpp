@@ -69,6 +69,8 @@ CREATE TABLE seats (
     protocol TEXT,
     cpu_ms REAL,
     memory_peak_bytes INTEGER,
+    process_game INTEGER,
+    restarted INTEGER,
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX seats_bot ON seats (bot_id);
@@ -226,12 +228,18 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
                 "{} holds a tournament of schema version {}; this program reads versions {} to {}",
                 shown(path), version, oldest_schema_version, schema_version);
         if (access == Access::write && version < schema_version) {
+            SQLite::Transaction upgrade(*db);
             // Version 1 to 2: what each player used, and the version of the host that played
             // each game: NULL for the games played before.
-            SQLite::Transaction upgrade(*db);
-            db->exec("ALTER TABLE games ADD COLUMN host_version TEXT");
-            db->exec("ALTER TABLE seats ADD COLUMN cpu_ms REAL");
-            db->exec("ALTER TABLE seats ADD COLUMN memory_peak_bytes INTEGER");
+            if (version < 2) {
+                db->exec("ALTER TABLE games ADD COLUMN host_version TEXT");
+                db->exec("ALTER TABLE seats ADD COLUMN cpu_ms REAL");
+                db->exec("ALTER TABLE seats ADD COLUMN memory_peak_bytes INTEGER");
+            }
+            // Version 2 to 3 (protocol v004): which game of its process each seat's was, and
+            // whether its process was a restart: NULL for the games played before.
+            db->exec("ALTER TABLE seats ADD COLUMN process_game INTEGER");
+            db->exec("ALTER TABLE seats ADD COLUMN restarted INTEGER");
             db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
             upgrade.commit();
         }
@@ -305,6 +313,14 @@ void write_seat(SQLite::Statement& seat, const SeatResult& s) {
         seat.bind(":memory_peak_bytes", static_cast<std::int64_t>(*s.memory_peak_bytes));
     else
         seat.bind(":memory_peak_bytes");
+    if (s.process_game)
+        seat.bind(":process_game", *s.process_game);
+    else
+        seat.bind(":process_game");
+    if (s.restarted)
+        seat.bind(":restarted", static_cast<int>(*s.restarted));
+    else
+        seat.bind(":restarted");
 }
 
 // A game row's columns, by name (a schema 1 database has no host_version: NULL).
@@ -335,7 +351,8 @@ FixtureRecord game_row(const SQLite::Statement& game) {
     return row;
 }
 
-// A seat's result columns, by name (a schema 1 database has no cpu_ms nor memory_peak_bytes).
+// A seat's result columns, by name (a schema 1 database has no cpu_ms nor memory_peak_bytes, a
+// schema 2 one no process_game nor restarted).
 SeatResult seat_result(const SQLite::Statement& seat) {
     SeatResult s;
     s.outcome = seat.getColumn("outcome").getString();
@@ -353,6 +370,10 @@ SeatResult seat_result(const SQLite::Statement& seat) {
     if (!seat.getColumn("memory_peak_bytes").isNull())
         s.memory_peak_bytes =
             static_cast<std::uint64_t>(seat.getColumn("memory_peak_bytes").getInt64());
+    if (!seat.getColumn("process_game").isNull())
+        s.process_game = seat.getColumn("process_game").getInt();
+    if (!seat.getColumn("restarted").isNull())
+        s.restarted = seat.getColumn("restarted").getInt() != 0;
     return s;
 }
 
@@ -377,8 +398,10 @@ std::vector<FixtureRecord> Database::games() const {
     SQLite::Statement seat(
         *db_, std::string("SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
                           "stale_peels, timed_peels, think_ms, reason, protocol, ") +
-                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes"
-                                 : "NULL AS cpu_ms, NULL AS memory_peak_bytes") +
+                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes, "
+                                 : "NULL AS cpu_ms, NULL AS memory_peak_bytes, ") +
+                  (version_ >= 3 ? "process_game, restarted"
+                                 : "NULL AS process_game, NULL AS restarted") +
                   " FROM seats ORDER BY game_id, seat");
     while (seat.executeStep()) {
         const int id = seat.getColumn("game_id").getInt();
@@ -447,7 +470,8 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
                            ":tiles, peels = :peels, dumps = :dumps, stale_peels = :stale_peels, "
                            "timed_peels = :timed_peels, think_ms = :think_ms, reason = :reason, "
                            "protocol = :protocol, cpu_ms = :cpu_ms, memory_peak_bytes = "
-                           ":memory_peak_bytes WHERE game_id = :game_id AND seat = :seat");
+                           ":memory_peak_bytes, process_game = :process_game, restarted = "
+                           ":restarted WHERE game_id = :game_id AND seat = :seat");
     for (const auto& [id, result] : results) {
         game.bind(":end", result->end);
         if (result->winner_seat)

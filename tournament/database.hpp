@@ -36,7 +36,7 @@ class Database;
 
 namespace bg::tournament {
 
-inline constexpr int schema_version = 2;
+inline constexpr int schema_version = 3;
 inline constexpr int oldest_schema_version = 1;
 
 struct SeatResult {
@@ -53,6 +53,11 @@ struct SeatResult {
     // What its processes used, as its cgroup counted it (nullopt: not counted).
     std::optional<double> cpu_ms;
     std::optional<std::uint64_t> memory_peak_bytes;
+    // Which game of its process this was (1: a process started for it; protocol v004 keeps
+    // processes), and whether its process was started afresh because the one before could not
+    // go on (a restart); nullopt for a game played before schema version 3.
+    std::optional<int> process_game = std::nullopt;
+    std::optional<bool> restarted = std::nullopt;
     friend bool operator==(const SeatResult&, const SeatResult&) = default;
 };
 

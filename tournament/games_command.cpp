@@ -56,7 +56,11 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                  {"protocol", r.protocol},
                  {"cpu_ms", r.cpu_ms ? nlohmann::json(*r.cpu_ms) : nlohmann::json(nullptr)},
                  {"memory_peak_bytes", r.memory_peak_bytes ? nlohmann::json(*r.memory_peak_bytes)
-                                                           : nlohmann::json(nullptr)}}));
+                                                           : nlohmann::json(nullptr)},
+                 {"process_game",
+                  r.process_game ? nlohmann::json(*r.process_game) : nlohmann::json(nullptr)},
+                 {"restarted",
+                  r.restarted ? nlohmann::json(*r.restarted) : nlohmann::json(nullptr)}}));
             const std::string err_path = stderr_of(row, s);
             seat["stderr"] =
                 err_path.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(err_path);

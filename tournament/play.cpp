@@ -309,6 +309,7 @@ std::string Run::finish_reason() const {
 Runner::Options Run::runner_options() {
     Runner::Options options;
     options.concurrency = concurrency_;
+    options.reuse = settings_.reuse;
     options.venue = venue_.get();
     options.on_waiting = [this](const std::string& why) {
         if (!std::exchange(said_waiting_, true)) {
@@ -431,7 +432,7 @@ PlaySettings play_settings(const po::variables_map& vm) {
     PlaySettings settings{static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
                           static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
                           bg::options::count(vm, "progress", 1, 86'400) * 1000,
-                          vm["json"].as<bool>(), std::nullopt};
+                          vm["json"].as<bool>(), std::nullopt, bg::options::read_reuse(vm)};
     if (vm.count("serve")) {
         auto address = serve::parse_address(vm["serve"].as<std::string>());
         if (auto* why = std::get_if<std::string>(&address))

@@ -8,6 +8,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/options.hpp"
 #include "serve/request.hpp"
 
 #include "tournament/database.hpp"
@@ -21,6 +22,7 @@ struct PlaySettings {
     std::uint64_t progress_ms = 10'000;
     bool json = false;
     std::optional<serve::Address> serve;  // --serve
+    options::Reuse reuse;                 // --fresh-bots, --games-per-process
 };
 
 // Those of the command line; po::error for a bad value.

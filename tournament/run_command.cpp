@@ -67,6 +67,7 @@ po::options_description play_options() {
          "127.0.0.1: any other address shows the games (bots' names, commands, grids and "
          "stderr) to the network. No seed of a game not over is ever sent");
     // clang-format on
+    options.add(bg::options::reuse());
     return options;
 }
 

@@ -1,5 +1,6 @@
 #include "tournament/runner.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -21,9 +22,32 @@ constexpr std::uint64_t retry_ms = 250;
 
 }  // namespace
 
+// A table's bots as one slot plays them: their lineup, in a cgroup (with its cores) that outlives
+// it.
+struct Runner::Table {
+    std::vector<int> bots;  // their ids, sorted: a game with these seats is this table's
+    std::unique_ptr<cgroups::GameCgroup> cgroup;
+    std::unique_ptr<Lineup> lineup;
+
+    // The lineup's slot of each seat of a game of this table (a bot twice in a game: two slots).
+    std::vector<int> slots_of(const std::vector<int>& seats) const {
+        std::vector<int> slots;
+        std::vector<bool> taken(bots.size());
+        for (const int bot : seats)
+            for (std::size_t i = 0; i < bots.size(); ++i)
+                if (bots[i] == bot && !taken[i]) {
+                    taken[i] = true;
+                    slots.push_back(static_cast<int>(i));
+                    break;
+                }
+        return slots;
+    }
+};
+
 struct Runner::Slot {
     FixtureRecord row;
-    std::unique_ptr<cgroups::GameCgroup> cgroup;
+    std::unique_ptr<Table> table;
+    std::vector<bool> restarted;  // each seat's, from its lineup
     std::optional<OutputFile> log_file;
     std::string log_path;
     std::unique_ptr<EventLog> log;
@@ -94,6 +118,7 @@ GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::s
         if (const auto peak = recorded.find("memory_peak_bytes");
             peak != recorded.end() && peak->is_number())
             seat.memory_peak_bytes = peak->get<std::uint64_t>();
+        seat.process_game = p.process_game;
         out.seats.push_back(std::move(seat));
     }
     return out;
@@ -147,11 +172,22 @@ void Runner::fail(std::string error) {
     stop();
 }
 
+namespace {
+
+std::vector<int> table_of(const Fixture& game) {
+    std::vector<int> bots = game.seats;
+    std::sort(bots.begin(), bots.end());
+    return bots;
+}
+
+}  // namespace
+
 void Runner::start_next(Slot& slot) {
-    if (pending_.empty() || stopping_ || !take_cgroup(slot))
+    auto next = pending_.begin();
+    if (pending_.empty() || stopping_ || !take_table(slot, next))
         return;
-    slot.row = std::move(pending_.front());
-    pending_.pop_front();
+    slot.row = std::move(*next);
+    pending_.erase(next);
     if (!open_records(slot))
         return;
     try {
@@ -162,7 +198,17 @@ void Runner::start_next(Slot& slot) {
     start_match(slot);
 }
 
-bool Runner::take_cgroup(Slot& slot) {
+bool Runner::take_table(Slot& slot, std::deque<FixtureRecord>::iterator& next) {
+    if (slot.table) {
+        const auto own = std::find_if(pending_.begin(), pending_.end(), [&](const auto& row) {
+            return table_of(row.game) == slot.table->bots;
+        });
+        if (own != pending_.end()) {
+            next = own;
+            return true;
+        }
+        retire(slot);
+    }
     auto made = options_.venue->game_cgroup();
     if (auto* error = std::get_if<cgroups::Machine::GameError>(&made)) {
         if (!error->no_free_cores) {
@@ -175,8 +221,26 @@ bool Runner::take_cgroup(Slot& slot) {
         retry_.start(retry_ms);
         return false;
     }
-    slot.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    auto table = std::make_unique<Table>();
+    table->bots = table_of(next->game);
+    table->cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    Lineup::Options lineup;
+    lineup.keep = !options_.reuse.fresh;
+    lineup.games_per_process = options_.reuse.games_per_process;
+    lineup.kill_grace_ms = database_.spec().game.kill_grace_ms;
+    // A let-go player gone: its table may be swept, and the run may be over.
+    lineup.on_let_go = [this] { reaper_.start(0); };
+    table->lineup = std::make_unique<Lineup>(loop_, *options_.venue, table->cgroup.get(),
+                                             table->bots, std::move(lineup));
+    slot.table = std::move(table);
     return true;
+}
+
+void Runner::retire(Slot& slot) {
+    if (!slot.table)
+        return;
+    slot.table->lineup->dismiss();
+    retired_.push_back(std::move(slot.table));
 }
 
 bool Runner::open_records(Slot& slot) {
@@ -215,7 +279,10 @@ void Runner::start_match(Slot& slot) {
         RulesConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
     for (int bot : scheduled.seats)
         setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
-    options_.venue->describe(setup, slot.cgroup.get());
+    Lineup::Seating seating = slot.table->lineup->seat(slot.table->slots_of(scheduled.seats));
+    setup.game.continuing = std::move(seating.continuing);
+    slot.restarted = std::move(seating.restarted);
+    options_.venue->describe(setup, slot.table->cgroup.get());
     if (options_.on_started)
         options_.on_started(slot.row);
     Match::Options match_options;
@@ -240,9 +307,12 @@ void Runner::start_match(Slot& slot) {
         reaper_.start(0);
     };
     slot.started_ms = uv_now(loop_);
-    slot.match = std::make_unique<Match>(
-        loop_, std::move(setup), options_.venue->dictionary(), *slot.log,
-        options_.venue->seats(loop_, scheduled.seats, slot.cgroup.get()), std::move(match_options));
+    slot.match =
+        std::make_unique<Match>(loop_, std::move(setup), options_.venue->dictionary(), *slot.log,
+                                std::move(seating.seats), std::move(match_options));
+    for (std::size_t i = 0; i < seating.readers.size(); ++i)
+        if (seating.readers[i])
+            slot.match->continue_reader(static_cast<PlayerId>(i), std::move(*seating.readers[i]));
     slot.match->start();
 }
 
@@ -276,6 +346,8 @@ bool Runner::records_kept(Slot& slot) {
 // callback. The games that ended in this turn are committed together: one sync to disk, not
 // one each.
 void Runner::reap() {
+    // Tables let go whose players are gone: their cgroups (and cores) go with them.
+    std::erase_if(retired_, [](const auto& table) { return table->lineup->finished(); });
     std::vector<Slot*> recorded;
     for (Slot* slot : done_) {
         try {
@@ -288,6 +360,9 @@ void Runner::reap() {
             }
             slot->row.result =
                 game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
+            for (std::size_t s = 0; s < slot->row.result->seats.size(); ++s)
+                slot->row.result->seats[s].restarted =
+                    s < slot->restarted.size() && slot->restarted[s];
             recorded.push_back(slot);
         } catch (const std::exception& e) {
             fail(fmt::format("the database could not be written: {}", e.what()));
@@ -310,9 +385,11 @@ void Runner::reap() {
             options_.on_recorded(slot->row);
     }
     for (Slot* slot : std::exchange(done_, {})) {
+        // Its players back to their lineup: those that stay, parked for the table's next game.
+        slot->table->lineup->take_back(slot->match->release_seats(),
+                                       slot->match->referee().game().players());
         slot->match.reset();
         slot->log.reset();
-        slot->cgroup.reset();  // its players' are gone with them
         start_next(*slot);
     }
     finish_if_idle();
@@ -320,6 +397,13 @@ void Runner::reap() {
 
 void Runner::finish_if_idle() {
     if (finished_ || running() > 0 || !done_.empty() || (!pending_.empty() && !stopping_))
+        return;
+    // No game starts again: every table's players are let go, and waited for (each one gone
+    // starts the reaper, which comes back here).
+    for (auto& slot : slots_)
+        retire(*slot);
+    std::erase_if(retired_, [](const auto& table) { return table->lineup->finished(); });
+    if (!retired_.empty())
         return;
     finished_ = true;
     reaper_.close();

@@ -1,8 +1,11 @@
 // Plays a tournament's pending games, many at once on one libuv loop: each game is a Match
-// (match/), its seats and its cgroup from the run's venue, the word list shared by all. A game is
-// marked running when it starts and recorded (result and state in one transaction) when it ends; a
-// game that did not end by itself (the run was stopped) goes back to pending, to be played
-// again from the start by `resume`.
+// (match/), its seats from a lineup of its table's bots (match/lineup.hpp) in a cgroup from the
+// run's venue, the word list shared by all. A slot plays the games of one table in a row (a
+// deal's rotations, then the next deal's), so that its v004 bots stay from game to game, each in
+// one sandbox and cgroup for its life; other bots, and all with --fresh-bots, are started for
+// each game. A game is marked running when it starts and recorded (result and state in one
+// transaction) when it ends; a game that did not end by itself (the run was stopped) goes back
+// to pending, to be played again from the start by `resume`.
 #pragma once
 
 #include <uv.h>
@@ -14,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/options.hpp"
+#include "match/lineup.hpp"
 #include "match/match.hpp"
 #include "match/venue.hpp"
 #include "tournament/database.hpp"
@@ -38,6 +43,7 @@ class Runner {
   public:
     struct Options {
         int concurrency = 1;
+        options::Reuse reuse;  // whether v004 bots stay from game to game
         // Where every game is played: the word list, each bot's command as a seat (by bot id),
         // the machine's cgroups. It outlives the runner.
         const Venue* venue = nullptr;
@@ -66,12 +72,16 @@ class Runner {
     int running() const;
 
   private:
+    struct Table;
     struct Slot;
 
     void start_next(Slot& slot);
-    // A game's cgroup for the slot; false when the game cannot start now (it waits for cores,
-    // or the run failed).
-    bool take_cgroup(Slot& slot);
+    // The table the slot plays next: its own while one of its games is pending, else the first
+    // pending game's; false when the game cannot start now (it waits for cores, or the run
+    // failed).
+    bool take_table(Slot& slot, std::deque<FixtureRecord>::iterator& next);
+    // Its table's players let go (told B.), to be swept once gone.
+    void retire(Slot& slot);
     // Its log and its players' stderr files beside it; false when the run failed.
     bool open_records(Slot& slot);
     void start_match(Slot& slot);
@@ -86,6 +96,7 @@ class Runner {
     std::deque<FixtureRecord> pending_;
     Options options_;
     std::vector<std::unique_ptr<Slot>> slots_;
+    std::vector<std::unique_ptr<Table>> retired_;  // let go, until their players are gone
     std::vector<Slot*> done_;
     Timer reaper_;
     Timer retry_;  // a game that found no free cores tries again

@@ -117,6 +117,7 @@ Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>
             if (r.memory_peak_bytes)
                 bot.memory_peak_bytes =
                     std::max(bot.memory_peak_bytes.value_or(0), *r.memory_peak_bytes);
+            bot.restarts += r.restarted.value_or(false);
             game.standings.push_back(r.standing);
             for (std::size_t o = 0; o < seats.size(); ++o) {
                 if (o == s)
@@ -194,6 +195,11 @@ std::string standings_table(const Standings& s) {
         for (const auto& [kind, count] : b.disqualifications)
             out += fmt::format("    {} disqualified {} time{}: {}\n", escape_for_terminal(b.name),
                                count, count == 1 ? "" : "s", kind);
+    for (const auto& b : s.bots)
+        if (b.restarts > 0)
+            out += fmt::format(
+                "    {} restarted {} time{}: its process could not go on to its next game\n",
+                escape_for_terminal(b.name), b.restarts, b.restarts == 1 ? "" : "s");
     out += elo_note;
     if (s.bots.size() > 2) {
         out += fmt::format("head to head (row's share of its games against the column's):\n");
@@ -263,6 +269,7 @@ nlohmann::json standings_json(const Standings& s) {
                         {"cpu_ms", b.cpu_ms ? json(*b.cpu_ms) : json(nullptr)},
                         {"memory_peak_bytes",
                          b.memory_peak_bytes ? json(*b.memory_peak_bytes) : json(nullptr)},
+                        {"restarts", b.restarts},
                         {"elo", b.rating.elo},
                         {"elo_low", b.rating.low},
                         {"elo_high", b.rating.high}});

@@ -37,6 +37,9 @@ struct BotStanding {
     // think time in CPU, beside think_ms's wall clock) and the highest peak memory of a game.
     std::optional<double> cpu_ms;
     std::optional<std::uint64_t> memory_peak_bytes;
+    // How often its process was started afresh because the one before could not go on (a v004
+    // process that crashed, hung, left or misbehaved between games, or was put out).
+    int restarts = 0;
     stats::Rating rating;
 };
 

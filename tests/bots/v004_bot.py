@@ -10,6 +10,7 @@ with status 1 (out, failing the test) when the host breaks the protocol.
 
 MODE:
   stay           plays every game it is given
+  idle           stays for every game it is given, and never moves (each runs to its time limit)
   crash-after-1  plays its first game, then exits with status 3 after reading E
   hang-after-1   plays its first game, then reads nothing more and never answers G
   leak           plays every game, holding 24 MiB more after each (touched, so resident)
@@ -74,6 +75,8 @@ def play():
         if not message:
             sys.exit(0)
         kind = message[0]
+        if mode == "idle" and kind != "E":
+            continue
         if kind == "H":
             if int(message[1:5]) != 0:
                 fail("a hand at peel " + message[1:5])
