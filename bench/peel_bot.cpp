@@ -5,6 +5,7 @@
 //                               comes, then write the N round trips (ns, one a line) to FILE
 //                               and exit; with CPU, it first moves itself to that CPU
 //   peel_bot play               peel whenever tiles come, until the game ends
+//   peel_bot stay               the same in protocol v004, staying for every game of its match
 #include <time.h>
 #include <unistd.h>
 
@@ -39,32 +40,74 @@ void send(const std::string& bytes) {
     }
 }
 
+// More of the host's bytes into `pending`; at the end of input, it leaves.
+void read_more() {
+    char buffer[4096];
+    const ssize_t n = ::read(0, buffer, sizeof buffer);
+    if (n <= 0)
+        std::exit(0);
+    pending.append(buffer, static_cast<std::size_t>(n));
+}
+
 // Reads up to the end of the next message ('.'), adding its letters to the hand.
 void next_message() {
-    for (;;) {
-        const auto dot = pending.find('.');
-        if (dot != std::string::npos) {
-            for (std::size_t i = 0; i < dot; ++i)
-                hand.add(pending[i]);
-            pending.erase(0, dot + 1);
-            return;
-        }
-        char buffer[4096];
-        const ssize_t n = ::read(0, buffer, sizeof buffer);
-        if (n <= 0)
-            std::exit(0);
-        pending.append(buffer, static_cast<std::size_t>(n));
-    }
+    std::size_t dot;
+    while ((dot = pending.find('.')) == std::string::npos)
+        read_more();
+    for (std::size_t i = 0; i < dot; ++i)
+        hand.add(pending[i]);
+    pending.erase(0, dot + 1);
 }
 
 void peel() {
     send("p" + bg::serialise(bg::staircase_grid(hand.to_string())));
 }
 
+// The next v2 message, without its '.' (an E's reason, length-prefixed, may hold one).
+std::string next_v2_message() {
+    for (;;) {
+        std::size_t end = pending.find('.');
+        if (pending.size() >= 10 && pending[0] == 'E')
+            end = 10 + std::stoul(pending.substr(6, 4));
+        if (end != std::string::npos && end < pending.size()) {
+            std::string message = pending.substr(0, end);
+            pending.erase(0, end + 1);
+            return message;
+        }
+        read_more();
+    }
+}
+
+// v004: peels its whole hand whenever a tile comes, and stays for the next game until B.
+int stay() {
+    send("v004R");
+    int seen = 0;
+    for (;;) {
+        const std::string m = next_v2_message();
+        const char kind = m.empty() ? '?' : m[0];
+        if (kind == 'B')
+            return 0;
+        if (kind == 'G')
+            send("R");
+        if (kind == 'E')
+            hand = {}, seen = 0;
+        if (kind != 'H' && kind != 'P')
+            continue;
+        seen = std::atoi(m.substr(1, 4).c_str());
+        for (char c : m.substr(5, kind == 'H' ? std::string::npos : 1))
+            hand.add(c);
+        char number[8];
+        std::snprintf(number, sizeof number, "P%04d", seen);
+        send(number + bg::serialise(bg::staircase_grid(hand.to_string())));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "stay")
+        return stay();
     send("r");
     next_message();
     if (mode == "time" && (argc == 4 || argc == 5)) {
@@ -94,6 +137,6 @@ int main(int argc, char** argv) {
             next_message();
         }
     }
-    std::fprintf(stderr, "usage: peel_bot time N FILE [CPU] | peel_bot play\n");
+    std::fprintf(stderr, "usage: peel_bot time N FILE [CPU] | peel_bot play | peel_bot stay\n");
     return 2;
 }

@@ -120,7 +120,8 @@ void describe_options(CommandLine& line) {
         ("games", po::value<std::string>()->value_name("N"),
          "play N games with the same players, one after another (default 1): the first dealt by "
          "--seed, each later one by a seed drawn from it; each game's result as it ends (with "
-         "--json, a line each), then each player's wins")
+         "--json, a line each), then each player's wins. A bot that asks for protocol v004 "
+         "keeps its process for all of them")
         ("log", po::value<std::string>()->value_name("FILE"), "write the event log (JSON Lines) to this file")
         ("logs", po::value<std::string>()->value_name("DIR"),
          "write each game's event log to DIR/game-NNNNNN.jsonl (made if missing), as a "

@@ -166,12 +166,4 @@ std::unique_ptr<ProcessSeat> Venue::seat(uv_loop_t* loop, int seat, int command,
                                          std::move(cgroup), std::move(error));
 }
 
-std::vector<std::unique_ptr<Seat>> Venue::seats(uv_loop_t* loop, const std::vector<int>& commands,
-                                                cgroups::GameCgroup* game) const {
-    std::vector<std::unique_ptr<Seat>> made;
-    for (std::size_t i = 0; i < commands.size(); ++i)
-        made.push_back(seat(loop, static_cast<int>(i), commands[i], game));
-    return made;
-}
-
 }  // namespace bg

@@ -66,9 +66,6 @@ class Venue {
     // in the game's cgroup (when it has one; `life`: GameCgroup::player's).
     std::unique_ptr<ProcessSeat> seat(uv_loop_t* loop, int seat, int command,
                                       cgroups::GameCgroup* game, int life = 1) const;
-    // A game's seats: seat i runs command commands[i] of the plan's.
-    std::vector<std::unique_ptr<Seat>> seats(uv_loop_t* loop, const std::vector<int>& commands,
-                                             cgroups::GameCgroup* game) const;
 
   private:
     explicit Venue(VenuePlan plan) : plan_(std::move(plan)) {}

@@ -17,6 +17,8 @@ MODE:
   late-moves     after each E, sends a dump and a peel cut in two, as a bot that had not read
                  its E would
   chatter        after its first E, sends R before any G: a protocol error between games
+  spike          in its first game alone, before its first peel, spends 0.3 s of CPU and holds
+                 64 MiB for a moment
 """
 import os
 import sys
@@ -65,6 +67,14 @@ def begin(seat, seats):
     hand, seen, games = [], 0, games + 1
     sys.stderr.write("life %s game %d seat %s of %s\n" % (life, games, seat, seats))
     sys.stderr.flush()
+    if mode == "spike" and games == 1:
+        block = bytearray(64 << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        del block
+        until = time.process_time() + 0.3
+        while time.process_time() < until:
+            pass
 
 
 def play():
