@@ -355,43 +355,50 @@ TEST_CASE("v004: a tournament restarts a bot that crashes, hangs or leaks, and c
     }
 }
 
-TEST_CASE("v004: a runner killed with SIGKILL mid-match leaves nothing, and its resume plays on",
+TEST_CASE("v004: a runner stopped by SIGINT or killed by SIGKILL mid-match leaves nothing, and "
+          "its resume plays on",
           "[e2e][v004][tournament]") {
-    const std::string db = scratch("v004-killed.db"), tag = scratch("v004-killed");
-    remove_db(db);
-    // Idle bots stay, each game running to its time limit: the kill comes mid-match.
-    Background runner = start({tournament, "run", "--db", db, "--dict", two_letters, "--deals",
-                               "3", "--concurrency", "1", "--game-timeout", "1", "--bot",
-                               "a=" + v004_bot("idle", tag), "--bot", "b=" + v004_bot("idle", tag)});
-    bool two_done = false;
-    for (int i = 0; i < 800 && !two_done; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        const Run listed = run({tournament, "games", "--db", db, "--json"});
-        if (listed.status != 0)
-            continue;
-        int done = 0;
-        for (const auto& g : json::parse(listed.out))
-            done += g["state"] == "done";
-        two_done = done >= 2;
+    for (const int signal : {SIGINT, SIGKILL}) {
+        INFO("signal " << signal);
+        const std::string db = scratch("v004-killed.db"), tag = scratch("v004-killed");
+        remove_db(db);
+        // Idle bots stay, each game running to its time limit: the signal comes mid-match.
+        Background runner =
+            start({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "3",
+                   "--concurrency", "1", "--game-timeout", "1", "--bot",
+                   "a=" + v004_bot("idle", tag), "--bot", "b=" + v004_bot("idle", tag)});
+        bool two_done = false;
+        for (int i = 0; i < 800 && !two_done; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            const Run listed = run({tournament, "games", "--db", db, "--json"});
+            if (listed.status != 0)
+                continue;
+            int done = 0;
+            for (const auto& g : json::parse(listed.out))
+                done += g["state"] == "done";
+            two_done = done >= 2;
+        }
+        REQUIRE(two_done);
+        REQUIRE(::kill(runner.pid, signal) == 0);
+        const Run stopped = runner.wait(30);
+        if (signal == SIGINT)  // stopped: the standings, and every kept process told B. and gone
+            CHECK(processes_tagged(tag).empty());
+        // Killed, its kept processes die with it (each sandbox dies with its parent).
+        CHECK(wait_until_untagged(tag));
+        const Run resumed = run({tournament, "resume", "--db", db, "--json"}, 120);
+        INFO(stopped.err << resumed.err);
+        REQUIRE(resumed.status == 0);
+        CHECK(json::parse(resumed.out)["done"] == 6);
+        // The kept processes went with the stopped run: the game it was playing is played again
+        // by processes started afresh.
+        for (const auto& g : tournament_games(db)) {
+            INFO("game " << g["id"]);
+            CHECK(g["state"] == "done");
+            if (g["attempts"] == 2)
+                for (const auto& seat : g["seats"])
+                    CHECK(seat["process_game"] == 1);
+        }
+        CHECK(processes_tagged(tag).empty());
+        remove_db(db);
     }
-    REQUIRE(two_done);
-    REQUIRE(::kill(runner.pid, SIGKILL) == 0);
-    runner.wait(10);
-    // Its kept processes die with it (each sandbox dies with its parent).
-    CHECK(wait_until_untagged(tag));
-    const Run resumed = run({tournament, "resume", "--db", db, "--json"}, 120);
-    INFO(resumed.err);
-    REQUIRE(resumed.status == 0);
-    CHECK(json::parse(resumed.out)["done"] == 6);
-    // The kept processes went with the killed run: the game it was playing is played again by
-    // processes started afresh.
-    for (const auto& g : tournament_games(db)) {
-        INFO("game " << g["id"]);
-        CHECK(g["state"] == "done");
-        if (g["attempts"] == 2)
-            for (const auto& seat : g["seats"])
-                CHECK(seat["process_game"] == 1);
-    }
-    CHECK(processes_tagged(tag).empty());
-    remove_db(db);
 }

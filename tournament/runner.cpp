@@ -302,7 +302,11 @@ void Runner::start_match(Slot& slot) {
                 slot.stderr_error.empty())
                 slot.stderr_error = fmt::format("{}: {}", path, std::strerror(errno));
         };
+    // Its players go back to their lineup at once (those that stay parked, their output read
+    // by the lineup from the next turn on); the game is recorded from the reaper.
     match_options.on_done = [this, &slot] {
+        slot.table->lineup->take_back(slot.match->release_seats(),
+                                      slot.match->referee().game().players());
         done_.push_back(&slot);
         reaper_.start(0);
     };
@@ -385,9 +389,6 @@ void Runner::reap() {
             options_.on_recorded(slot->row);
     }
     for (Slot* slot : std::exchange(done_, {})) {
-        // Its players back to their lineup: those that stay, parked for the table's next game.
-        slot->table->lineup->take_back(slot->match->release_seats(),
-                                       slot->match->referee().game().players());
         slot->match.reset();
         slot->log.reset();
         start_next(*slot);
