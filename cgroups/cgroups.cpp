@@ -162,10 +162,9 @@ PlayerCgroup::~PlayerCgroup() {
 std::variant<std::unique_ptr<PlayerCgroup>, std::string> GameCgroup::player(
     int seat, const PlayerLimits& limits, int life) {
     std::unique_ptr<PlayerCgroup> player(new PlayerCgroup());
-    const std::string name = life > 1 ? fmt::format("player-{}-{}", seat + 1, life)
-                                      : fmt::format("player-{}", seat + 1);
-    if (auto error = player->make(*this, name, limits);
-        !error.empty())
+    const std::string name =
+        life > 1 ? fmt::format("player-{}-{}", seat + 1, life) : fmt::format("player-{}", seat + 1);
+    if (auto error = player->make(*this, name, limits); !error.empty())
         return error;
     return player;
 }

@@ -52,9 +52,9 @@ std::optional<Game> Game::create(const RulesConfig& config, const Dictionary& di
         return std::nullopt;
     }
     for (const auto& continuing : config.continuing)
-        if (continuing && (!stays_for_match(continuing->version) ||
-                           continuing->version > config.newest_protocol ||
-                           continuing->process_game < 2)) {
+        if (continuing &&
+            (!stays_for_match(continuing->version) ||
+             continuing->version > config.newest_protocol || continuing->process_game < 2)) {
             *error = fmt::format("a player cannot continue in v{:03} as its process's game {}",
                                  continuing->version, continuing->process_game);
             return std::nullopt;

@@ -47,11 +47,11 @@ struct Invocation {
     cgroups::Shares shares;  // cgroups, or per-process limits only
     bool json = false;
     bool quiet = false;
-    int games = 1;     // --games N: N games with the same players, one after another
+    int games = 1;         // --games N: N games with the same players, one after another
     options::Reuse reuse;  // whether v004 bots stay from game to game
-    std::string log;   // --log FILE, or ""
-    std::string logs;  // --logs DIR, or "": each game's log in it
-    std::string html;  // --html FILE, or ""
+    std::string log;       // --log FILE, or ""
+    std::string logs;      // --logs DIR, or "": each game's log in it
+    std::string html;      // --html FILE, or ""
     std::optional<serve::Address> serve;
 };
 

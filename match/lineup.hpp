@@ -80,10 +80,10 @@ class Lineup {
         std::unique_ptr<ProcessSeat> parked;  // its process, kept between games
         std::optional<PlayerReader> reader;   // the parked process's
         std::size_t parked_bytes = 0;         // what it has sent since it was parked
-        int version = 0;      // the version its parked process speaks
-        int games = 0;        // games its present process has played
-        int lives = 0;        // processes started for it
-        bool lost = false;    // its v004 process could not go on: the next is a restart
+        int version = 0;                      // the version its parked process speaks
+        int games = 0;                        // games its present process has played
+        int lives = 0;                        // processes started for it
+        bool lost = false;  // its v004 process could not go on: the next is a restart
         int restarts = 0;
         ProcessSeat* playing = nullptr;  // its seat in the game under way
     };
@@ -101,7 +101,7 @@ class Lineup {
     cgroups::GameCgroup* cgroup_;
     Options options_;
     std::vector<Slot> slots_;
-    std::vector<int> seated_;                           // the slot of each seat of the game
+    std::vector<int> seated_;                            // the slot of each seat of the game
     std::vector<std::unique_ptr<ProcessSeat>> leaving_;  // ended, until finished
 };
 

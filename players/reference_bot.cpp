@@ -55,7 +55,7 @@ class Pace {
     // New tiles came now (the hand, when `first`).
     void tiles(bool first) {
         due_ = std::max(due_, Clock::now() + std::chrono::milliseconds(first ? level_.first_ms
-                                                                              : level_.pace_ms));
+                                                                             : level_.pace_ms));
     }
     // Milliseconds until a move may go (0: now).
     int wait_ms() const {
@@ -381,7 +381,8 @@ int main(int argc, char** argv) {
             }
         } else if (arg == "--level" && has_value) {
             const std::string_view text = argv[++i];
-            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), level);
+            const auto [end, error] =
+                std::from_chars(text.data(), text.data() + text.size(), level);
             if (error != std::errc() || end != text.data() + text.size() || level < 1 ||
                 level > top_level) {
                 std::fprintf(stderr, "reference_bot: --level must be 1 to %d, not '%s'\n",

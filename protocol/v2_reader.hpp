@@ -29,8 +29,8 @@ class V2Reader {
     // game).
     void seat_as(PlayerId seat) { player_ = seat; }
 
-    // `bytes` starts with the handshake's "v" (unless after_handshake). The first byte the grammar does not allow becomes
-    // one Violation; everything after it is ignored.
+    // `bytes` starts with the handshake's "v" (unless after_handshake). The first byte the grammar
+    // does not allow becomes one Violation; everything after it is ignored.
     void feed(std::string_view bytes, std::vector<Input>& out);
     void finish(std::vector<Input>& out);
     bool failed() const { return state_ == State::failed; }

@@ -43,9 +43,9 @@ nlohmann::json to_json(const GameSetup& s) {
             const auto* c = i < s.game.continuing.size() && s.game.continuing[i]
                                 ? &*s.game.continuing[i]
                                 : nullptr;
-            continuing.push_back(c ? nlohmann::json{{"version", c->version},
-                                                    {"process_game", c->process_game}}
-                                   : nlohmann::json(nullptr));
+            continuing.push_back(
+                c ? nlohmann::json{{"version", c->version}, {"process_game", c->process_game}}
+                  : nlohmann::json(nullptr));
         }
         start["continuing"] = std::move(continuing);
     }
@@ -90,8 +90,8 @@ std::variant<GameSetup, std::string> setup_from_json(const nlohmann::json& objec
     // An older host had no stall timeout.
     s.stall_timeout_ms = version >= 4 ? f.get<std::uint64_t>("stall_timeout_ms") : 0;
     // An older host started every player for its game.
-    const auto continuing =
-        version >= 5 ? f.get<std::vector<nlohmann::json>>("continuing") : std::vector<nlohmann::json>{};
+    const auto continuing = version >= 5 ? f.get<std::vector<nlohmann::json>>("continuing")
+                                         : std::vector<nlohmann::json>{};
     if (!f.error().empty())
         return "bad start record: " + f.error();
     if (version >= 5 && continuing.size() != s.commands.size())

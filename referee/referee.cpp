@@ -113,8 +113,7 @@ Effects Referee::start(std::uint64_t t_ns) {
     for (const PlayerId p : order) {
         const auto i = static_cast<std::size_t>(p);
         if (i < continuing.size() && continuing[i])
-            effects.push_back(
-                effect::Send{p, v2::next_game(p, static_cast<int>(seats_.size()))});
+            effects.push_back(effect::Send{p, v2::next_game(p, static_cast<int>(seats_.size()))});
         else
             effects.push_back(effect::Start{p});
     }
@@ -400,8 +399,7 @@ void Referee::stop(PlayerId player, Effects& effects) {
     const PlayerState& state = game_.players()[static_cast<std::size_t>(player)];
     const bool v2 = sequenced(state.version);
     const bool may_stay = game_.over() && game_.end() != End::aborted &&
-                          state.phase != PlayerState::Phase::out &&
-                          stays_for_match(state.version);
+                          state.phase != PlayerState::Phase::out && stays_for_match(state.version);
     seats_[static_cast<std::size_t>(player)].may_stay = may_stay;
     effects.push_back(
         effect::Stop{player, v2 ? setup_.kill_grace_ms : 0, setup_.kill_grace_ms, may_stay});

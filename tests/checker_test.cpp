@@ -37,10 +37,12 @@ TEST_CASE("check: every bundled bot passes every check", "[e2e][check]") {
         // The reference bot and the Python and C++ examples stay for a match: their second game
         // is checked too.
         const bool stays = r.out.find("(protocol v004)") != std::string::npos;
-        CHECK(stays == (bot == reference_bot || bot.find("example_player_v2") != std::string::npos ||
-                        bot.find("example_player_cpp") != std::string::npos));
-        CHECK(r.out.find(stays ? "11 of 11 checks passed. It is ready to play."
-                               : "9 of 9 checks passed. It is ready to play.") != std::string::npos);
+        CHECK(stays ==
+              (bot == reference_bot || bot.find("example_player_v2") != std::string::npos ||
+               bot.find("example_player_cpp") != std::string::npos));
+        CHECK(r.out.find(stays
+                             ? "11 of 11 checks passed. It is ready to play."
+                             : "9 of 9 checks passed. It is ready to play.") != std::string::npos);
         CHECK(r.err.find("libuv handles left open") == std::string::npos);
     }
 }

@@ -252,7 +252,8 @@ Effects peel_to_bananas(Referee& referee, std::uint64_t& t) {
 
 }  // namespace
 
-TEST_CASE("referee: a continuing player is sent G where a fresh one is started", "[referee][v004]") {
+TEST_CASE("referee: a continuing player is sent G where a fresh one is started",
+          "[referee][v004]") {
     MemoryLog log;
     Referee referee(v004_setup(true), two_letter_words(), log);
     const Effects effects = referee.start(0);
@@ -264,7 +265,8 @@ TEST_CASE("referee: a continuing player is sent G where a fresh one is started",
     CHECK(sends[0] == effect::Send{1, "G0202."});
 }
 
-TEST_CASE("referee: a v004 player still in at the end may stay, with its reader", "[referee][v004]") {
+TEST_CASE("referee: a v004 player still in at the end may stay, with its reader",
+          "[referee][v004]") {
     MemoryLog log;
     Referee referee(v004_setup(false), two_letter_words(), log);
     referee.start(0);

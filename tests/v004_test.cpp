@@ -3,8 +3,10 @@
 // alone, and every fault (a crash, a hang, a leak, moves sent late) started afresh with nothing
 // left running.
 #include <fmt/format.h>
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,8 +15,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-#include <chrono>
-#include <csignal>
 
 #include "tests/support/game.hpp"
 
@@ -37,8 +37,9 @@ struct Series {
 
 Series play_series(const std::vector<std::string>& players, int games,
                    std::vector<std::string> options = {}, const std::string& logs = "") {
-    std::vector<std::string> args = {host,     "--json",  "--quiet", "--dict", two_letters,
-                                     "--seed", "5",       "--games", std::to_string(games)};
+    std::vector<std::string> args = {host,     "--json",    "--quiet",
+                                     "--dict", two_letters, "--seed",
+                                     "5",      "--games",   std::to_string(games)};
     if (!logs.empty()) {
         args.push_back("--logs");
         args.push_back(logs);
@@ -141,8 +142,7 @@ TEST_CASE("v004: a signal mid-series ends the game it comes in and every kept pr
           "[e2e][v004]") {
     const std::string tag = scratch("v004-signal");
     auto background = start({host, "--json", "--quiet", "--dict", two_letters, "--games", "5",
-                             "--game-timeout", "1", v004_bot("idle", tag),
-                             v004_bot("idle", tag)});
+                             "--game-timeout", "1", v004_bot("idle", tag), v004_bot("idle", tag)});
     // Into its second game: the processes kept from the first.
     REQUIRE(wait_for_tagged(tag));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -170,8 +170,8 @@ TEST_CASE("v004: a bot that crashes, hangs or leaks between games is started afr
         INFO(c.mode);
         const std::string tag = scratch(std::string("v004-") + c.mode);
         const int games = 7;
-        const Series s = play_series({v004_bot(c.mode, tag), v004_bot("stay", tag)}, games,
-                                     c.options);
+        const Series s =
+            play_series({v004_bot(c.mode, tag), v004_bot("stay", tag)}, games, c.options);
         INFO(s.run.err);
         CHECK(s.run.status == 0);
         REQUIRE(s.results.size() == games);
@@ -213,8 +213,8 @@ TEST_CASE("v004: --fresh-bots starts every bot for each game, --games-per-proces
     std::set<std::string> lives(fresh.lives.at(1).begin(), fresh.lives.at(1).end());
     CHECK(lives.size() == 3);
 
-    const Series recycled =
-        play_series({v004_bot("stay", tag), v004_bot("stay", tag)}, 5, {"--games-per-process", "2"});
+    const Series recycled = play_series({v004_bot("stay", tag), v004_bot("stay", tag)}, 5,
+                                        {"--games-per-process", "2"});
     INFO(recycled.run.err);
     REQUIRE(recycled.results.size() == 5);
     for (int g = 0; g < 5; ++g)
@@ -234,7 +234,8 @@ TEST_CASE("v004: a one-game host tells a v004 bot B. after its E, and v003 bots 
           "[e2e][v004]") {
     const std::string tag = scratch("v004-one");
     // The bot leaves at B. (or the end of its input) with status 0: its exit is no fault.
-    const Series one = play_series({v004_bot("stay", tag), "exec " + python_bot("v2_bot", "staircase")}, 1);
+    const Series one =
+        play_series({v004_bot("stay", tag), "exec " + python_bot("v2_bot", "staircase")}, 1);
     INFO(one.run.err);
     REQUIRE(one.results.size() == 1);
     CHECK(one.results[0]["end"] == "bananas");
@@ -324,11 +325,11 @@ TEST_CASE("v004: a tournament restarts a bot that crashes, hangs or leaks, and c
         INFO(mode);
         const std::string db = scratch("v004-faults.db"), tag = scratch("v004-faults");
         remove_db(db);
-        const Run r = run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "4",
-                           "--concurrency", "1", "--ready-timeout", "1", "--memory", "100",
-                           "--json", "--bot", "ok=" + v004_bot("stay", tag), "--bot",
-                           "faulty=" + v004_bot(mode, tag)},
-                          180);
+        const Run r =
+            run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "4",
+                 "--concurrency", "1", "--ready-timeout", "1", "--memory", "100", "--json", "--bot",
+                 "ok=" + v004_bot("stay", tag), "--bot", "faulty=" + v004_bot(mode, tag)},
+                180);
         INFO(r.err);
         REQUIRE(r.status == 0);
         const json games = tournament_games(db);
@@ -355,9 +356,10 @@ TEST_CASE("v004: a tournament restarts a bot that crashes, hangs or leaks, and c
     }
 }
 
-TEST_CASE("v004: a runner stopped by SIGINT or killed by SIGKILL mid-match leaves nothing, and "
-          "its resume plays on",
-          "[e2e][v004][tournament]") {
+TEST_CASE(
+    "v004: a runner stopped by SIGINT or killed by SIGKILL mid-match leaves nothing, and "
+    "its resume plays on",
+    "[e2e][v004][tournament]") {
     for (const int signal : {SIGINT, SIGKILL}) {
         INFO("signal " << signal);
         const std::string db = scratch("v004-killed.db"), tag = scratch("v004-killed");

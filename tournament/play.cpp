@@ -432,7 +432,9 @@ PlaySettings play_settings(const po::variables_map& vm) {
     PlaySettings settings{static_cast<int>(bg::options::count(vm, "concurrency", 1, 4096)),
                           static_cast<int>(bg::options::count(vm, "rating-interval", 1, 1'000'000)),
                           bg::options::count(vm, "progress", 1, 86'400) * 1000,
-                          vm["json"].as<bool>(), std::nullopt, bg::options::read_reuse(vm)};
+                          vm["json"].as<bool>(),
+                          std::nullopt,
+                          bg::options::read_reuse(vm)};
     if (vm.count("serve")) {
         auto address = serve::parse_address(vm["serve"].as<std::string>());
         if (auto* why = std::get_if<std::string>(&address))
