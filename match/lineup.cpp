@@ -66,7 +66,12 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
         slot.restarts += restarted;
         seating.restarted.push_back(restarted);
         slot.games = 1;
-        auto seat = venue_.seat(loop_, index, slot.command, cgroup_, ++slot.lives);
+        std::unique_ptr<Seat> seat;
+        if (options_.other_seat)
+            seat = options_.other_seat(index);
+        slot.other = seat != nullptr;
+        if (!seat)
+            seat = venue_.seat(loop_, index, slot.command, cgroup_, ++slot.lives);
         seat->allow_keeping(true);
         slot.playing = seat.get();
         seating.continuing.emplace_back();
@@ -81,14 +86,13 @@ void Lineup::take_back(std::vector<Match::Released> released,
     for (std::size_t i = 0; i < released.size() && i < seated_.size(); ++i) {
         const int index = seated_[i];
         Slot& slot = slots_[static_cast<std::size_t>(index)];
-        // Every seat of the game is one this lineup made: a ProcessSeat.
-        std::unique_ptr<ProcessSeat> seat(static_cast<ProcessSeat*>(released[i].seat.release()));
+        std::unique_ptr<Seat> seat = std::move(released[i].seat);
         slot.playing = nullptr;
         const bool stays = stays_for_match(players[i].version);
         if (!seat->kept() || !released[i].reader) {
             // Put out, gone, or it sent what it may not after its E: a v004 process that could
             // not go on is a restart.
-            slot.lost = stays && options_.keep;
+            slot.lost = stays && options_.keep && !slot.other;
             let_go(index, std::move(seat), false);
             continue;
         }
@@ -108,7 +112,7 @@ void Lineup::take_back(std::vector<Match::Released> released,
 }
 
 Seat::Events Lineup::parked_events(int index) {
-    ProcessSeat* seat = slots_[static_cast<std::size_t>(index)].parked.get();
+    Seat* seat = slots_[static_cast<std::size_t>(index)].parked.get();
     // Each event is for the process parked now, not one that has since been let go.
     const auto parked = [this, index, seat]() -> Slot* {
         Slot& slot = slots_[static_cast<std::size_t>(index)];
@@ -153,7 +157,7 @@ void Lineup::drop(int index) {
     let_go(index, std::move(slot.parked), false);
 }
 
-void Lineup::let_go(int index, std::unique_ptr<ProcessSeat> seat, bool farewell) {
+void Lineup::let_go(int index, std::unique_ptr<Seat> seat, bool farewell) {
     std::function<void(const std::string&)> lines;
     if (options_.player_lines)
         lines = [this, index](const std::string& line) { options_.player_lines(index, line); };

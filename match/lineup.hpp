@@ -9,6 +9,9 @@
 // afresh for its next game (a restart, counted). So is one that was put out of its game. A
 // process that has played --games-per-process games is told B. and a fresh one takes its slot
 // (not a restart).
+//
+// A slot may be taken some other way (Options::other_seat): a remote seat is such a slot's, made
+// afresh for each game; the lineup treats it as any seat that cannot keep its player.
 #pragma once
 
 #include <uv.h>
@@ -40,6 +43,10 @@ class Lineup {
         // A process let go has finished: finished() may now say so. Called from inside the
         // process's own callback: the lineup may not be destroyed there.
         std::function<void()> on_let_go;
+        // A seat for slot `slot` taken some other way than by a process of its command (a
+        // remote seat, remote/remote_seat.hpp), or null for the venue's process seat. Called
+        // for each game the slot has no kept player for.
+        std::function<std::unique_ptr<Seat>(int slot)> other_seat;
     };
 
     // `slots`: the players; slot s runs command `commands[s]` of the venue's plan. Their
@@ -77,15 +84,16 @@ class Lineup {
   private:
     struct Slot {
         int command = 0;
-        std::unique_ptr<ProcessSeat> parked;  // its process, kept between games
-        std::optional<PlayerReader> reader;   // the parked process's
-        std::size_t parked_bytes = 0;         // what it has sent since it was parked
-        int version = 0;                      // the version its parked process speaks
-        int games = 0;                        // games its present process has played
-        int lives = 0;                        // processes started for it
-        bool lost = false;  // its v004 process could not go on: the next is a restart
+        std::unique_ptr<Seat> parked;        // its player, kept between games
+        std::optional<PlayerReader> reader;  // the parked process's
+        std::size_t parked_bytes = 0;        // what it has sent since it was parked
+        int version = 0;                     // the version its parked process speaks
+        int games = 0;                       // games its present process has played
+        int lives = 0;                       // processes started for it
+        bool lost = false;   // its v004 process could not go on: the next is a restart
+        bool other = false;  // its seat is taken some other way (Options::other_seat)
         int restarts = 0;
-        ProcessSeat* playing = nullptr;  // its seat in the game under way
+        Seat* playing = nullptr;  // its seat in the game under way
     };
 
     Seat::Events parked_events(int slot);
@@ -93,7 +101,7 @@ class Lineup {
     void drop(int slot);
     // Ends slot `index`'s process: after B. when `farewell`, else at once. What it still writes
     // on stderr is passed on.
-    void let_go(int index, std::unique_ptr<ProcessSeat> seat, bool farewell);
+    void let_go(int index, std::unique_ptr<Seat> seat, bool farewell);
     void sweep();
 
     uv_loop_t* loop_;
@@ -101,8 +109,8 @@ class Lineup {
     cgroups::GameCgroup* cgroup_;
     Options options_;
     std::vector<Slot> slots_;
-    std::vector<int> seated_;                            // the slot of each seat of the game
-    std::vector<std::unique_ptr<ProcessSeat>> leaving_;  // ended, until finished
+    std::vector<int> seated_;                     // the slot of each seat of the game
+    std::vector<std::unique_ptr<Seat>> leaving_;  // ended, until finished
 };
 
 }  // namespace bg

@@ -38,11 +38,8 @@ class ProcessSeat final : public Seat {
     // What it used in the game it was last attached to.
     cgroups::Usage usage() const override;
 
-    // Whether keep() may keep its process (its owner's choice: off for a process started for
-    // one game, and for one that has played its last).
-    void allow_keeping(bool allowed) { may_keep_ = allowed; }
-    // Its process runs, kept from the game before: it needs no open() for the next.
-    bool kept() const { return kept_; }
+    void allow_keeping(bool allowed) override { may_keep_ = allowed; }
+    bool kept() const override { return kept_; }
     // The process group of its command, for looking at what it runs (host --check).
     int group() const { return process_->group(); }
     // Why its cgroup could not be made ("" when it was, or it needs none).

@@ -1,17 +1,29 @@
 // A player's seat, as a match talks to it: bytes in, bytes out, gone, and what it used. How the
 // bytes travel, and what a player is (a process started for the game, one that outlives it, a
 // network connection, a person's page), is the seat's business: the match and the referee know
-// only this. ProcessSeat (process_seat.hpp) is today's kind, for one game or kept for several.
+// only this. ProcessSeat (process_seat.hpp) is a process, for one game or kept for several;
+// RemoteSeat (remote/remote_seat.hpp) a WebSocket connection to the host's server.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cgroups/cgroups.hpp"
 
 namespace bg {
+
+// A seat taken over a network: its connection, as its game's result shows it (the race of a
+// remote player includes its network).
+struct LinkUsage {
+    int connections = 0;           // times it was taken: 1, and one more for each return
+    int pings = 0;                 // round trips measured
+    std::optional<double> rtt_ms;  // their median, in milliseconds (none: none measured)
+    std::optional<double> rtt_max_ms;
+    friend bool operator==(const LinkUsage&, const LinkUsage&) = default;
+};
 
 class Seat {
   public:
@@ -33,6 +45,9 @@ class Seat {
         std::function<void(std::uint64_t limit_bytes)> out_of_memory;
         // Nothing of it is left: the seat may be destroyed.
         std::function<void()> finished;
+        // Something of the seat that the game's log keeps and that changes nothing in the game
+        // (a connection taken, dropped or refused); none when empty.
+        std::function<void(std::string what)> note;
     };
 
     virtual ~Seat() = default;
@@ -54,9 +69,16 @@ class Seat {
     // keeps it, and is then finished for this game with its player still there; false when it
     // cannot (a process started for one game), and is to be closed.
     virtual bool keep() { return false; }
+    // Whether keep() may keep its player: its owner's choice (off for a seat taken for one game,
+    // and for one that has played its last). A seat that can never keep one ignores it.
+    virtual void allow_keeping(bool) {}
+    // It holds a player kept from the game before: it needs no open() for the next.
+    virtual bool kept() const { return false; }
     virtual bool finished() const = 0;
     // What it used, once finished (CPU time and peak memory; null where nothing counted them).
     virtual cgroups::Usage usage() const = 0;
+    // Its connection's, for a seat taken over a network (none for a process's).
+    virtual std::optional<LinkUsage> link_usage() const { return std::nullopt; }
 };
 
 }  // namespace bg
