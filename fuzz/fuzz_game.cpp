@@ -43,7 +43,7 @@ void play_stream(std::string_view bytes, LegacyDialect dialect) {
     check(referee.take(arrival::TimerFired{{GameTimer::Kind::stall, 0}}, 4));
     check(referee.take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 0}}, 4));
     // The host calls finish() once the players are gone: then the usage and result are logged.
-    referee.finish({PlayerUsage{1, 2}, PlayerUsage{}}, 5);
+    referee.finish({PlayerUsage{1, 2, {}}, PlayerUsage{}}, 5);
     if (log.decisions.empty() || (referee.over() && (!log.result_record || log.usages.size() != 2)))
         std::abort();  // a game over has its result recorded
 }

@@ -96,6 +96,7 @@ Seat::Events Match::events_of(PlayerId id) {
         arrive(arrival::OutOfMemory{id, limit});
     };
     events.finished = [this] { close_if_done(); };
+    events.note = [this, id](std::string what) { arrive(arrival::Note{id, std::move(what)}); };
     return events;
 }
 
@@ -110,6 +111,11 @@ void Match::pass_on(PlayerId id, std::string_view line) {
         options_.player_lines(id, "(more stderr dropped)");
     else
         options_.player_lines(id, escape_for_terminal(line));
+}
+
+void Match::note(std::string what) {
+    if (!done_)
+        arrive(arrival::Note{-1, std::move(what)});
 }
 
 void Match::abort(int signal) {
@@ -198,7 +204,10 @@ void Match::close_if_done() {
     std::vector<PlayerUsage> usage;
     for (const auto& place : places_) {
         const cgroups::Usage used = place->seat->usage();
-        usage.push_back(PlayerUsage{used.cpu_ns, used.memory_peak_bytes});
+        std::optional<RemoteUsage> remote;
+        if (const auto link = place->seat->link_usage())
+            remote = RemoteUsage{link->connections, link->pings, link->rtt_ms, link->rtt_max_ms};
+        usage.push_back(PlayerUsage{used.cpu_ns, used.memory_peak_bytes, remote});
     }
     referee_.finish(std::move(usage), now_ns());
     for (auto& place : places_)

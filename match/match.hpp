@@ -66,6 +66,8 @@ class Match {
     std::vector<Released> release_seats();
     // The host was told to stop: the game ends as aborted, every player ended.
     void abort(int signal);
+    // Something that changes nothing in the game, for its log (a refused connection).
+    void note(std::string what);
 
     const Referee& referee() const { return referee_; }
 

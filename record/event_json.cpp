@@ -175,20 +175,30 @@ std::variant<Decision, std::string> decision_from_json(const json& object) {
     return fmt::format("unknown decision type \"{}\"", type);
 }
 
-json usage_json(PlayerId player, const PlayerUsage& usage) {
+json usage_json(PlayerId player, const PlayerUsage& usage, int version) {
     const auto measure = [](const std::optional<std::uint64_t>& value) {
         return value ? json(*value) : json(nullptr);
     };
-    return {{"player", player},
-            {"cpu_ns", measure(usage.cpu_ns)},
-            {"memory_peak_bytes", measure(usage.memory_peak_bytes)}};
+    json record = {{"player", player},
+                   {"cpu_ns", measure(usage.cpu_ns)},
+                   {"memory_peak_bytes", measure(usage.memory_peak_bytes)}};
+    if (version >= 6)
+        record["remote"] = remote_json(usage.remote);
+    return record;
 }
 
 std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(const json& object) {
-    if (!object.is_object() || object.size() != 3 || !object.contains("player") ||
+    const bool remote = object.is_object() && object.contains("remote");
+    if (!object.is_object() || object.size() != (remote ? 4u : 3u) || !object.contains("player") ||
         !object["player"].is_number_integer())
-        return std::string("not a usage record (player, cpu_ns, memory_peak_bytes)");
+        return std::string("not a usage record (player, cpu_ns, memory_peak_bytes[, remote])");
     PlayerUsage usage;
+    if (remote) {
+        auto read = remote_from_json(object["remote"]);
+        if (auto* error = std::get_if<std::string>(&read))
+            return *error;
+        usage.remote = std::get<std::optional<RemoteUsage>>(read);
+    }
     for (const auto& [key, target] : {std::pair{"cpu_ns", &usage.cpu_ns},
                                       std::pair{"memory_peak_bytes", &usage.memory_peak_bytes}}) {
         const auto it = object.find(key);

@@ -21,7 +21,8 @@ std::variant<Decision, std::string> decision_from_json(const nlohmann::json& obj
 
 // A usage record's object: {"player", "cpu_ns", "memory_peak_bytes"}, each measure a number or
 // null.
-nlohmann::json usage_json(PlayerId player, const PlayerUsage& usage);
+// `remote` is written from log version 6 on (null for a process).
+nlohmann::json usage_json(PlayerId player, const PlayerUsage& usage, int version = log_version);
 std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(
     const nlohmann::json& object);
 

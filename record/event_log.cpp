@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "record/event_json.hpp"
+#include "record/json_value.hpp"
 
 namespace bg {
 
@@ -26,6 +27,15 @@ void EventLog::usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_
 
 void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {
     append("result", result, t_ns);
+}
+
+void EventLog::note(int seat, const std::string& what, std::uint64_t t_ns) {
+    append("note",
+           building() ? nlohmann::json{{"player",
+                                        seat < 0 ? nlohmann::json(nullptr) : nlohmann::json(seat)},
+                                       {"what", bytes_to_json(what)}}
+                      : nlohmann::json(),
+           t_ns);
 }
 
 void EventLog::append(const char* kind, const nlohmann::json& body, std::uint64_t t_ns) {

@@ -2,7 +2,8 @@
 // EventLog writes them as JSON Lines, one record per line, each with a sequence number and a
 // monotonic timestamp: {"seq":0,"t":0,"start":{...}} first, then "input" and "decision"
 // records in the order the referee handled them, then (version 2) a "usage" record a player
-// once the game is over and its processes are gone, then {"result":{...}}.
+// once the game is over and its processes are gone, then {"result":{...}}; (version 6) "note"
+// records anywhere between the start and the result.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,9 @@ class LogSink {
     // What a player used, once the game is over and its processes are gone (log version 2).
     virtual void usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) = 0;
     virtual void result(const nlohmann::json& result, std::uint64_t t_ns) = 0;
+    // Something of a seat (`seat`: its player; -1 for none) that changes nothing in the game: a
+    // connection taken, dropped or refused (log version 6).
+    virtual void note(int seat, const std::string& what, std::uint64_t t_ns) = 0;
     // Everything appended is stored before any effect of it is sent to a player.
     virtual void flush() = 0;
     // A record could not be stored: the referee aborts the game at once.
@@ -43,6 +47,7 @@ class EventLog final : public LogSink {
     void decision(const Decision& decision, std::uint64_t t_ns) override;
     void usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) override;
     void result(const nlohmann::json& result, std::uint64_t t_ns) override;
+    void note(int seat, const std::string& what, std::uint64_t t_ns) override;
     void flush() override;
     bool failed() const override { return failed_; }
     // Why the log could not be written, once failed().

@@ -78,6 +78,19 @@ std::variant<json, std::string> replay_log(std::istream& in,
             usage.resize(setup->commands.size());
             continue;
         }
+        if (record.contains("note")) {
+            // Notes change nothing in the game: read, and passed over.
+            if (setup->version < 6)
+                return where(fmt::format("a note record in a log of version {}", setup->version));
+            const json& note = record["note"];
+            const bool seat_ok = note.is_object() && note.contains("player") &&
+                                 (note["player"].is_null() ||
+                                  (note["player"].is_number_unsigned() &&
+                                   note["player"].get<std::size_t>() < setup->commands.size()));
+            if (!seat_ok || note.size() != 2 || !note.contains("what") || !note["what"].is_string())
+                return where("not a note record (player, what)");
+            continue;
+        }
         if (record.contains("input")) {
             if (!expected.empty())
                 return where("an input where the decision " + decision_text(expected.front()) +

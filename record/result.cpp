@@ -1,5 +1,7 @@
 #include "record/result.hpp"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -8,6 +10,43 @@
 namespace bg {
 
 using nlohmann::json;
+
+json remote_json(const std::optional<RemoteUsage>& remote) {
+    if (!remote)
+        return nullptr;
+    const auto ms = [](const std::optional<double>& value) {
+        return value ? json(*value) : json(nullptr);
+    };
+    return {{"connections", remote->connections},
+            {"pings", remote->pings},
+            {"rtt_ms", ms(remote->rtt_ms)},
+            {"rtt_max_ms", ms(remote->rtt_max_ms)}};
+}
+
+std::variant<std::optional<RemoteUsage>, std::string> remote_from_json(const json& object) {
+    if (object.is_null())
+        return std::optional<RemoteUsage>();
+    const auto ms = [](const json& value) -> std::optional<std::optional<double>> {
+        if (value.is_null())
+            return std::optional<double>();
+        if (!value.is_number() || value.get<double>() < 0)
+            return std::nullopt;
+        return std::optional<double>(value.get<double>());
+    };
+    const auto count = [&object](const char* key) {
+        return object.contains(key) && object[key].is_number_integer() &&
+               object[key].get<std::int64_t>() >= 0 && object[key].get<std::int64_t>() <= INT32_MAX;
+    };
+    if (!object.is_object() || object.size() != 4 || !count("connections") || !count("pings") ||
+        !object.contains("rtt_ms") || !object.contains("rtt_max_ms"))
+        return std::string("not a remote seat's usage (connections, pings, rtt_ms, rtt_max_ms)");
+    const auto rtt = ms(object["rtt_ms"]);
+    const auto rtt_max = ms(object["rtt_max_ms"]);
+    if (!rtt || !rtt_max)
+        return std::string("a remote seat's round trip is not a number of milliseconds or null");
+    return std::optional<RemoteUsage>(
+        RemoteUsage{object["connections"].get<int>(), object["pings"].get<int>(), *rtt, *rtt_max});
+}
 
 nlohmann::json result_json(const GameSetup& setup, const Game& game,
                            const std::vector<PlayerUsage>& usage) {
@@ -40,6 +79,10 @@ nlohmann::json result_json(const GameSetup& setup, const Game& game,
         }
         if (setup.version >= 5)
             players.back()["process_game"] = p.process_game;
+        if (setup.version >= 6) {
+            const PlayerUsage used = i < usage.size() ? usage[i] : PlayerUsage{};
+            players.back()["remote"] = remote_json(used.remote);
+        }
     }
     json result = {{"seed", setup.game.seed},
                    {"winner", game.winner() ? json(*game.winner()) : json(nullptr)},

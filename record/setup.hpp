@@ -35,7 +35,7 @@ struct GameSetup {
     // limits only), for the record; replay needs none of it.
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
-    int version = 5;
+    int version = 6;  // log_version, below
     // The version of the host that played the game (record/version.hpp): this build's, or the
     // one a replayed log names ("" in a version 1 log, which does not).
     std::string host_version = std::string(bg::version());
@@ -50,7 +50,12 @@ struct GameSetup {
 // Version 5 (protocol v004): the start record says which players continue in a process that
 // stayed from an earlier game (`continuing`: null for a player started for the game, else its
 // version and which game of its process this is), and the result each player's `process_game`.
-inline constexpr int log_version = 5;
+// Version 6 (remote seats, docs/remote.md): "note" records say what happened to a seat that
+// changes nothing in the game (a connection taken, dropped or refused) and are skipped by a
+// replay; a remote player's command is `remote:` (its token withheld); each usage record and
+// each player of the result says `remote`: null for a process, else its connection's round trip
+// (`connections`, `pings`, `rtt_ms`, `rtt_max_ms`).
+inline constexpr int log_version = 6;
 inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const GameSetup& setup);

@@ -185,6 +185,11 @@ std::size_t Referee::source_of(const Arrival& arrival) const {
 }
 
 void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
+    if (const auto* note = std::get_if<arrival::Note>(&arrival)) {
+        if (!finished_ && setup_.version >= 6)
+            log_.note(note->seat, note->what, t_ns);
+        return;
+    }
     if (game_.over())
         return take_after_game(arrival);
     std::visit(
@@ -263,6 +268,8 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
                         return;
                     }
                 }
+            } else if constexpr (std::is_same_v<A, arrival::Note>) {
+                // Taken before the visit (take_one).
             } else {
                 static_assert(std::is_same_v<A, arrival::Signalled>);
                 // Once the game is over a signal stops nothing: the host only waits for the

@@ -81,6 +81,12 @@ struct OutOfMemory {
     PlayerId player = 0;
     std::uint64_t limit_bytes = 0;
 };
+// Something of a seat that changes nothing in the game (a connection taken, dropped or
+// refused): only noted in the log, while the game is recorded. `seat`: its player, or -1.
+struct Note {
+    int seat = -1;
+    std::string what;
+};
 struct Signalled {  // the host was told to stop: the game is aborted
     int signal = 0;
     std::string name;  // "SIGINT"
@@ -90,7 +96,7 @@ struct Signalled {  // the host was told to stop: the game is aborted
 using Arrival =
     std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited, arrival::StartFailed,
                  arrival::Left, arrival::InputError, arrival::Backlog, arrival::TimerFired,
-                 arrival::Signalled, arrival::OutOfMemory>;
+                 arrival::Signalled, arrival::OutOfMemory, arrival::Note>;
 
 namespace effect {
 // Start the player's command (the players are started in an order drawn like every other).

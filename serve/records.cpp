@@ -5,7 +5,7 @@ namespace bg::serve {
 std::string record_event_name(const nlohmann::json& record) {
     if (const auto decision = record.find("decision"); decision != record.end())
         return decision->value("type", "decision");
-    for (const char* kind : {"start", "input", "usage", "result"})
+    for (const char* kind : {"start", "input", "usage", "note", "result"})
         if (record.contains(kind))
             return kind;
     return "record";

@@ -87,7 +87,7 @@ TEST_CASE(
     std::string first;
     std::getline(in, first);
     const json start = json::parse(first)["start"];
-    CHECK(start["version"] == 5);
+    CHECK(start["version"] == 6);
     CHECK(start["dictionary"] == "");
     CHECK(start["dictionary_name"] == "scowl-80");
     CHECK(start["dictionary_fingerprint"] == "13b498d63183a9a9");

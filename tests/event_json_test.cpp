@@ -75,17 +75,22 @@ TEST_CASE("event json: any bytes a player sends are logged without loss", "[even
 }
 
 TEST_CASE("event json: a usage record round-trips, and a bad one is refused", "[event_json]") {
-    for (const auto& usage : {PlayerUsage{1, 2}, PlayerUsage{}, PlayerUsage{{}, 5}}) {
+    for (const auto& usage : {PlayerUsage{1, 2, {}}, PlayerUsage{}, PlayerUsage{{}, 5, {}},
+                              PlayerUsage{{}, {}, RemoteUsage{2, 9, 0.25, 1.5}},
+                              PlayerUsage{{}, {}, RemoteUsage{1, 0, {}, {}}}}) {
         const auto json = usage_json(3, usage);
         const auto back = usage_from_json(json);
         REQUIRE(std::holds_alternative<std::pair<PlayerId, PlayerUsage>>(back));
         CHECK(std::get<std::pair<PlayerId, PlayerUsage>>(back) == std::pair{3, usage});
     }
-    for (const char* bad :
-         {R"({"player":0,"cpu_ns":-1,"memory_peak_bytes":null})",
-          R"({"player":0,"cpu_ns":1.5,"memory_peak_bytes":null})", R"({"player":0,"cpu_ns":1})",
-          R"({"cpu_ns":1,"memory_peak_bytes":1,"x":0})",
-          R"({"player":0,"cpu_ns":1,"memory_peak_bytes":"2"})"}) {
+    for (
+        const char* bad :
+        {R"({"player":0,"cpu_ns":-1,"memory_peak_bytes":null})",
+         R"({"player":0,"cpu_ns":1.5,"memory_peak_bytes":null})", R"({"player":0,"cpu_ns":1})",
+         R"({"cpu_ns":1,"memory_peak_bytes":1,"x":0})",
+         R"({"player":0,"cpu_ns":1,"memory_peak_bytes":"2"})",
+         R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":{"connections":1}})",
+         R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":{"connections":1,"pings":1,"rtt_ms":-1,"rtt_max_ms":null}})"}) {
         INFO(bad);
         CHECK(std::holds_alternative<std::string>(usage_from_json(nlohmann::json::parse(bad))));
     }

@@ -198,10 +198,10 @@ TEST_CASE("referee: once the players are gone, what each used and then the resul
     REQUIRE(referee.over());
     // The game is over, but its players may still be leaving: no result yet.
     CHECK_FALSE(log.result_record);
-    referee.finish({PlayerUsage{7'000'000, 1 << 20}, PlayerUsage{}}, 2);
+    referee.finish({PlayerUsage{7'000'000, 1 << 20, {}}, PlayerUsage{}}, 2);
     REQUIRE(log.result_record);
     REQUIRE(log.usages.size() == 2);
-    CHECK(log.usages[0] == PlayerUsage{7'000'000, 1 << 20});
+    CHECK(log.usages[0] == PlayerUsage{7'000'000, 1 << 20, {}});
     const auto& players = (*log.result_record)["players"];
     CHECK(players[0]["cpu_ms"] == 7.0);
     CHECK(players[0]["memory_peak_bytes"] == 1 << 20);

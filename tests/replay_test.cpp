@@ -101,7 +101,7 @@ TEST_CASE("replay: a version 1 log replays to the result it holds", "[replay]") 
 }
 
 TEST_CASE("replay: a version 2 log holds what each player used, before its result", "[replay]") {
-    const std::string log = game_log({PlayerUsage{12'345'678, 3 << 20}, PlayerUsage{}});
+    const std::string log = game_log({PlayerUsage{12'345'678, 3 << 20, {}}, PlayerUsage{}});
     auto lines = lines_of(log);
     CHECK(lines.front().find("\"version\":2") != std::string::npos);
     REQUIRE(lines.size() >= 3);
@@ -173,6 +173,7 @@ TEST_CASE("replay: a version 5 log of a continuing v004 player replays alone", "
         setup.game = RulesConfig{3, 2, 1};
         setup.game.continuing = {Continuing{protocol_v4, 7}, std::nullopt};
         setup.commands = {"one", "two"};
+        setup.version = 5;
         Referee referee(setup, two_letter_words(), log);
         referee.start(0);
         // A dump its game before sent after E, ignored; then its R.
@@ -208,4 +209,61 @@ TEST_CASE("replay: a version 5 log of a continuing v004 player replays alone", "
     const auto refused = replay(joined(bad));
     REQUIRE(std::holds_alternative<std::string>(refused));
     CHECK(std::get<std::string>(refused).find("one thing a player") != std::string::npos);
+}
+
+TEST_CASE(
+    "replay: a version 6 log's notes and remote seats replay, and a note in an older log is "
+    "refused",
+    "[replay][remote]") {
+    for (const int version : {6, 5}) {
+        char* text = nullptr;
+        std::size_t size = 0;
+        std::FILE* file = ::open_memstream(&text, &size);
+        {
+            EventLog log(file);
+            GameSetup setup;
+            setup.game = RulesConfig{3, 2, 1};
+            setup.commands = {"remote:", "two"};
+            setup.version = version;
+            Referee referee(setup, two_letter_words(), log);
+            referee.start(0);
+            referee.take(arrival::Note{0, "connected"}, 1);
+            referee.take(arrival::Note{-1, "refused a connection from 127.0.0.1: no token (401)"},
+                         1);
+            referee.take(arrival::Output{0, "r"}, 2);
+            referee.take(arrival::Output{1, "r"}, 2);
+            referee.take(arrival::Exited{1, 0, 9}, 3);
+            REQUIRE(referee.over());
+            referee.finish({PlayerUsage{{}, {}, RemoteUsage{2, 5, 0.5, 3.25}}, PlayerUsage{}}, 4);
+        }
+        std::fclose(file);
+        std::string log(text, size);
+        std::free(text);
+        INFO(log);
+        const auto lines = lines_of(log);
+        const long notes = std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.find("\"note\"") != std::string::npos;
+        });
+        // An older log's referee writes no notes: one is put in by hand, and refused.
+        CHECK(notes == (version == 6 ? 2 : 0));
+        const auto result = nlohmann::json::parse(lines.back())["result"];
+        if (version == 6) {
+            CHECK(result["players"][0]["remote"] ==
+                  nlohmann::json::parse(
+                      R"({"connections": 2, "pings": 5, "rtt_ms": 0.5, "rtt_max_ms": 3.25})"));
+            CHECK(result["players"][1]["remote"].is_null());
+            const auto replayed = replay(log);
+            REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+            CHECK(std::get<nlohmann::json>(replayed) == result);
+        } else {
+            CHECK_FALSE(result["players"][0].contains("remote"));
+            // A note after the start record, renumbered: not a record of version 5.
+            std::string edited = lines[0] + "\n" +
+                                 R"({"seq":1,"t":1,"note":{"player":0,"what":"connected"}})" + "\n";
+            const auto replayed = replay(edited);
+            REQUIRE(std::holds_alternative<std::string>(replayed));
+            CHECK(std::get<std::string>(replayed).find("a note record in a log of version 5") !=
+                  std::string::npos);
+        }
+    }
 }

@@ -18,6 +18,9 @@ class MemoryLog final : public LogSink {
     void decision(const Decision& d, std::uint64_t) override { decisions.push_back(d); }
     void usage(PlayerId, const PlayerUsage& u, std::uint64_t) override { usages.push_back(u); }
     void result(const nlohmann::json& r, std::uint64_t) override { result_record = r; }
+    void note(int seat, const std::string& what, std::uint64_t) override {
+        notes.emplace_back(seat, what);
+    }
     void flush() override {}
     bool failed() const override { return false; }
 
@@ -26,6 +29,7 @@ class MemoryLog final : public LogSink {
     std::vector<Decision> decisions;
     std::vector<PlayerUsage> usages;
     std::optional<nlohmann::json> result_record;
+    std::vector<std::pair<int, std::string>> notes;
 };
 
 }  // namespace bg
