@@ -3,6 +3,7 @@
 // check.cpp (host --check), replay.cpp (host --replay).
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <optional>
 #include <string>
@@ -53,6 +54,7 @@ struct Invocation {
     std::string logs;      // --logs DIR, or "": each game's log in it
     std::string html;      // --html FILE, or ""
     std::optional<serve::Address> serve;
+    std::uint64_t remote_grace_ms = 10'000;  // for a remote seat's dropped connection to return
 };
 
 // Where its players play: its word list, their sandbox and the machine's shares; no player may

@@ -17,6 +17,10 @@
 
 #include "serve/request.hpp"
 
+namespace bg::remote {
+class Desk;
+}
+
 namespace bg::live {
 
 // A game's server: fed its log's records as they are written.
@@ -36,8 +40,10 @@ bool serves();
 // The same command line, run by host-live (beside the host in a build tree, out of the PATH
 // once installed). Returns only when that cannot be: why.
 std::string hand_over(char** argv);
-// The server of one game, listening on `address` on the game's loop; or why it cannot be.
+// The server of one game, listening on `address` on the game's loop; or why it cannot be. It
+// takes the connections of the remote seats of `desk` (none: there are none).
 std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t* loop,
-                                                           const serve::Address& address);
+                                                           const serve::Address& address,
+                                                           remote::Desk* desk = nullptr);
 
 }  // namespace bg::live

@@ -50,7 +50,8 @@ std::string hand_over(char** argv) {
                        std::strerror(ENOENT));
 }
 
-std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t*, const serve::Address&) {
+std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t*, const serve::Address&,
+                                                           remote::Desk*) {
     return std::string("this host has no server: --serve runs host-live");
 }
 

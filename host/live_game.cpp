@@ -7,7 +7,8 @@ namespace bg {
 
 std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(uv_loop_t* loop,
                                                                      const serve::Address& address,
-                                                                     serve::Server::Limits limits) {
+                                                                     serve::Server::Limits limits,
+                                                                     remote::Desk* desk) {
     std::unique_ptr<LiveGame> live(new LiveGame());
     LiveGame* self = live.get();
     serve::Server::Content content;
@@ -15,6 +16,9 @@ std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(uv_loop_t* 
     content.page = [] { return viewer::live_game_page(); };
     content.snapshot = [self] { return serve::dump_json(self->snapshot()); };
     content.game = [](int) { return std::nullopt; };
+    content.desk = desk;
+    if (desk)
+        content.play = [] { return viewer::play_page(); };
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))
         return *error;
@@ -51,8 +55,9 @@ std::string hand_over(char**) {
 }
 
 std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t* loop,
-                                                           const serve::Address& address) {
-    auto started = LiveGame::start(loop, address);
+                                                           const serve::Address& address,
+                                                           remote::Desk* desk) {
+    auto started = LiveGame::start(loop, address, {}, desk);
     if (auto* error = std::get_if<std::string>(&started))
         return *error;
     return std::unique_ptr<Observer>(std::move(std::get<std::unique_ptr<LiveGame>>(started)));

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/live.hpp"
+#include "remote/desk.hpp"
 #include "serve/server.hpp"
 
 namespace bg {
@@ -29,7 +30,8 @@ namespace bg {
 class LiveGame final : public live::Observer {
   public:
     static std::variant<std::unique_ptr<LiveGame>, std::string> start(
-        uv_loop_t* loop, const serve::Address& address, serve::Server::Limits limits = {});
+        uv_loop_t* loop, const serve::Address& address, serve::Server::Limits limits = {},
+        remote::Desk* desk = nullptr);
     int port() const override { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }
     void record(const nlohmann::json& record) override;

@@ -19,6 +19,7 @@
 #include "host/host.hpp"
 #include "host/live.hpp"
 #include "record/version.hpp"
+#include "remote/token.hpp"
 #include "serve/request.hpp"
 
 namespace po = boost::program_options;
@@ -47,6 +48,13 @@ limits) and a cgroup of its own (its processes' memory and number bounded togeth
 share of a contended CPU however many processes it makes), and talks to the host over its stdin
 and stdout in the original spec's protocol. A live line per event goes to stderr, with each
 player's stderr prefixed by [player N]; the result goes to stdout.
+
+A player given as remote:TOKEN (TOKEN 16 to 64 of A-Z a-z 0-9 _ -), or remote: for a token
+drawn here, is not a command: its seat is taken by connecting to the --serve address over a
+WebSocket, at ws://ADDR:PORT/seat/TOKEN (a bot, through bananagrams-connect) or from the page
+http://ADDR:PORT/play#TOKEN (a person). The host says each seat's URL on stderr before the game
+waits for its players; docs/remote.md says who may take a seat, and what a dropped connection
+does.
 
 Exit status: 0 the game was played to its end (whoever won); 1 a dictionary or log could not
 be read, a log does not replay, or the event log could not be written (the game is aborted at
@@ -138,6 +146,9 @@ void describe_options(CommandLine& line) {
          "(GET /events, docs/live.md), from the loop that plays it, until it is over; "
          "127.0.0.1:PORT is this machine alone, any other address shows the game to whoever "
          "can reach it (its seed only once it is over); port 0 picks one")
+        ("remote-grace", po::value<double>()->value_name("SEC")->default_value(10),
+         "a remote seat's dropped connection may come back this long (sent then what it "
+         "missed) before its player has left (docs/remote.md)")
         ("check", po::bool_switch(),
          "check one bot against the protocol in scripted scenarios, alone, instead of playing "
          "a game: each check is printed as pass or FAIL, with a hint");
@@ -149,6 +160,38 @@ void describe_options(CommandLine& line) {
     hidden.add_options()("command", po::value<std::vector<std::string>>());
     line.all.add(options).add(hidden);
     line.positional.add("command", -1);
+}
+
+// Players given as `remote:TOKEN` (or `remote:`, for a token drawn here): seats taken by
+// connecting to --serve's server (docs/remote.md).
+void read_remote_seats(const po::variables_map& vm, bool check, Invocation& invocation) {
+    std::vector<std::string>& commands = invocation.setup.commands;
+    std::vector<std::string> tokens;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        if (!bg::remote::is_remote(commands[i]))
+            continue;
+        if (check)
+            throw po::error("--check starts the bot it checks: give its command, not remote:");
+        std::string token(bg::remote::token_of(commands[i]));
+        if (token.empty())
+            token = bg::remote::draw_token();
+        else if (auto why = bg::remote::token_problem(token); !why.empty())
+            throw po::error(fmt::format("player {} (remote:...): {}", i + 1, why));
+        if (std::find(tokens.begin(), tokens.end(), token) != tokens.end())
+            throw po::error(
+                fmt::format("player {} (remote:...): another remote seat has the "
+                            "same token; each needs its own",
+                            i + 1));
+        tokens.push_back(token);
+        commands[i] = std::string(bg::remote::prefix) + token;
+    }
+    if (!tokens.empty() && !vm.count("serve"))
+        throw po::error(
+            "a remote: seat is taken by connecting to the host's server: give --serve ADDR:PORT "
+            "(127.0.0.1:0 for this machine alone, any free port)");
+    invocation.remote_grace_ms = static_cast<std::uint64_t>(vm["remote-grace"].as<double>() * 1000);
+    if (vm["remote-grace"].as<double>() < 0 || vm["remote-grace"].as<double>() > 3600)
+        throw po::error("--remote-grace is 0 to 3600 seconds");
 }
 
 // What the command line asks of a game or a check, once it holds together; po::error if not.
@@ -171,6 +214,7 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
         if (vm["json"].as<bool>())
             throw po::error("--check prints its checks as text: --json does not apply");
     }
+    read_remote_seats(vm, check, invocation);
     setup.game.players = static_cast<int>(setup.commands.size());
     bg::options::read_game(vm, setup);
     std::string error;

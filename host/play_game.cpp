@@ -18,6 +18,9 @@
 #include "match/match.hpp"
 #include "record/event_log.hpp"
 #include "record/output_file.hpp"
+#include "remote/desk.hpp"
+#include "remote/remote_seat.hpp"
+#include "remote/token.hpp"
 #include "transport/handles.hpp"
 #include "viewer/pages.hpp"
 
@@ -26,7 +29,9 @@ namespace bg::host {
 VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secrets) {
     VenuePlan plan;
     plan.dictionary = invocation.setup.dictionary;
-    plan.commands = invocation.setup.commands;
+    // A remote seat's token is no business of the venue's: it never starts that seat.
+    for (const auto& command : invocation.setup.commands)
+        plan.commands.push_back(remote::shown_command(command));
     if (invocation.sandboxed)
         plan.sandbox = invocation.sandbox;
     plan.secret_paths = std::move(secrets);
@@ -45,6 +50,7 @@ namespace {
 // and the signals' handles before their loop.
 struct Series {
     EventLoop loop;
+    remote::Desk desk;  // the remote seats' (docs/remote.md)
     std::unique_ptr<Venue> venue;
     std::unique_ptr<cgroups::GameCgroup> cgroup;
     std::unique_ptr<Lineup> lineup;
@@ -129,17 +135,46 @@ bool seat_players(const Invocation& invocation, Series& series, Game& first) {
     options.player_lines = [](int slot, const std::string& line) {
         say("[player {}] {}\n", slot + 1, line);
     };
+    options.other_seat = [&invocation, &series](int slot) -> std::unique_ptr<Seat> {
+        const std::string& command = invocation.setup.commands[static_cast<std::size_t>(slot)];
+        if (!remote::is_remote(command))
+            return nullptr;
+        remote::RemoteSeat::Options seat;
+        seat.grace_ms = invocation.remote_grace_ms;
+        return std::make_unique<remote::RemoteSeat>(series.loop.get(), series.desk,
+                                                    std::string(remote::token_of(command)), seat);
+    };
+    // A refused connection changes nothing in the game; its log says it.
+    series.desk.on_refused = [&series](const remote::Desk::Refusal& refusal,
+                                       const std::string& peer) {
+        if (series.playing)
+            series.playing->note(fmt::format("refused a connection from {}: {} ({})", peer,
+                                             refusal.why, refusal.status));
+    };
     series.lineup = std::make_unique<Lineup>(series.loop.get(), *series.venue, series.cgroup.get(),
                                              std::move(commands), std::move(options));
     return true;
 }
 
+// Each remote seat's URL, token included: what its player connects to (docs/remote.md).
+void say_seats(const Invocation& invocation, const serve::Address& shown) {
+    const auto& commands = invocation.setup.commands;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        if (!remote::is_remote(commands[i]))
+            continue;
+        const std::string_view token = remote::token_of(commands[i]);
+        say("host: player {} is remote: a bot connects to ws://{}{}{} (bananagrams-connect URL "
+            "-- CMD), a person opens http://{}/play#{}\n",
+            i + 1, shown.authority(), remote::seat_path, token, shown.authority(), token);
+    }
+}
+
 // --serve: the server, observing the log as it is written; false (said why) when it cannot
 // listen.
-bool start_live(const Invocation& invocation, uv_loop_t* loop, Game& game) {
+bool start_live(const Invocation& invocation, Series& series, Game& game) {
     if (!invocation.serve)
         return true;
-    auto started = live::serve(loop, *invocation.serve);
+    auto started = live::serve(series.loop.get(), *invocation.serve, &series.desk);
     if (auto* error = std::get_if<std::string>(&started)) {
         say("host: --serve: {}; no game was played\n", escape_for_terminal(*error));
         return false;
@@ -151,6 +186,7 @@ bool start_live(const Invocation& invocation, uv_loop_t* loop, Game& game) {
         shown.loopback() ? ""
                          : " (not a loopback address: anyone who can reach this machine can "
                            "watch)");
+    say_seats(invocation, shown);
     return true;
 }
 
@@ -193,6 +229,8 @@ int run_match(const Invocation& invocation, Series& series, Game& game, bool las
     std::iota(slots.begin(), slots.end(), 0);
     Lineup::Seating seating = series.lineup->seat(slots);
     setup.game.continuing = std::move(seating.continuing);
+    for (auto& command : setup.commands)
+        command = remote::shown_command(command);
     series.venue->describe(setup, series.cgroup.get());
     Match::Options options;
     options.player_lines = [](PlayerId player, const std::string& line) {
@@ -273,7 +311,7 @@ int play_one(const Invocation& invocation, Series& series, Game& game, bool last
         say("game {} of {}, seed {}\n", game.number, invocation.games, game.seed);
     else if (!invocation.quiet)
         say("seed {}\n", game.seed);
-    if (!start_live(invocation, series.loop.get(), game)) {
+    if (!start_live(invocation, series, game)) {
         if (game.log_file)
             game.log_file->abandon();
         return exit_failed;

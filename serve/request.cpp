@@ -59,6 +59,8 @@ Route route(Method method, std::string_view path) {
         found.kind = Route::page;
     else if (path == "/events")
         found.kind = Route::events;
+    else if (path == "/play")
+        found.kind = Route::play;
     else if (path.starts_with("/games/")) {
         const std::string_view number = path.substr(7);
         const auto game = parse_number<int>(number);

@@ -31,6 +31,7 @@ struct Route {
         page,         // GET /: the live page
         events,       // GET /events: the event stream
         game_page,    // GET /games/N: the replay page of game N, once done
+        play,         // GET /play: a person's page for a remote seat (its token after the #)
         not_found,    // 404
         not_allowed,  // a method but GET or HEAD: 405
     };

@@ -15,13 +15,16 @@
 
 #include <fmt/format.h>
 
+#include "remote/remote_seat.hpp"
+
 namespace bg::serve {
 
 namespace {
 
 // What a connection's per-session memory (zeroed by libwebsockets) holds.
 struct SessionSlot {
-    Server::Session* session;
+    Server::Session* session;  // an HTTP connection's
+    Server::Socket* socket;    // a WebSocket connection's
 };
 
 constexpr std::size_t chunk_bytes = 16 * 1024;
@@ -108,9 +111,119 @@ int trampoline(lws* wsi, lws_callback_reasons reason, void* user, void* in, std:
 }
 
 const lws_protocols protocols[] = {
-    {"http", trampoline, sizeof(SessionSlot), 0, 0, nullptr, 0},
+    {"http", trampoline, sizeof(SessionSlot), 4096, 0, nullptr, 0},
     {nullptr, nullptr, 0, 0, 0, nullptr, 0},
 };
+
+// A header's value ("" when absent or too long to be one the server takes).
+std::string header(lws* wsi, lws_token_indexes token) {
+    const int length = lws_hdr_total_length(wsi, token);
+    if (length <= 0 || length > 1024)
+        return "";
+    std::string value(static_cast<std::size_t>(length) + 1, '\0');
+    if (lws_hdr_copy(wsi, value.data(), length + 1, token) != length)
+        return "";
+    value.resize(static_cast<std::size_t>(length));
+    return value;
+}
+
+std::string peer_of(lws* wsi) {
+    char peer[128] = {};
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    return peer;
+}
+
+// The bytes a reconnecting client says it had received (?received=N), or 0.
+std::uint64_t received_arg(lws* wsi) {
+    char arg[48] = {};
+    const char* value = lws_get_urlarg_by_name(wsi, "received=", arg, sizeof arg);
+    if (value == nullptr || *value < '0' || *value > '9')
+        return 0;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(value, &end, 10);
+    return end && *end == '\0' ? n : 0;
+}
+
+}  // namespace
+
+// A WebSocket connection that has taken a remote seat: the seat's link. Its bytes go out as
+// text frames (the protocol's bytes are printable ASCII); pings carry their send time.
+struct Server::Socket final : remote::RemoteSeat::Link {
+    Socket(lws* wsi, remote::RemoteSeat* seat, std::size_t limit)
+        : wsi(wsi), seat(seat), out(limit) {}
+    void send(std::string_view bytes) override {
+        if (!out.push(bytes))
+            overflowed = true;
+        lws_callback_on_writable(wsi);
+    }
+    std::size_t unsent_bytes() const override { return out.size(); }
+    void ping() override {
+        ping_due = true;
+        lws_callback_on_writable(wsi);
+    }
+    void close(int code, std::string_view reason) override {
+        seat = nullptr;
+        closing = true;
+        close_code = code;
+        close_reason = std::string(reason.substr(0, 120));
+        lws_callback_on_writable(wsi);
+    }
+
+    lws* wsi;
+    remote::RemoteSeat* seat;  // null once it has let the connection go
+    SendQueue out;
+    std::string peer;
+    std::uint64_t had = 0;          // bytes it says it had received, coming back (?received=N)
+    std::size_t message_bytes = 0;  // of the message being received
+    bool ping_due = false;
+    bool overflowed = false;
+    bool closing = false;
+    bool close_sent = false;
+    int close_code = 1000;
+    std::string close_reason;
+};
+
+namespace {
+
+// A socket's turn to write: a ping that is due, then its bytes, then, once they are all
+// written and it is closing, its close frame.
+int write_socket(lws* wsi, Server::Socket& socket) {
+    if (socket.overflowed)
+        return -1;
+    if (socket.ping_due) {
+        socket.ping_due = false;
+        const std::uint64_t now = uv_hrtime();
+        unsigned char buffer[LWS_PRE + sizeof now];
+        std::memcpy(buffer + LWS_PRE, &now, sizeof now);
+        if (lws_write(wsi, buffer + LWS_PRE, sizeof now, LWS_WRITE_PING) < 0)
+            return -1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (!socket.out.empty()) {
+        const std::string_view chunk = socket.out.front(chunk_bytes);
+        std::vector<unsigned char> buffer(LWS_PRE + chunk.size());
+        std::memcpy(buffer.data() + LWS_PRE, chunk.data(), chunk.size());
+        if (lws_write(wsi, buffer.data() + LWS_PRE, chunk.size(), LWS_WRITE_TEXT) <
+            static_cast<int>(chunk.size()))
+            return -1;
+        socket.out.sent(chunk.size());
+        if (!socket.out.empty() || socket.closing)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (socket.closing && !socket.close_sent) {
+        // Its close frame, sent by libwebsockets' polite close, started here rather than by
+        // returning -1: Debian's libwebsockets (a debug build) closes a connection closed that
+        // way twice, and the second time drops it before its close frame is written.
+        socket.close_sent = true;
+        lws_close_reason(wsi, static_cast<lws_close_status>(socket.close_code),
+                         reinterpret_cast<unsigned char*>(socket.close_reason.data()),
+                         socket.close_reason.size());
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+    }
+    return 0;
+}
 
 }  // namespace
 
@@ -209,6 +322,29 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
             if (!server || !slot || !slot->session)
                 return 0;
             return server->on_writable(wsi, *slot->session);
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            if (!server)
+                return -1;
+            return server->on_upgrade(wsi);
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        case LWS_CALLBACK_ADD_HEADERS:
+        case LWS_CALLBACK_ESTABLISHED:
+        case LWS_CALLBACK_RECEIVE:
+        case LWS_CALLBACK_RECEIVE_PONG:
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        case LWS_CALLBACK_CLOSED:
+            if (!slot)
+                return -1;
+            if (!server) {
+                // Its server is gone: so is the seat's game.
+                if (reason == LWS_CALLBACK_CLOSED && slot->socket) {
+                    delete slot->socket;
+                    slot->socket = nullptr;
+                }
+                return reason == LWS_CALLBACK_CLOSED ? 0 : -1;
+            }
+            return server->on_socket(wsi, reason, slot->socket, in, len);
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         case LWS_CALLBACK_CLOSED_HTTP:
             if (slot && slot->session) {
@@ -260,6 +396,11 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
             return plain(404, "not found\n");
         case Route::page:
             body = content_.page();
+            break;
+        case Route::play:
+            if (!content_.desk || !content_.play)
+                return plain(404, "no seat here is taken from a page\n");
+            body = content_.play();
             break;
         case Route::game_page:
             if (content_.game)
@@ -340,6 +481,140 @@ int Server::on_writable(lws* wsi, Session& session) {
     return 0;
 }
 
+void Server::refuse(lws* wsi, const remote::Desk::Refusal& refusal) {
+    ++counts_.refused;
+    if (content_.desk)
+        content_.desk->refused(refusal, peer_of(wsi));
+}
+
+// A WebSocket upgrade: let in (0) only for a seat the desk opens to it; else refused with the
+// desk's status, or 503 past the cap on connections (1: the response is written).
+int Server::on_upgrade(lws* wsi) {
+    std::optional<remote::Desk::Refusal> refusal;
+    if (!content_.desk)
+        refusal = remote::Desk::Refusal{404, "no seat is taken here"};
+    else if (finishing_)
+        refusal = remote::Desk::Refusal{503, "the games are over: this server is closing"};
+    else if (static_cast<int>(sockets_.size()) >= limits_.sockets)
+        refusal = remote::Desk::Refusal{503, "too many connections"};
+    else {
+        auto admitted =
+            content_.desk->admit(header(wsi, WSI_TOKEN_GET_URI), header(wsi, WSI_TOKEN_ORIGIN),
+                                 header(wsi, WSI_TOKEN_HOST));
+        if (auto* why = std::get_if<remote::Desk::Refusal>(&admitted))
+            refusal = *why;
+    }
+    if (!refusal)
+        return 0;
+    refuse(wsi, *refusal);
+    const std::string body = refusal->why + "\n";
+    if (!write_headers(wsi, static_cast<unsigned>(refusal->status), "text/plain; charset=utf-8",
+                       body.size()))
+        return -1;
+    std::vector<unsigned char> buffer(LWS_PRE + body.size());
+    std::memcpy(buffer.data() + LWS_PRE, body.data(), body.size());
+    if (lws_write(wsi, buffer.data() + LWS_PRE, body.size(), LWS_WRITE_HTTP_FINAL) <
+        static_cast<int>(body.size()))
+        return -1;
+    return 1;
+}
+
+int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size_t len) {
+    switch (static_cast<lws_callback_reasons>(reason)) {
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+            // Let in a moment ago (on_upgrade), in this same call: the seat is the desk's again.
+            auto admitted = content_.desk ? content_.desk->admit(header(wsi, WSI_TOKEN_GET_URI),
+                                                                 header(wsi, WSI_TOKEN_ORIGIN),
+                                                                 header(wsi, WSI_TOKEN_HOST))
+                                          : remote::Desk::Refusal{};
+            auto** seat = std::get_if<remote::RemoteSeat*>(&admitted);
+            if (!seat)
+                return 1;
+            socket = new Socket(wsi, *seat, limits_.queue_bytes);
+            socket->peer = peer_of(wsi);
+            socket->had = received_arg(wsi);
+            sockets_.push_back(socket);
+            counts_.sockets = static_cast<int>(sockets_.size());
+            return 0;
+        }
+        case LWS_CALLBACK_ADD_HEADERS: {
+            // How many of its bytes the host has: a client that comes back sends on from there.
+            if (!socket || !socket->seat)
+                return 0;
+            auto* args = static_cast<lws_process_html_args*>(in);
+            const std::string value = std::to_string(socket->seat->received());
+            auto* p = reinterpret_cast<unsigned char*>(args->p);
+            if (!add_header(wsi, "x-bananagrams-received:", value, &p, p + args->max_len))
+                return 1;
+            args->max_len -= static_cast<int>(p - reinterpret_cast<unsigned char*>(args->p));
+            args->p = reinterpret_cast<char*>(p);
+            return 0;
+        }
+        case LWS_CALLBACK_ESTABLISHED:
+            if (!socket || !socket->seat)
+                return -1;
+            socket->seat->join(*socket, socket->had);
+            return 0;
+        case LWS_CALLBACK_RECEIVE: {
+            if (!socket)
+                return -1;
+            socket->message_bytes += len;
+            if (socket->message_bytes + lws_remaining_packet_payload(wsi) > limits_.frame_bytes) {
+                refuse(wsi, {1009, fmt::format("a message over {} bytes", limits_.frame_bytes)});
+                if (auto* seat = std::exchange(socket->seat, nullptr))
+                    seat->drop(fmt::format("it sent a message over {} bytes", limits_.frame_bytes));
+                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nullptr, 0);
+                return -1;
+            }
+            if (lws_is_final_fragment(wsi))
+                socket->message_bytes = 0;
+            if (socket->seat && len > 0)
+                socket->seat->receive(std::string_view(static_cast<const char*>(in), len));
+            return 0;
+        }
+        case LWS_CALLBACK_RECEIVE_PONG: {
+            std::uint64_t sent = 0;
+            if (socket && socket->seat && len == sizeof sent) {
+                std::memcpy(&sent, in, sizeof sent);
+                const std::uint64_t now = uv_hrtime();
+                if (sent <= now)
+                    socket->seat->pong(static_cast<double>(now - sent) / 1e6);
+            }
+            return 0;
+        }
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return socket ? write_socket(wsi, *socket) : -1;
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // The player closed its connection, as a process closes its output: it has left.
+            if (socket && socket->seat) {
+                const auto* bytes = static_cast<const unsigned char*>(in);
+                const int code = len >= 2 ? (bytes[0] << 8 | bytes[1]) : 1005;
+                std::string why = len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2,
+                                                        std::min<std::size_t>(len - 2, 123))
+                                          : "";
+                std::exchange(socket->seat, nullptr)
+                    ->drop(fmt::format("it closed its connection ({}{}{})", code,
+                                       why.empty() ? "" : ": ", why),
+                           true);
+            }
+            return 0;
+        case LWS_CALLBACK_CLOSED:
+            if (socket) {
+                sockets_.erase(std::remove(sockets_.begin(), sockets_.end(), socket),
+                               sockets_.end());
+                counts_.sockets = static_cast<int>(sockets_.size());
+                if (auto* seat = std::exchange(socket->seat, nullptr))
+                    seat->drop("the connection closed");
+                delete socket;
+                socket = nullptr;
+                check_finished();
+            }
+            return 0;
+        default:
+            return 0;
+    }
+}
+
 void Server::publish(std::string name, std::string data) {
     const std::string text = wire(stream_.publish(std::move(name), std::move(data)));
     for (Session* session : std::vector<Session*>(streams_)) {
@@ -382,7 +657,9 @@ void Server::check_finished() {
     const bool sent = std::all_of(streams_.begin(), streams_.end(), [](const Session* s) {
         return s->out.empty() && (!s->wsi || !lws_partial_buffered(s->wsi));
     });
-    if (!sent && uv_now(loop_) < finish_by_)
+    // And every seat's connection has had its close frame (each seat closed its own at its
+    // game's end).
+    if ((!sent || !sockets_.empty()) && uv_now(loop_) < finish_by_)
         return;
     // Closes every connection and the listening socket: libwebsockets closes its handles on
     // the loop, and the destructor (once the loop has run out) frees the rest.

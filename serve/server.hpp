@@ -7,6 +7,11 @@
 // gets 404; the streams are capped (503 beyond); a request's headers are capped (libwebsockets
 // refuses more) and must come in time; a client that reads slower than the events come is
 // dropped once its queue is full.
+//
+// Where the program has remote seats (remote/desk.hpp), it also takes WebSocket connections to
+// /seat/TOKEN, each the connection of one seat (docs/remote.md), and serves a person's page for
+// one (GET /play). The desk says who may take a seat; the server refuses everyone else with the
+// status the desk says (or 503 beyond its cap on connections), and caps a frame's size.
 #pragma once
 
 #include <uv.h>
@@ -18,6 +23,7 @@
 #include <string>
 #include <variant>
 
+#include "remote/desk.hpp"
 #include "serve/request.hpp"
 #include "serve/stream.hpp"
 
@@ -33,6 +39,8 @@ class Server {
         std::function<std::string()> page;                    // GET /
         std::function<std::string()> snapshot;                // the data of a snapshot event
         std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
+        remote::Desk* desk = nullptr;       // the remote seats taken here (none: 404)
+        std::function<std::string()> play;  // GET /play, where there are remote seats
     };
     struct Limits {
         int streams = 32;                       // event streams at once
@@ -40,11 +48,15 @@ class Server {
         std::size_t history_bytes = 32u << 20;  // events kept for reconnecting clients
         unsigned header_bytes = 4096;           // a request's headers
         unsigned header_seconds = 10;           // time to send them
+        int sockets = 64;                       // WebSocket connections at once
+        std::size_t frame_bytes = 64u << 10;    // a WebSocket message's size
     };
     struct Counts {
         int streams = 0;  // open now
         int served = 0;   // streams begun
         int dropped = 0;  // streams dropped for falling behind
+        int sockets = 0;  // WebSocket connections open now
+        int refused = 0;  // WebSocket connections refused
     };
 
     // Listens on `address`; why not, if it cannot.
@@ -66,6 +78,7 @@ class Server {
     Counts counts() const { return counts_; }
 
     struct Session;  // one connection's
+    struct Socket;   // one WebSocket connection's, the link of a remote seat
     // libwebsockets' callback for every connection (reason: an lws_callback_reasons).
     static int callback(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
 
@@ -73,6 +86,9 @@ class Server {
     Server(uv_loop_t* loop, Content content, Limits limits);
     int on_request(struct lws* wsi, Session& session, const char* path);
     int on_writable(struct lws* wsi, Session& session);
+    int on_upgrade(struct lws* wsi);
+    int on_socket(struct lws* wsi, int reason, Socket*& socket, void* in, std::size_t len);
+    void refuse(struct lws* wsi, const remote::Desk::Refusal& refusal);
     void drop(Session& session);
     void check_finished();
 
@@ -88,6 +104,7 @@ class Server {
     int port_ = 0;
     Counts counts_;
     std::vector<Session*> streams_;
+    std::vector<Socket*> sockets_;
     bool finishing_ = false;
     std::uint64_t finish_by_ = 0;
     uv_timer_t* finish_timer_ = nullptr;

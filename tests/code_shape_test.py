@@ -12,7 +12,8 @@ import re
 import subprocess
 import sys
 
-FOLDERS = ["host", "tournament", "transport", "cgroups", "serve", "referee", "match"]
+FOLDERS = ["host", "tournament", "transport", "cgroups", "serve", "referee", "match", "remote",
+           "connect"]
 LONGEST = 100
 
 

@@ -17,7 +17,6 @@ tournament plays with --serve.
   prints, and its seed, above 2^53 (where a JavaScript number would round it), digit for digit
   in its title, heading and the command that deals it again.
 """
-import base64
 import json
 import os
 import re
@@ -29,82 +28,13 @@ import tempfile
 import time
 import urllib.request
 
+from browser import Browser
+
 build, source, out = sys.argv[1:4]
 os.makedirs(out, exist_ok=True)
 tournament = os.path.join(build, "tournament")
 chromium = shutil.which("chromium") or sys.exit("live_page_test: chromium is not installed")
 work = tempfile.mkdtemp(prefix="live-page-test-")
-
-
-class Browser:
-    """Chromium with the DevTools protocol on fds 3 (its input) and 4 (its output), each message
-    JSON ended by a NUL."""
-
-    def __init__(self):
-        to_browser, self.writer = os.pipe()
-        self.reader, from_browser = os.pipe()
-
-        def pipes():
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
-
-        self.process = subprocess.Popen(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-             "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1280,900",
-             "about:blank"],
-            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-        os.close(to_browser)
-        os.close(from_browser)
-        self.next_id = 0
-        self.buffer = b""
-        self.session = None
-
-    def call(self, method, **params):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params}
-        if self.session:
-            message["sessionId"] = self.session
-        os.write(self.writer, json.dumps(message).encode() + b"\0")
-        while True:
-            while b"\0" not in self.buffer:
-                chunk = os.read(self.reader, 1 << 20)
-                assert chunk, "chromium closed its DevTools pipe"
-                self.buffer += chunk
-            raw, _, self.buffer = self.buffer.partition(b"\0")
-            reply = json.loads(raw)
-            if reply.get("id") == self.next_id:
-                assert "error" not in reply, reply
-                return reply["result"]
-
-    def open(self, url):
-        target = self.call("Target.createTarget", url=url)["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target,
-                                 flatten=True)["sessionId"]
-
-    def evaluate(self, expression):
-        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        assert "exceptionDetails" not in result, result
-        return result["result"].get("value")
-
-    def screenshot(self, path):
-        data = self.call("Page.captureScreenshot", format="png")["data"]
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
-
-    def close(self):
-        """Asks Chromium to close, and waits for it: killed, its helper processes could still be
-        writing into its profile while this test removes it."""
-        self.session = None
-        try:
-            self.call("Browser.close")
-        except (AssertionError, OSError):
-            pass  # it closed its pipe before it answered
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 # What the page shows, read from its DOM.
@@ -171,7 +101,7 @@ def watch(expression, seconds, pause):
         time.sleep(pause)
 
 
-browser = Browser()
+browser = Browser(chromium, os.path.join(work, "profile"))
 browser.open("http://127.0.0.1:%d/" % port)
 looks = []
 changed = None

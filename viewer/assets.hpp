@@ -8,5 +8,6 @@ extern const char* const grid_js;  // before game_js and live_js
 extern const char* const game_js;
 extern const char* const report_js;
 extern const char* const live_js;
+extern const char* const play_js;
 
 }  // namespace bg::viewer::assets

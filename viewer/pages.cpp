@@ -153,6 +153,36 @@ std::string live_tournament_page() {
     return page("Tournament, live", body, "live", "null", assets::live_js);
 }
 
+std::string play_page() {
+    const char* const body = R"html(<header>
+<h1>Bananagrams: your seat</h1>
+<div><span id="phase">connecting...</span> &middot; <span id="connection" class="muted">connecting...</span></div>
+<div class="controls">
+<button id="peel" title="send your board (Enter)">Peel</button>
+<button id="dump" title="put the taken tile back for three">Dump the taken tile</button>
+<span id="counts" class="muted"></span>
+</div>
+<p id="status" role="status"></p>
+</header>
+<main class="play">
+<div>
+<div id="board" class="play-board" aria-label="your board"></div>
+<h2>Your hand</h2>
+<div id="hand" class="hand" aria-label="your hand"></div>
+<section id="end" hidden><h2 id="outcome"></h2><p id="reason"></p></section>
+</div>
+<aside>
+<h2>What happened</h2>
+<ul id="said"></ul>
+<p class="muted">Click a tile to take it, then a square to lay it, or your hand to take it back.
+Or click a square and type: each letter lays a tile from your hand and moves on (space turns
+across and down, Backspace takes one back, the arrows move). Enter peels once every tile is on
+the board; the host judges the words. A grid that is not legal puts you out, with why.</p>
+</aside>
+</main>)html";
+    return page("Bananagrams: your seat", body, "seat", "null", assets::play_js);
+}
+
 std::string live_game_page() {
     // No records in the page: game.js takes them from /events (a null log says so).
     return page("Bananagrams game, live", game_body(true), "log", "null", assets::game_js);

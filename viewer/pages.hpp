@@ -36,5 +36,8 @@ std::string live_tournament_page();
 // The live page of a game served while it plays (host --serve): the game's page, drawn from
 // the server's event stream as the game goes on.
 std::string live_game_page();
+// A person's page for a remote seat (GET /play#TOKEN, docs/remote.md): a client of the protocol
+// over the seat's WebSocket, with a board to lay the tiles on, peel and dump.
+std::string play_page();
 
 }  // namespace bg::viewer

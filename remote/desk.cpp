@@ -1,0 +1,44 @@
+#include "remote/desk.hpp"
+
+#include <algorithm>
+
+#include "remote/remote_seat.hpp"
+#include "remote/token.hpp"
+
+namespace bg::remote {
+
+void Desk::remove(RemoteSeat* seat) {
+    seats_.erase(std::remove(seats_.begin(), seats_.end(), seat), seats_.end());
+}
+
+std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std::string_view origin,
+                                                     std::string_view host) const {
+    if (!path.starts_with(seat_path))
+        return Refusal{404, "no seat is taken there"};
+    // A browser names the page that opened the connection: only the server's own pages may
+    // take a seat, so that no other site a person visits can take one with a token it learnt.
+    if (!origin.empty() && origin != "http://" + std::string(host))
+        return Refusal{403, "a page of another origin"};
+    const std::string_view offered = path.substr(seat_path.size());
+    if (offered.empty())
+        return Refusal{401, "no token"};
+    RemoteSeat* found = nullptr;
+    for (RemoteSeat* seat : seats_)
+        if (same_token(offered, seat->token()))
+            found = seat;
+    if (!found)
+        return Refusal{403, "a wrong token"};
+    switch (found->door()) {
+        case RemoteSeat::Door::open:
+            return found;
+        case RemoteSeat::Door::taken:
+            return Refusal{409, "the seat is taken"};
+        case RemoteSeat::Door::not_yet:
+            return Refusal{503, "the seat's game has not begun"};
+        case RemoteSeat::Door::closed:
+            break;
+    }
+    return Refusal{410, "the seat's game is over for it"};
+}
+
+}  // namespace bg::remote

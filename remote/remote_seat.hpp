@@ -1,0 +1,103 @@
+// A seat taken by a WebSocket connection to the host's server (docs/remote.md): a bot anywhere,
+// through bananagrams-connect, or a person on the /play page. The connection's frames carry
+// the protocol's bytes, split anywhere, both ways; the match reads them as it reads a pipe.
+//
+// The seat waits for its connection from the start: the game's ready timeout bounds the wait,
+// as it bounds a process's first word. A connection that drops is not the player leaving yet:
+// for `grace_ms` a connection with the same token may take the seat again, and is sent every
+// byte the one before had not received (it says how many it had), and told how many of its
+// own the host has (so that it sends on from there): nothing is lost or doubled. After the
+// grace the player has left, as a process that exits has; one that closes its connection
+// itself (a close frame) has left at once. Pings measure the round trip.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "transport/handles.hpp"
+#include "transport/seat.hpp"
+
+namespace bg::remote {
+
+class Desk;
+
+class RemoteSeat final : public Seat {
+  public:
+    // The connection that holds the seat, as the server keeps it.
+    class Link {
+      public:
+        virtual ~Link() = default;
+        virtual void send(std::string_view bytes) = 0;
+        // What it was sent and the socket has not yet taken.
+        virtual std::size_t unsent_bytes() const = 0;
+        // A WebSocket ping: pong() when its answer comes.
+        virtual void ping() = 0;
+        // After what it was sent, a close frame with `code` and `reason`, and the connection
+        // ends; the seat has let it go, and hears nothing more from it.
+        virtual void close(int code, std::string_view reason) = 0;
+    };
+    struct Options {
+        std::uint64_t grace_ms = 10'000;  // for a dropped connection to come back
+        std::uint64_t ping_ms = 1'000;    // between pings
+    };
+
+    RemoteSeat(uv_loop_t* loop, Desk& desk, std::string token, Options options);
+    RemoteSeat(const RemoteSeat&) = delete;
+    RemoteSeat& operator=(const RemoteSeat&) = delete;
+    ~RemoteSeat() override;
+
+    void attach(Events events) override { events_ = std::move(events); }
+    // Opens its door: a connection with its token may take it from now on.
+    std::string open() override;
+    void send(std::string bytes) override;
+    std::size_t unsent_bytes() const override;
+    void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override;
+    bool finished() const override { return finished_; }
+    cgroups::Usage usage() const override { return {}; }
+    std::optional<LinkUsage> link_usage() const override;
+
+    // The server's side.
+    const std::string& token() const { return token_; }
+    // How many bytes the host has received from its player.
+    std::uint64_t received() const { return received_; }
+    enum class Door { not_yet, open, taken, closed };
+    Door door() const;
+    // `link` takes the seat, having received `received` of the bytes sent to it before (0 the
+    // first time): it is sent the rest. Returns how many of its own bytes the host has.
+    std::uint64_t join(Link& link, std::uint64_t received);
+    void receive(std::string_view bytes);
+    void pong(double rtt_ms);
+    // Its connection is gone, for `why`: dropped (it may come back within the grace), or
+    // `closed` by its player, who has then left.
+    void drop(std::string why, bool closed = false);
+
+  private:
+    void note(std::string what);
+    void leave(std::string reason);
+    void finish();
+
+    Desk& desk_;
+    std::string token_;
+    Options options_;
+    Events events_;
+    Link* link_ = nullptr;
+    bool opened_ = false;
+    bool closing_ = false;  // its game is over for it: no connection may take it
+    bool finished_ = false;
+    bool left_ = false;
+    std::string sent_;              // every byte sent to its player in this game
+    std::uint64_t received_ = 0;    // bytes received from its player
+    std::uint64_t dropped_at_ = 0;  // of sent_, what its last connection had been given
+    int connections_ = 0;
+    std::vector<double> rtts_;
+    Timer grace_;
+    Timer pinger_;
+    Timer finisher_;  // says finished() from a turn of its own, not inside close()
+};
+
+}  // namespace bg::remote

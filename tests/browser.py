@@ -1,0 +1,112 @@
+"""Headless Chromium (Debian's chromium), driven over the DevTools protocol on a pipe
+(--remote-debugging-pipe: no network, no package but the browser), for the tests of the pages.
+Besides looking (evaluate, screenshot), it can act as a person does: click where an element is
+drawn, and press keys.
+"""
+import base64
+import json
+import os
+import subprocess
+
+
+class Browser:
+    """Chromium with the DevTools protocol on fds 3 (its input) and 4 (its output), each message
+    JSON ended by a NUL."""
+
+    def __init__(self, chromium, profile):
+        to_browser, self.writer = os.pipe()
+        self.reader, from_browser = os.pipe()
+
+        def pipes():
+            # Copied out of the way first: a pipe may already be fd 3 or 4, where dup2 onto
+            # itself would leave it closed at exec.
+            into, out_of = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(into, 3)
+            os.dup2(out_of, 4)
+
+        self.process = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+             "--user-data-dir=" + profile, "--window-size=1280,900",
+             "about:blank"],
+            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        self.next_id = 0
+        self.buffer = b""
+        self.session = None
+
+    def call(self, method, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if self.session:
+            message["sessionId"] = self.session
+        os.write(self.writer, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.reader, 1 << 20)
+                assert chunk, "chromium closed its DevTools pipe"
+                self.buffer += chunk
+            raw, _, self.buffer = self.buffer.partition(b"\0")
+            reply = json.loads(raw)
+            if reply.get("id") == self.next_id:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def open(self, url):
+        target = self.call("Target.createTarget", url=url)["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target,
+                                 flatten=True)["sessionId"]
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in result, result
+        return result["result"].get("value")
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        """Asks Chromium to close, and waits for it: killed, its helper processes could still be
+        writing into its profile while this test removes it."""
+        self.session = None
+        try:
+            self.call("Browser.close")
+        except (AssertionError, OSError):
+            pass  # it closed its pipe before it answered
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def click(self, selector):
+        """A left click at the middle of the element `selector` names, as a mouse makes it."""
+        box = self.evaluate("""(() => { const e = document.querySelector(%s);
+            if (!e) return null; e.scrollIntoView({block: "center", inline: "center"});
+            const r = e.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % json.dumps(selector))
+        assert box, "nothing to click at " + selector
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left",
+                      clickCount=1)
+
+    def press(self, key):
+        """A key pressed and let go: a letter, or a named key (Enter, Backspace, ArrowLeft)."""
+        named = {"Enter": 13, "Backspace": 8, "Delete": 46, "Escape": 27, " ": 32,
+                 "ArrowLeft": 37, "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40}
+        if key in named:
+            code = named[key]
+            text = "\r" if key == "Enter" else (" " if key == " " else "")
+        else:
+            code = ord(key.upper())
+            text = key
+        down = {"type": "keyDown", "key": key, "windowsVirtualKeyCode": code,
+                "nativeVirtualKeyCode": code}
+        if text:
+            down["text"] = text
+        self.call("Input.dispatchKeyEvent", **down)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=key, windowsVirtualKeyCode=code,
+                  nativeVirtualKeyCode=code)

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Remote seats, end to end, with real processes and sockets (docs/remote.md).
+
+    remote_test.py BUILD_DIR SOURCE_DIR
+
+- Bad options are refused before anything is played: a short token, two seats with one token,
+  a remote seat without --serve, --check of a remote seat.
+- A bot through bananagrams-connect (the reference bot, unchanged) against the reference bot on
+  the host, to bananas: its round trip is in the result and the log, its token in neither, and
+  the log replays to the same result.
+- Everyone who may not take the seat is refused with the status docs/remote.md says, and the
+  log notes it: no token (401), a wrong token (403), a second connection (409), a page of
+  another origin (403), a path that is no seat's (404), a flood of 100 connections with wrong
+  tokens; a handshake that never ends is held apart. The game goes on: the seat's own
+  connection is answered after all of it.
+- The seat's own connection sends a message over the cap: it is closed (1009), comes back with
+  what it had received, and is sent what it missed and told what the host has; it then drops
+  and does not come back: after --remote-grace its player has left.
+- bananagrams-connect behind a network that fails mid-game (a proxy that cuts every
+  connection): it connects again, nothing is lost, and the game goes on to bananas.
+- A seat nobody takes: out at the ready timeout. bananagrams-connect with a wrong token: exit 1,
+  with the host's status.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from ws_client import Client, Refused, handshake_bytes
+
+build, source = sys.argv[1:3]
+host = os.path.join(build, "host")
+connect = os.path.join(build, "connect")
+reference = os.path.join(build, "reference_bot")
+two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
+work = tempfile.mkdtemp(prefix="remote-test-")
+os.chmod(work, 0o755)  # as root, the players run as nobody
+go = os.path.join(work, "go")
+for name in ("hog.py", "staircase.py"):
+    with open(os.path.join(source, "tests", "bots", name)) as f, \
+            open(os.path.join(work, name), "w") as copy:
+        copy.write(f.read())
+hog = "exec python3 %s play-after %s" % (os.path.join(work, "hog.py"), go)
+TOKEN = "Seat_token-0123456789abcdef"
+
+
+def check(condition, what):
+    if not condition:
+        sys.exit("remote_test: " + what)
+
+
+def start_host(*args):
+    """The host, once it has said its remote seats' URLs: (process, port, {player: path})."""
+    game = subprocess.Popen([host, "--serve", "127.0.0.1:0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    seats, port = {}, None
+    said = ""
+    while True:
+        line = game.stderr.readline()
+        check(line, "the host said no seat: " + said)
+        said += line
+        found = re.search(r"player (\d+) is remote: a bot connects to ws://127\.0\.0\.1:(\d+)"
+                          r"(/seat/[A-Za-z0-9_-]+) .* a person opens "
+                          r"http://127\.0\.0\.1:\d+/play#([A-Za-z0-9_-]+)", line)
+        if found:
+            seats[int(found.group(1))] = found.group(3)
+            port = int(found.group(2))
+            check(found.group(3).endswith(found.group(4)), "the page's token is not the seat's")
+        if seats and "is remote" not in line:
+            break
+        if len(seats) == sum(1 for a in args if a.startswith("remote:")):
+            break
+    return game, port, seats
+
+
+def finish(game):
+    out, err = game.communicate(timeout=120)
+    return game.returncode, out, err
+
+
+def records(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def replays_to(path, result):
+    run = subprocess.run([host, "--replay", path, "--json", "--quiet"], capture_output=True,
+                         text=True, timeout=60)
+    check(run.returncode == 0 and json.loads(run.stdout) == result,
+          "the log does not replay to its result: %s" % run.stderr)
+
+
+# Bad options: said, nothing played.
+for args, said in [
+        (["--serve", "127.0.0.1:0", "remote:short", hog], "a token is 16 to 64 characters"),
+        (["--serve", "127.0.0.1:0", "remote:" + TOKEN, "remote:" + TOKEN], "same token"),
+        (["remote:", hog], "give --serve"),
+        (["--check", "remote:"], "not remote:"),
+        (["--serve", "127.0.0.1:0", "remote:" + "x" * 15 + "!", hog], "A-Z a-z 0-9 _ -")]:
+    run = subprocess.run([host] + args, capture_output=True, text=True, timeout=60)
+    check(run.returncode == 2 and said in run.stderr, "%s: %d %s" % (args, run.returncode,
+                                                                    run.stderr))
+
+# A bot through bananagrams-connect, to bananas.
+log = os.path.join(work, "connect.jsonl")
+game, port, seats = start_host("--log", log, "--json", "--quiet", "remote:", reference)
+url = "ws://127.0.0.1:%d%s" % (port, seats[1])
+token = seats[1].split("/")[-1]
+check(len(token) == 32, "a drawn token: " + token)
+bot = subprocess.run([connect, url, "--", reference], capture_output=True, text=True,
+                     timeout=120)
+status, out, err = finish(game)
+check(bot.returncode == 0, "connect exited %d: %s" % (bot.returncode, bot.stderr))
+check(status == 0, "the host exited %d: %s" % (status, err))
+result = json.loads(out)
+check(result["end"] == "bananas", "not to bananas: %s" % result["end"])
+remote, local = result["players"]
+check(remote["command"] == "remote:" and remote["protocol"] == "v4", "remote: %s" % remote)
+check(remote["remote"]["connections"] == 1 and remote["remote"]["pings"] >= 1
+      and remote["remote"]["rtt_ms"] > 0
+      and remote["remote"]["rtt_max_ms"] >= remote["remote"]["rtt_ms"], "no round trip: %s"
+      % remote["remote"])
+check(remote["peels"] + local["peels"] > 0 and local["remote"] is None, "the local player")
+check(token not in open(log).read() and token not in out, "the token was written down")
+notes = [r["note"] for r in records(log) if "note" in r]
+check(notes == [{"player": 0, "what": "connected"}], "notes: %s" % notes)
+replays_to(log, result)
+
+# bananagrams-connect through a network that fails mid-game: it comes back, with what it had,
+# and the game goes on to bananas.
+class Proxy:
+    """Forwards connections to the host's port, and can cut every one of them at once."""
+
+    def __init__(self, port):
+        self.port, self.pairs, self.forwarded = port, [], 0
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.port))
+            self.pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                self.forwarded += len(data)
+                sink.sendall(data)
+        except OSError:
+            pass
+
+    def cut(self):
+        for pair in self.pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+        self.pairs = []
+
+
+log = os.path.join(work, "reconnect.jsonl")
+game, port, seats = start_host("--log", log, "--json", "--quiet", "--remote-grace", "10",
+                               "remote:" + TOKEN, reference)
+proxy = Proxy(port)
+bot = subprocess.Popen([connect, "ws://127.0.0.1:%d%s" % (proxy.listener.getsockname()[1],
+                                                          seats[1]), "--", reference],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+deadline = time.time() + 30
+while proxy.forwarded < 2000 and time.time() < deadline:
+    time.sleep(0.01)
+proxy.cut()
+bot_out, bot_err = bot.communicate(timeout=120)
+status, out, err = finish(game)
+check(bot.returncode == 0 and "connecting again" in bot_err, "connect: %d %s"
+      % (bot.returncode, bot_err))
+check(status == 0, "the host exited %d: %s" % (status, err))
+result = json.loads(out)
+check(result["end"] == "bananas" and result["players"][0]["outcome"] != "disqualified",
+      "after the cut: %s" % result)
+check(result["players"][0]["remote"]["connections"] == 2, "not back: %s" % result["players"][0])
+notes = [r["note"]["what"] for r in records(log) if "note" in r]
+check(any(n.startswith("connected again, having received") for n in notes), "notes: %s" % notes)
+replays_to(log, result)
+
+# Everyone who may not take the seat, while its own connection plays.
+log = os.path.join(work, "refused.jsonl")
+game, port, seats = start_host("--log", log, "--json", "--quiet", "--dict", two_letters,
+                               "--remote-grace", "1", "remote:" + TOKEN, hog)
+path = seats[1]
+player = Client("127.0.0.1", port, path)
+check(player.headers.get("x-bananagrams-received") == "0", "headers: %s" % player.headers)
+player.send("v0")
+player.send("03")  # split anywhere
+check(player.read_until(b".") == b"V0030102.", "the handshake")
+player.send("R")
+hand = player.read_until(b".")
+check(hand.startswith(b"H0000"), "the hand: %r" % hand)
+sent = len("v003R")
+
+refusals = [
+    ("/seat/", None, 401),
+    ("/seat/" + "A" * 27, None, 403),
+    ("/seat/" + TOKEN[:-1], None, 403),
+    (path, None, 409),
+    (path, "http://elsewhere.example", 403),
+    ("/nothing/" + TOKEN, None, 404),
+]
+for where, origin, expected in refusals:
+    try:
+        Client("127.0.0.1", port, where, origin=origin)
+        check(False, "%s was let in" % where)
+    except Refused as refused:
+        check(refused.status == expected, "%s: %d, not %d" % (where, refused.status, expected))
+# A handshake that never ends, and a flood of connections with wrong tokens.
+stalled = socket.create_connection(("127.0.0.1", port))
+stalled.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+flood = []
+for i in range(100):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(handshake_bytes("127.0.0.1", port, "/seat/wrong%024d" % i))
+    flood.append(s)
+statuses = set()
+for s in flood:
+    s.settimeout(10)
+    statuses.add(s.recv(64).split(b" ")[1])
+    s.close()
+check(statuses == {b"403"}, "the flood: %s" % statuses)
+# The game goes on: the seat's connection is answered.
+player.send("D" + chr(hand[5]))
+answer = player.read_until(b".")
+check(answer[:1] in (b"D", b"X"), "a dump after the refusals: %r" % answer)
+sent += 2
+received = len(hand) + len(b"V0030102.") + len(answer)
+
+# A message over the cap: closed with 1009. It comes back with what it had (all but the last
+# byte of its dump's answer) and is sent the rest.
+player.send(b"P" * 70000)
+check(player.frame() is None and player.close_code == 1009, "the cap: %s" % player.close_code)
+player.drop()
+back = Client("127.0.0.1", port, path + "?received=%d" % (received - 1))
+check(back.headers.get("x-bananagrams-received") == str(sent),
+      "the host has %s of %d" % (back.headers.get("x-bananagrams-received"), sent))
+missed = back.read_until(b".")
+check(missed == b".", "what it missed was not sent again: %r" % missed)
+back.drop()  # and gone for good: after the grace, its player has left
+status, out, err = finish(game)
+stalled.close()
+check(status == 0, "the host exited %d: %s" % (status, err))
+result = json.loads(out)
+check(result["players"][0]["outcome"] == "disqualified"
+      and "did not come back within 1000 ms" in result["players"][0]["reason"],
+      "the drop: %s" % result["players"][0])
+check(result["players"][0]["remote"]["connections"] == 2, "connections")
+text = open(log).read()
+check(TOKEN not in text, "the token was written down")
+notes = [r["note"]["what"] for r in records(log) if "note" in r]
+for status_code in ("401", "403", "404", "409"):
+    check(any(n.startswith("refused a connection from 127.0.0.1") and n.endswith("(%s)"
+              % status_code) for n in notes), "no refusal %s noted: %s" % (status_code, notes))
+check(sum("a wrong token" in n for n in notes) >= 102, "the flood was not noted")
+check(any("a message over 65536 bytes" in n for n in notes), "the cap was not noted")
+check(any(n.startswith("connected again, having received %d of %d bytes" % (received - 1,
+                                                                            received))
+          for n in notes), "no return noted: %s" % notes[-5:])
+check(any(n.startswith("left: its connection dropped") for n in notes), "no leaving noted")
+replays_to(log, result)
+
+# A seat nobody takes: out at the ready timeout.
+game, port, seats = start_host("--json", "--quiet", "--dict", two_letters, "--ready-timeout",
+                               "1", "remote:", hog)
+status, out, err = finish(game)
+result = json.loads(out)
+check(status == 0 and result["players"][0]["outcome"] == "disqualified"
+      and result["players"][0]["remote"]["connections"] == 0, "nobody came: %s" % result)
+
+# bananagrams-connect with a wrong token: refused, said, exit 1.
+game, port, seats = start_host("--json", "--quiet", "--dict", two_letters, "--ready-timeout",
+                               "3", "remote:" + TOKEN, hog)
+bot = subprocess.run([connect, "ws://127.0.0.1:%d/seat/%s" % (port, "B" * 20), "--",
+                      reference], capture_output=True, text=True, timeout=60)
+check(bot.returncode == 1 and "HTTP 403" in bot.stderr, "a wrong token: %d %s"
+      % (bot.returncode, bot.stderr))
+bad = subprocess.run([connect, "http://127.0.0.1:%d/" % port, "--", reference],
+                     capture_output=True, text=True, timeout=60)
+check(bad.returncode == 2 and "ws://" in bad.stderr, "a bad URL: %s" % bad.stderr)
+finish(game)
+print("remote_test: all passed")
