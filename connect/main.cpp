@@ -45,8 +45,9 @@ the bot CMD, run through sh -c on this machine. The bot plays as it would on the
 protocol's bytes on its stdin and stdout, its stderr here. Its word list is this machine's: give
 the game's with --words (the host's docs/remote.md says which it is).
 
-Exit status: 0 the host ended the game; 1 the seat could not be taken (refused: the host's
-reason is said), or its connection was lost for good; 2 bad options; 3 the bot could not start;
+Exit status: 0 the host ended the game (each of --games; with --games 0, at least one, and then
+no seat waited for the bot); 1 the seat could not be taken (refused: the host's reason is
+said), or its connection was lost for good; 2 bad options; 3 the bot could not start;
 128+N stopped by signal N (the bot is ended, and the host sees the seat's player leave).
 )";
 
@@ -57,6 +58,7 @@ struct Settings {
     double retry_seconds = 0;   // to keep trying a first connection that cannot be made
     double grace_seconds = 10;  // to keep trying again a connection that dropped
     double kill_grace_seconds = 2;
+    int games = 1;  // one after another, each its own connection and bot; 0: while seated
 };
 
 class Connector {
@@ -65,7 +67,7 @@ class Connector {
         : loop_(loop),
           settings_(std::move(settings)),
           retry_timer_(loop, [this] { connect(); }),
-          ender_(loop, [this] { end(); }) {}
+          ender_(loop, [this] { next_or_end(); }) {}
 
     // Connects, and plays until the seat is done; the exit status.
     int run() {
@@ -151,8 +153,14 @@ class Connector {
     }
 
     void fail(const std::string& why) {
-        std::fprintf(stderr, "connect: %s\n", escape_for_terminal(why).c_str());
-        status_ = exit_failed;
+        if (settings_.games == 0 && played_ > 0 && !ever_connected_) {
+            // No seat for it any more: the host's games for it are over.
+            std::fprintf(stderr, "connect: played %d game%s; no seat waits for the bot now (%s)\n",
+                         played_, played_ == 1 ? "" : "s", escape_for_terminal(why).c_str());
+        } else {
+            std::fprintf(stderr, "connect: %s\n", escape_for_terminal(why).c_str());
+            status_ = exit_failed;
+        }
         finish();
     }
 
@@ -179,6 +187,29 @@ class Connector {
             ending_ = true;
             ender_.start(0);
         }
+    }
+
+    // A game over by the host's close frame: the next, when more are asked for; else the end.
+    void next_or_end() {
+        const bool next = game_over_ && status_ == exit_played &&
+                          (settings_.games == 0 || played_ + 1 < settings_.games);
+        if (game_over_)
+            ++played_;
+        if (!next)
+            return end();
+        bot_.reset();
+        sent_.clear();
+        sent_from_ = 0;
+        received_ = 0;
+        host_has_.reset();
+        connected_ = ever_connected_ = host_closed_ = closing_ = done_ = ending_ = game_over_ =
+            false;
+        close_reason_ = "the bot is done";
+        // The next game's seat may not be open yet: it is tried for --retry, a second at least.
+        give_up_at_ =
+            uv_now(loop_) + std::max<std::uint64_t>(
+                                1000, static_cast<std::uint64_t>(settings_.retry_seconds * 1000));
+        connect();
     }
 
     void end() {
@@ -309,8 +340,8 @@ class Connector {
                 if (code != 1000)
                     std::fprintf(stderr, "connect: the host closed the seat (%d): %s\n", code,
                                  escape_for_terminal(text).c_str());
-                else if (status_ == exit_played)
-                    status_ = exit_played;
+                else
+                    game_over_ = true;
                 return 0;
             }
             case LWS_CALLBACK_CLIENT_CLOSED:
@@ -386,6 +417,8 @@ class Connector {
     bool connected_ = false;
     bool ever_connected_ = false;
     bool host_closed_ = false;
+    bool game_over_ = false;  // the host closed the seat with 1000: its game is over
+    int played_ = 0;          // games before this one
     bool closing_ = false;
     bool done_ = false;
     bool ending_ = false;
@@ -408,6 +441,10 @@ int run(int argc, char** argv) {
         ("retry", po::value<double>()->value_name("SEC")->default_value(0),
          "keep trying to connect this long while the host cannot be reached or its game has not "
          "begun (a seat that is refused is not tried again)")
+        ("games", po::value<std::string>()->value_name("N")->default_value("1"),
+         "play N games one after another (a tournament's, or host --games'), each with its own "
+         "connection and a fresh bot; 0: as long as the host has a seat for it (tried for --retry "
+         "between games)")
         ("grace", po::value<double>()->value_name("SEC")->default_value(10),
          "a connection that drops is taken again for this long (the host's --remote-grace)")
         ("kill-grace", po::value<double>()->value_name("SEC")->default_value(2),
@@ -455,6 +492,11 @@ int run(int argc, char** argv) {
         settings.retry_seconds = vm["retry"].as<double>();
         settings.grace_seconds = vm["grace"].as<double>();
         settings.kill_grace_seconds = vm["kill-grace"].as<double>();
+        const std::string games = vm["games"].as<std::string>();
+        if (games.empty() || games.size() > 6 ||
+            games.find_first_not_of("0123456789") != std::string::npos)
+            throw po::error("--games is a number of games, 0 for as many as the host seats it");
+        settings.games = std::stoi(games);
     } catch (const po::error& e) {
         std::fprintf(stderr, "connect: %s\nTry 'connect --help'.\n",
                      escape_for_terminal(e.what()).c_str());

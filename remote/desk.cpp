@@ -22,10 +22,18 @@ std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std:
     const std::string_view offered = path.substr(seat_path.size());
     if (offered.empty())
         return Refusal{401, "no token"};
+    // Every seat's token is compared, whatever matched before. A bot in two games at once (a
+    // tournament's) has a seat in each with its token: a connection takes one that is open.
     RemoteSeat* found = nullptr;
     for (RemoteSeat* seat : seats_)
-        if (same_token(offered, seat->token()))
+        if (same_token(offered, seat->token()) &&
+            (!found || seat->door() == RemoteSeat::Door::open))
             found = seat;
+    bool expected = false;
+    for (const std::string& token : expected_)
+        expected |= same_token(offered, token);
+    if (!found && expected)
+        return Refusal{503, "no game waits for this seat's player now"};
     if (!found)
         return Refusal{403, "a wrong token"};
     switch (found->door()) {

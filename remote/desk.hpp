@@ -27,6 +27,9 @@ class Desk {
     void add(RemoteSeat* seat) { seats_.push_back(seat); }
     void remove(RemoteSeat* seat);
     bool empty() const { return seats_.empty(); }
+    // A token that will have seats, though none may wait for it now (a tournament's remote bot
+    // between its games): a connection with it is told to try again (503), not that it is wrong.
+    void expect(std::string token) { expected_.push_back(std::move(token)); }
 
     // What an upgrade to `path` (no query) gets, sent with `origin` ("" when the client sent
     // none) to `host` (its Host header): the seat, or why not. Says nothing to the owner: the
@@ -40,6 +43,7 @@ class Desk {
 
   private:
     std::vector<RemoteSeat*> seats_;
+    std::vector<std::string> expected_;
 };
 
 // The path a seat is taken at: /seat/TOKEN.

@@ -18,6 +18,8 @@
   and does not come back: after --remote-grace its player has left.
 - bananagrams-connect behind a network that fails mid-game (a proxy that cuts every
   connection): it connects again, nothing is lost, and the game goes on to bananas.
+- A tournament with a remote bot (bananagrams-connect --games 0): a seat for each of its games,
+  the standings say it plays remotely, and no log holds its token.
 - A seat nobody takes: out at the ready timeout. bananagrams-connect with a wrong token: exit 1,
   with the host's status.
 """
@@ -302,4 +304,41 @@ bad = subprocess.run([connect, "http://127.0.0.1:%d/" % port, "--", reference],
                      capture_output=True, text=True, timeout=60)
 check(bad.returncode == 2 and "ws://" in bad.stderr, "a bad URL: %s" % bad.stderr)
 finish(game)
+# A tournament with a remote bot: it takes a seat for each of its games, one connection each
+# (bananagrams-connect --games 0), and the standings say it plays remotely.
+tournament = os.path.join(build, "tournament")
+db = os.path.join(work, "t.db")
+logs = os.path.join(work, "t-logs")
+run = subprocess.run([tournament, "run", "--db", db, "--bot", "far=remote:" + TOKEN, "--bot",
+                      "near=" + reference], capture_output=True, text=True, timeout=60)
+check(run.returncode == 2 and "give --serve" in run.stderr, "no --serve: %s" % run.stderr)
+runner = subprocess.Popen([tournament, "run", "--db", db, "--deals", "2", "--logs", logs,
+                           "--serve", "127.0.0.1:0", "--json", "--bot", "far=remote:" + TOKEN,
+                           "--bot", "near=" + reference], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+url = None
+while url is None:
+    line = runner.stderr.readline()
+    check(line, "the tournament said no URL")
+    found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
+    url = found.group(1) if found else None
+bot = subprocess.run([connect, "--games", "0", "--retry", "5", url, "--", reference],
+                     capture_output=True, text=True, timeout=300)
+out, err = runner.communicate(timeout=120)
+check(runner.returncode == 0, "the tournament exited %d: %s" % (runner.returncode, err))
+check(bot.returncode == 0 and "played 4 games" in bot.stderr, "connect: %d %s"
+      % (bot.returncode, bot.stderr))
+standings = json.loads(out)
+bots = {b["name"]: b for b in standings["bots"]}
+check(bots["far"]["games"] == 4 and bots["far"]["remote"] and not bots["near"]["remote"],
+      "the standings: %s" % bots)
+for name in sorted(os.listdir(logs)):
+    if not name.endswith(".jsonl"):
+        continue
+    path = os.path.join(logs, name)
+    check(TOKEN not in open(path).read(), "the token in " + name)
+    result = records(path)[-1]["result"]
+    far = [p for p in result["players"] if p["command"] == "remote:"]
+    check(len(far) == 1 and far[0]["remote"]["connections"] == 1, "%s: %s" % (name, far))
+    replays_to(path, result)
 print("remote_test: all passed")

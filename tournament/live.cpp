@@ -21,7 +21,7 @@ using serve::dump_json;
 
 std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start(
     uv_loop_t* loop, const serve::Address& address, const Database& database,
-    serve::Server::Limits limits) {
+    serve::Server::Limits limits, remote::Desk* desk) {
     std::unique_ptr<LiveTournament> live(new LiveTournament(loop, database));
     LiveTournament* self = live.get();
     serve::Server::Content content;
@@ -29,6 +29,9 @@ std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start
     content.page = [] { return viewer::live_tournament_page(); };
     content.snapshot = [self] { return dump_json(self->snapshot()); };
     content.game = [self](int game) { return self->game_page(game); };
+    content.desk = desk;
+    if (desk)
+        content.play = [] { return viewer::play_page(); };
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))
         return *error;

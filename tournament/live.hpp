@@ -39,7 +39,7 @@ class LiveTournament {
   public:
     static std::variant<std::unique_ptr<LiveTournament>, std::string> start(
         uv_loop_t* loop, const serve::Address& address, const Database& database,
-        serve::Server::Limits limits = {});
+        serve::Server::Limits limits = {}, remote::Desk* desk = nullptr);
 
     int port() const { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }

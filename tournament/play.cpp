@@ -9,6 +9,8 @@
 
 #include "cli/options.hpp"
 #include "match/venue.hpp"
+#include "remote/desk.hpp"
+#include "remote/token.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/live.hpp"
 #include "tournament/runner.hpp"
@@ -172,6 +174,7 @@ class Run {
     PairTally pairs_;
     std::optional<Status> status_;
     SprtStop sprt_;
+    remote::Desk desk_;  // where remote bots take their seats (docs/remote.md)
     std::unique_ptr<LiveTournament> live_;
     std::optional<Runner> runner_;
     std::vector<bg::SignalWatch> signals_;
@@ -186,8 +189,9 @@ std::optional<int> Run::prepare_venue() {
     VenuePlan plan;
     plan.dictionary = spec_.game.dictionary;
     plan.fingerprint = spec_.game.dictionary_fingerprint;
+    // A remote bot's token is no business of the venue's: it never starts that bot.
     for (const auto& bot : spec_.bots)
-        plan.commands.push_back(bot.command);
+        plan.commands.push_back(remote::shown_command(bot.command));
     if (spec_.sandboxed)
         plan.sandbox = spec_.sandbox;
     // No player may read the tournament (its seeds are every deal) or another game's log.
@@ -260,7 +264,7 @@ void Run::take_pending() {
 std::optional<int> Run::start_live(uv_loop_t* loop) {
     if (!settings_.serve)
         return std::nullopt;
-    auto started = LiveTournament::start(loop, *settings_.serve, database_);
+    auto started = LiveTournament::start(loop, *settings_.serve, database_, {}, &desk_);
     if (!made_or_said(started)) {
         say("tournament: no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
             "them\n",
@@ -275,6 +279,21 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
         shown.loopback() ? ""
                          : " (not a loopback address: anyone who can reach this machine can "
                            "watch)");
+    // Each remote bot's URL: it takes a seat there for each of its games, one connection each.
+    for (const auto& bot : spec_.bots)
+        if (remote::is_remote(bot.command))
+            desk_.expect(std::string(remote::token_of(bot.command)));
+    for (const auto& bot : spec_.bots)
+        if (remote::is_remote(bot.command))
+            say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
+                "(bananagrams-connect --games 0 URL -- CMD)\n",
+                bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));
+    desk_.on_refused = [this](const remote::Desk::Refusal& refusal, const std::string& peer) {
+        const std::string what =
+            fmt::format("refused a connection from {}: {} ({})", peer, refusal.why, refusal.status);
+        if (runner_)
+            runner_->note(what);
+    };
     return std::nullopt;
 }
 
@@ -318,6 +337,8 @@ Runner::Options Run::runner_options() {
         }
     };
     options.on_recorded = [this](const FixtureRecord& row) { recorded(row); };
+    options.desk = &desk_;
+    options.remote_grace_ms = settings_.remote_grace_ms;
     if (live_) {
         options.on_started = [this](const FixtureRecord& row) { live_->started(row); };
         options.on_record = [this](int game, const nlohmann::json& record) {
@@ -435,6 +456,10 @@ PlaySettings play_settings(const po::variables_map& vm) {
                           vm["json"].as<bool>(),
                           std::nullopt,
                           bg::options::read_reuse(vm)};
+    const double grace = vm["remote-grace"].as<double>();
+    if (grace < 0 || grace > 3600)
+        throw po::error("--remote-grace is 0 to 3600 seconds");
+    settings.remote_grace_ms = static_cast<std::uint64_t>(grace * 1000);
     if (vm.count("serve")) {
         auto address = serve::parse_address(vm["serve"].as<std::string>());
         if (auto* why = std::get_if<std::string>(&address))
@@ -444,7 +469,22 @@ PlaySettings play_settings(const po::variables_map& vm) {
     return settings;
 }
 
+std::optional<std::string> remote_without_server(const TournamentSpec& spec,
+                                                 const PlaySettings& settings) {
+    for (const auto& bot : spec.bots)
+        if (remote::is_remote(bot.command) && !settings.serve)
+            return fmt::format(
+                "bot {} is remote: it takes its seats by connecting to the live server: give "
+                "--serve ADDR:PORT (127.0.0.1:0 for this machine alone)",
+                bot.name);
+    return std::nullopt;
+}
+
 int play(Database& database, const PlaySettings& settings) {
+    if (auto why = remote_without_server(database.spec(), settings)) {
+        say("tournament: {}\n", *why);
+        return exit_usage;
+    }
     return Run(database, settings).play();
 }
 

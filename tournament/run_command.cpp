@@ -65,7 +65,11 @@ po::options_description play_options() {
          "running, peel by peel, and those finished with their replay pages) and its event "
          "stream (/events) on ADDR:PORT (port 0: any free one; the address is said). Use "
          "127.0.0.1: any other address shows the games (bots' names, commands, grids and "
-         "stderr) to the network. No seed of a game not over is ever sent");
+         "stderr) to the network. No seed of a game not over is ever sent. A bot given as "
+         "NAME=remote:TOKEN takes its seats there, over a WebSocket (docs/remote.md)")
+        ("remote-grace", po::value<double>()->value_name("SEC")->default_value(10),
+         "a remote bot's dropped connection may come back this long before its player has "
+         "left");
     // clang-format on
     options.add(bg::options::reuse());
     return options;
@@ -115,6 +119,8 @@ int run(const po::variables_map& vm) {
         }
         settings = play_settings(vm);
         if (auto why = check(spec))
+            throw po::error(*why);
+        if (auto why = remote_without_server(spec, settings))
             throw po::error(*why);
     } catch (const po::error& e) {
         return usage_error(e.what());

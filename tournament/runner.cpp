@@ -11,6 +11,8 @@
 #include "core/text.hpp"
 #include "record/json_value.hpp"
 #include "record/output_file.hpp"
+#include "remote/remote_seat.hpp"
+#include "remote/token.hpp"
 #include "viewer/pages.hpp"
 
 namespace bg::tournament {
@@ -140,6 +142,12 @@ Runner::Runner(uv_loop_t* loop, Database& database, std::vector<FixtureRecord> p
 
 Runner::~Runner() = default;
 
+void Runner::note(const std::string& what) {
+    for (const auto& slot : slots_)
+        if (slot->match)
+            slot->match->note(what);
+}
+
 int Runner::running() const {
     int n = 0;
     for (const auto& slot : slots_)
@@ -230,6 +238,18 @@ bool Runner::take_table(Slot& slot, std::deque<FixtureRecord>::iterator& next) {
     lineup.kill_grace_ms = database_.spec().game.kill_grace_ms;
     // A let-go player gone: its table may be swept, and the run may be over.
     lineup.on_let_go = [this] { reaper_.start(0); };
+    lineup.other_seat = [this, bots = table->bots](int slot) -> std::unique_ptr<Seat> {
+        const std::string& command =
+            database_.spec()
+                .bots[static_cast<std::size_t>(bots[static_cast<std::size_t>(slot)])]
+                .command;
+        if (!remote::is_remote(command) || !options_.desk)
+            return nullptr;
+        remote::RemoteSeat::Options seat;
+        seat.grace_ms = options_.remote_grace_ms;
+        return std::make_unique<remote::RemoteSeat>(loop_, *options_.desk,
+                                                    std::string(remote::token_of(command)), seat);
+    };
     table->lineup = std::make_unique<Lineup>(loop_, *options_.venue, table->cgroup.get(),
                                              table->bots, std::move(lineup));
     slot.table = std::move(table);
@@ -277,8 +297,10 @@ void Runner::start_match(Slot& slot) {
     GameSetup setup = spec.game;
     setup.game =
         RulesConfig{scheduled.seed, static_cast<int>(scheduled.seats.size()), spec.game.game.sets};
+    // A remote bot's token is never written to a log.
     for (int bot : scheduled.seats)
-        setup.commands.push_back(spec.bots[static_cast<std::size_t>(bot)].command);
+        setup.commands.push_back(
+            remote::shown_command(spec.bots[static_cast<std::size_t>(bot)].command));
     Lineup::Seating seating = slot.table->lineup->seat(slot.table->slots_of(scheduled.seats));
     setup.game.continuing = std::move(seating.continuing);
     slot.restarted = std::move(seating.restarted);

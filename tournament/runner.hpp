@@ -21,6 +21,7 @@
 #include "match/lineup.hpp"
 #include "match/match.hpp"
 #include "match/venue.hpp"
+#include "remote/desk.hpp"
 #include "tournament/database.hpp"
 #include "transport/handles.hpp"
 
@@ -56,6 +57,10 @@ class Runner {
         std::function<void(const FixtureRecord&)> on_recorded;
         // Once every game is over and every handle of the runner is closed.
         std::function<void()> on_finished;
+        // Where remote bots (remote:TOKEN, docs/remote.md) take their seats: the live server's
+        // desk, which outlives the runner; each seat of theirs waits for a connection.
+        remote::Desk* desk = nullptr;
+        std::uint64_t remote_grace_ms = 10'000;
     };
 
     Runner(uv_loop_t* loop, Database& database, std::vector<FixtureRecord> pending,
@@ -70,6 +75,8 @@ class Runner {
     // Why the run failed (the database or a game's log could not be written), or "".
     const std::string& error() const { return error_; }
     int running() const;
+    // Something for the logs of the games running (a connection refused at the server).
+    void note(const std::string& what);
 
   private:
     struct Table;

@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "match/venue.hpp"
 #include "record/json_value.hpp"
+#include "remote/token.hpp"
 
 namespace bg::tournament {
 
@@ -44,6 +45,10 @@ std::variant<Bot, std::string> parse_bot(const std::string& text) {
                            escape_for_terminal(bot.name));
     if (bot.command.find_first_not_of(" \t") == std::string::npos)
         return fmt::format("bot {} has no command", bot.name);
+    // A remote bot (docs/remote.md): its token chosen here, for its author to connect with.
+    if (remote::is_remote(bot.command))
+        if (auto why = remote::token_problem(remote::token_of(bot.command)); !why.empty())
+            return fmt::format("bot {} (remote:...): {}", bot.name, why);
     return bot;
 }
 
@@ -83,9 +88,16 @@ std::variant<stats::Sprt, std::string> parse_sprt(const std::vector<std::string>
 
 std::optional<std::string> check(const TournamentSpec& spec) {
     std::set<std::string> names;
-    for (const auto& bot : spec.bots)
+    std::set<std::string_view> tokens;
+    for (const auto& bot : spec.bots) {
         if (!names.insert(bot.name).second)
             return fmt::format("two bots are named {}: each name once", bot.name);
+        if (remote::is_remote(bot.command) && !tokens.insert(remote::token_of(bot.command)).second)
+            return fmt::format(
+                "bot {} (remote:...): another remote bot has the same token; each "
+                "needs its own",
+                bot.name);
+    }
     if (spec.bots.size() < 2)
         return std::string("a tournament needs at least two bots (--bot NAME=CMD, again)");
     if (auto made = tables(spec.schedule_options()); auto* error = std::get_if<std::string>(&made))

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "remote/token.hpp"
 
 namespace bg::tournament {
 
@@ -86,6 +87,7 @@ Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>
     for (std::size_t b = 0; b < n; ++b) {
         bots[b].bot = static_cast<int>(b);
         bots[b].name = spec.bots[b].name;
+        bots[b].remote = remote::is_remote(spec.bots[b].command);
     }
     for (const auto& row : rows) {
         if (!row.result)
@@ -196,6 +198,12 @@ std::string standings_table(const Standings& s) {
             out += fmt::format("    {} disqualified {} time{}: {}\n", escape_for_terminal(b.name),
                                count, count == 1 ? "" : "s", kind);
     for (const auto& b : s.bots)
+        if (b.remote)
+            out += fmt::format(
+                "    {} plays remotely: its race includes its network (each game's "
+                "log has its round trips)\n",
+                escape_for_terminal(b.name));
+    for (const auto& b : s.bots)
         if (b.restarts > 0)
             out += fmt::format(
                 "    {} restarted {} time{}: its process could not go on to its next game\n",
@@ -270,6 +278,7 @@ nlohmann::json standings_json(const Standings& s) {
                         {"memory_peak_bytes",
                          b.memory_peak_bytes ? json(*b.memory_peak_bytes) : json(nullptr)},
                         {"restarts", b.restarts},
+                        {"remote", b.remote},
                         {"elo", b.rating.elo},
                         {"elo_low", b.rating.low},
                         {"elo_high", b.rating.high}});

@@ -40,6 +40,8 @@ struct BotStanding {
     // How often its process was started afresh because the one before could not go on (a v004
     // process that crashed, hung, left or misbehaved between games, or was put out).
     int restarts = 0;
+    // It plays over the network (remote:TOKEN, docs/remote.md): its race includes its network.
+    bool remote = false;
     stats::Rating rating;
 };
 

@@ -234,7 +234,11 @@
         row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
         row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
             (p.memory_peak_bytes / 1048576).toFixed(1)));
-        row.appendChild(el("td", "text", bytes(p.command)));
+        // A remote seat's race includes its network (logs of version 6): its round trip.
+        const remote = !p.remote ? "" : " (remote: round trip " + (p.remote.rtt_ms == null ?
+            "not measured" : p.remote.rtt_ms.toFixed(2) + " ms, at most " +
+            p.remote.rtt_max_ms.toFixed(2) + " ms") + ")";
+        row.appendChild(el("td", "text", bytes(p.command) + remote));
         table.appendChild(row);
       });
     }
