@@ -15,9 +15,11 @@ std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std:
                                                      std::string_view host) const {
     if (!path.starts_with(seat_path))
         return Refusal{404, "no seat is taken there"};
-    // A browser names the page that opened the connection: only the server's own pages may
-    // take a seat, so that no other site a person visits can take one with a token it learnt.
-    if (!origin.empty() && origin != "http://" + std::string(host))
+    // A browser names the page that opened the connection: only the server's own pages (served
+    // as they are, or through a TLS proxy that keeps the Host) may take a seat, so that no other
+    // site a person visits can take one with a token it learnt.
+    if (!origin.empty() && origin != "http://" + std::string(host) &&
+        origin != "https://" + std::string(host))
         return Refusal{403, "a page of another origin"};
     const std::string_view offered = path.substr(seat_path.size());
     if (offered.empty())

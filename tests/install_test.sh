@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, then a game played with the installed programs only:
-# bananagrams-host, bananagrams-reference-bot and the installed Python (which share
+# bananagrams-host, bananagrams-reference-bot, a remote seat taken by bananagrams-connect, and the
+# installed Python (which share
 # example_grids.py: each must start though the sandbox hides the other's file) and JavaScript
 # example players, and a tournament played by bananagrams-tournament; the installed C++ and Go
 # examples built as their first lines say, and checked; the installed documents and man pages
@@ -15,7 +16,7 @@ trap 'rm -rf "$prefix"' EXIT
 chmod 755 "$prefix"  # as root, the players run as nobody: they must read the installed files
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
 for file in bin/bananagrams-host libexec/bananagrams-host/bananagrams-host-live \
-        bin/bananagrams-reference-bot \
+        bin/bananagrams-reference-bot bin/bananagrams-connect \
         share/bananagrams-host/players/example_player.py \
         share/bananagrams-host/players/example_player_v2.py \
         share/bananagrams-host/players/example_grids.py \
@@ -26,6 +27,7 @@ for file in bin/bananagrams-host libexec/bananagrams-host/bananagrams-host-live 
         share/doc/bananagrams-host/write-a-bot.md share/doc/bananagrams-host/host.md \
         share/doc/bananagrams-host/tournament.md share/doc/bananagrams-host/security.md \
         share/doc/bananagrams-host/live.md share/doc/bananagrams-host/live-page.png \
+        share/doc/bananagrams-host/remote.md share/man/man1/bananagrams-connect.1 \
         share/doc/bananagrams-host/NEWS.md share/doc/bananagrams-host/copyright \
         share/doc/bananagrams-host/examples/example_player.py \
         share/man/man1/bananagrams-host.1 share/man/man1/bananagrams-tournament.1 \
@@ -84,7 +86,8 @@ assert not long, long
 print("changelog: %s, with its %d bullets of NEWS.md" % (found, len(bullets)))
 PY
 # Every installed program says the one version.
-for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot; do
+for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot \
+        bananagrams-connect; do
     [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
 done
@@ -93,6 +96,20 @@ done
 served=$("$prefix/bin/bananagrams-host" --serve 127.0.0.1:0 --quiet "exit 0" "exit 0" 2>&1 >/dev/null)
 grep -q "watch it live at http://127.0.0.1:" <<<"$served" ||
     { echo "bananagrams-host --serve: $served" >&2; exit 1; }
+# A remote seat, taken by the installed bananagrams-connect with the installed reference bot.
+remote_err=$prefix/remote.err
+"$prefix/bin/bananagrams-host" --serve 127.0.0.1:0 --quiet --json "remote:" \
+    "exec $prefix/bin/bananagrams-reference-bot" >"$prefix/remote.json" 2>"$remote_err" &
+remote_host=$!
+for _ in $(seq 100); do grep -q "a bot connects to" "$remote_err" && break; sleep 0.1; done
+url=$(grep -o "ws://[^ ]*" "$remote_err")
+"$prefix/bin/bananagrams-connect" "$url" -- "$prefix/bin/bananagrams-reference-bot" 2>/dev/null
+wait "$remote_host"
+python3 - "$prefix/remote.json" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+assert result["end"] == "bananas" and result["players"][0]["remote"]["connections"] == 1, result
+PY
 players=$prefix/share/bananagrams-host/players
 # The installed word list, beside the players' folder, is where the examples look for it; under
 # /tmp (this prefix) the sandbox shows a player only the folders its command names, so it is

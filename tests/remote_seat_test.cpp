@@ -1,0 +1,239 @@
+// Remote seats without the network: the tokens, the desk's answers, and a RemoteSeat driven
+// through a fake link on a real loop (its grace timer, what a returning connection is sent).
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "connect/seat_url.hpp"
+#include "remote/desk.hpp"
+#include "remote/remote_seat.hpp"
+#include "remote/token.hpp"
+#include "transport/handles.hpp"
+
+using namespace bg;
+using namespace bg::remote;
+
+namespace {
+
+const std::string token = "Abcdefghijklmnop_0123-xyz";
+
+// A connection as the server keeps one: what it was sent, pinged and closed with.
+struct FakeLink final : RemoteSeat::Link {
+    void send(std::string_view bytes) override { sent += bytes; }
+    std::size_t unsent_bytes() const override { return unsent; }
+    void ping() override { ++pings; }
+    void close(int code, std::string_view reason) override {
+        closed_code = code;
+        closed_reason = std::string(reason);
+    }
+    std::string sent;
+    std::size_t unsent = 0;
+    int pings = 0;
+    int closed_code = 0;
+    std::string closed_reason;
+};
+
+// What a seat told its match.
+struct Told {
+    std::string output;
+    std::vector<std::string> notes;
+    std::string left;
+    bool finished = false;
+};
+
+Seat::Events events_into(Told& told) {
+    Seat::Events events;
+    events.output = [&told](std::string_view bytes) { told.output += bytes; };
+    events.output_end = [] {};
+    events.log = [](std::string_view) {};
+    events.exited = [](std::int64_t, int) {};
+    events.left = [&told](std::string reason) { told.left = std::move(reason); };
+    events.send_failed = [](std::string) {};
+    events.out_of_memory = [](std::uint64_t) {};
+    events.finished = [&told] { told.finished = true; };
+    events.note = [&told](std::string what) { told.notes.push_back(std::move(what)); };
+    return events;
+}
+
+}  // namespace
+
+TEST_CASE("remote: tokens are checked, drawn fresh, compared whole, and never shown", "[remote]") {
+    CHECK(is_remote("remote:"));
+    CHECK(is_remote("remote:" + token));
+    CHECK_FALSE(is_remote("python3 remote:bot.py"));
+    CHECK(token_of("remote:" + token) == token);
+    CHECK(token_of("remote:").empty());
+    CHECK(token_problem(token).empty());
+    CHECK(token_problem(std::string(16, 'a')).empty());
+    CHECK(token_problem(std::string(64, 'a')).empty());
+    CHECK_FALSE(token_problem(std::string(15, 'a')).empty());
+    CHECK_FALSE(token_problem(std::string(65, 'a')).empty());
+    CHECK_FALSE(token_problem("abcdefghijklmnop/").empty());
+    CHECK_FALSE(token_problem("abcdefghijklmnop ").empty());
+    std::set<std::string> drawn;
+    for (int i = 0; i < 100; ++i) {
+        const std::string fresh = draw_token();
+        CHECK(fresh.size() == 32);
+        CHECK(token_problem(fresh).empty());
+        drawn.insert(fresh);
+    }
+    CHECK(drawn.size() == 100);
+    CHECK(same_token(token, token));
+    CHECK_FALSE(same_token(token.substr(0, token.size() - 1), token));
+    CHECK_FALSE(same_token(token + "x", token));
+    CHECK_FALSE(same_token("", token));
+    std::string last_differs = token;
+    last_differs.back() = 'q';
+    CHECK_FALSE(same_token(last_differs, token));
+    CHECK_FALSE(same_token(std::string(100, 'a'), std::string(100, 'a')));
+    CHECK(shown_command("remote:" + token) == "remote:");
+    CHECK(shown_command("exec bot") == "exec bot");
+}
+
+TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its own origin",
+          "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    {
+        RemoteSeat seat(loop.get(), desk, token, {});
+        const auto status = [&](std::string_view path, std::string_view origin = "") {
+            auto admitted = desk.admit(path, origin, "127.0.0.1:8080");
+            const auto* refusal = std::get_if<Desk::Refusal>(&admitted);
+            return refusal ? refusal->status : 0;
+        };
+        // Before its game begins, its door is not open.
+        CHECK(status("/seat/" + token) == 503);
+        seat.attach(Seat::Events{});
+        CHECK(seat.open().empty());
+        CHECK(status("/seat/" + token) == 0);
+        CHECK(status("/seat/" + token, "http://127.0.0.1:8080") == 0);
+        CHECK(status("/seat/" + token, "https://127.0.0.1:8080") == 0);
+        CHECK(status("/seat/" + token, "http://elsewhere.example") == 403);
+        CHECK(status("/seat/" + token, "http://127.0.0.1:8081") == 403);
+        CHECK(status("/seat/") == 401);
+        CHECK(status("/seat/" + token.substr(1)) == 403);
+        CHECK(status("/seats/" + token) == 404);
+        CHECK(status("/") == 404);
+        FakeLink link;
+        seat.join(link, 0);
+        CHECK(status("/seat/" + token) == 409);
+        seat.close(0, 0);
+        CHECK(status("/seat/" + token) == 410);
+        // A bot of a tournament between its games: told to try again, not that it is wrong.
+        desk.expect("another_token_0123456789");
+        CHECK(status("/seat/another_token_0123456789") == 503);
+    }
+    CHECK(desk.empty());
+    loop.run();
+}
+
+TEST_CASE("remote: a dropped connection comes back within the grace and is sent what it missed",
+          "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    Told told;
+    RemoteSeat seat(loop.get(), desk, token, {200, 1000});
+    seat.attach(events_into(told));
+    seat.open();
+    seat.send("early.");  // before any connection: kept for it
+    FakeLink first;
+    CHECK(seat.join(first, 0) == 0);
+    CHECK(first.sent == "early.");
+    CHECK(first.pings == 1);
+    seat.receive("v00");
+    seat.receive("3");
+    CHECK(told.output == "v003");
+    seat.send("V0030002.");
+    // It drops with 4 bytes unsent: they may not have reached it.
+    first.unsent = 4;
+    seat.drop("the connection closed");
+    CHECK(seat.door() == RemoteSeat::Door::open);
+    CHECK(seat.unsent_bytes() == 4);
+    seat.send("H0000ABC.");
+    FakeLink second;
+    // It had received 10 bytes: everything after them, and the host has its 4.
+    CHECK(seat.join(second, 10) == 4);
+    CHECK(second.sent == "0002.H0000ABC.");
+    CHECK(told.notes.back() == "connected again, having received 10 of 24 bytes");
+    // Dropped again, and gone for good: after the grace, it has left.
+    seat.drop("the connection closed");
+    loop.run();
+    CHECK(told.left == "its connection dropped and did not come back within 200 ms");
+    seat.close(0, 0);
+    loop.run();
+    CHECK(told.finished);
+    const auto used = seat.link_usage();
+    REQUIRE(used);
+    CHECK(used->connections == 2);
+    CHECK(used->pings == 0);
+    CHECK_FALSE(used->rtt_ms);
+}
+
+TEST_CASE(
+    "remote: a seat's player that closes its connection has left at once; the game's end "
+    "closes it with 1000",
+    "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    Told told;
+    {
+        RemoteSeat seat(loop.get(), desk, token, {60'000, 1000});
+        seat.attach(events_into(told));
+        seat.open();
+        FakeLink link;
+        seat.join(link, 0);
+        seat.pong(2.0);
+        seat.pong(1.0);
+        seat.pong(4.0);
+        seat.drop("it closed its connection (1000)", true);
+        CHECK(told.left == "it closed its connection (1000)");
+        CHECK(seat.door() == RemoteSeat::Door::closed);
+        const auto used = seat.link_usage();
+        REQUIRE(used);
+        CHECK(used->pings == 3);
+        CHECK(*used->rtt_ms == 2.0);
+        CHECK(*used->rtt_max_ms == 4.0);
+        seat.close(0, 0);
+        loop.run();
+        CHECK(told.finished);
+    }
+    Told ended;
+    RemoteSeat seat(loop.get(), desk, token, {});
+    seat.attach(events_into(ended));
+    seat.open();
+    FakeLink link;
+    seat.join(link, 0);
+    seat.send("E...");
+    seat.close(0, 0);
+    CHECK(link.closed_code == 1000);
+    CHECK(link.closed_reason == "the game is over");
+    CHECK(link.sent == "E...");
+    loop.run();
+    CHECK(ended.finished);
+}
+
+TEST_CASE("remote: bananagrams-connect takes a seat's URL, and says what is wrong with another",
+          "[remote]") {
+    const auto parsed = parse_seat_url("ws://127.0.0.1:8080/seat/" + token);
+    REQUIRE(std::holds_alternative<SeatUrl>(parsed));
+    const auto& url = std::get<SeatUrl>(parsed);
+    CHECK(url.host == "127.0.0.1");
+    CHECK(url.port == 8080);
+    CHECK(url.path == "/seat/" + token);
+    CHECK(url.authority() == "127.0.0.1:8080");
+    const auto v6 = parse_seat_url("ws://[::1]:9/seat/" + token);
+    REQUIRE(std::holds_alternative<SeatUrl>(v6));
+    CHECK(std::get<SeatUrl>(v6).host == "::1");
+    CHECK(std::get<SeatUrl>(v6).authority() == "[::1]:9");
+    CHECK(std::get<SeatUrl>(parse_seat_url("ws://example.org/seat/" + token)).port == 80);
+    for (const char* bad :
+         {"http://127.0.0.1:8080/seat/x", "wss://127.0.0.1/seat/x", "ws://127.0.0.1:8080",
+          "ws://127.0.0.1:8080/seat/", "ws://:80/seat/x", "ws://127.0.0.1:0/seat/x",
+          "ws://127.0.0.1:99999/seat/x", "ws://[::1/seat/x", "ws://127.0.0.1/play#x",
+          "ws://127.0.0.1/seat/x?y"}) {
+        INFO(bad);
+        CHECK(std::holds_alternative<std::string>(parse_seat_url(bad)));
+    }
+}
