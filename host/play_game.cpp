@@ -2,6 +2,7 @@
 // sandbox, machine), the players' cgroup and their lineup (v004 bots stay from game to game)
 // once; then each game's log and live server, the match on the loop to its end, and what is
 // left to write (the log's end, the page); the players let go, the totals and the exit status.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -174,7 +175,12 @@ void say_seats(const Invocation& invocation, const serve::Address& shown) {
 bool start_live(const Invocation& invocation, Series& series, Game& game) {
     if (!invocation.serve)
         return true;
-    auto started = live::serve(series.loop.get(), *invocation.serve, &series.desk);
+    // The server takes seats only where the game has remote ones.
+    const auto& commands = invocation.setup.commands;
+    const bool remote = std::any_of(commands.begin(), commands.end(),
+                                    [](const std::string& c) { return remote::is_remote(c); });
+    auto started =
+        live::serve(series.loop.get(), *invocation.serve, remote ? &series.desk : nullptr);
     if (auto* error = std::get_if<std::string>(&started)) {
         say("host: --serve: {}; no game was played\n", escape_for_terminal(*error));
         return false;

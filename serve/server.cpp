@@ -347,6 +347,11 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
             return server->on_socket(wsi, reason, slot->socket, in, len);
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         case LWS_CALLBACK_CLOSED_HTTP:
+            // A connection closed before a request of it came whole (none had a place for it):
+            // where seats are taken, a handshake that never ended is noted as a refusal.
+            if (!slot && server && server->content_.desk && !server->destroying_ &&
+                static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_CLOSED_HTTP)
+                server->refuse(wsi, {408, "its request never came whole"});
             if (slot && slot->session) {
                 if (server) {
                     auto& streams = server->streams_;

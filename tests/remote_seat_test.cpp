@@ -172,8 +172,8 @@ TEST_CASE("remote: a dropped connection comes back within the grace and is sent 
 }
 
 TEST_CASE(
-    "remote: a seat's player that closes its connection has left at once; the game's end "
-    "closes it with 1000",
+    "remote: a seat's player that closes its connection has left at once, and the "
+    "game's end closes it with 1000",
     "[remote]") {
     EventLoop loop;
     Desk desk;

@@ -11,8 +11,8 @@
 - Everyone who may not take the seat is refused with the status docs/remote.md says, and the
   log notes it: no token (401), a wrong token (403), a second connection (409), a page of
   another origin (403), a path that is no seat's (404), a flood of 100 connections with wrong
-  tokens; a handshake that never ends is held apart. The game goes on: the seat's own
-  connection is answered after all of it.
+  tokens, a handshake that never ends (closed after 10 s, and noted). The game goes on: the
+  seat's own connection is answered after all of it.
 - The seat's own connection sends a message over the cap: it is closed (1009), comes back with
   what it had received, and is sent what it missed and told what the host has; it then drops
   and does not come back: after --remote-grace its player has left.
@@ -231,9 +231,11 @@ for where, origin, expected in refusals:
         check(False, "%s was let in" % where)
     except Refused as refused:
         check(refused.status == expected, "%s: %d, not %d" % (where, refused.status, expected))
-# A handshake that never ends, and a flood of connections with wrong tokens.
+# A handshake that never ends (the host closes it after 10 s), and a flood of connections with
+# wrong tokens.
 stalled = socket.create_connection(("127.0.0.1", port))
 stalled.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+stalled_at = time.monotonic()
 flood = []
 for i in range(100):
     s = socket.create_connection(("127.0.0.1", port))
@@ -250,6 +252,16 @@ player.send("D" + chr(hand[5]))
 answer = player.read_until(b".")
 check(answer[:1] in (b"D", b"X"), "a dump after the refusals: %r" % answer)
 sent += 2
+
+
+# The handshake that never ended is closed, while the game goes on.
+stalled.settimeout(20)
+check(stalled.recv(64) == b"", "the stalled handshake was answered")
+check(time.monotonic() - stalled_at >= 9, "the stalled handshake was closed too soon")
+player.send("D" + chr(hand[6]))
+answer += player.read_until(b".")
+sent += 2
+
 received = len(hand) + len(b"V0030102.") + len(answer)
 
 # A message over the cap: closed with 1009. It comes back with what it had (all but the last
@@ -279,6 +291,8 @@ for status_code in ("401", "403", "404", "409"):
               % status_code) for n in notes), "no refusal %s noted: %s" % (status_code, notes))
 check(sum("a wrong token" in n for n in notes) >= 102, "the flood was not noted")
 check(any("a message over 65536 bytes" in n for n in notes), "the cap was not noted")
+check(any(n.endswith("its request never came whole (408)") for n in notes),
+      "the stalled handshake was not noted")
 check(any(n.startswith("connected again, having received %d of %d bytes" % (received - 1,
                                                                             received))
           for n in notes), "no return noted: %s" % notes[-5:])

@@ -264,7 +264,11 @@ void Run::take_pending() {
 std::optional<int> Run::start_live(uv_loop_t* loop) {
     if (!settings_.serve)
         return std::nullopt;
-    auto started = LiveTournament::start(loop, *settings_.serve, database_, {}, &desk_);
+    // The server takes seats only where the tournament has remote bots.
+    const bool remote = std::any_of(spec_.bots.begin(), spec_.bots.end(),
+                                    [](const Bot& bot) { return remote::is_remote(bot.command); });
+    auto started =
+        LiveTournament::start(loop, *settings_.serve, database_, {}, remote ? &desk_ : nullptr);
     if (!made_or_said(started)) {
         say("tournament: no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
             "them\n",
