@@ -188,10 +188,15 @@ bool start_live(const Invocation& invocation, Series& series, Game& game) {
     game.live = std::move(std::get<std::unique_ptr<live::Observer>>(started));
     serve::Address shown = *invocation.serve;
     shown.port = game.live->port();
-    say("host: watch it live at http://{}/{}\n", shown.authority(),
-        shown.loopback() ? ""
-                         : " (not a loopback address: anyone who can reach this machine can "
-                           "watch)");
+    if (remote)
+        say("host: serving the remote seats at http://{}/ (not the live page: it shows every "
+            "player's tiles, and a remote player could read it)\n",
+            shown.authority());
+    else
+        say("host: watch it live at http://{}/{}\n", shown.authority(),
+            shown.loopback() ? ""
+                             : " (not a loopback address: anyone who can reach this machine can "
+                               "watch)");
     say_seats(invocation, shown);
     return true;
 }

@@ -8,6 +8,8 @@
 - A bot through bananagrams-connect (the reference bot, unchanged) against the reference bot on
   the host, to bananas: its round trip is in the result and the log, its token in neither, and
   the log replays to the same result.
+- The live page and stream, which show every player's tiles, are not served (403) while a
+  remote player plays.
 - Everyone who may not take the seat is refused with the status docs/remote.md says, and the
   log notes it: no token (401), a wrong token (403), a second connection (409), a page of
   another origin (403), a path that is no seat's (404), a flood of 100 connections with wrong
@@ -231,6 +233,13 @@ for where, origin, expected in refusals:
         check(False, "%s was let in" % where)
     except Refused as refused:
         check(refused.status == expected, "%s: %d, not %d" % (where, refused.status, expected))
+# The live page and stream, which show every player's tiles, are not served.
+for page in ("/", "/events"):
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % page).encode())
+        check(s.recv(64).split(b" ")[1] == b"403", "%s was served while a remote player plays"
+              % page)
+
 # A handshake that never ends (the host closes it after 10 s), and a flood of connections with
 # wrong tokens.
 stalled = socket.create_connection(("127.0.0.1", port))

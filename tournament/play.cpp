@@ -279,10 +279,16 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
     serve::Address shown = *settings_.serve;
     shown.port = live_->port();
     status_->clear();
-    say("tournament: watch it live at http://{}/{}\n", shown.authority(),
-        shown.loopback() ? ""
-                         : " (not a loopback address: anyone who can reach this machine can "
-                           "watch)");
+    if (remote)
+        say("tournament: serving the remote bots' seats at http://{}/ (and the pages of games "
+            "done, /games/N; not the live page: it shows every player's tiles, and a remote "
+            "bot could read it)\n",
+            shown.authority());
+    else
+        say("tournament: watch it live at http://{}/{}\n", shown.authority(),
+            shown.loopback() ? ""
+                             : " (not a loopback address: anyone who can reach this machine can "
+                               "watch)");
     // Each remote bot's URL: it takes a seat there for each of its games, one connection each.
     for (const auto& bot : spec_.bots)
         if (remote::is_remote(bot.command))
