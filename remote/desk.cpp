@@ -25,16 +25,32 @@ std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std:
     if (offered.empty())
         return Refusal{401, "no token"};
     // Every seat's token is compared, whatever matched before. A bot in two games at once (a
-    // tournament's) has a seat in each with its token: a connection takes one that is open.
+    // tournament's) has a seat in each with its token: a connection takes one that is open, or
+    // is told of the one nearest to opening (one not begun, then one taken).
+    const auto rank = [](RemoteSeat::Door door) {
+        switch (door) {
+            case RemoteSeat::Door::open:
+                return 3;
+            case RemoteSeat::Door::not_yet:
+                return 2;
+            case RemoteSeat::Door::taken:
+                return 1;
+            case RemoteSeat::Door::closed:
+                break;
+        }
+        return 0;
+    };
     RemoteSeat* found = nullptr;
     for (RemoteSeat* seat : seats_)
         if (same_token(offered, seat->token()) &&
-            (!found || seat->door() == RemoteSeat::Door::open))
+            (!found || rank(seat->door()) > rank(found->door())))
             found = seat;
     bool expected = false;
     for (const std::string& token : expected_)
         expected |= same_token(offered, token);
-    if (!found && expected)
+    // A tournament's bot between its games (its last game's seat closing, the next not made yet)
+    // is told to try again.
+    if (expected && (!found || found->door() == RemoteSeat::Door::closed))
         return Refusal{503, "no game waits for this seat's player now"};
     if (!found)
         return Refusal{403, "a wrong token"};

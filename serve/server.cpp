@@ -391,12 +391,14 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     };
     if (finishing_)
         return plain(503, "the games are over: this server is closing\n");
-    // The live page and stream show every player's tiles as they are dealt: where remote players
-    // play, who can reach this server, they could read their opponents' hands there.
-    if (content_.desk && (found.kind == Route::page || found.kind == Route::events))
+    // The live page and stream show every player's tiles as they are dealt, and a finished
+    // game's page the deal that its other seatings play again: where remote players play, who
+    // can reach this server, they could read what their opponents hold or will be dealt.
+    if (content_.desk && (found.kind == Route::page || found.kind == Route::events ||
+                          found.kind == Route::game_page))
         return plain(403,
-                     "not served while remote players play: the live page and stream show every "
-                     "player's tiles\n");
+                     "not served while remote players play: the live pages and the games' pages "
+                     "show players' tiles\n");
     std::optional<std::string> body;
     switch (found.kind) {
         case Route::not_allowed:

@@ -121,9 +121,17 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
         CHECK(status("/seat/" + token) == 409);
         seat.close(0, 0);
         CHECK(status("/seat/" + token) == 410);
-        // A bot of a tournament between its games: told to try again, not that it is wrong.
+        // A bot of a tournament between its games: told to try again, not that it is wrong,
+        // nor that its last game is over.
         desk.expect("another_token_0123456789");
         CHECK(status("/seat/another_token_0123456789") == 503);
+        desk.expect(token);
+        CHECK(status("/seat/" + token) == 503);
+        // Its next game's seat beside the last one's, closed: the open one is taken.
+        RemoteSeat next(loop.get(), desk, token, {});
+        next.attach(Seat::Events{});
+        next.open();
+        CHECK(status("/seat/" + token) == 0);
     }
     CHECK(desk.empty());
     loop.run();

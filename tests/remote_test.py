@@ -8,8 +8,8 @@
 - A bot through bananagrams-connect (the reference bot, unchanged) against the reference bot on
   the host, to bananas: its round trip is in the result and the log, its token in neither, and
   the log replays to the same result.
-- The live page and stream, which show every player's tiles, are not served (403) while a
-  remote player plays.
+- The live page, the stream and the games' pages, which show players' tiles, are not served
+  (403) while a remote player plays (a tournament's too).
 - Everyone who may not take the seat is refused with the status docs/remote.md says, and the
   log notes it: no token (401), a wrong token (403), a second connection (409), a page of
   another origin (403), a path that is no seat's (404), a flood of 100 connections with wrong
@@ -234,7 +234,7 @@ for where, origin, expected in refusals:
     except Refused as refused:
         check(refused.status == expected, "%s: %d, not %d" % (where, refused.status, expected))
 # The live page and stream, which show every player's tiles, are not served.
-for page in ("/", "/events"):
+for page in ("/", "/events", "/games/1"):
     with socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % page).encode())
         check(s.recv(64).split(b" ")[1] == b"403", "%s was served while a remote player plays"
@@ -345,6 +345,11 @@ while url is None:
     check(line, "the tournament said no URL")
     found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
     url = found.group(1) if found else None
+tournament_port = int(re.search(r":(\d+)/", url).group(1))
+for page in ("/", "/events", "/games/1"):
+    with socket.create_connection(("127.0.0.1", tournament_port)) as s:
+        s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % page).encode())
+        check(s.recv(64).split(b" ")[1] == b"403", "the tournament served %s" % page)
 bot = subprocess.run([connect, "--games", "0", "--retry", "5", url, "--", reference],
                      capture_output=True, text=True, timeout=300)
 out, err = runner.communicate(timeout=120)

@@ -280,9 +280,9 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
     shown.port = live_->port();
     status_->clear();
     if (remote)
-        say("tournament: serving the remote bots' seats at http://{}/ (and the pages of games "
-            "done, /games/N; not the live page: it shows every player's tiles, and a remote "
-            "bot could read it)\n",
+        say("tournament: serving the remote bots' seats at http://{}/ (not the live page nor "
+            "the games' pages: they show the players' tiles and deals, and a remote bot could "
+            "read them)\n",
             shown.authority());
     else
         say("tournament: watch it live at http://{}/{}\n", shown.authority(),
