@@ -21,6 +21,19 @@ std::string decision_text(const Decision& d) {
     return to_json(d).dump();
 }
 
+// Why a note record (log version 6) is not one of this log's, or nullopt.
+std::optional<std::string> note_problem(const json& note, const GameSetup& setup) {
+    if (setup.version < 6)
+        return fmt::format("a note record in a log of version {}", setup.version);
+    const bool seat_ok =
+        note.is_object() && note.contains("player") &&
+        (note["player"].is_null() || (note["player"].is_number_unsigned() &&
+                                      note["player"].get<std::size_t>() < setup.commands.size()));
+    if (!seat_ok || note.size() != 2 || !note.contains("what") || !note["what"].is_string())
+        return std::string("not a note record (player, what)");
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<json, std::string> replay_log(std::istream& in,
@@ -80,15 +93,8 @@ std::variant<json, std::string> replay_log(std::istream& in,
         }
         if (record.contains("note")) {
             // Notes change nothing in the game: read, and passed over.
-            if (setup->version < 6)
-                return where(fmt::format("a note record in a log of version {}", setup->version));
-            const json& note = record["note"];
-            const bool seat_ok = note.is_object() && note.contains("player") &&
-                                 (note["player"].is_null() ||
-                                  (note["player"].is_number_unsigned() &&
-                                   note["player"].get<std::size_t>() < setup->commands.size()));
-            if (!seat_ok || note.size() != 2 || !note.contains("what") || !note["what"].is_string())
-                return where("not a note record (player, what)");
+            if (auto problem = note_problem(record["note"], *setup))
+                return where(*problem);
             continue;
         }
         if (record.contains("input")) {

@@ -185,6 +185,15 @@ struct Server::Socket final : remote::RemoteSeat::Link {
 
 namespace {
 
+// Writes `bytes` whole, as one write of kind `how` (libwebsockets wants LWS_PRE bytes of room
+// before them); false when the socket did not take them all.
+bool write_whole(lws* wsi, std::string_view bytes, lws_write_protocol how) {
+    std::vector<unsigned char> buffer(LWS_PRE + bytes.size());
+    std::memcpy(buffer.data() + LWS_PRE, bytes.data(), bytes.size());
+    return lws_write(wsi, buffer.data() + LWS_PRE, bytes.size(), how) >=
+           static_cast<int>(bytes.size());
+}
+
 // A socket's turn to write: a ping that is due, then its bytes, then, once they are all
 // written and it is closing, its close frame.
 int write_socket(lws* wsi, Server::Socket& socket) {
@@ -193,19 +202,14 @@ int write_socket(lws* wsi, Server::Socket& socket) {
     if (socket.ping_due) {
         socket.ping_due = false;
         const std::uint64_t now = uv_hrtime();
-        unsigned char buffer[LWS_PRE + sizeof now];
-        std::memcpy(buffer + LWS_PRE, &now, sizeof now);
-        if (lws_write(wsi, buffer + LWS_PRE, sizeof now, LWS_WRITE_PING) < 0)
+        if (!write_whole(wsi, {reinterpret_cast<const char*>(&now), sizeof now}, LWS_WRITE_PING))
             return -1;
         lws_callback_on_writable(wsi);
         return 0;
     }
     if (!socket.out.empty()) {
         const std::string_view chunk = socket.out.front(chunk_bytes);
-        std::vector<unsigned char> buffer(LWS_PRE + chunk.size());
-        std::memcpy(buffer.data() + LWS_PRE, chunk.data(), chunk.size());
-        if (lws_write(wsi, buffer.data() + LWS_PRE, chunk.size(), LWS_WRITE_TEXT) <
-            static_cast<int>(chunk.size()))
+        if (!write_whole(wsi, chunk, LWS_WRITE_TEXT))
             return -1;
         socket.out.sent(chunk.size());
         if (!socket.out.empty() || socket.closing)
@@ -473,12 +477,8 @@ int Server::on_writable(lws* wsi, Session& session) {
     if (session.out.empty())
         return 0;
     const std::string_view chunk = session.out.front(chunk_bytes);
-    std::vector<unsigned char> buffer(LWS_PRE + chunk.size());
-    std::memcpy(buffer.data() + LWS_PRE, chunk.data(), chunk.size());
     const bool last = session.kind == Session::body && chunk.size() == session.out.size();
-    const int written = lws_write(wsi, buffer.data() + LWS_PRE, chunk.size(),
-                                  last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
-    if (written < static_cast<int>(chunk.size()))
+    if (!write_whole(wsi, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP))
         return -1;
     session.out.sent(chunk.size());
     if (!session.out.empty()) {
@@ -524,12 +524,7 @@ int Server::on_upgrade(lws* wsi) {
     if (!write_headers(wsi, static_cast<unsigned>(refusal->status), "text/plain; charset=utf-8",
                        body.size()))
         return -1;
-    std::vector<unsigned char> buffer(LWS_PRE + body.size());
-    std::memcpy(buffer.data() + LWS_PRE, body.data(), body.size());
-    if (lws_write(wsi, buffer.data() + LWS_PRE, body.size(), LWS_WRITE_HTTP_FINAL) <
-        static_cast<int>(body.size()))
-        return -1;
-    return 1;
+    return write_whole(wsi, body, LWS_WRITE_HTTP_FINAL) ? 1 : -1;
 }
 
 int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size_t len) {

@@ -12,8 +12,8 @@
 // /seat/TOKEN, each the connection of one seat (docs/remote.md), and serves a person's page for
 // one (GET /play); and then not the live page, the stream nor the games' pages (403), which show
 // players' tiles (a finished game's, the deal its other seatings play again), for a remote
-// player could read them. The desk says who may take a seat; the server refuses everyone else with the
-// status the desk says (or 503 beyond its cap on connections), and caps a frame's size.
+// player could read them. The desk says who may take a seat; the server refuses everyone else with
+// the status the desk says (or 503 beyond its cap on connections), and caps a frame's size.
 #pragma once
 
 #include <uv.h>

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -25,34 +26,47 @@ std::variant<nlohmann::json, std::string> replay(const std::string& text) {
     });
 }
 
-// A log of a short game (version 2 unless told): player 1 says `hello` (r, or a v2 handshake
-// and R), player 2 r, then player 2 leaves and player 1 has won. A version 1 log's host spoke
-// v002 at most.
-std::string game_log(const std::vector<PlayerUsage>& usage, int log_version = 2,
-                     const std::string& hello = "r") {
+// The log a referee of `setup` (two players, seed 3, one set, on two-letter words) writes as
+// `play` drives it from its start.
+std::string written_log(const GameSetup& setup, const std::function<void(Referee&)>& play) {
     char* text = nullptr;
     std::size_t size = 0;
     std::FILE* file = ::open_memstream(&text, &size);
     {
         EventLog log(file);
-        GameSetup setup;
-        setup.version = log_version;
-        setup.game = RulesConfig{3, 2, 1};
-        if (log_version == 1)
-            setup.game.newest_protocol = protocol_v2;
-        setup.commands = {"one", "two"};
         Referee referee(setup, two_letter_words(), log);
         referee.start(0);
-        referee.take(arrival::Output{0, hello}, 1);
-        referee.take(arrival::Output{1, "r"}, 2);
-        referee.take(arrival::Exited{1, 0, 9}, 3);
-        REQUIRE(referee.over());
-        referee.finish(usage, 4);
+        play(referee);
     }
     std::fclose(file);
     std::string log(text, size);
     std::free(text);
     return log;
+}
+
+GameSetup two_players(int log_version) {
+    GameSetup setup;
+    setup.version = log_version;
+    setup.game = RulesConfig{3, 2, 1};
+    setup.commands = {"one", "two"};
+    return setup;
+}
+
+// A log of a short game (version 2 unless told): player 1 says `hello` (r, or a v2 handshake
+// and R), player 2 r, then player 2 leaves and player 1 has won. A version 1 log's host spoke
+// v002 at most.
+std::string game_log(const std::vector<PlayerUsage>& usage, int log_version = 2,
+                     const std::string& hello = "r") {
+    GameSetup setup = two_players(log_version);
+    if (log_version == 1)
+        setup.game.newest_protocol = protocol_v2;
+    return written_log(setup, [&](Referee& referee) {
+        referee.take(arrival::Output{0, hello}, 1);
+        referee.take(arrival::Output{1, "r"}, 2);
+        referee.take(arrival::Exited{1, 0, 9}, 3);
+        REQUIRE(referee.over());
+        referee.finish(usage, 4);
+    });
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -164,28 +178,16 @@ TEST_CASE("replay: a log answers a later handshake in the newest version its hos
 }
 
 TEST_CASE("replay: a version 5 log of a continuing v004 player replays alone", "[replay][v004]") {
-    char* text = nullptr;
-    std::size_t size = 0;
-    std::FILE* file = ::open_memstream(&text, &size);
-    {
-        EventLog log(file);
-        GameSetup setup;
-        setup.game = RulesConfig{3, 2, 1};
-        setup.game.continuing = {Continuing{protocol_v4, 7}, std::nullopt};
-        setup.commands = {"one", "two"};
-        setup.version = 5;
-        Referee referee(setup, two_letter_words(), log);
-        referee.start(0);
+    GameSetup setup = two_players(5);
+    setup.game.continuing = {Continuing{protocol_v4, 7}, std::nullopt};
+    const std::string log = written_log(setup, [](Referee& referee) {
         // A dump its game before sent after E, ignored; then its R.
         referee.take(arrival::Output{0, "DAR"}, 1);
         referee.take(arrival::Output{1, "r"}, 2);
         referee.take(arrival::Exited{1, 0, 9}, 3);
         REQUIRE(referee.over());
         referee.finish({}, 4);
-    }
-    std::fclose(file);
-    const std::string log(text, size);
-    std::free(text);
+    });
     const auto lines = lines_of(log);
     INFO(log);
     const auto start = nlohmann::json::parse(lines.front())["start"];
@@ -216,17 +218,9 @@ TEST_CASE(
     "refused",
     "[replay][remote]") {
     for (const int version : {6, 5}) {
-        char* text = nullptr;
-        std::size_t size = 0;
-        std::FILE* file = ::open_memstream(&text, &size);
-        {
-            EventLog log(file);
-            GameSetup setup;
-            setup.game = RulesConfig{3, 2, 1};
-            setup.commands = {"remote:", "two"};
-            setup.version = version;
-            Referee referee(setup, two_letter_words(), log);
-            referee.start(0);
+        GameSetup setup = two_players(version);
+        setup.commands = {"remote:", "two"};
+        const std::string log = written_log(setup, [](Referee& referee) {
             referee.take(arrival::Note{0, "connected"}, 1);
             referee.take(arrival::Note{-1, "refused a connection from 127.0.0.1: no token (401)"},
                          1);
@@ -235,10 +229,7 @@ TEST_CASE(
             referee.take(arrival::Exited{1, 0, 9}, 3);
             REQUIRE(referee.over());
             referee.finish({PlayerUsage{{}, {}, RemoteUsage{2, 5, 0.5, 3.25}}, PlayerUsage{}}, 4);
-        }
-        std::fclose(file);
-        std::string log(text, size);
-        std::free(text);
+        });
         INFO(log);
         const auto lines = lines_of(log);
         const long notes = std::count_if(lines.begin(), lines.end(), [](const std::string& l) {

@@ -291,13 +291,12 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
                                "watch)");
     // Each remote bot's URL: it takes a seat there for each of its games, one connection each.
     for (const auto& bot : spec_.bots)
-        if (remote::is_remote(bot.command))
+        if (remote::is_remote(bot.command)) {
             desk_.expect(std::string(remote::token_of(bot.command)));
-    for (const auto& bot : spec_.bots)
-        if (remote::is_remote(bot.command))
             say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
                 "(bananagrams-connect --games 0 URL -- CMD)\n",
                 bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));
+        }
     desk_.on_refused = [this](const remote::Desk::Refusal& refusal, const std::string& peer) {
         const std::string what =
             fmt::format("refused a connection from {}: {} ({})", peer, refusal.why, refusal.status);
