@@ -135,6 +135,31 @@ Usage PlayerCgroup::usage() const {
                  version_of(Controller::memory).memory_peak_bytes(dir(Controller::memory))};
 }
 
+WaitSample PlayerCgroup::wait_sample(bool closing) const {
+    WaitSample sample;
+    if (dirs_.empty())
+        return sample;
+    const Version& cpu = version_of(Controller::cpu);
+    sample.pressure_ns = cpu.cpu_pressure_ns(dir(Controller::cpu));
+    if (sample.pressure_ns)
+        return sample;
+    const auto cpu_time = [this] {
+        return version_of(Controller::cpuacct).cpu_ns(dir(Controller::cpuacct));
+    };
+    static const bool schedstat = exists("/proc/self/schedstat");
+    sample.schedstat = schedstat;
+    if (closing)
+        sample.cpu_ns = cpu_time();
+    const auto threads = read_text(dir(Controller::cpu) + "/" + cpu.threads_file());
+    for (const int id : ids_in(threads.value_or("")))
+        if (const auto text = read_text(fmt::format("/proc/{}/schedstat", id)))
+            if (const auto times = parse_schedstat(*text))
+                sample.tasks.emplace(id, *times);
+    if (!closing)
+        sample.cpu_ns = cpu_time();
+    return sample;
+}
+
 bool PlayerCgroup::reset_memory_peak() const {
     return !dirs_.empty() &&
            version_of(Controller::memory).reset_memory_peak(dir(Controller::memory));

@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "cgroups/cpu_wait.hpp"
 #include "cgroups/files.hpp"
 #include "cgroups/layout.hpp"
 #include "cgroups/version.hpp"
@@ -86,6 +87,10 @@ class PlayerCgroup {
     void kill() const;
     // Its CPU time and peak memory so far.
     Usage usage() const;
+    // What tells how long its processes have waited for a CPU (cpu_wait.hpp), read in the order
+    // that errs toward a lower bound: at a race's beginning its threads before its CPU time, at
+    // its end (`closing`) after.
+    WaitSample wait_sample(bool closing) const;
     // Its peak memory counted again from now (a process kept for another game): whether the
     // kernel could (cgroup v1; v2's peak is its life's).
     bool reset_memory_peak() const;

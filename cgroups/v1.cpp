@@ -90,6 +90,10 @@ class V1 final : public Version {
     std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const override {
         return number_in(dir + "/memory.max_usage_in_bytes");
     }
+    const char* threads_file() const override { return "tasks"; }
+    std::optional<std::uint64_t> cpu_pressure_ns(const std::string&) const override {
+        return std::nullopt;
+    }
     bool reset_memory_peak(const std::string& dir) const override {
         return write_text(dir + "/memory.max_usage_in_bytes", "0") == 0;
     }

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "cgroups/cpu_wait.hpp"
 #include "cgroups/version.hpp"
 
 namespace bg::cgroups {
@@ -221,6 +222,11 @@ class V2 final : public Version {
     }
     std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const override {
         return number_in(dir + "/memory.peak");
+    }
+    const char* threads_file() const override { return "cgroup.threads"; }
+    std::optional<std::uint64_t> cpu_pressure_ns(const std::string& dir) const override {
+        const auto text = read_text(dir + "/cpu.pressure");
+        return text ? parse_pressure_some(*text) : std::nullopt;
     }
     bool reset_memory_peak(const std::string&) const override { return false; }
     bool populated(const std::string& dir) const override {

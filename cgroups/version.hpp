@@ -70,6 +70,11 @@ class Version {
     virtual std::uint64_t oom_kills(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> cpu_ns(const std::string& dir) const = 0;
     virtual std::optional<std::uint64_t> memory_peak_bytes(const std::string& dir) const = 0;
+    // The file listing every thread in it (v1's tasks, v2's cgroup.threads).
+    virtual const char* threads_file() const = 0;
+    // Its CPU pressure: how long at least one of its processes waited for a CPU, in all
+    // (cpu.pressure's "some" total); nullopt where the kernel keeps none (v1, or v2 without PSI).
+    virtual std::optional<std::uint64_t> cpu_pressure_ns(const std::string& dir) const = 0;
     // Starts its peak memory again from what it holds now: true where the kernel lets a peak be
     // reset (v1); v2's memory.peak counts from the cgroup's start.
     virtual bool reset_memory_peak(const std::string& dir) const = 0;

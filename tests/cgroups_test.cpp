@@ -1,11 +1,12 @@
 // cgroups/layout: finding each controller's hierarchy from /proc's texts, on the kinds of
 // machine the host runs on (v1 one hierarchy a controller, as here; pure v2 as root and in a
 // delegated scope; systemd's hybrid; a container that shows a hierarchy from inside), and the
-// CPU lists of cpusets.
+// CPU lists of cpusets; a CPU wait from the kernel's counters.
 #include <catch2/catch.hpp>
 
 #include <map>
 
+#include "cgroups/cpu_wait.hpp"
 #include "cgroups/layout.hpp"
 
 using namespace bg::cgroups;
@@ -167,4 +168,64 @@ TEST_CASE("cgroups: CPU lists read, written and handed out", "[cgroups]") {
     CHECK(choose_cpus({0, 1, 2, 3}, {}, 1) == std::vector<int>{0});
     CHECK_FALSE(choose_cpus({0, 1, 2, 3}, {0, 2}, 3));
     CHECK_FALSE(choose_cpus({0, 1}, {}, 0));
+}
+
+TEST_CASE("cgroups: a CPU wait read from schedstat and cpu.pressure", "[cgroups][cpu_wait]") {
+    using bg::cgroups::TaskTimes;
+    CHECK(bg::cgroups::parse_schedstat("1168653 2044205 2\n") == TaskTimes{1168653, 2044205});
+    CHECK(bg::cgroups::parse_schedstat("1168653 2044205 2") == TaskTimes{1168653, 2044205});
+    for (const char* bad : {"", "1 2", "1 2 x", "-1 2 3", "1  2 3", "1 2 3 4", "a b c"}) {
+        INFO(bad);
+        CHECK_FALSE(bg::cgroups::parse_schedstat(bad));
+    }
+    CHECK(bg::cgroups::parse_pressure_some(
+              "some avg10=0.00 avg60=0.37 avg300=10.43 total=2871009447\n"
+              "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n") == 2871009447000ULL);
+    CHECK_FALSE(bg::cgroups::parse_pressure_some("full avg10=0.00 total=5\n"));
+    CHECK_FALSE(bg::cgroups::parse_pressure_some("some avg10=0.00\n"));
+    CHECK_FALSE(bg::cgroups::parse_pressure_some("some total=12x\n"));
+    CHECK(bg::cgroups::ids_in("12\n7\n\nx\n0\n99") == std::vector<int>{12, 7, 99});
+}
+
+TEST_CASE("cgroups: a CPU wait is the samples' difference, a lower bound said as one",
+          "[cgroups][cpu_wait]") {
+    using bg::cgroups::wait_between;
+    using bg::cgroups::WaitSample;
+    // The pressure, where there is one: every process counted, gone or not.
+    WaitSample begin{.pressure_ns = 1'000'000}, end{.pressure_ns = 9'000'000};
+    CHECK(wait_between(begin, end) == bg::cgroups::CpuWait{8'000'000, ""});
+
+    // Threads: a thread's growth, and all of a new one's.
+    begin = WaitSample{.tasks = {{10, {100'000'000, 2'000'000}}, {11, {50'000'000, 1'000'000}}},
+                       .schedstat = true,
+                       .cpu_ns = 150'000'000};
+    end = WaitSample{.tasks = {{10, {300'000'000, 5'000'000}},
+                               {11, {60'000'000, 1'500'000}},
+                               {12, {40'000'000, 7'000'000}}},
+                     .schedstat = true,
+                     .cpu_ns = 400'000'000};
+    CHECK(wait_between(begin, end) == bg::cgroups::CpuWait{3'000'000 + 500'000 + 7'000'000, ""});
+
+    // A thread gone that ran more than the allowance: a lower bound, and said so.
+    end.tasks.erase(11);
+    end.cpu_ns = 400'000'000 + bg::cgroups::unseen_cpu_allowance_ns + 1'000'000;
+    const auto bound = wait_between(begin, end);
+    CHECK(bound.ns == 3'000'000 + 7'000'000);
+    CHECK_THAT(bound.note, Catch::Contains("at least"));
+    // One that ran within it: whole.
+    end.cpu_ns = 240'000'000 + bg::cgroups::unseen_cpu_allowance_ns;
+    CHECK(wait_between(begin, end).note.empty());
+    // Without the cgroup's CPU time, a thread gone is a lower bound too.
+    begin.cpu_ns.reset();
+    CHECK_THAT(wait_between(begin, end).note, Catch::Contains("1 of its threads"));
+
+    // A thread id used again (its counters went down): all of the new thread's.
+    WaitSample before{.tasks = {{5, {900, 800}}}, .schedstat = true};
+    WaitSample after{.tasks = {{5, {100, 40}}}, .schedstat = true};
+    CHECK(wait_between(before, after).ns == 40);
+
+    // No schedstat and no pressure: unknown, never zero.
+    const auto unknown = wait_between(WaitSample{}, WaitSample{});
+    CHECK_FALSE(unknown.ns);
+    CHECK_FALSE(unknown.note.empty());
 }
