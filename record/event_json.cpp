@@ -184,29 +184,52 @@ json usage_json(PlayerId player, const PlayerUsage& usage, int version) {
                    {"memory_peak_bytes", measure(usage.memory_peak_bytes)}};
     if (version >= 6)
         record["remote"] = remote_json(usage.remote);
+    if (version >= 7) {
+        record["cpu_wait_ns"] = measure(usage.cpu_wait_ns);
+        record["cpu_wait_note"] =
+            usage.cpu_wait_note.empty() ? json(nullptr) : json(usage.cpu_wait_note);
+    }
     return record;
 }
 
-std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(const json& object) {
-    const bool remote = object.is_object() && object.contains("remote");
-    if (!object.is_object() || object.size() != (remote ? 4u : 3u) || !object.contains("player") ||
+std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(const json& object,
+                                                                            int version) {
+    const std::size_t keys = 3 + (version >= 6 ? 1 : 0) + (version >= 7 ? 2 : 0);
+    if (!object.is_object() || object.size() != keys || !object.contains("player") ||
         !object["player"].is_number_integer())
-        return std::string("not a usage record (player, cpu_ns, memory_peak_bytes[, remote])");
+        return fmt::format(
+            "not a usage record of log version {} (player, cpu_ns, "
+            "memory_peak_bytes{}{})",
+            version, version >= 6 ? ", remote" : "",
+            version >= 7 ? ", cpu_wait_ns, cpu_wait_note" : "");
     PlayerUsage usage;
-    if (remote) {
+    if (version >= 6) {
+        if (!object.contains("remote"))
+            return std::string("a usage record without its remote");
         auto read = remote_from_json(object["remote"]);
         if (auto* error = std::get_if<std::string>(&read))
             return *error;
         usage.remote = std::get<std::optional<RemoteUsage>>(read);
     }
-    for (const auto& [key, target] : {std::pair{"cpu_ns", &usage.cpu_ns},
-                                      std::pair{"memory_peak_bytes", &usage.memory_peak_bytes}}) {
+    std::vector<std::pair<const char*, std::optional<std::uint64_t>*>> measures = {
+        {"cpu_ns", &usage.cpu_ns}, {"memory_peak_bytes", &usage.memory_peak_bytes}};
+    if (version >= 7) {
+        measures.emplace_back("cpu_wait_ns", &usage.cpu_wait_ns);
+        const auto note = object.find("cpu_wait_note");
+        if (note == object.end() || !(note->is_null() || (note->is_string() && !note->empty())))
+            return std::string("a usage record's cpu_wait_note is not a text or null");
+        if (note->is_string())
+            usage.cpu_wait_note = note->get<std::string>();
+    }
+    for (const auto& [key, target] : measures) {
         const auto it = object.find(key);
         if (it == object.end() || !(it->is_null() || it->is_number_unsigned()))
             return fmt::format("a usage record's {} is not a whole number or null", key);
         if (!it->is_null())
             *target = it->get<std::uint64_t>();
     }
+    if (version >= 7 && !usage.cpu_wait_ns && usage.cpu_wait_note.empty())
+        return std::string("a usage record without a CPU wait says no cpu_wait_note why");
     return std::pair{object["player"].get<PlayerId>(), usage};
 }
 

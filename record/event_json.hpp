@@ -21,9 +21,11 @@ std::variant<Decision, std::string> decision_from_json(const nlohmann::json& obj
 
 // A usage record's object: {"player", "cpu_ns", "memory_peak_bytes"}, each measure a number or
 // null.
-// `remote` is written from log version 6 on (null for a process).
+// `remote` is written from log version 6 on (null for a process); `cpu_wait_ns` and
+// `cpu_wait_note` from version 7 (a missing wait always says why). Read as the log's version has
+// them: no more keys, and no fewer.
 nlohmann::json usage_json(PlayerId player, const PlayerUsage& usage, int version = log_version);
 std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(
-    const nlohmann::json& object);
+    const nlohmann::json& object, int version = log_version);
 
 }  // namespace bg

@@ -10,6 +10,7 @@ namespace bg {
 
 // Records are built only when written: in a game without a log this is the hot path.
 void EventLog::start(const GameSetup& setup, std::uint64_t t_ns) {
+    version_ = setup.version;
     append("start", building() ? to_json(setup) : nlohmann::json(), t_ns);
 }
 
@@ -22,7 +23,7 @@ void EventLog::decision(const Decision& decision, std::uint64_t t_ns) {
 }
 
 void EventLog::usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) {
-    append("usage", building() ? usage_json(player, usage) : nlohmann::json(), t_ns);
+    append("usage", building() ? usage_json(player, usage, version_) : nlohmann::json(), t_ns);
 }
 
 void EventLog::result(const nlohmann::json& result, std::uint64_t t_ns) {

@@ -67,6 +67,7 @@ class EventLog final : public LogSink {
     std::uint64_t seq_ = 0;
     bool failed_ = false;
     std::string error_;
+    int version_ = log_version;  // the start record's: what each record holds
 };
 
 }  // namespace bg

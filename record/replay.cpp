@@ -45,6 +45,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
     std::optional<json> result;
     // Version 2: each player's usage, once the game is over.
     std::vector<std::optional<PlayerUsage>> usage;
+    RaceClock race;
     std::uint64_t last_t = 0;
     std::size_t line_number = 0;
     std::string line;
@@ -122,6 +123,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
                     lines(t, live_line(d, *game));
                 expected.push_back(std::move(d));
             }
+            race.after(*game, t);
         } else if (record.contains("decision")) {
             auto parsed = decision_from_json(record["decision"]);
             if (auto* error = std::get_if<std::string>(&parsed))
@@ -138,7 +140,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
                 return where(fmt::format("a usage record in a log of version {}", setup->version));
             if (!expected.empty() || !game->over())
                 return where("a usage record before the game was over");
-            auto parsed = usage_from_json(record["usage"]);
+            auto parsed = usage_from_json(record["usage"], setup->version);
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where(*error);
             const auto& [player, used] = std::get<std::pair<PlayerId, PlayerUsage>>(parsed);
@@ -156,7 +158,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
                     return where(fmt::format("the result before player {}'s usage", i));
                 used.push_back(usage[i].value_or(PlayerUsage{}));
             }
-            result = result_json(*setup, *game, used);
+            result = result_json(*setup, *game, used, race.ns());
             if (record["result"] != *result)
                 return where("the logged result differs from the replayed one");
         } else {

@@ -35,7 +35,7 @@ struct GameSetup {
     // limits only), for the record; replay needs none of it.
     nlohmann::json shares = nullptr;
     // The log's version: the one written, or the one a replayed log was written in.
-    int version = 6;  // log_version, below
+    int version = 7;  // log_version, below
     // The version of the host that played the game (record/version.hpp): this build's, or the
     // one a replayed log names ("" in a version 1 log, which does not).
     std::string host_version = std::string(bg::version());
@@ -54,8 +54,13 @@ struct GameSetup {
 // changes nothing in the game (a connection taken, dropped or refused) and are skipped by a
 // replay; a remote player's command is `remote:` (its token withheld); each usage record and
 // each player of the result says `remote`: null for a process, else its connection's round trip
-// (`connections`, `pings`, `rtt_ms`, `rtt_max_ms`).
-inline constexpr int log_version = 6;
+// (`connections`, `pings`, `rtt_ms`, `rtt_max_ms`). Version 7 (fair races, docs/host.md): each
+// usage record says how long the player waited for a CPU in the race (`cpu_wait_ns`, null where
+// it cannot be had) and, where the figure is missing or only a lower bound, why
+// (`cpu_wait_note`); the result's players say the same in milliseconds (`cpu_wait_ms`,
+// `cpu_wait_note`), and the result the race's length (`race_ms`: from the input that dealt the
+// hands to the one that ended the game) and whether it was `contended`.
+inline constexpr int log_version = 7;
 inline constexpr int oldest_log_version = 1;
 
 nlohmann::json to_json(const GameSetup& setup);

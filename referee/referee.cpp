@@ -79,7 +79,7 @@ void Referee::in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf
 }
 
 nlohmann::json Referee::result() const {
-    return result_json(setup_, game_, usage_);
+    return result_json(setup_, game_, usage_, race_.ns());
 }
 
 void Referee::finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns) {
@@ -157,6 +157,7 @@ Effects Referee::take(Arrival arrival, std::uint64_t t_ns) {
     Effects effects;
     ++takes_;
     take_one(std::move(arrival), t_ns, effects);
+    race_.after(game_, t_ns);
     return effects;
 }
 
@@ -164,8 +165,10 @@ Effects Referee::take(std::vector<Arrival> arrivals, std::uint64_t t_ns) {
     Effects effects;
     ++takes_;
     in_seat_order(arrivals, seats_.size() + 1, [this](const Arrival& a) { return source_of(a); });
-    for (auto& arrival : arrivals)
+    for (auto& arrival : arrivals) {
         take_one(std::move(arrival), t_ns, effects);
+        race_.after(game_, t_ns);
+    }
     return effects;
 }
 

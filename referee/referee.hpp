@@ -197,6 +197,8 @@ class Referee {
     std::optional<PlayerReader> release_reader(PlayerId player);
 
     bool over() const { return game_.over(); }
+    // The race's length (from the deal to the end), once the game is over.
+    std::optional<std::uint64_t> race_ns() const { return race_.ns(); }
     bool finished() const { return finished_; }
     const Game& game() const { return game_; }
     const GameSetup& setup() const { return setup_; }
@@ -258,6 +260,7 @@ class Referee {
     int abort_signal_ = 0;
     bool finished_ = false;
     std::vector<PlayerUsage> usage_;
+    RaceClock race_;
     // Which call of take() this is, and the one that last started the stall clock (none when it
     // is not running): a firing taken in the call that restarted it came before the restart.
     std::uint64_t takes_ = 0;

@@ -75,13 +75,26 @@ TEST_CASE("event json: any bytes a player sends are logged without loss", "[even
 }
 
 TEST_CASE("event json: a usage record round-trips, and a bad one is refused", "[event_json]") {
-    for (const auto& usage : {PlayerUsage{1, 2, {}}, PlayerUsage{}, PlayerUsage{{}, 5, {}},
-                              PlayerUsage{{}, {}, RemoteUsage{2, 9, 0.25, 1.5}},
-                              PlayerUsage{{}, {}, RemoteUsage{1, 0, {}, {}}}}) {
+    // Log version 7: each with its wait for a CPU (none says why).
+    const std::string why = "not counted";
+    for (const auto& usage : {PlayerUsage{1, 2, {}, 0, ""}, PlayerUsage{{}, {}, {}, {}, why},
+                              PlayerUsage{{}, 5, {}, 7'000'000, "at least: ..."},
+                              PlayerUsage{{}, {}, RemoteUsage{2, 9, 0.25, 1.5}, {}, why},
+                              PlayerUsage{{}, {}, RemoteUsage{1, 0, {}, {}}, {}, why}}) {
         const auto json = usage_json(3, usage);
         const auto back = usage_from_json(json);
         REQUIRE(std::holds_alternative<std::pair<PlayerId, PlayerUsage>>(back));
         CHECK(std::get<std::pair<PlayerId, PlayerUsage>>(back) == std::pair{3, usage});
+    }
+    // Older versions, without what they did not have.
+    for (const int version : {2, 6}) {
+        PlayerUsage usage{1, 2,
+                          version >= 6 ? std::optional(RemoteUsage{1, 1, 0.5, 0.5}) : std::nullopt};
+        const auto json = usage_json(0, usage, version);
+        CHECK_FALSE(json.contains("cpu_wait_ns"));
+        const auto back = usage_from_json(json, version);
+        REQUIRE(std::holds_alternative<std::pair<PlayerId, PlayerUsage>>(back));
+        CHECK(std::get<std::pair<PlayerId, PlayerUsage>>(back).second == usage);
     }
     for (
         const char* bad :
@@ -92,6 +105,8 @@ TEST_CASE("event json: a usage record round-trips, and a bad one is refused", "[
          R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":{"connections":1}})",
          R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":{"connections":1,"pings":1,"rtt_ms":-1,"rtt_max_ms":null}})"}) {
         INFO(bad);
-        CHECK(std::holds_alternative<std::string>(usage_from_json(nlohmann::json::parse(bad))));
+        for (const int version : {2, 6, 7})
+            CHECK(std::holds_alternative<std::string>(
+                usage_from_json(nlohmann::json::parse(bad), version)));
     }
 }

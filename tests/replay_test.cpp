@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "record/event_json.hpp"
 #include "record/event_log.hpp"
 #include "record/replay.hpp"
 #include "referee/referee.hpp"
@@ -257,4 +258,84 @@ TEST_CASE(
                   std::string::npos);
         }
     }
+}
+
+TEST_CASE(
+    "replay: a version 7 log holds each player's wait for a CPU and the race, and says whether "
+    "it was contended",
+    "[replay][cpu_wait]") {
+    // The race is from the input that dealt (the second ready, at 1 ms) to the one that ended the
+    // game (at 101 ms): 100 ms, in which 10 ms (10%) is the most a player may wait.
+    const auto log_of = [](std::vector<PlayerUsage> usage) {
+        return written_log(two_players(7), [&](Referee& referee) {
+            referee.take(arrival::Output{0, "r"}, 500'000);
+            referee.take(arrival::Output{1, "r"}, 1'000'000);
+            REQUIRE(referee.game().dealt());
+            referee.take(arrival::Exited{1, 0, 9}, 101'000'000);
+            REQUIRE(referee.over());
+            CHECK(referee.race_ns() == 100'000'000);
+            referee.finish(usage, 102'000'000);
+        });
+    };
+    const auto waited = [](std::optional<std::uint64_t> ns, std::string note = "") {
+        return PlayerUsage{1, 2, {}, ns, std::move(note)};
+    };
+    struct Case {
+        std::vector<PlayerUsage> usage;
+        nlohmann::json contended;
+    };
+    for (const auto& [usage, contended] : std::vector<Case>{
+             {{waited(11'000'000), waited(0)}, true},
+             {{waited(9'000'000), waited(9'500'000)}, false},
+             // A lower bound above the bar says so; below it, it cannot say.
+             {{waited(12'000'000, "at least: ..."), waited(0)}, true},
+             {{waited(1'000'000, "at least: ..."), waited(0)}, nullptr},
+             {{waited(std::nullopt, "a remote player"), waited(0)}, nullptr},
+         }) {
+        const std::string log = log_of(usage);
+        INFO(log);
+        const auto result = nlohmann::json::parse(lines_of(log).back())["result"];
+        CHECK(result["race_ms"] == 100.0);
+        CHECK(result["contended"] == contended);
+        CHECK(result["players"][0]["cpu_wait_ms"] ==
+              (usage[0].cpu_wait_ns ? nlohmann::json(*usage[0].cpu_wait_ns / 1e6) : nullptr));
+        CHECK(result["players"][0]["cpu_wait_note"] ==
+              (usage[0].cpu_wait_note.empty() ? nlohmann::json(nullptr)
+                                              : nlohmann::json(usage[0].cpu_wait_note)));
+        const auto replayed = replay(log);
+        REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+        CHECK(std::get<nlohmann::json>(replayed) == result);
+        // The table people read: each wait (a lower bound marked), and a contended race said.
+        const std::string table = result_table(result);
+        CHECK_THAT(table, Catch::Contains("wait ms"));
+        CHECK((table.find("(contended:") != std::string::npos) == (contended == true));
+        CHECK((table.find(">=") != std::string::npos) ==
+              (usage[0].cpu_wait_ns && !usage[0].cpu_wait_note.empty()));
+    }
+
+    // The race's times are the log's: a deal's record moved later makes a shorter race, which
+    // the logged result no longer matches.
+    auto lines = lines_of(log_of({waited(11'000'000), waited(0)}));
+    for (auto& line : lines)
+        if (const auto at = line.find("\"t\":1000000}"); at != std::string::npos)
+            line.replace(at, 12, "\"t\":9000000}");
+    const auto moved = replay(joined(lines));
+    REQUIRE(std::holds_alternative<std::string>(moved));
+    CHECK_THAT(std::get<std::string>(moved), Catch::Contains("differs"));
+
+    // A missing figure that does not say why, and a version 6 usage record with a wait, are
+    // refused.
+    for (const auto& [version, usage] : std::vector<std::pair<int, const char*>>{
+             {7, R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":null,)"
+                 R"("cpu_wait_ns":null,"cpu_wait_note":null})"},
+             {6, R"({"player":0,"cpu_ns":1,"memory_peak_bytes":2,"remote":null,)"
+                 R"("cpu_wait_ns":5,"cpu_wait_note":null})"}}) {
+        INFO(usage);
+        CHECK(std::holds_alternative<std::string>(
+            usage_from_json(nlohmann::json::parse(usage), version)));
+    }
+    // An older log's result has none of it.
+    const auto v6 = nlohmann::json::parse(lines_of(game_log({}, 6)).back())["result"];
+    CHECK_FALSE(v6.contains("race_ms"));
+    CHECK_FALSE(v6["players"][0].contains("cpu_wait_ms"));
 }
