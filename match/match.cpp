@@ -132,7 +132,16 @@ void Match::settle() {
         return;
     settling_ = true;
     while (!arrived_.empty()) {
+        const bool dealt = referee_.game().dealt(), over = referee_.over();
         Effects effects = referee_.take(std::exchange(arrived_, {}), now_ns());
+        // The race's ends are measured before anything of the turn is done: before the hands
+        // are sent, and before the players are told the game is over.
+        if (!dealt && referee_.game().dealt())
+            for (auto& place : places_)
+                place->seat->race_begins();
+        if (!over && referee_.over() && referee_.game().dealt())
+            for (auto& place : places_)
+                place->seat->race_ends();
         for (auto& effect : effects)
             perform(effect);
     }
@@ -207,7 +216,9 @@ void Match::close_if_done() {
         std::optional<RemoteUsage> remote;
         if (const auto link = place->seat->link_usage())
             remote = RemoteUsage{link->connections, link->pings, link->rtt_ms, link->rtt_max_ms};
-        usage.push_back(PlayerUsage{used.cpu_ns, used.memory_peak_bytes, remote});
+        const cgroups::CpuWait wait = place->seat->cpu_wait();
+        usage.push_back(
+            PlayerUsage{used.cpu_ns, used.memory_peak_bytes, remote, wait.ns, wait.note});
     }
     referee_.finish(std::move(usage), now_ns());
     for (auto& place : places_)

@@ -60,6 +60,9 @@ class RemoteSeat final : public Seat {
     bool finished() const override { return finished_; }
     cgroups::Usage usage() const override { return {}; }
     std::optional<LinkUsage> link_usage() const override;
+    cgroups::CpuWait cpu_wait() const override {
+        return {std::nullopt, "a remote player: its processes are not on this machine"};
+    }
 
     // The server's side.
     const std::string& token() const { return token_; }

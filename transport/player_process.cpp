@@ -95,6 +95,7 @@ void PlayerProcess::enter(Phase next) {
             if (cgroup_) {
                 check_memory();
                 usage_ = cgroup_->usage();
+                last_sample_ = cgroup_->wait_sample(true);
                 cgroup_.reset();
             }
             announcer_.start(0);
@@ -273,6 +274,12 @@ std::optional<cgroups::Usage> PlayerProcess::usage_now() const {
     if (cgroup_)
         return cgroup_->usage();
     return usage_;
+}
+
+std::optional<cgroups::WaitSample> PlayerProcess::wait_sample(bool closing) const {
+    if (cgroup_)
+        return cgroup_->wait_sample(closing);
+    return last_sample_;
 }
 
 void PlayerProcess::write(std::string bytes) {

@@ -82,6 +82,9 @@ class PlayerProcess {
     const std::optional<cgroups::Usage>& usage() const { return usage_; }
     // What its cgroup has counted so far: while it runs, and once finished (then usage()).
     std::optional<cgroups::Usage> usage_now() const;
+    // What tells how long its processes have waited for a CPU (cgroups/cpu_wait.hpp): read now,
+    // or, once finished, as it was when its last process had gone; nullopt without a cgroup.
+    std::optional<cgroups::WaitSample> wait_sample(bool closing) const;
     // Its peak memory counted again from now, where the kernel can (cgroup v1).
     bool reset_memory_peak() const { return cgroup_ && cgroup_->reset_memory_peak(); }
     // It runs, and can still be talked to: its command has not exited, its output is open, and
@@ -122,6 +125,7 @@ class PlayerProcess {
     ProcessEvents events_;
     std::unique_ptr<cgroups::PlayerCgroup> cgroup_;
     std::optional<cgroups::Usage> usage_;
+    std::optional<cgroups::WaitSample> last_sample_;  // its cgroup's, read as it was removed
     Phase phase_ = Phase::unstarted;
     bool announced_ = false;  // on_finished has been called
     std::uint64_t grace_ms_ = 0;

@@ -27,15 +27,43 @@ ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
         std::move(cgroup));
 }
 
+namespace {
+
+const cgroups::CpuWait no_race = {std::nullopt, "no race: the hands were never dealt"};
+
+}  // namespace
+
 void ProcessSeat::attach(Events events) {
     events_ = std::move(events);
     kept_ = false;
+    race_start_.reset();
+    cpu_wait_ = no_race;
     // A process that played a game before: this game's usage starts here.
     game_start_.reset();
     if (process_->phase() != PlayerProcess::Phase::unstarted) {
         game_start_ = process_->usage_now();
         process_->reset_memory_peak();
     }
+}
+
+void ProcessSeat::race_begins() {
+    race_start_ = process_->wait_sample(false);
+    if (!race_start_)
+        cpu_wait_ = {std::nullopt, "not counted: the player has no cgroup (per-process limits)"};
+    else if (!process_->running())
+        cpu_wait_ = {std::nullopt, "not counted: its process had ended before the deal"};
+    else
+        cpu_wait_ = {std::nullopt, "the race has not ended"};
+    if (!process_->running())
+        race_start_.reset();
+}
+
+void ProcessSeat::race_ends() {
+    if (!race_start_)
+        return;
+    if (const auto end = process_->wait_sample(true))
+        cpu_wait_ = cgroups::wait_between(*race_start_, *end);
+    race_start_.reset();
 }
 
 bool ProcessSeat::keep() {

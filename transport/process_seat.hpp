@@ -37,6 +37,9 @@ class ProcessSeat final : public Seat {
     bool finished() const override { return kept_ || process_->finished(); }
     // What it used in the game it was last attached to.
     cgroups::Usage usage() const override;
+    void race_begins() override;
+    void race_ends() override;
+    cgroups::CpuWait cpu_wait() const override { return cpu_wait_; }
 
     void allow_keeping(bool allowed) override { may_keep_ = allowed; }
     bool kept() const override { return kept_; }
@@ -53,6 +56,8 @@ class ProcessSeat final : public Seat {
     bool may_keep_ = false;
     bool kept_ = false;
     std::optional<cgroups::Usage> game_start_;  // its usage when its game began (not its first)
+    std::optional<cgroups::WaitSample> race_start_;
+    cgroups::CpuWait cpu_wait_;
 };
 
 // A seat for each launch, without cgroups (tests and benchmarks; games take theirs from a

@@ -77,6 +77,15 @@ class Seat {
     virtual bool finished() const = 0;
     // What it used, once finished (CPU time and peak memory; null where nothing counted them).
     virtual cgroups::Usage usage() const = 0;
+    // Its game's race (from the deal to the game's end) begins, and ends: over it, the seat
+    // measures how long its player waited for a CPU. Called by its match, once each a game.
+    virtual void race_begins() {}
+    virtual void race_ends() {}
+    // How long its player waited for a CPU over its last game's race (a figure, whole or a lower
+    // bound, or why there is none: cgroups/cpu_wait.hpp).
+    virtual cgroups::CpuWait cpu_wait() const {
+        return {std::nullopt, "not measured for this kind of seat"};
+    }
     // Its connection's, for a seat taken over a network (none for a process's).
     virtual std::optional<LinkUsage> link_usage() const { return std::nullopt; }
 };
