@@ -151,6 +151,10 @@ try:
     assert not any(tag == "img" for tag, _ in end.elements), "markup from a command ran"
     assert HOSTILE in end.text.get("boards", ""), "the hostile command is not shown as text"
     assert "game over" in end.text.get("current", "")
+    # Whether its race was fair (log version 7): said under the result, as the result has it.
+    fair = [a for tag, a in end.elements if a.get("id") == "contention"][0]
+    assert fair["data-contended"] == json.dumps(result["contended"]), (fair, result["contended"])
+    assert end.text.get("contention"), "the page does not say whether the race was contended"
     # The bunch chart: the bunch after the deal, two fewer at each dump, a disqualified
     # player's tiles back, and what every accepted peel and refused dump says.
     bunch, hands = [], {}

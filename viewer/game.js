@@ -218,7 +218,7 @@
     if (result) {
       const table = document.getElementById("result");
       const head = el("tr");
-      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "peak MiB", "command"].forEach((h) =>
+      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "cpu wait ms", "peak MiB", "command"].forEach((h) =>
           head.appendChild(el("th", h === "command" || h === "outcome" || h === "protocol" ? "text" : "", h)));
       table.appendChild(head);
       result.players.forEach((p, i) => {
@@ -232,6 +232,13 @@
         row.appendChild(el("td", "", String(p.tiles)));
         // What its processes used, where its cgroup counted it (logs of version 2).
         row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
+        // How long it waited for a CPU in the race (logs of version 7): "≥" for a lower bound, "-"
+        // where it could not be had (the note says why, on hover).
+        const wait = el("td", "", p.cpu_wait_ms == null ? "-" :
+            (p.cpu_wait_note ? "\u2265" : "") + p.cpu_wait_ms.toFixed(1));
+        wait.className = "wait";
+        if (p.cpu_wait_note) wait.title = p.cpu_wait_note;
+        row.appendChild(wait);
         row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
             (p.memory_peak_bytes / 1048576).toFixed(1)));
         // A remote seat's race includes its network (logs of version 6): its round trip.
@@ -241,6 +248,17 @@
         row.appendChild(el("td", "text", bytes(p.command) + remote));
         table.appendChild(row);
       });
+      // Whether the race was run on equal terms (logs of version 7).
+      const fair = document.getElementById("contention");
+      if (fair) {
+        fair.textContent = result.contended === true
+            ? "Contended: a player waited for a CPU longer than the host allows in the " +
+              result.race_ms.toFixed(1) + " ms race: it was not run on equal terms."
+            : result.contended === false ? "Not contended: no player waited long for a CPU in the " +
+              result.race_ms.toFixed(1) + " ms race."
+            : "race_ms" in result ? "Contention not known: a player's wait for a CPU could not be had." : "";
+        fair.dataset.contended = String(result.contended);
+      }
     }
 
     // What each player wrote to stderr, where it was kept (a tournament's --logs).

@@ -95,6 +95,7 @@ std::string game_body(bool live) {
 <div id="boards"></div>
 <h2>Result</h2>
 <table id="result"></table>
+<p id="contention"></p>
 <p id="again" hidden>The same deal again: <code id="replay"></code>
 <span class="muted">(host: build/host in a clone, bananagrams-host once installed)</span></p>
 <div id="stderr"></div>

@@ -38,14 +38,16 @@
     return t;
   }
   document.getElementById("title").textContent = "Tournament report: " + s.done + " of " + s.games +
-      " games done" + (s.stopped ? " (stopped: " + s.stopped + ")" : "");
+      " games done" + (s.stopped ? " (stopped: " + s.stopped + ")" : "") +
+      (s.contended ? ", " + s.contended + " contended" : "") + (s.replays ? ", " + s.replays + " replayed" : "");
 
   const standings = table("standings",
       ["#", "bot", "Elo", "95% interval", "games", "wins", "win rate", "mean standing", "disqualified", "stale peels",
-       "CPU s a game", "peak MiB"],
+       "CPU s a game", "CPU wait ms a game", "peak MiB"],
       s.bots.map((b, i) => [i + 1, b.name, signed(b.elo), "[" + signed(b.elo_low) + ", " + signed(b.elo_high) + "]",
                             b.games, b.wins, pct(b.win_rate), b.mean_standing.toFixed(2), b.disqualified, b.stale_peels,
                             b.cpu_ms == null ? "-" : (b.cpu_ms / 1000).toFixed(3),
+                            b.cpu_wait_ms == null ? "-" : b.cpu_wait_ms.toFixed(1),
                             b.memory_peak_bytes == null ? "-" : (b.memory_peak_bytes / 1048576).toFixed(1)]), 2);
   standings.querySelectorAll("tr").forEach((tr, i) => {
     if (i === 0) return;
@@ -130,6 +132,10 @@
         data.games.map((g) => {
           const link = g.page ? el("a", null, String(g.id)) : String(g.id);
           if (g.page) link.href = g.page;
-          return [link, g.seats.join(", "), g.deal, g.rotation, g.end || g.state, g.winner || "-"];
+          // Contention, and replays (resume --replay-contended): the first play is shown, not counted.
+          const notes = (g.contended ? " (contended)" : "") +
+              (g.replay_of ? " (replays game " + g.replay_of + ")" : "") +
+              (g.replayed_by ? " (replayed by game " + g.replayed_by + ": not counted)" : "");
+          return [link, g.seats.join(", "), g.deal, g.rotation, (g.end || g.state) + notes, g.winner || "-"];
         }), 2);
 })();
