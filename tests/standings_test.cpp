@@ -142,3 +142,63 @@ TEST_CASE("standings: every disqualification the referee gives has its kind", "[
     CHECK(reason_kind("flooded the host: more than 10000 messages") == "flooded");
     CHECK(reason_kind("something new") == "other");
 }
+
+TEST_CASE(
+    "standings: a contended game is counted, left out with --uncontended, or replaced by "
+    "its replay",
+    "[standings][cpu_wait]") {
+    const TournamentSpec spec = spec_of(2, 2);
+    // Deal 1: a wins both seatings; its first game was contended, and replayed (game 5), where
+    // b won. Deal 2: split, not contended.
+    std::vector<FixtureRecord> rows = {done(1, 1, 0, {0, 1}, {1, 2}), done(2, 1, 1, {1, 0}, {2, 1}),
+                                       done(3, 2, 0, {0, 1}, {1, 2}),
+                                       done(4, 2, 1, {1, 0}, {1, 2})};
+    rows[0].result->contended = true;
+    rows[0].result->seats[0].cpu_wait_ms = 40;
+    rows[0].result->seats[1].cpu_wait_ms = 2;
+    rows[1].result->contended = false;
+    rows[1].result->seats[0].cpu_wait_ms = 4;
+
+    auto s = standings(spec, rows, std::nullopt);
+    CHECK(s.done == 4);
+    CHECK(s.total == 4);
+    CHECK(s.contended == 1);
+    CHECK(bot_named(s, "a").contended == 1);
+    CHECK(bot_named(s, "a").wins == 3);
+    // a's waits: 40 in game 1, none counted elsewhere; b's: 2 and 4.
+    CHECK(bot_named(s, "a").cpu_wait_ms == 40);
+    CHECK(bot_named(s, "b").cpu_wait_ms == 3);
+    CHECK_THAT(standings_table(s), Catch::Contains("1 of them contended"));
+
+    // Left out: a has three games, and deal 1 is no longer a whole pair.
+    s = standings(spec, rows, std::nullopt, true);
+    CHECK(s.left_out == 1);
+    CHECK(bot_named(s, "a").games == 3);
+    CHECK(s.pairs->pairs == 1);
+    CHECK(standings_json(s)["left_out"] == 1);
+
+    // Replayed, and the replay done: it counts instead (b won it), the first play does not.
+    FixtureRecord replay = done(5, 1, 0, {0, 1}, {2, 1});
+    replay.replay_of = 1;
+    replay.result->contended = false;
+    rows.push_back(replay);
+    rows[0].replayed_by = 5;
+    s = standings(spec, rows, std::nullopt);
+    CHECK(s.total == 4);
+    CHECK(s.done == 4);
+    CHECK(s.replays == 1);
+    CHECK(s.contended == 0);
+    CHECK(bot_named(s, "a").games == 4);
+    CHECK(bot_named(s, "a").wins == 2);
+    CHECK(s.pairs->pairs == 2);
+    CHECK_THAT(standings_table(s), Catch::Contains("1 replayed"));
+
+    // A replay not yet done: the first play counts still.
+    rows.back().result.reset();
+    rows.back().state = State::pending;
+    rows[0].replayed_by.reset();
+    s = standings(spec, rows, std::nullopt);
+    CHECK(s.replays == 0);
+    CHECK(bot_named(s, "a").wins == 3);
+    CHECK(s.contended == 1);
+}

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
@@ -50,6 +51,9 @@ CREATE TABLE games (
     log TEXT,
     finished TEXT,
     host_version TEXT,
+    race_ms REAL,
+    contended INTEGER,
+    replay_of INTEGER REFERENCES games (id),
     CHECK ((state = 'done') = (end IS NOT NULL))
 );
 CREATE INDEX games_state ON games (state);
@@ -71,6 +75,8 @@ CREATE TABLE seats (
     memory_peak_bytes INTEGER,
     process_game INTEGER,
     restarted INTEGER,
+    cpu_wait_ms REAL,
+    cpu_wait_note TEXT,
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX seats_bot ON seats (bot_id);
@@ -238,8 +244,17 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
             }
             // Version 2 to 3 (protocol v004): which game of its process each seat's was, and
             // whether its process was a restart: NULL for the games played before.
-            db->exec("ALTER TABLE seats ADD COLUMN process_game INTEGER");
-            db->exec("ALTER TABLE seats ADD COLUMN restarted INTEGER");
+            if (version < 3) {
+                db->exec("ALTER TABLE seats ADD COLUMN process_game INTEGER");
+                db->exec("ALTER TABLE seats ADD COLUMN restarted INTEGER");
+            }
+            // Version 3 to 4 (fair races): the race, its contention and the players' waits for
+            // a CPU (NULL, not known, for the games played before), and replays.
+            db->exec("ALTER TABLE games ADD COLUMN race_ms REAL");
+            db->exec("ALTER TABLE games ADD COLUMN contended INTEGER");
+            db->exec("ALTER TABLE games ADD COLUMN replay_of INTEGER REFERENCES games (id)");
+            db->exec("ALTER TABLE seats ADD COLUMN cpu_wait_ms REAL");
+            db->exec("ALTER TABLE seats ADD COLUMN cpu_wait_note TEXT");
             db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
             upgrade.commit();
         }
@@ -321,9 +336,18 @@ void write_seat(SQLite::Statement& seat, const SeatResult& s) {
         seat.bind(":restarted", static_cast<int>(*s.restarted));
     else
         seat.bind(":restarted");
+    if (s.cpu_wait_ms)
+        seat.bind(":cpu_wait_ms", *s.cpu_wait_ms);
+    else
+        seat.bind(":cpu_wait_ms");
+    if (s.cpu_wait_note.empty())
+        seat.bind(":cpu_wait_note");
+    else
+        seat.bind(":cpu_wait_note", s.cpu_wait_note);
 }
 
-// A game row's columns, by name (a schema 1 database has no host_version: NULL).
+// A game row's columns, by name (a schema 1 database has no host_version, one before schema 4
+// no race_ms, contended nor replay_of: NULL).
 FixtureRecord game_row(const SQLite::Statement& game) {
     FixtureRecord row;
     row.id = game.getColumn("id").getInt();
@@ -336,6 +360,8 @@ FixtureRecord game_row(const SQLite::Statement& game) {
                 : state == "running" ? State::running
                                      : State::pending;
     row.attempts = game.getColumn("attempts").getInt();
+    if (!game.getColumn("replay_of").isNull())
+        row.replay_of = game.getColumn("replay_of").getInt();
     if (row.state != State::done)
         return row;
     GameResult result;
@@ -347,12 +373,16 @@ FixtureRecord game_row(const SQLite::Statement& game) {
     result.duration_ms = static_cast<std::uint64_t>(game.getColumn("duration_ms").getInt64());
     result.log = game.getColumn("log").getString();
     result.host_version = game.getColumn("host_version").getString();  // "" when NULL
+    if (!game.getColumn("race_ms").isNull())
+        result.race_ms = game.getColumn("race_ms").getDouble();
+    if (!game.getColumn("contended").isNull())
+        result.contended = game.getColumn("contended").getInt() != 0;
     row.result = std::move(result);
     return row;
 }
 
 // A seat's result columns, by name (a schema 1 database has no cpu_ms nor memory_peak_bytes, a
-// schema 2 one no process_game nor restarted).
+// schema 2 one no process_game nor restarted, a schema 3 one no cpu_wait_ms nor cpu_wait_note).
 SeatResult seat_result(const SQLite::Statement& seat) {
     SeatResult s;
     s.outcome = seat.getColumn("outcome").getString();
@@ -374,6 +404,9 @@ SeatResult seat_result(const SQLite::Statement& seat) {
         s.process_game = seat.getColumn("process_game").getInt();
     if (!seat.getColumn("restarted").isNull())
         s.restarted = seat.getColumn("restarted").getInt() != 0;
+    if (!seat.getColumn("cpu_wait_ms").isNull())
+        s.cpu_wait_ms = seat.getColumn("cpu_wait_ms").getDouble();
+    s.cpu_wait_note = seat.getColumn("cpu_wait_note").getString();  // "" when NULL
     return s;
 }
 
@@ -386,7 +419,9 @@ std::vector<FixtureRecord> Database::games() const {
     SQLite::Statement game(
         *db_, std::string("SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
                           "winner_seat, peels, bunch, duration_ms, log, ") +
-                  (version_ >= 2 ? "host_version" : "NULL AS host_version") +
+                  (version_ >= 2 ? "host_version, " : "NULL AS host_version, ") +
+                  (version_ >= 4 ? "race_ms, contended, replay_of"
+                                 : "NULL AS race_ms, NULL AS contended, NULL AS replay_of") +
                   " FROM games ORDER BY id");
     while (game.executeStep()) {
         FixtureRecord row = game_row(game);
@@ -400,8 +435,10 @@ std::vector<FixtureRecord> Database::games() const {
                           "stale_peels, timed_peels, think_ms, reason, protocol, ") +
                   (version_ >= 2 ? "cpu_ms, memory_peak_bytes, "
                                  : "NULL AS cpu_ms, NULL AS memory_peak_bytes, ") +
-                  (version_ >= 3 ? "process_game, restarted"
-                                 : "NULL AS process_game, NULL AS restarted") +
+                  (version_ >= 3 ? "process_game, restarted, "
+                                 : "NULL AS process_game, NULL AS restarted, ") +
+                  (version_ >= 4 ? "cpu_wait_ms, cpu_wait_note"
+                                 : "NULL AS cpu_wait_ms, NULL AS cpu_wait_note") +
                   " FROM seats ORDER BY game_id, seat");
     while (seat.executeStep()) {
         const int id = seat.getColumn("game_id").getInt();
@@ -415,7 +452,52 @@ std::vector<FixtureRecord> Database::games() const {
             row.result->seats.push_back(seat_result(seat));
     }
     snapshot.commit();
+    // A done replay takes its game's place in the standings.
+    for (const auto& row : rows)
+        if (row.replay_of && row.result)
+            if (const auto found = index.find(*row.replay_of); found != index.end())
+                rows[found->second].replayed_by = row.id;
     return rows;
+}
+
+std::vector<int> Database::add_replays() {
+    const std::vector<FixtureRecord> rows = games();
+    std::unordered_set<int> replayed;
+    for (const auto& row : rows)
+        if (row.replay_of)
+            replayed.insert(*row.replay_of);
+    std::vector<int> added;
+    durably([&] {
+        SQLite::Transaction transaction(*db_);
+        SQLite::Statement game(*db_,
+                               "INSERT INTO games (id, deal, seed, table_no, rotation, replay_of) "
+                               "VALUES (:id, :deal, :seed, :table_no, :rotation, :replay_of)");
+        SQLite::Statement seat(
+            *db_, "INSERT INTO seats (game_id, seat, bot_id) VALUES (:game_id, :seat, :bot_id)");
+        int id = rows.empty() ? 0 : rows.back().id;
+        for (const auto& row : rows) {
+            if (!row.result || row.result->contended != true || replayed.count(row.id))
+                continue;
+            game.bind(":id", ++id);
+            game.bind(":deal", row.game.deal);
+            game.bind(":seed", std::to_string(row.game.seed));
+            game.bind(":table_no", row.game.table);
+            game.bind(":rotation", row.game.rotation);
+            game.bind(":replay_of", row.id);
+            game.exec();
+            game.reset();
+            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+                seat.bind(":game_id", id);
+                seat.bind(":seat", static_cast<int>(s));
+                seat.bind(":bot_id", row.game.seats[s]);
+                seat.exec();
+                seat.reset();
+            }
+            added.push_back(id);
+        }
+        transaction.commit();
+    });
+    return added;
 }
 
 void Database::mark_running(int id) {
@@ -462,8 +544,9 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
     SQLite::Statement game(
         *db_, std::string("UPDATE games SET state = 'done', end = :end, winner_seat = "
                           ":winner_seat, peels = :peels, bunch = :bunch, duration_ms = "
-                          ":duration_ms, log = :log, host_version = :host_version, finished = "
-                          "datetime('now') WHERE id = :id AND ") +
+                          ":duration_ms, log = :log, host_version = :host_version, race_ms = "
+                          ":race_ms, contended = :contended, finished = datetime('now') WHERE id "
+                          "= :id AND ") +
                   (from_running ? "state = 'running'" : "state != 'done'"));
     SQLite::Statement seat(*db_,
                            "UPDATE seats SET outcome = :outcome, standing = :standing, tiles = "
@@ -471,7 +554,8 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
                            "timed_peels = :timed_peels, think_ms = :think_ms, reason = :reason, "
                            "protocol = :protocol, cpu_ms = :cpu_ms, memory_peak_bytes = "
                            ":memory_peak_bytes, process_game = :process_game, restarted = "
-                           ":restarted WHERE game_id = :game_id AND seat = :seat");
+                           ":restarted, cpu_wait_ms = :cpu_wait_ms, cpu_wait_note = "
+                           ":cpu_wait_note WHERE game_id = :game_id AND seat = :seat");
     for (const auto& [id, result] : results) {
         game.bind(":end", result->end);
         if (result->winner_seat)
@@ -486,6 +570,14 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
             game.bind(":host_version");
         else
             game.bind(":host_version", result->host_version);
+        if (result->race_ms)
+            game.bind(":race_ms", *result->race_ms);
+        else
+            game.bind(":race_ms");
+        if (result->contended)
+            game.bind(":contended", static_cast<int>(*result->contended));
+        else
+            game.bind(":contended");
         game.bind(":id", id);
         if (game.exec() != 1)
             throw std::runtime_error(
@@ -516,6 +608,10 @@ Database::Merged Database::merge(const std::vector<FixtureRecord>& rows) {
     for (const auto& row : rows) {
         if (!row.result)
             continue;
+        if (row.replay_of) {
+            ++merged.replays;
+            continue;
+        }
         const auto slot = scheduled.find(row.id);
         if (slot == scheduled.end() || !(*slot->second == row.game))
             throw std::runtime_error(fmt::format("game {} is not this tournament's", row.id));

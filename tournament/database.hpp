@@ -17,7 +17,16 @@
 //     total), reason, protocol, cpu_ms (its processes' CPU time in the game) and
 //     memory_peak_bytes (their peak memory together), both NULL where not counted)
 // Version 1 lacked seats.cpu_ms and seats.memory_peak_bytes: it is read as it is (NULL for
-// both), and upgraded in place (the two columns added) when opened for writing.
+// both), and upgraded in place (the two columns added) when opened for writing. Version 3 added
+// seats.process_game and seats.restarted (protocol v004). Version 4 (fair races, docs/host.md):
+//   games.race_ms (from the deal to the end), games.contended (1, 0, or NULL: not known), and
+//   games.replay_of: the game this one plays again (resume --replay-contended: the same deal,
+//   seed, table, rotation and seats), NULL for a game of the schedule; once a replay is done,
+//   its game no longer counts in the standings but is kept, and shown.
+//   seats.cpu_wait_ms (how long its processes waited for a CPU in the race; NULL: not had) and
+//   seats.cpu_wait_note (why it is missing or only a lower bound; NULL: a whole figure).
+// An older database is read as it is (NULL for what it lacks), and upgraded in place when opened
+// for writing.
 #pragma once
 
 #include <functional>
@@ -36,7 +45,7 @@ class Database;
 
 namespace bg::tournament {
 
-inline constexpr int schema_version = 3;
+inline constexpr int schema_version = 4;
 inline constexpr int oldest_schema_version = 1;
 
 struct SeatResult {
@@ -58,6 +67,10 @@ struct SeatResult {
     // go on (a restart); nullopt for a game played before schema version 3.
     std::optional<int> process_game = std::nullopt;
     std::optional<bool> restarted = std::nullopt;
+    // How long its processes waited for a CPU in the race (nullopt: not had), and why that is
+    // missing or only a lower bound ("": a whole figure); nullopt and "" before schema 4.
+    std::optional<double> cpu_wait_ms = std::nullopt;
+    std::string cpu_wait_note = "";
     friend bool operator==(const SeatResult&, const SeatResult&) = default;
 };
 
@@ -72,6 +85,10 @@ struct GameResult {
     // before schema version 2 played.
     std::string host_version;
     std::vector<SeatResult> seats;
+    // The race, from the deal to the end, and whether a player waited too long for a CPU in it
+    // (record/result.hpp); nullopt where not known (and before schema 4).
+    std::optional<double> race_ms = std::nullopt;
+    std::optional<bool> contended = std::nullopt;
     friend bool operator==(const GameResult&, const GameResult&) = default;
 };
 
@@ -84,6 +101,12 @@ struct FixtureRecord {
     State state = State::pending;
     int attempts = 0;
     std::optional<GameResult> result;  // when done
+    // The game it plays again (resume --replay-contended), or none: a game of the schedule.
+    std::optional<int> replay_of = std::nullopt;
+    // Its replay, once that is done: then this game is kept and shown, but no longer counts.
+    std::optional<int> replayed_by = std::nullopt;
+    // Whether the standings count it: done, and not replayed.
+    bool counts() const { return result && !replayed_by; }
 };
 
 class Database {
@@ -116,12 +139,19 @@ class Database {
     // Games' results and their state `done`, in one transaction (a game is never split over
     // two), synced to disk before it returns; each must be running.
     void record(const std::vector<std::pair<int, const GameResult*>>& results);
+    // A new pending game for every done game that was contended and has no replay yet: the same
+    // deal, seed, table, rotation and seats (a replay that was contended too gets one of its
+    // own). The new games' ids, in order.
+    std::vector<int> add_replays();
     // Merging shards: the done games among `rows` (each another database's) stored here as they
     // are, in one transaction. A game done here, or twice among `rows`, with another result is a
     // conflict: then nothing is written, and the conflicting ids are returned.
+    // A shard's replays are not merged (its first plays are, contended): resume
+    // --replay-contended replays them here.
     struct Merged {
         int added = 0;    // games done now that were not
         int already = 0;  // games done here already, with the same result
+        int replays = 0;  // replays in the shards, left out
         std::vector<int> conflicts;
     };
     Merged merge(const std::vector<FixtureRecord>& rows);

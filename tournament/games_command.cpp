@@ -33,6 +33,23 @@ std::string stderr_of(const FixtureRecord& row, std::size_t seat) {
     return std::filesystem::exists(path, error) ? path : "";
 }
 
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+template <class T>
+std::string optional_text(const std::optional<T>& value) {
+    if (!value)
+        return "";
+    if constexpr (std::is_same_v<T, bool>)
+        return *value ? "1" : "0";
+    else if constexpr (std::is_floating_point_v<T>)
+        return fmt::format("{:.1f}", *value);
+    else
+        return std::to_string(*value);
+}
+
 // A game as games --json says it: its place in the schedule, its state, and once done its result
 // and each seat's.
 nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
@@ -60,7 +77,11 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                  {"process_game",
                   r.process_game ? nlohmann::json(*r.process_game) : nlohmann::json(nullptr)},
                  {"restarted",
-                  r.restarted ? nlohmann::json(*r.restarted) : nlohmann::json(nullptr)}}));
+                  r.restarted ? nlohmann::json(*r.restarted) : nlohmann::json(nullptr)},
+                 {"cpu_wait_ms",
+                  r.cpu_wait_ms ? nlohmann::json(*r.cpu_wait_ms) : nlohmann::json(nullptr)},
+                 {"cpu_wait_note", r.cpu_wait_note.empty() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(r.cpu_wait_note)}}));
             const std::string err_path = stderr_of(row, s);
             seat["stderr"] =
                 err_path.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(err_path);
@@ -74,7 +95,10 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                            {"rotation", row.game.rotation},
                            {"state", to_string(row.state)},
                            {"attempts", row.attempts},
-                           {"seats", seats}};
+                           {"seats", seats},
+                           {"replay_of", optional_json(row.replay_of)},
+                           {"replayed_by", optional_json(row.replayed_by)},
+                           {"counts", row.counts()}};
     if (row.result) {
         const auto& r = *row.result;
         game.update(nlohmann::json::object(
@@ -86,7 +110,9 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
              {"duration_ms", r.duration_ms},
              {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
              {"host_version",
-              r.host_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host_version)}}));
+              r.host_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host_version)},
+             {"race_ms", optional_json(r.race_ms)},
+             {"contended", optional_json(r.contended)}}));
     }
     return game;
 }
@@ -97,7 +123,7 @@ void write_csv(const std::vector<FixtureRecord>& rows, const TournamentSpec& spe
     out.write(
         "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
         "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes,"
-        "host_version,stderr\n");
+        "host_version,stderr,cpu_wait_ms,cpu_wait_note,race_ms,contended,replay_of,replayed_by\n");
     for (const auto& row : rows)
         for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
             std::string line =
@@ -114,11 +140,17 @@ void write_csv(const std::vector<FixtureRecord>& rows, const TournamentSpec& spe
                     seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
                     seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
                     csv_field(r.host_version), csv_field(stderr_of(row, s)));
+                line.pop_back();  // the new columns follow (schema 4)
+                line += fmt::format(",{},{},{},{},", optional_text(seat.cpu_wait_ms),
+                                    csv_field(seat.cpu_wait_note), optional_text(r.race_ms),
+                                    optional_text(r.contended));
             } else {
-                line += fmt::format(",,{},{},,,,,,,,,,,,,\n", s + 1,
-                                    csv_field(name(row.game.seats[s])));
+                // Its end and duration, its seat and bot, then 17 empty columns to replay_of.
+                line += fmt::format(",,{},{}{}", s + 1, csv_field(name(row.game.seats[s])),
+                                    std::string(18, ','));
             }
-            out.write(line);
+            out.write(line + fmt::format("{},{}\n", optional_text(row.replay_of),
+                                         optional_text(row.replayed_by)));
         }
 }
 
@@ -136,6 +168,13 @@ void write_table(const std::vector<FixtureRecord>& rows, const TournamentSpec& s
                 seats += fmt::format(": {} {}", row.result->seats[s].outcome,
                                      row.result->seats[s].standing);
         }
+        // Contention and replays after the seats.
+        if (row.result && row.result->contended == true)
+            seats += "  (contended)";
+        if (row.replay_of)
+            seats += fmt::format("  (replays game {})", *row.replay_of);
+        if (row.replayed_by)
+            seats += fmt::format("  (replayed by game {}: not counted)", *row.replayed_by);
         out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id, row.game.deal,
                               row.game.seed, row.game.rotation, to_string(row.state),
                               row.result ? row.result->end : "", seats));
@@ -165,8 +204,8 @@ int standings(const po::variables_map& vm) {
     if (!made_or_said(opened))
         return exit_database;
     const auto& database = *std::get<std::unique_ptr<Database>>(opened);
-    const auto result =
-        tournament::standings(database.spec(), database.games(), database.stopped());
+    const auto result = tournament::standings(database.spec(), database.games(), database.stopped(),
+                                              vm["uncontended"].as<bool>());
     out.write(vm["json"].as<bool>() ? standings_json(result).dump() + "\n"
                                     : standings_table(result));
     return exit_done;

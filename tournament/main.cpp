@@ -28,8 +28,8 @@ namespace {
 
 const char* const usage_text =
     R"(Usage: tournament run --db FILE --bot NAME=CMD --bot NAME=CMD... [options]
-       tournament resume --db FILE [--concurrency N] [--json]
-       tournament standings --db FILE [--json]
+       tournament resume --db FILE [--concurrency N] [--json] [--replay-contended]
+       tournament standings --db FILE [--json] [--uncontended]
        tournament games --db FILE [--json|--csv]
        tournament merge --db OUT SHARD.db...
        tournament report --db FILE --html FILE
@@ -81,6 +81,7 @@ struct Options {
     po::options_description run_only;  // run's own, but --db
     po::options_description play = commands::play_options();
     po::options_description sandbox = bg::options::sandbox();
+    po::options_description resume_only{"resume"};
     po::options_description read{"standings and games"};
 
     Options() {
@@ -92,7 +93,14 @@ struct Options {
             if (option->long_name() != "db")
                 run_only.add(option);
         sandbox.add(bg::options::shares());
-        read.add_options()("csv", po::bool_switch(), "games: one CSV row a seat")(
+        resume_only.add_options()(
+            "replay-contended", po::bool_switch(),
+            "first play again every game that was contended (a player waited for a CPU longer "
+            "than the host allows: docs/host.md), with the same deal and seats; the standings "
+            "count the replay instead, and keep and show the first play");
+        read.add_options()("uncontended", po::bool_switch(),
+                           "standings: leave out the games that were contended")(
+            "csv", po::bool_switch(), "games: one CSV row a seat")(
             "html", po::value<std::string>()->value_name("FILE"),
             "report: the page to write (the games' pages go in games/ beside it)");
     }
@@ -103,9 +111,10 @@ struct Options {
         if (command == "run")
             accepted.add(run_only).add(play).add(sandbox);
         else if (command == "resume")
-            accepted.add(play);
+            accepted.add(play).add(resume_only);
         else if (command == "standings")
-            accepted.add_options()("json", po::bool_switch(), "");
+            accepted.add_options()("json", po::bool_switch(), "")("uncontended", po::bool_switch(),
+                                                                  "");
         else if (command == "games")
             accepted.add_options()("json", po::bool_switch(), "")("csv", po::bool_switch(), "");
         else if (command == "merge")
@@ -187,6 +196,7 @@ int main(int argc, char** argv) {
         visible.add(options.common)
             .add(run_visible)
             .add(options.play)
+            .add(options.resume_only)
             .add(options.read)
             .add(options.sandbox);
         out.write(help_text(visible));

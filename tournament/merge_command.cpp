@@ -90,6 +90,10 @@ int merge(const po::variables_map& vm) {
         "games done\n",
         shards.size(), shards.size() == 1 ? "" : "s", result.added, result.added == 1 ? "" : "s",
         result.already, all.size() - missing.size(), all.size());
+    if (result.replays > 0)
+        say("tournament: {} replay{} of contended games in the shards left out (their first "
+            "plays are merged): 'tournament resume --db {} --replay-contended' replays here\n",
+            result.replays, result.replays == 1 ? "" : "s", escape_for_terminal(merged->path()));
     if (missing.empty())
         return exit_done;
     std::string ids;

@@ -244,6 +244,15 @@ std::optional<int> Run::choose_concurrency() {
 // The games left to play (those a stopped run left running among them), and the pairs of those
 // done.
 void Run::take_pending() {
+    if (settings_.replay_contended) {
+        const auto replays = database_.add_replays();
+        say("tournament: {} contended game{} will be played again{}\n", replays.size(),
+            replays.size() == 1 ? "" : "s",
+            replays.empty() ? ""
+            : replays.size() == 1
+                ? fmt::format(" (game {})", replays.front())
+                : fmt::format(" (games {} to {})", replays.front(), replays.back()));
+    }
     const int requeued = database_.requeue_running();
     if (requeued > 0)
         say("tournament: {} game{} left running by a stopped run will be played again\n", requeued,
@@ -309,7 +318,15 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
 // A game recorded: the tallies, the status line, the live page, and the SPRT's verdict, which
 // stops the run.
 void Run::recorded(const FixtureRecord& row) {
-    pairs_.add(row);
+    if (row.replay_of) {
+        // A replay takes its first play's place in its deal's pair: the pairs again, from all
+        // the games that count now.
+        pairs_ = PairTally();
+        for (const auto& counted : database_.games())
+            pairs_.add(counted);
+    } else {
+        pairs_.add(row);
+    }
     status_->recorded(row, pairs_);
     if (live_)
         live_->recorded(row);
@@ -465,6 +482,7 @@ PlaySettings play_settings(const po::variables_map& vm) {
                           vm["json"].as<bool>(),
                           std::nullopt,
                           bg::options::read_reuse(vm)};
+    settings.replay_contended = vm.count("replay-contended") && vm["replay-contended"].as<bool>();
     const double grace = vm["remote-grace"].as<double>();
     if (grace < 0 || grace > 3600)
         throw po::error("--remote-grace is 0 to 3600 seconds");

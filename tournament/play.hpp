@@ -25,6 +25,7 @@ struct PlaySettings {
     std::optional<serve::Address> serve;     // --serve
     options::Reuse reuse;                    // --fresh-bots, --games-per-process
     std::uint64_t remote_grace_ms = 10'000;  // --remote-grace: for a remote bot's connection
+    bool replay_contended = false;           // resume --replay-contended
 };
 
 // Those of the command line; po::error for a bad value.

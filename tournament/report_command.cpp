@@ -37,20 +37,27 @@ int report(const po::variables_map& vm) {
         nlohmann::json names = nlohmann::json::array();
         for (int bot : row.game.seats)
             names.push_back(spec.bots[static_cast<std::size_t>(bot)].name);
-        nlohmann::json game = {{"id", row.id},
-                               {"deal", row.game.deal},
-                               {"rotation", row.game.rotation},
-                               {"state", to_string(row.state)},
-                               {"end", nullptr},
-                               {"winner", nullptr},
-                               {"seats", names},
-                               {"page", nullptr}};
+        nlohmann::json game = {
+            {"id", row.id},
+            {"deal", row.game.deal},
+            {"rotation", row.game.rotation},
+            {"state", to_string(row.state)},
+            {"end", nullptr},
+            {"winner", nullptr},
+            {"seats", names},
+            {"page", nullptr},
+            {"contended", nullptr},
+            {"replay_of", row.replay_of ? nlohmann::json(*row.replay_of) : nullptr},
+            {"replayed_by", row.replayed_by ? nlohmann::json(*row.replayed_by) : nullptr}};
         if (row.result) {
             const GameResult& r = *row.result;
             game["end"] = r.end;
+            if (r.contended)
+                game["contended"] = *r.contended;
             if (r.winner_seat)
                 game["winner"] = names[static_cast<std::size_t>(*r.winner_seat)];
-            for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
+            // Wins by seat over the games that count (a replayed game's replay instead).
+            for (std::size_t s = 0; s < row.game.seats.size() && row.counts(); ++s) {
                 if (seats.size() <= s)
                     seats.push_back({{"games", 0}, {"wins", 0}});
                 seats[s]["games"] = seats[s]["games"].get<int>() + 1;

@@ -121,8 +121,19 @@ GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::s
             peak != recorded.end() && peak->is_number())
             seat.memory_peak_bytes = peak->get<std::uint64_t>();
         seat.process_game = p.process_game;
+        if (const auto wait = recorded.find("cpu_wait_ms"); wait != recorded.end()) {
+            if (wait->is_number())
+                seat.cpu_wait_ms = wait->get<double>();
+            if (recorded["cpu_wait_note"].is_string())
+                seat.cpu_wait_note = recorded["cpu_wait_note"].get<std::string>();
+        }
         out.seats.push_back(std::move(seat));
     }
+    if (const auto race = result.find("race_ms"); race != result.end() && race->is_number())
+        out.race_ms = race->get<double>();
+    if (const auto contended = result.find("contended");
+        contended != result.end() && contended->is_boolean())
+        out.contended = contended->get<bool>();
     return out;
 }
 

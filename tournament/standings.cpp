@@ -40,7 +40,7 @@ std::string signed_elo(double elo) {
 }  // namespace
 
 void PairTally::add(const FixtureRecord& row) {
-    if (!row.result || row.game.seats.size() != 2)
+    if (!row.counts() || row.game.seats.size() != 2)
         return;
     const auto& winner = row.result->winner_seat;
     const int half = !winner ? 1 : row.game.seats[static_cast<std::size_t>(*winner)] == 0 ? 2 : 0;
@@ -71,17 +71,56 @@ std::string reason_kind(const std::string& reason) {
     return "other";
 }
 
+namespace {
+
+// What a bot's means are made of, summed over its games.
+struct BotSums {
+    double standing = 0, think_ms = 0, cpu_ms = 0, cpu_wait_ms = 0;
+    int timed = 0, counted = 0, waits = 0;
+};
+
+// One seat of a game that counts, into its bot's standing and sums.
+void add_seat(const GameResult& result, std::size_t s, bool contended, BotStanding& bot,
+              BotSums& sums) {
+    const SeatResult& r = result.seats[s];
+    ++bot.games;
+    bot.wins += result.winner_seat == static_cast<int>(s);
+    sums.standing += r.standing == 0 ? static_cast<double>(result.seats.size()) : r.standing;
+    if (r.outcome == "disqualified") {
+        ++bot.disqualified;
+        ++bot.disqualifications[reason_kind(r.reason)];
+    }
+    bot.timeouts += result.end == "game_timeout";
+    bot.stalled += result.end == "stalled";
+    bot.stale_peels += r.stale_peels;
+    sums.think_ms += r.think_ms;
+    sums.timed += r.timed_peels;
+    if (r.cpu_ms) {
+        sums.cpu_ms += *r.cpu_ms;
+        ++sums.counted;
+    }
+    if (r.memory_peak_bytes)
+        bot.memory_peak_bytes = std::max(bot.memory_peak_bytes.value_or(0), *r.memory_peak_bytes);
+    bot.restarts += r.restarted.value_or(false);
+    bot.contended += contended;
+    if (r.cpu_wait_ms) {
+        sums.cpu_wait_ms += *r.cpu_wait_ms;
+        ++sums.waits;
+    }
+}
+
+}  // namespace
+
 Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>& rows,
-                    std::optional<std::string> stopped) {
+                    std::optional<std::string> stopped, bool uncontended) {
     const std::size_t n = spec.bots.size();
     Standings out;
-    out.total = static_cast<int>(rows.size());
     out.stopped = std::move(stopped);
+    out.uncontended = uncontended;
     out.head_to_head.assign(n, std::vector<double>(n));
     out.games_between.assign(n, std::vector<int>(n));
     std::vector<BotStanding> bots(n);
-    std::vector<double> standing_sum(n), think_ms(n), cpu_ms(n);
-    std::vector<int> timed(n), counted(n);
+    std::vector<BotSums> sums(n);
     std::vector<stats::RankedGame> ranked;
     PairTally pairs;
     for (std::size_t b = 0; b < n; ++b) {
@@ -90,45 +129,32 @@ Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>
         bots[b].remote = remote::is_remote(spec.bots[b].command);
     }
     for (const auto& row : rows) {
-        if (!row.result)
+        out.total += !row.replay_of;
+        out.done += !row.replay_of && row.result;
+        out.replays += row.replay_of && row.result;
+        if (!row.counts())
             continue;
-        ++out.done;
+        const bool contended = row.result->contended == true;
+        out.contended += contended;
+        if (uncontended && contended) {
+            ++out.left_out;
+            continue;
+        }
         const GameResult& result = *row.result;
         const auto& seats = row.game.seats;
         stats::RankedGame game{seats, {}};
         for (std::size_t s = 0; s < seats.size(); ++s) {
-            const SeatResult& r = result.seats[s];
-            BotStanding& bot = bots[static_cast<std::size_t>(seats[s])];
-            ++bot.games;
-            bot.wins += result.winner_seat == static_cast<int>(s);
-            standing_sum[static_cast<std::size_t>(seats[s])] +=
-                r.standing == 0 ? static_cast<double>(seats.size()) : r.standing;
-            if (r.outcome == "disqualified") {
-                ++bot.disqualified;
-                ++bot.disqualifications[reason_kind(r.reason)];
-            }
-            bot.timeouts += result.end == "game_timeout";
-            bot.stalled += result.end == "stalled";
-            bot.stale_peels += r.stale_peels;
-            think_ms[static_cast<std::size_t>(seats[s])] += r.think_ms;
-            timed[static_cast<std::size_t>(seats[s])] += r.timed_peels;
-            if (r.cpu_ms) {
-                cpu_ms[static_cast<std::size_t>(seats[s])] += *r.cpu_ms;
-                ++counted[static_cast<std::size_t>(seats[s])];
-            }
-            if (r.memory_peak_bytes)
-                bot.memory_peak_bytes =
-                    std::max(bot.memory_peak_bytes.value_or(0), *r.memory_peak_bytes);
-            bot.restarts += r.restarted.value_or(false);
-            game.standings.push_back(r.standing);
+            const auto bot = static_cast<std::size_t>(seats[s]);
+            add_seat(result, s, contended, bots[bot], sums[bot]);
+            const int standing = result.seats[s].standing;
+            game.standings.push_back(standing);
             for (std::size_t o = 0; o < seats.size(); ++o) {
                 if (o == s)
                     continue;
-                const int mine = place(r.standing), theirs = place(result.seats[o].standing);
-                const auto [i, j] = std::pair(static_cast<std::size_t>(seats[s]),
-                                              static_cast<std::size_t>(seats[o]));
-                out.head_to_head[i][j] += mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
-                ++out.games_between[i][j];
+                const int mine = place(standing), theirs = place(result.seats[o].standing);
+                const auto j = static_cast<std::size_t>(seats[o]);
+                out.head_to_head[bot][j] += mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+                ++out.games_between[bot][j];
             }
         }
         ranked.push_back(std::move(game));
@@ -139,11 +165,13 @@ Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>
         BotStanding& bot = bots[b];
         bot.win_rate = stats::wilson(static_cast<std::uint64_t>(bot.wins),
                                      static_cast<std::uint64_t>(bot.games));
-        bot.mean_standing = bot.games ? standing_sum[b] / bot.games : 0;
-        if (timed[b] > 0)
-            bot.think_ms = think_ms[b] / timed[b];
-        if (counted[b] > 0)
-            bot.cpu_ms = cpu_ms[b] / counted[b];
+        bot.mean_standing = bot.games ? sums[b].standing / bot.games : 0;
+        if (sums[b].timed > 0)
+            bot.think_ms = sums[b].think_ms / sums[b].timed;
+        if (sums[b].counted > 0)
+            bot.cpu_ms = sums[b].cpu_ms / sums[b].counted;
+        if (sums[b].waits > 0)
+            bot.cpu_wait_ms = sums[b].cpu_wait_ms / sums[b].waits;
         bot.rating = fit.ratings[b];
     }
     std::stable_sort(bots.begin(), bots.end(),
@@ -166,22 +194,37 @@ const char* const pairs_note =
     "seatings of a deal scored together, on the same Elo scale; a bot that loses every pair "
     "reads -2400)\n";
 
+// How many games were contended, replayed, or left out; "" when none was.
+std::string contention_line(const Standings& s) {
+    std::string line;
+    if (s.contended > 0)
+        line += fmt::format(
+            "{} of them contended (a player waited for a CPU longer than the host allows{})\n",
+            s.contended,
+            s.uncontended ? fmt::format(": {} left out, --uncontended", s.left_out)
+                          : "; 'resume --replay-contended' plays them again");
+    if (s.replays > 0)
+        line += fmt::format("{} replayed, each counted instead of its first play\n", s.replays);
+    return line;
+}
+
 std::string standings_table(const Standings& s) {
     std::string out = fmt::format("{} of {} games done{}\n", s.done, s.total,
                                   s.stopped ? fmt::format(" (stopped: {})", *s.stopped) : "");
+    out += contention_line(s);
     std::size_t width = 3;
     for (const auto& bot : s.bots)
         width = std::max(width, bot.name.size());
     out += fmt::format(
         "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>6} {:>13}  {:>5} {:>4} {:>4} {:>5} "
-        "{:>6} {:>9} {:>10} {:>8}\n",
+        "{:>6} {:>9} {:>10} {:>8} {:>8}\n",
         "#", "bot", width, "Elo", "95%", "games", "wins", "win%", "95%", "stand", "dq", "t/o",
-        "stall", "stale", "think ms", "cpu s/game", "peak MiB");
+        "stall", "stale", "think ms", "cpu s/game", "wait ms", "peak MiB");
     int rank = 0;
     for (const auto& b : s.bots) {
         out += fmt::format(
             "{:>2}  {:<{}}  {:>5} {:>13}  {:>6} {:>5} {:>5.1f}% {:>13}  {:>5.2f} {:>4} {:>4} {:>5} "
-            "{:>6} {:>9} {:>10} {:>8}\n",
+            "{:>6} {:>9} {:>10} {:>8} {:>8}\n",
             ++rank, escape_for_terminal(b.name), width, signed_elo(b.rating.elo),
             fmt::format("[{}, {}]", signed_elo(b.rating.low), signed_elo(b.rating.high)), b.games,
             b.wins, b.games ? 100.0 * b.wins / b.games : 0.0,
@@ -189,6 +232,7 @@ std::string standings_table(const Standings& s) {
             b.mean_standing, b.disqualified, b.timeouts, b.stalled, b.stale_peels,
             b.think_ms ? fmt::format("{:.1f}", *b.think_ms) : "-",
             b.cpu_ms ? fmt::format("{:.3f}", *b.cpu_ms / 1e3) : "-",
+            b.cpu_wait_ms ? fmt::format("{:.1f}", *b.cpu_wait_ms) : "-",
             b.memory_peak_bytes
                 ? fmt::format("{:.1f}", static_cast<double>(*b.memory_peak_bytes) / (1 << 20))
                 : "-");
@@ -279,6 +323,8 @@ nlohmann::json standings_json(const Standings& s) {
                          b.memory_peak_bytes ? json(*b.memory_peak_bytes) : json(nullptr)},
                         {"restarts", b.restarts},
                         {"remote", b.remote},
+                        {"cpu_wait_ms", b.cpu_wait_ms ? json(*b.cpu_wait_ms) : json(nullptr)},
+                        {"contended", b.contended},
                         {"elo", b.rating.elo},
                         {"elo_low", b.rating.low},
                         {"elo_high", b.rating.high}});
@@ -292,6 +338,10 @@ nlohmann::json standings_json(const Standings& s) {
     json out = {{"games", s.total},
                 {"done", s.done},
                 {"stopped", s.stopped ? json(*s.stopped) : json(nullptr)},
+                {"contended", s.contended},
+                {"replays", s.replays},
+                {"uncontended", s.uncontended},
+                {"left_out", s.left_out},
                 {"bots", bots},
                 {"head_to_head", head},
                 {"pairs", nullptr},

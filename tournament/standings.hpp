@@ -42,6 +42,10 @@ struct BotStanding {
     int restarts = 0;
     // It plays over the network (remote:TOKEN, docs/remote.md): its race includes its network.
     bool remote = false;
+    // How long its processes waited for a CPU a game, on average over its games with a figure
+    // (a lower bound counted as it is), and how many of its games were contended.
+    std::optional<double> cpu_wait_ms;
+    int contended = 0;
     stats::Rating rating;
 };
 
@@ -53,7 +57,14 @@ struct SprtState {
 
 struct Standings {
     int total = 0;  // games scheduled
-    int done = 0;
+    int done = 0;   // of them, done (by their first play, or by its replay)
+    // Of the games counted, those contended (docs/host.md, "Fair races"); the replays done
+    // (resume --replay-contended), each counted instead of its first play; and with
+    // `uncontended`, the contended games left out.
+    int contended = 0;
+    int replays = 0;
+    bool uncontended = false;
+    int left_out = 0;
     std::vector<BotStanding> bots;  // best rating first
     // head_to_head[i][j]: of the games bots i and j both played, how often i stood above j
     // (a tie counts a half); games_between[i][j] how many. Indexed by bot id.
@@ -66,7 +77,7 @@ struct Standings {
 };
 
 // Bot 0's pair results against bot 1, the two games of a deal scored together; a deal counts
-// once both of its games are done.
+// once both of its games are done. A game that does not count (replayed) is not added.
 class PairTally {
   public:
     void add(const FixtureRecord& row);
@@ -82,8 +93,10 @@ class PairTally {
 // memory", or "other".
 std::string reason_kind(const std::string& reason);
 
+// The games that count (a replay in its first play's place); with `uncontended`, not those
+// contended either.
 Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>& rows,
-                    std::optional<std::string> stopped);
+                    std::optional<std::string> stopped, bool uncontended = false);
 // What the two ratings are, in a line each: the table's Elo, and the pair line's. The table
 // says them; the report page too.
 extern const char* const elo_note;
