@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -596,4 +597,149 @@ TEST_CASE("shares: a tournament killed mid-run leaves cgroups that its resume re
     for (const char* suffix : {"", "-wal", "-shm"})
         std::remove((db + suffix).c_str());
     std::filesystem::remove_all(logs);
+}
+
+namespace {
+
+// A CPU hog outside the host: two spinning processes a core, in this test's own cgroup (beside
+// the hosts' games, never in them), for as long as it lives.
+class OutsideHog {
+  public:
+    OutsideHog() {
+        const int count = 2 * static_cast<int>(std::thread::hardware_concurrency());
+        for (int i = 0; i < count; ++i) {
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                ::execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
+                ::_exit(127);
+            }
+            REQUIRE(pid > 0);
+            pids_.push_back(pid);
+        }
+    }
+    OutsideHog(const OutsideHog&) = delete;
+    OutsideHog& operator=(const OutsideHog&) = delete;
+    ~OutsideHog() {
+        for (const pid_t pid : pids_)
+            ::kill(pid, SIGKILL);
+        for (const pid_t pid : pids_)
+            ::waitpid(pid, nullptr, 0);
+    }
+
+  private:
+    std::vector<pid_t> pids_;
+};
+
+// Each player spins for a second once it has its hand, and the game ends at its 2 s clock: a
+// race of 2 s in which each wants a core for half of it.
+const std::vector<std::string> race_options = {"--game-timeout", "2"};
+std::vector<std::string> race_players() {
+    return {hog("spin 1"), hog("spin 1")};
+}
+
+// The longest wait for a CPU of a game's players, as a share of its race.
+double longest_wait_share(const json& result) {
+    double longest = 0;
+    for (const auto& player : result["players"]) {
+        INFO(player.dump());
+        REQUIRE(player["cpu_wait_ms"].is_number());
+        CHECK(player["cpu_wait_note"].is_null());  // a whole figure: one process each
+        longest = std::max(longest, player["cpu_wait_ms"].get<double>());
+    }
+    return longest / result["race_ms"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "shares: a game while a CPU hog runs outside the host is contended, its players' waits "
+    "large; on a quiet machine it is not",
+    "[e2e][shares][cpu_wait]") {
+    const Game quiet = play(race_players(), race_options);
+    INFO("quiet: " << quiet.result.dump());
+    CHECK(quiet.run.status == 0);
+    CHECK(quiet.result["end"] == "game_timeout");
+    CHECK(quiet.result["race_ms"].get<double>() >= 1900);
+    // Each had a core of its own: it hardly waited.
+    CHECK(quiet.result["contended"] == false);
+    CHECK(longest_wait_share(quiet.result) < 0.05);
+
+    Game crowded;
+    {
+        const OutsideHog outside;
+        crowded = play(race_players(), race_options);
+    }
+    INFO("beside the hog: " << crowded.result.dump());
+    CHECK(crowded.run.status == 0);
+    CHECK(crowded.result["contended"] == true);
+    // Each wanted a core for a second and had a fraction of one: it waited for most of that.
+    for (const auto& player : crowded.result["players"])
+        CHECK(player["cpu_wait_ms"].get<double>() > 300);
+    CHECK(longest_wait_share(crowded.result) > 0.15);
+}
+
+TEST_CASE(
+    "shares: tournament resume --replay-contended plays a contended game again, counted once in "
+    "the standings, its first play kept",
+    "[e2e][shares][cpu_wait][tournament]") {
+    const std::string db = scratch("contended.db");
+    const auto tournament = [&db](std::vector<std::string> args) {
+        args.insert(args.begin(), {BG_TOURNAMENT_PATH});
+        args.insert(args.begin() + 2, {"--db", db});
+        const Run r = run(args, patient);
+        INFO(args[1] << ": " << r.err);
+        CHECK(r.status == 0);
+        return r;
+    };
+    {
+        // One deal, its two seatings, beside the hog: both contended.
+        const OutsideHog outside;
+        tournament({"run", "--dict", two_letters, "--game-timeout", "2", "--deals", "1",
+                    "--concurrency", "1", "--bot", "a=" + hog("spin 1"), "--bot",
+                    "b=" + hog("spin 1")});
+    }
+    auto standings = json::parse(tournament({"standings", "--json"}).out);
+    CHECK(standings["done"] == 2);
+    CHECK(standings["contended"] == 2);
+    CHECK(standings["bots"][0]["games"] == 2);
+    CHECK(tournament({"standings"}).out.find("2 of them contended") != std::string::npos);
+    // Left out, they leave nothing to count.
+    const auto uncontended = json::parse(tournament({"standings", "--json", "--uncontended"}).out);
+    CHECK(uncontended["left_out"] == 2);
+    CHECK(uncontended["bots"][0]["games"] == 0);
+
+    // On the quiet machine, again: the replays count instead of the first plays.
+    const Run resumed = tournament({"resume", "--replay-contended", "--concurrency", "1"});
+    CHECK(resumed.err.find("2 contended games will be played again (games 3 to 4)") !=
+          std::string::npos);
+    standings = json::parse(tournament({"standings", "--json"}).out);
+    INFO(standings.dump());
+    CHECK(standings["games"] == 2);
+    CHECK(standings["done"] == 2);
+    CHECK(standings["replays"] == 2);
+    CHECK(standings["contended"] == 0);
+    for (const auto& bot : standings["bots"])
+        CHECK(bot["games"] == 2);
+    const auto games = json::parse(tournament({"games", "--json"}).out);
+    REQUIRE(games.size() == 4);
+    for (int i = 0; i < 2; ++i) {
+        const auto& first = games[i];
+        const auto& replay = games[i + 2];
+        // The first play is kept and shown, not counted; its replay has its deal and seats.
+        CHECK(first["contended"] == true);
+        CHECK(first["replayed_by"] == replay["id"]);
+        CHECK(first["counts"] == false);
+        CHECK(replay["replay_of"] == first["id"]);
+        CHECK(replay["contended"] == false);
+        CHECK(replay["counts"] == true);
+        CHECK(replay["seed"] == first["seed"]);
+        CHECK(replay["seats"][0]["bot"] == first["seats"][0]["bot"]);
+        CHECK(replay["seats"][0]["cpu_wait_ms"].is_number());
+    }
+    CHECK(tournament({"games"}).out.find("(replayed by game 3: not counted)") != std::string::npos);
+    // Nothing is contended now: a second resume replays nothing.
+    CHECK(tournament({"resume", "--replay-contended"}).err.find("0 contended games") !=
+          std::string::npos);
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::remove((db + suffix).c_str());
 }

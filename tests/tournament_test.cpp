@@ -68,6 +68,24 @@ json games_of(const std::string& db) {
     return json::parse(r.out);
 }
 
+// Every row of games --csv has the header's 29 columns (a quoted field's commas are its own).
+void check_csv_columns(const std::string& csv) {
+    const auto columns = [](const std::string& line) {
+        int count = 1;
+        bool quoted = false;
+        for (const char c : line) {
+            quoted ^= c == '"';
+            count += c == ',' && !quoted;
+        }
+        return count;
+    };
+    std::istringstream rows(csv);
+    for (std::string line; std::getline(rows, line);) {
+        INFO(line);
+        CHECK(columns(line) == 29);
+    }
+}
+
 int count_state(const json& games, const std::string& state) {
     int n = 0;
     for (const auto& g : games)
@@ -498,8 +516,12 @@ TEST_CASE(
     }
     const Run csv = run({tournament, "games", "--db", db.path, "--csv"});
     REQUIRE(csv.status == 0);
-    CHECK(csv.out.substr(0, csv.out.find('\n')).ends_with(",host_version,stderr"));
-    CHECK(csv.out.find(".player-1.stderr\n") != std::string::npos);
+    // Schema 4's columns come after the earlier ones, which keep their places.
+    CHECK(csv.out.substr(0, csv.out.find('\n'))
+              .ends_with(",host_version,stderr,cpu_wait_ms,cpu_wait_note,race_ms,contended,"
+                         "replay_of,replayed_by"));
+    CHECK(csv.out.find(".player-1.stderr,") != std::string::npos);
+    check_csv_columns(csv.out);
 
     // The replay pages carry it, under the seat that wrote it.
     const std::string html = db.path + ".logs/report.html";
@@ -604,6 +626,10 @@ TEST_CASE("tournament: a database of schema version 3 is read as it is, and resu
     CHECK(json::parse(standings.out)["contended"] == 0);
     CHECK(version() == 3);  // read, not written
     CHECK(games_of(db.path)[0]["race_ms"].is_null());
+    // A done game and a pending one, each row with every column.
+    const Run csv = run({tournament, "games", "--db", db.path, "--csv"});
+    REQUIRE(csv.status == 0);
+    check_csv_columns(csv.out);
 
     const Run resumed = run({tournament, "resume", "--db", db.path, "--replay-contended"});
     INFO(resumed.err);

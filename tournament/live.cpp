@@ -104,7 +104,9 @@ void LiveTournament::recorded(const FixtureRecord& row) {
         {"winner", result.winner_seat ? seats[static_cast<std::size_t>(*result.winner_seat)]
                                       : nlohmann::json(nullptr)},
         {"page", result.log.empty() ? nlohmann::json(nullptr)
-                                    : nlohmann::json("/games/" + std::to_string(row.id))}};
+                                    : nlohmann::json("/games/" + std::to_string(row.id))},
+        {"contended", result.contended ? nlohmann::json(*result.contended) : nullptr},
+        {"replay_of", row.replay_of ? nlohmann::json(*row.replay_of) : nullptr}};
     server_->publish("game_done", dump_json(done));
     finished_.push_back(std::move(done));
     if (finished_.size() > finished_shown)

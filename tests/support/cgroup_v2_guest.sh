@@ -18,7 +18,9 @@ mount -t tmpfs -o mode=1777 shm /dev/shm
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 hostname guest
 ip link set lo up 2>/dev/null
-echo "guest: kernel $(uname -r), cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
+echo "guest: kernel $(uname -r), cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers)," \
+    "CPU pressure (a player's wait for a CPU is read from it, else from schedstat):" \
+    "$([ -r /sys/fs/cgroup/cpu.pressure ] && echo yes || echo no)"
 echo "+cpu +cpuset +memory +pids" >/sys/fs/cgroup/cgroup.subtree_control
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root TMPDIR=/run/tmp
 
