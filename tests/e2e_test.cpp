@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "record/setup.hpp"
 #include "tests/support/game.hpp"
 
 using namespace bg::test;
@@ -87,7 +88,7 @@ TEST_CASE(
     std::string first;
     std::getline(in, first);
     const json start = json::parse(first)["start"];
-    CHECK(start["version"] == 6);
+    CHECK(start["version"] == bg::log_version);
     CHECK(start["dictionary"] == "");
     CHECK(start["dictionary_name"] == "scowl-80");
     CHECK(start["dictionary_fingerprint"] == "13b498d63183a9a9");

@@ -653,7 +653,7 @@ double longest_wait_share(const json& result) {
 
 TEST_CASE(
     "shares: a game while a CPU hog runs outside the host is contended, its players' waits "
-    "large; on a quiet machine it is not",
+    "large, and on a quiet machine it is not",
     "[e2e][shares][cpu_wait]") {
     const Game quiet = play(race_players(), race_options);
     INFO("quiet: " << quiet.result.dump());
