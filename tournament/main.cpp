@@ -95,9 +95,10 @@ struct Options {
         sandbox.add(bg::options::shares());
         resume_only.add_options()(
             "replay-contended", po::bool_switch(),
-            "first play again every game that was contended (a player waited for a CPU longer "
-            "than the host allows: docs/host.md), with the same deal and seats; the standings "
-            "count the replay instead, and keep and show the first play");
+            "before the pending games, schedule a replay of every game that was contended (a "
+            "player waited for a CPU longer than the host allows: docs/host.md), with the same "
+            "deal and seats; once played, the standings count the replay instead, and keep and "
+            "show the first play");
         read.add_options()("uncontended", po::bool_switch(),
                            "standings: leave out the games that were contended")(
             "csv", po::bool_switch(), "games: one CSV row a seat")(
