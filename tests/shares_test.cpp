@@ -643,7 +643,7 @@ double longest_wait_share(const json& result) {
     for (const auto& player : result["players"]) {
         INFO(player.dump());
         REQUIRE(player["cpu_wait_ms"].is_number());
-        CHECK(player["cpu_wait_note"].is_null());  // a whole figure: one process each
+        CHECK(player["cpu_wait_note"].is_null());  // a whole figure: none of its processes ended
         longest = std::max(longest, player["cpu_wait_ms"].get<double>());
     }
     return longest / result["race_ms"].get<double>();

@@ -130,12 +130,17 @@ elif mode == "dump-when-short":  # peels until the bunch is short, then dumps: r
     play()
 elif mode in ("stuck-when-short", "dump-then-stuck"):
     # Plays (after one dump, for the second) until the bunch can no longer serve a dump, then
-    # makes no move: a game of two such bots has stalled.
+    # makes no move: a game of two such bots has stalled. The first waits a moment before its
+    # first peel, so that the second's dump, sent as soon as it has its hand, comes while the
+    # bunch can still serve it: the first's peels take a few milliseconds in all, and a dumper
+    # slowed that much by a busy machine was refused.
     if mode == "dump-then-stuck":
         letter = sorted(hand)[0]
         hand.remove(letter)
         send("D" + letter)
         until("DX")
+    else:
+        time.sleep(0.5)
     while bunch is None or bunch >= 3:
         peel()
         until("AN")
