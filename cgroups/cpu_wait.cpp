@@ -88,9 +88,6 @@ CpuWait wait_between(const WaitSample& begin, const WaitSample& end) {
         wait += *waited;
         run += *ran;
     }
-    int gone = 0;
-    for (const auto& [id, times] : begin.tasks)
-        gone += end.tasks.count(id) == 0;
     if (begin.cpu_ns && end.cpu_ns) {
         // What its cgroup ran that the threads seen did not: threads that ended unread.
         const std::uint64_t ran_in_all = grown(*begin.cpu_ns, *end.cpu_ns).value_or(0);
@@ -100,6 +97,10 @@ CpuWait wait_between(const WaitSample& begin, const WaitSample& end) {
                                       static_cast<double>(ran_in_all - run) / 1e6)};
         return {wait, ""};
     }
+    // Without it, the threads seen at the beginning and gone at the end say as much.
+    int gone = 0;
+    for (const auto& [id, times] : begin.tasks)
+        gone += end.tasks.count(id) == 0;
     if (gone > 0)
         return {wait,
                 fmt::format("at least: {} of its threads ended before they could be read", gone)};

@@ -14,6 +14,12 @@
 
 namespace bg {
 
+// An optional value as JSON: the value, or null.
+template <class T>
+nlohmann::json json_or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 template <class T>
 std::optional<T> json_value(const nlohmann::json& value) {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

@@ -34,11 +34,6 @@ std::string stderr_of(const FixtureRecord& row, std::size_t seat) {
 }
 
 template <class T>
-nlohmann::json optional_json(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-template <class T>
 std::string optional_text(const std::optional<T>& value) {
     if (!value)
         return "";
@@ -71,15 +66,11 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                  {"reason",
                   r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
                  {"protocol", r.protocol},
-                 {"cpu_ms", r.cpu_ms ? nlohmann::json(*r.cpu_ms) : nlohmann::json(nullptr)},
-                 {"memory_peak_bytes", r.memory_peak_bytes ? nlohmann::json(*r.memory_peak_bytes)
-                                                           : nlohmann::json(nullptr)},
-                 {"process_game",
-                  r.process_game ? nlohmann::json(*r.process_game) : nlohmann::json(nullptr)},
-                 {"restarted",
-                  r.restarted ? nlohmann::json(*r.restarted) : nlohmann::json(nullptr)},
-                 {"cpu_wait_ms",
-                  r.cpu_wait_ms ? nlohmann::json(*r.cpu_wait_ms) : nlohmann::json(nullptr)},
+                 {"cpu_ms", bg::json_or_null(r.cpu_ms)},
+                 {"memory_peak_bytes", bg::json_or_null(r.memory_peak_bytes)},
+                 {"process_game", bg::json_or_null(r.process_game)},
+                 {"restarted", bg::json_or_null(r.restarted)},
+                 {"cpu_wait_ms", bg::json_or_null(r.cpu_wait_ms)},
                  {"cpu_wait_note", r.cpu_wait_note.empty() ? nlohmann::json(nullptr)
                                                            : nlohmann::json(r.cpu_wait_note)}}));
             const std::string err_path = stderr_of(row, s);
@@ -96,23 +87,22 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                            {"state", to_string(row.state)},
                            {"attempts", row.attempts},
                            {"seats", seats},
-                           {"replay_of", optional_json(row.replay_of)},
-                           {"replayed_by", optional_json(row.replayed_by)},
+                           {"replay_of", bg::json_or_null(row.replay_of)},
+                           {"replayed_by", bg::json_or_null(row.replayed_by)},
                            {"counts", row.counts()}};
     if (row.result) {
         const auto& r = *row.result;
         game.update(nlohmann::json::object(
             {{"end", r.end},
-             {"winner_seat",
-              r.winner_seat ? nlohmann::json(*r.winner_seat) : nlohmann::json(nullptr)},
+             {"winner_seat", bg::json_or_null(r.winner_seat)},
              {"peels", r.peels},
              {"bunch", r.bunch},
              {"duration_ms", r.duration_ms},
              {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
              {"host_version",
               r.host_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host_version)},
-             {"race_ms", optional_json(r.race_ms)},
-             {"contended", optional_json(r.contended)}}));
+             {"race_ms", bg::json_or_null(r.race_ms)},
+             {"contended", bg::json_or_null(r.contended)}}));
     }
     return game;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "record/json_value.hpp"
 #include "serve/records.hpp"
 #include "tournament/runner.hpp"
 #include "viewer/pages.hpp"
@@ -105,8 +106,8 @@ void LiveTournament::recorded(const FixtureRecord& row) {
                                       : nlohmann::json(nullptr)},
         {"page", result.log.empty() ? nlohmann::json(nullptr)
                                     : nlohmann::json("/games/" + std::to_string(row.id))},
-        {"contended", result.contended ? nlohmann::json(*result.contended) : nullptr},
-        {"replay_of", row.replay_of ? nlohmann::json(*row.replay_of) : nullptr}};
+        {"contended", bg::json_or_null(result.contended)},
+        {"replay_of", bg::json_or_null(row.replay_of)}};
     server_->publish("game_done", dump_json(done));
     finished_.push_back(std::move(done));
     if (finished_.size() > finished_shown)

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "record/json_value.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/commands.hpp"
 #include "tournament/runner.hpp"
@@ -37,23 +38,21 @@ int report(const po::variables_map& vm) {
         nlohmann::json names = nlohmann::json::array();
         for (int bot : row.game.seats)
             names.push_back(spec.bots[static_cast<std::size_t>(bot)].name);
-        nlohmann::json game = {
-            {"id", row.id},
-            {"deal", row.game.deal},
-            {"rotation", row.game.rotation},
-            {"state", to_string(row.state)},
-            {"end", nullptr},
-            {"winner", nullptr},
-            {"seats", names},
-            {"page", nullptr},
-            {"contended", nullptr},
-            {"replay_of", row.replay_of ? nlohmann::json(*row.replay_of) : nullptr},
-            {"replayed_by", row.replayed_by ? nlohmann::json(*row.replayed_by) : nullptr}};
+        nlohmann::json game = {{"id", row.id},
+                               {"deal", row.game.deal},
+                               {"rotation", row.game.rotation},
+                               {"state", to_string(row.state)},
+                               {"end", nullptr},
+                               {"winner", nullptr},
+                               {"seats", names},
+                               {"page", nullptr},
+                               {"contended", nullptr},
+                               {"replay_of", bg::json_or_null(row.replay_of)},
+                               {"replayed_by", bg::json_or_null(row.replayed_by)}};
         if (row.result) {
             const GameResult& r = *row.result;
             game["end"] = r.end;
-            if (r.contended)
-                game["contended"] = *r.contended;
+            game["contended"] = bg::json_or_null(r.contended);
             if (r.winner_seat)
                 game["winner"] = names[static_cast<std::size_t>(*r.winner_seat)];
             // Wins by seat over the games that count (a replayed game's replay instead).

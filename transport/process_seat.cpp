@@ -48,14 +48,14 @@ void ProcessSeat::attach(Events events) {
 
 void ProcessSeat::race_begins() {
     race_start_ = process_->wait_sample(false);
-    if (!race_start_)
+    if (!race_start_) {
         cpu_wait_ = {std::nullopt, "not counted: the player has no cgroup (per-process limits)"};
-    else if (!process_->running())
+    } else if (!process_->running()) {
         cpu_wait_ = {std::nullopt, "not counted: its process had ended before the deal"};
-    else
-        cpu_wait_ = {std::nullopt, "the race has not ended"};
-    if (!process_->running())
         race_start_.reset();
+    } else {
+        cpu_wait_ = {std::nullopt, "the race has not ended"};
+    }
 }
 
 void ProcessSeat::race_ends() {
