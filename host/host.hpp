@@ -61,6 +61,9 @@ struct Invocation {
 // read the files in `secrets`.
 VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secrets = {});
 
+// What a server with remote seats serves their players: the game's rules and its word list.
+serve::ForPlayers for_remote_players(const Invocation& invocation, const Venue& venue);
+
 int play_game(const Invocation& invocation);
 int check_bot(const Invocation& invocation);
 int replay(const std::string& path, bool json, bool quiet, const std::string& html);

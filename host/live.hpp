@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -41,9 +42,10 @@ bool serves();
 // once installed). Returns only when that cannot be: why.
 std::string hand_over(char** argv);
 // The server of one game, listening on `address` on the game's loop; or why it cannot be. It
-// takes the connections of the remote seats of `desk` (none: there are none).
-std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t* loop,
-                                                           const serve::Address& address,
-                                                           remote::Desk* desk = nullptr);
+// takes the connections of the remote seats of `desk` (none: there are none), and serves their
+// players `for_players` (the game's rules and word list).
+std::variant<std::unique_ptr<Observer>, std::string> serve(
+    uv_loop_t* loop, const serve::Address& address, remote::Desk* desk = nullptr,
+    std::optional<serve::ForPlayers> for_players = std::nullopt);
 
 }  // namespace bg::live

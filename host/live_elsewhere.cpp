@@ -51,7 +51,8 @@ std::string hand_over(char** argv) {
 }
 
 std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t*, const serve::Address&,
-                                                           remote::Desk*) {
+                                                           remote::Desk*,
+                                                           std::optional<serve::ForPlayers>) {
     return std::string("this host has no server: --serve runs host-live");
 }
 

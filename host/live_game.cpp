@@ -5,10 +5,9 @@
 
 namespace bg {
 
-std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(uv_loop_t* loop,
-                                                                     const serve::Address& address,
-                                                                     serve::Server::Limits limits,
-                                                                     remote::Desk* desk) {
+std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(
+    uv_loop_t* loop, const serve::Address& address, serve::Server::Limits limits,
+    remote::Desk* desk, std::optional<serve::ForPlayers> for_players) {
     std::unique_ptr<LiveGame> live(new LiveGame());
     LiveGame* self = live.get();
     serve::Server::Content content;
@@ -19,6 +18,7 @@ std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(uv_loop_t* 
     content.desk = desk;
     if (desk)
         content.play = [] { return viewer::play_page(); };
+    content.for_players = std::move(for_players);
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))
         return *error;
@@ -54,10 +54,10 @@ std::string hand_over(char**) {
     return "internal: host-live serves its games itself";
 }
 
-std::variant<std::unique_ptr<Observer>, std::string> serve(uv_loop_t* loop,
-                                                           const serve::Address& address,
-                                                           remote::Desk* desk) {
-    auto started = LiveGame::start(loop, address, {}, desk);
+std::variant<std::unique_ptr<Observer>, std::string> serve(
+    uv_loop_t* loop, const serve::Address& address, remote::Desk* desk,
+    std::optional<serve::ForPlayers> for_players) {
+    auto started = LiveGame::start(loop, address, {}, desk, std::move(for_players));
     if (auto* error = std::get_if<std::string>(&started))
         return *error;
     return std::unique_ptr<Observer>(std::move(std::get<std::unique_ptr<LiveGame>>(started)));

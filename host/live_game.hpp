@@ -31,7 +31,7 @@ class LiveGame final : public live::Observer {
   public:
     static std::variant<std::unique_ptr<LiveGame>, std::string> start(
         uv_loop_t* loop, const serve::Address& address, serve::Server::Limits limits = {},
-        remote::Desk* desk = nullptr);
+        remote::Desk* desk = nullptr, std::optional<serve::ForPlayers> for_players = std::nullopt);
     int port() const override { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }
     void record(const nlohmann::json& record) override;

@@ -43,6 +43,14 @@ VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secr
     return plan;
 }
 
+serve::ForPlayers for_remote_players(const Invocation& invocation, const Venue& venue) {
+    const Dictionary& dictionary = venue.dictionary();
+    return serve::for_players(
+        invocation.setup, static_cast<int>(invocation.setup.commands.size()), dictionary,
+        word_list_name(invocation.setup.dictionary, dictionary.stats().fingerprint),
+        invocation.remote_grace_ms);
+}
+
 namespace {
 
 // What the games share, set up once: the loop, the venue (word list, sandbox, machine), the
@@ -179,8 +187,9 @@ bool start_live(const Invocation& invocation, Series& series, Game& game) {
     const auto& commands = invocation.setup.commands;
     const bool remote = std::any_of(commands.begin(), commands.end(),
                                     [](const std::string& c) { return remote::is_remote(c); });
-    auto started =
-        live::serve(series.loop.get(), *invocation.serve, remote ? &series.desk : nullptr);
+    auto started = live::serve(
+        series.loop.get(), *invocation.serve, remote ? &series.desk : nullptr,
+        remote ? std::optional(for_remote_players(invocation, *series.venue)) : std::nullopt);
     if (auto* error = std::get_if<std::string>(&started)) {
         say("host: --serve: {}; no game was played\n", escape_for_terminal(*error));
         return false;

@@ -97,6 +97,12 @@ void Lineup::take_back(std::vector<Match::Released> released,
             continue;
         }
         slot.version = players[i].version;
+        if (slot.other) {
+            // A seat taken some other way serves one game: its v004 player is told there is no
+            // next one in it (B.), as a process that plays its last is.
+            let_go(index, std::move(seat), true);
+            continue;
+        }
         const bool recycled =
             options_.games_per_process > 0 && slot.games >= options_.games_per_process;
         if (!options_.keep || recycled) {

@@ -11,7 +11,8 @@
 // (not a restart).
 //
 // A slot may be taken some other way (Options::other_seat): a remote seat is such a slot's, made
-// afresh for each game; the lineup treats it as any seat that cannot keep its player.
+// afresh for each game; the lineup parks none of them, and tells a v004 player in one B. at its
+// game's end, as it tells a process that has played its last.
 #pragma once
 
 #include <uv.h>

@@ -7,8 +7,43 @@
 
 namespace bg::remote {
 
+Desk::Known* Desk::known(std::string_view token) {
+    for (Known& entry : known_)
+        if (entry.token == token)
+            return &entry;
+    known_.push_back({std::string(token), 0});
+    return &known_.back();
+}
+
+void Desk::add(RemoteSeat* seat) {
+    seats_.push_back(seat);
+    Known* entry = known(seat->token());
+    entry->to_come = std::max(0, entry->to_come - 1);
+}
+
 void Desk::remove(RemoteSeat* seat) {
     seats_.erase(std::remove(seats_.begin(), seats_.end(), seat), seats_.end());
+}
+
+void Desk::expect(std::string token, int seats) {
+    known(token)->to_come = std::max(0, seats);
+}
+
+void Desk::expect_no_more() {
+    for (Known& entry : known_)
+        entry.to_come = 0;
+}
+
+int Desk::games_after(const RemoteSeat& seat) const {
+    int games = 0;
+    for (const Known& entry : known_)
+        if (entry.token == seat.token())
+            games += entry.to_come;
+    for (const RemoteSeat* other : seats_)
+        if (other != &seat && other->token() == seat.token() &&
+            other->door() != RemoteSeat::Door::closed)
+            ++games;
+    return games;
 }
 
 std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std::string_view origin,
@@ -45,26 +80,26 @@ std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std:
         if (same_token(offered, seat->token()) &&
             (!found || rank(seat->door()) > rank(found->door())))
             found = seat;
-    bool expected = false;
-    for (const std::string& token : expected_)
-        expected |= same_token(offered, token);
+    bool is_known = false;
+    int to_come = 0;
+    for (const Known& entry : known_)
+        if (same_token(offered, entry.token)) {
+            is_known = true;
+            to_come += entry.to_come;
+        }
+    if (found && found->door() == RemoteSeat::Door::open)
+        return found;
+    if (found && found->door() == RemoteSeat::Door::taken)
+        return Refusal{409, "the seat is taken"};
+    if (found && found->door() == RemoteSeat::Door::not_yet)
+        return Refusal{503, "the seat's game has not begun"};
     // A tournament's bot between its games (its last game's seat closing, the next not made yet)
-    // is told to try again.
-    if (expected && (!found || found->door() == RemoteSeat::Door::closed))
-        return Refusal{503, "no game waits for this seat's player now"};
-    if (!found)
-        return Refusal{403, "a wrong token"};
-    switch (found->door()) {
-        case RemoteSeat::Door::open:
-            return found;
-        case RemoteSeat::Door::taken:
-            return Refusal{409, "the seat is taken"};
-        case RemoteSeat::Door::not_yet:
-            return Refusal{503, "the seat's game has not begun"};
-        case RemoteSeat::Door::closed:
-            break;
-    }
-    return Refusal{410, "the seat's game is over for it"};
+    // is told to try again; after its last, that its games are over.
+    if (to_come > 0)
+        return Refusal{503, "no game waits for this seat's player now: try again"};
+    if (is_known)
+        return Refusal{410, "this seat's games are over: no game waits for its player"};
+    return Refusal{403, "a wrong token"};
 }
 
 }  // namespace bg::remote

@@ -2,7 +2,12 @@
 // upgrade to /seat/TOKEN is let in only with the token of a seat whose door is open, from no
 // page or a page of the server's own origin; anything else is refused with an HTTP status, and
 // the refusal is told to the desk's owner for the game's log. Tokens are compared in constant
-// time, against every seat.
+// time, against every token the desk knows.
+//
+// The desk also knows how many seats are still to come for a token (a tournament's remote bot
+// has one for each of its games): a connection between two of them is told to try again (503),
+// and one after the last that its games are over (410), so that a bot never waits for a seat
+// that will not come.
 #pragma once
 
 #include <functional>
@@ -24,12 +29,17 @@ class Desk {
     // A refusal, with the peer's address, for the log.
     std::function<void(const Refusal& refusal, const std::string& peer)> on_refused;
 
-    void add(RemoteSeat* seat) { seats_.push_back(seat); }
+    // A seat made with its token (each seat is one of those expected for it, if any were).
+    void add(RemoteSeat* seat);
     void remove(RemoteSeat* seat);
     bool empty() const { return seats_.empty(); }
-    // A token that will have seats, though none may wait for it now (a tournament's remote bot
-    // between its games): a connection with it is told to try again (503), not that it is wrong.
-    void expect(std::string token) { expected_.push_back(std::move(token)); }
+    // `seats` more seats will be made for `token`, none of which may wait for it now (a
+    // tournament's remote bot's games not yet begun): a connection with it is told to try again
+    // (503), not that it is wrong or that its games are over.
+    void expect(std::string token, int seats);
+    // No more seats will be made for any token (the run stops): once its seats are closed, a
+    // connection with one is told that its games are over.
+    void expect_no_more();
 
     // What an upgrade to `path` (no query) gets, sent with `origin` ("" when the client sent
     // none) to `host` (its Host header): the seat, or why not. Says nothing to the owner: the
@@ -40,10 +50,19 @@ class Desk {
         if (on_refused)
             on_refused(refusal, peer);
     }
+    // How many games its player has after the one of `seat` (the other seats of its token
+    // still to be played, and those still to be made): none once this one is its last.
+    int games_after(const RemoteSeat& seat) const;
 
   private:
+    struct Known {
+        std::string token;
+        int to_come = 0;  // seats still to be made for it
+    };
+    Known* known(std::string_view token);
+
     std::vector<RemoteSeat*> seats_;
-    std::vector<std::string> expected_;
+    std::vector<Known> known_;  // every token a seat had or is expected to have
 };
 
 // The path a seat is taken at: /seat/TOKEN.

@@ -42,11 +42,16 @@ std::string RemoteSeat::open() {
 }
 
 RemoteSeat::Door RemoteSeat::door() const {
-    if (closing_ || left_ || finished_)
+    if (closing_ || left_ || finished_ || kept_)
         return Door::closed;
     if (!opened_)
         return Door::not_yet;
     return link_ ? Door::taken : Door::open;
+}
+
+bool RemoteSeat::keep() {
+    kept_ = may_keep_ && !left_ && !closing_;
+    return kept_;
 }
 
 std::uint64_t RemoteSeat::join(Link& link, std::uint64_t received) {

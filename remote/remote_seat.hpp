@@ -8,7 +8,11 @@
 // byte the one before had not received (it says how many it had), and told how many of its
 // own the host has (so that it sends on from there): nothing is lost or doubled. After the
 // grace the player has left, as a process that exits has; one that closes its connection
-// itself (a close frame) has left at once. Pings measure the round trip.
+// itself (a close frame) has left at once, unless it said it was going away (1001: a page
+// reloaded or closed), which is a drop. Pings measure the round trip.
+//
+// A `v004` player's seat is kept at its game's end (keep()), as a process is: its owner (the
+// lineup) then tells it B. and closes it, for the seat serves one game.
 #pragma once
 
 #include <uv.h>
@@ -51,13 +55,19 @@ class RemoteSeat final : public Seat {
     RemoteSeat& operator=(const RemoteSeat&) = delete;
     ~RemoteSeat() override;
 
-    void attach(Events events) override { events_ = std::move(events); }
+    void attach(Events events) override {
+        events_ = std::move(events);
+        kept_ = false;
+    }
     // Opens its door: a connection with its token may take it from now on.
     std::string open() override;
     void send(std::string bytes) override;
     std::size_t unsent_bytes() const override;
     void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override;
-    bool finished() const override { return finished_; }
+    bool keep() override;
+    void allow_keeping(bool allowed) override { may_keep_ = allowed; }
+    bool kept() const override { return kept_; }
+    bool finished() const override { return finished_ || kept_; }
     cgroups::Usage usage() const override { return {}; }
     std::optional<LinkUsage> link_usage() const override;
     cgroups::CpuWait cpu_wait() const override {
@@ -93,6 +103,8 @@ class RemoteSeat final : public Seat {
     bool closing_ = false;  // its game is over for it: no connection may take it
     bool finished_ = false;
     bool left_ = false;
+    bool may_keep_ = false;
+    bool kept_ = false;             // its game is over, its player still there
     std::string sent_;              // every byte sent to its player in this game
     std::uint64_t received_ = 0;    // bytes received from its player
     std::uint64_t dropped_at_ = 0;  // of sent_, what its last connection had been given

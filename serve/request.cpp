@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "core/tiles.hpp"
 
 namespace bg::serve {
 
@@ -61,7 +62,16 @@ Route route(Method method, std::string_view path) {
         found.kind = Route::events;
     else if (path == "/play")
         found.kind = Route::play;
-    else if (path.starts_with("/games/")) {
+    else if (path == "/rules")
+        found.kind = Route::rules;
+    else if (path.starts_with("/wordlist/") && path.ends_with(".txt") && path.size() == 30) {
+        const std::string_view fingerprint = path.substr(10, 16);
+        if (std::all_of(fingerprint.begin(), fingerprint.end(),
+                        [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); })) {
+            found.kind = Route::word_list_text;
+            found.fingerprint = std::string(fingerprint);
+        }
+    } else if (path.starts_with("/games/")) {
         const std::string_view number = path.substr(7);
         const auto game = parse_number<int>(number);
         // Digits only, no sign and no leading zero: one name for one game.
@@ -74,6 +84,59 @@ Route route(Method method, std::string_view path) {
     if (found.kind != Route::not_found && method == Method::other)
         found.kind = Route::not_allowed;
     return found;
+}
+
+ForPlayers for_players(const GameSetup& setup, int players, const Dictionary& dictionary,
+                       std::string_view list_name, std::uint64_t remote_grace_ms) {
+    ForPlayers served;
+    served.rules = {players,
+                    setup.game.sets,
+                    setup.ready_timeout_ms,
+                    setup.stall_timeout_ms,
+                    setup.game_timeout_ms,
+                    remote_grace_ms};
+    WordList& words = served.word_list;
+    std::string_view name = list_name;
+    name = name.substr(name.rfind('/') == std::string_view::npos ? 0 : name.rfind('/') + 1);
+    for (const char c : name.substr(0, 120))
+        words.name += c >= 0x21 && c <= 0x7e ? c : '_';
+    if (words.name.empty())
+        words.name = "unnamed";
+    words.fingerprint = dictionary.stats().fingerprint;
+    words.words = dictionary.stats().words;
+    for (const auto& word : dictionary.words()) {
+        for (const char c : word)
+            words.text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        words.text += '\n';
+    }
+    return served;
+}
+
+std::string word_list_path(std::uint64_t fingerprint) {
+    return fmt::format("/wordlist/{:016x}.txt", fingerprint);
+}
+
+nlohmann::json rules_json(const ForPlayers& served) {
+    const GameRules& rules = served.rules;
+    const WordList& words = served.word_list;
+    std::string ignored;
+    const auto tiles = tile_rules_for(rules.players, rules.sets, &ignored);
+    const int total = tiles ? static_cast<int>(tiles->tiles().total()) : 0;
+    const int hand = tiles ? tiles->hand_size : 0;
+    return {{"players", rules.players},
+            {"sets", tiles ? tiles->sets : rules.sets},
+            {"tiles", total},
+            {"hand", hand},
+            {"bunch", total - rules.players * hand},
+            {"ready_timeout_ms", rules.ready_timeout_ms},
+            {"stall_timeout_ms", rules.stall_timeout_ms},
+            {"game_timeout_ms", rules.game_timeout_ms},
+            {"remote_grace_ms", rules.remote_grace_ms},
+            {"word_list",
+             {{"name", words.name},
+              {"fingerprint", fmt::format("{:016x}", words.fingerprint)},
+              {"words", words.words},
+              {"url", word_list_path(words.fingerprint)}}}};
 }
 
 std::optional<std::uint64_t> parse_last_event_id(std::string_view value) {

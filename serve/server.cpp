@@ -14,8 +14,10 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "remote/remote_seat.hpp"
+#include "serve/gzip.hpp"
 
 namespace bg::serve {
 
@@ -54,16 +56,21 @@ bool add_header(lws* wsi, const char* name, const std::string& value, unsigned c
                                        static_cast<int>(value.size()), p, end) == 0;
 }
 
+using Headers = std::vector<std::pair<const char*, std::string>>;
+
 // Writes a response's headers: the status, the type and length (none for a stream), and
-// headers that keep a browser from caching or sniffing.
+// headers that keep a browser from sniffing, and from caching unless `more` says otherwise.
 bool write_headers(lws* wsi, unsigned status, const char* type, lws_filepos_t length,
-                   const std::vector<std::pair<const char*, std::string>>& more = {}) {
+                   const Headers& more = {}) {
     unsigned char buffer[LWS_PRE + 2048];
     unsigned char* start = buffer + LWS_PRE;
     unsigned char* p = start;
     unsigned char* end = buffer + sizeof buffer - 1;
+    const bool cached = std::any_of(more.begin(), more.end(), [](const auto& header) {
+        return std::string_view(header.first) == "cache-control:";
+    });
     if (lws_add_http_common_headers(wsi, status, type, length, &p, end) != 0 ||
-        !add_header(wsi, "cache-control:", "no-store", &p, end) ||
+        (!cached && !add_header(wsi, "cache-control:", "no-store", &p, end)) ||
         !add_header(wsi, "x-content-type-options:", "nosniff", &p, end))
         return false;
     for (const auto& [name, value] : more)
@@ -285,6 +292,8 @@ std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop
         server->abandoned_ = true;
         return refused;
     }
+    if (server->content_.for_players)
+        server->word_list_gzip_ = gzip(server->content_.for_players->word_list.text);
     return server;
 }
 
@@ -382,8 +391,7 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     else if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
         method = Method::head;
     const Route found = route(method, path ? path : "");
-    const auto plain = [&](unsigned status, const std::string& text,
-                           const std::vector<std::pair<const char*, std::string>>& more = {}) {
+    const auto plain = [&](unsigned status, const std::string& text, const Headers& more = {}) {
         if (!write_headers(wsi, status, "text/plain; charset=utf-8", text.size(), more))
             return -1;
         if (method == Method::head || text.empty())
@@ -419,6 +427,9 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
                 return plain(404, "no seat here is taken from a page\n");
             body = content_.play();
             break;
+        case Route::rules:
+        case Route::word_list_text:
+            return serve_word_list(wsi, session, found, method == Method::head);
         case Route::game_page:
             if (content_.game)
                 body = content_.game(found.game);
@@ -473,6 +484,47 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     return 0;
 }
 
+// GET /rules: the games' rules and which word list judges them, and where it is (JSON); GET
+// /wordlist/FINGERPRINT.txt: the list, which never changes under its name, so a browser keeps
+// it for good.
+int Server::serve_word_list(lws* wsi, Session& session, const Route& found, bool head) {
+    const auto& served = content_.for_players;
+    const std::string fingerprint =
+        served ? fmt::format("{:016x}", served->word_list.fingerprint) : std::string();
+    std::string body;
+    const char* type = "application/json";
+    Headers more;
+    if (!served || (found.kind == Route::word_list_text && found.fingerprint != fingerprint)) {
+        body = served ? "not this server's word list: GET /rules says which it is\n"
+                      : "no games' rules are served here: only where remote players play\n";
+        if (!write_headers(wsi, 404, "text/plain; charset=utf-8", body.size()))
+            return -1;
+    } else {
+        if (found.kind == Route::rules) {
+            body = rules_json(*served).dump() + "\n";
+        } else {
+            type = "text/plain; charset=utf-8";
+            more = {{"cache-control:", "public, max-age=31536000, immutable"},
+                    {"etag:", "\"" + fingerprint + "\""},
+                    {"vary:", "Accept-Encoding"}};
+            const bool zipped = !word_list_gzip_.empty() &&
+                                accepts_gzip(header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING));
+            if (zipped)
+                more.emplace_back("content-encoding:", "gzip");
+            body = zipped ? word_list_gzip_ : served->word_list.text;
+        }
+        if (!write_headers(wsi, 200, type, body.size(), more))
+            return -1;
+    }
+    if (head)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    session.kind = Session::body;
+    session.out = SendQueue(body.size());
+    session.out.push(body);
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
 int Server::on_writable(lws* wsi, Session& session) {
     if (session.out.empty())
         return 0;
@@ -507,7 +559,7 @@ int Server::on_upgrade(lws* wsi) {
     if (!content_.desk)
         refusal = remote::Desk::Refusal{404, "no seat is taken here"};
     else if (finishing_)
-        refusal = remote::Desk::Refusal{503, "the games are over: this server is closing"};
+        refusal = remote::Desk::Refusal{410, "the games are over: this server is closing"};
     else if (static_cast<int>(sockets_.size()) >= limits_.sockets)
         refusal = remote::Desk::Refusal{503, "too many connections"};
     else {
@@ -545,19 +597,10 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
             counts_.sockets = static_cast<int>(sockets_.size());
             return 0;
         }
-        case LWS_CALLBACK_ADD_HEADERS: {
-            // How many of its bytes the host has: a client that comes back sends on from there.
-            if (!socket || !socket->seat)
-                return 0;
-            auto* args = static_cast<lws_process_html_args*>(in);
-            const std::string value = std::to_string(socket->seat->received());
-            auto* p = reinterpret_cast<unsigned char*>(args->p);
-            if (!add_header(wsi, "x-bananagrams-received:", value, &p, p + args->max_len))
-                return 1;
-            args->max_len -= static_cast<int>(p - reinterpret_cast<unsigned char*>(args->p));
-            args->p = reinterpret_cast<char*>(p);
-            return 0;
-        }
+        case LWS_CALLBACK_ADD_HEADERS:
+            return socket && socket->seat
+                       ? add_seat_headers(wsi, *socket, *static_cast<lws_process_html_args*>(in))
+                       : 0;
         case LWS_CALLBACK_ESTABLISHED:
             if (!socket || !socket->seat)
                 return -1;
@@ -593,18 +636,8 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return socket ? write_socket(wsi, *socket) : -1;
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            // The player closed its connection, as a process closes its output: it has left.
-            if (socket && socket->seat) {
-                const auto* bytes = static_cast<const unsigned char*>(in);
-                const int code = len >= 2 ? (bytes[0] << 8 | bytes[1]) : 1005;
-                std::string why = len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2,
-                                                        std::min<std::size_t>(len - 2, 123))
-                                          : "";
-                std::exchange(socket->seat, nullptr)
-                    ->drop(fmt::format("it closed its connection ({}{}{})", code,
-                                       why.empty() ? "" : ": ", why),
-                           true);
-            }
+            if (socket && socket->seat)
+                closed_by_player(*socket, static_cast<const unsigned char*>(in), len);
             return 0;
         case LWS_CALLBACK_CLOSED:
             if (socket) {
@@ -621,6 +654,44 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
         default:
             return 0;
     }
+}
+
+// The upgrade's response to a seat's connection: how many of its bytes the host has (a client
+// that comes back sends on from there), how many games its player has after this one, and the
+// word list that judges it.
+int Server::add_seat_headers(lws* wsi, Socket& socket, lws_process_html_args& args) {
+    Headers headers = {
+        {"x-bananagrams-received:", std::to_string(socket.seat->received())},
+        {"x-bananagrams-games-after:", std::to_string(content_.desk->games_after(*socket.seat))}};
+    if (const auto& served = content_.for_players) {
+        const WordList& words = served->word_list;
+        headers.emplace_back("x-bananagrams-wordlist:", words.name);
+        headers.emplace_back("x-bananagrams-wordlist-fingerprint:",
+                             fmt::format("{:016x}", words.fingerprint));
+        headers.emplace_back("x-bananagrams-wordlist-url:", word_list_path(words.fingerprint));
+    }
+    auto* p = reinterpret_cast<unsigned char*>(args.p);
+    for (const auto& [name, value] : headers)
+        if (!add_header(wsi, name, value, &p, p + args.max_len))
+            return 1;
+    args.max_len -= static_cast<int>(p - reinterpret_cast<unsigned char*>(args.p));
+    args.p = reinterpret_cast<char*>(p);
+    return 0;
+}
+
+// The player closed its connection, as a process closes its output: it has left; but a client
+// going away (1001: a page reloaded or closed, a laptop going to sleep) has dropped it, and may
+// come back within the grace.
+void Server::closed_by_player(Socket& socket, const unsigned char* frame, std::size_t len) {
+    const int code = len >= 2 ? (frame[0] << 8 | frame[1]) : 1005;
+    const std::string why = len > 2 ? std::string(reinterpret_cast<const char*>(frame) + 2,
+                                                  std::min<std::size_t>(len - 2, 123))
+                                    : "";
+    std::exchange(socket.seat, nullptr)
+        ->drop(
+            fmt::format("it {} its connection ({}{}{})", code == 1001 ? "went away from" : "closed",
+                        code, why.empty() ? "" : ": ", why),
+            code != 1001);
 }
 
 void Server::publish(std::string name, std::string data) {

@@ -9,8 +9,11 @@
 // dropped once its queue is full.
 //
 // Where the program has remote seats (remote/desk.hpp), it also takes WebSocket connections to
-// /seat/TOKEN, each the connection of one seat (docs/remote.md), and serves a person's page for
-// one (GET /play); and then not the live page, the stream nor the games' pages (403), which show
+// /seat/TOKEN, each the connection of one seat (docs/remote.md), serves a person's page for
+// one (GET /play), the games' rules (GET /rules: the players, the tiles, the bunch at the deal,
+// the clocks, which word list) and the word list that judges them (/wordlist/FINGERPRINT.txt,
+// gzipped for a client that takes it, cached for good by its name); and then not the live page,
+// the stream nor the games' pages (403), which show
 // players' tiles (a finished game's, the deal its other seatings play again), for a remote
 // player could read them. The desk says who may take a seat; the server refuses everyone else with
 // the status the desk says (or 503 beyond its cap on connections), and caps a frame's size.
@@ -31,6 +34,7 @@
 
 struct lws;
 struct lws_context;
+struct lws_process_html_args;
 
 namespace bg::serve {
 
@@ -43,6 +47,8 @@ class Server {
         std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
         remote::Desk* desk = nullptr;       // the remote seats taken here (none: 404)
         std::function<std::string()> play;  // GET /play, where there are remote seats
+        // GET /rules and the word list, where there are remote seats
+        std::optional<ForPlayers> for_players;
     };
     struct Limits {
         int streams = 32;                       // event streams at once
@@ -90,12 +96,17 @@ class Server {
     int on_writable(struct lws* wsi, Session& session);
     int on_upgrade(struct lws* wsi);
     int on_socket(struct lws* wsi, int reason, Socket*& socket, void* in, std::size_t len);
+    int add_seat_headers(struct lws* wsi, Socket& socket, struct lws_process_html_args& args);
+    void closed_by_player(Socket& socket, const unsigned char* frame, std::size_t len);
     void refuse(struct lws* wsi, const remote::Desk::Refusal& refusal);
     void drop(Session& session);
     void check_finished();
 
+    int serve_word_list(struct lws* wsi, Session& session, const Route& route, bool head);
+
     uv_loop_t* loop_;
     Content content_;
+    std::string word_list_gzip_;  // the word list's text, gzipped once
     Limits limits_;
     Stream stream_;
     // libwebsockets clears it (info.pcontext) once its context is gone; a cell of its own, so

@@ -52,7 +52,7 @@ def check(condition, what):
 for args, status, said in [
         (["--serve", "127.0.0.1:0", "--replay", log], 2, "not with --replay"),
         (["--serve", "localhost:80", hog, hog], 2, "--serve"),
-        (["--serve", "127.0.0.1:0", "--check", hog], 2, "not with --replay or --check")]:
+        (["--serve", "127.0.0.1:0", "--check", hog], 2, "give remote: (or remote:TOKEN) as the bot")]:
     run = subprocess.run([host] + args, capture_output=True, text=True, timeout=60)
     check(run.returncode == status and said in run.stderr,
           "%s: %d %s" % (args, run.returncode, run.stderr))

@@ -119,19 +119,36 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
         FakeLink link;
         seat.join(link, 0);
         CHECK(status("/seat/" + token) == 409);
+        CHECK(desk.games_after(seat) == 0);
         seat.close(0, 0);
         CHECK(status("/seat/" + token) == 410);
         // A bot of a tournament between its games: told to try again, not that it is wrong,
         // nor that its last game is over.
-        desk.expect("another_token_0123456789");
+        desk.expect("another_token_0123456789", 1);
         CHECK(status("/seat/another_token_0123456789") == 503);
-        desk.expect(token);
+        desk.expect(token, 2);
         CHECK(status("/seat/" + token) == 503);
-        // Its next game's seat beside the last one's, closed: the open one is taken.
+        // Its next game's seat beside the last one's, closed: the open one is taken, and it is
+        // told that one more game follows.
         RemoteSeat next(loop.get(), desk, token, {});
         next.attach(Seat::Events{});
         next.open();
         CHECK(status("/seat/" + token) == 0);
+        CHECK(desk.games_after(next) == 1);
+        // Two at once (a tournament's concurrent games): each counts the other.
+        RemoteSeat beside(loop.get(), desk, token, {});
+        CHECK(desk.games_after(next) == 1);
+        CHECK(desk.games_after(beside) == 1);
+        beside.attach(Seat::Events{});
+        beside.close(0, 0);
+        next.close(0, 0);
+        // After its last: its games are over (410), and a token never seen is still wrong.
+        CHECK(status("/seat/" + token) == 410);
+        CHECK(status("/seat/never_seen_token_0123456") == 403);
+        // A run that stops: the seats it expected will not come.
+        CHECK(status("/seat/another_token_0123456789") == 503);
+        desk.expect_no_more();
+        CHECK(status("/seat/another_token_0123456789") == 410);
     }
     CHECK(desk.empty());
     loop.run();
@@ -220,6 +237,44 @@ TEST_CASE(
     CHECK(link.sent == "E...");
     loop.run();
     CHECK(ended.finished);
+}
+
+TEST_CASE(
+    "remote: a seat keeps its v004 player at the game's end only where its owner allows, to tell "
+    "it B. before the close",
+    "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    Told told;
+    RemoteSeat seat(loop.get(), desk, token, {});
+    seat.attach(events_into(told));
+    seat.open();
+    FakeLink link;
+    seat.join(link, 0);
+    CHECK_FALSE(seat.keep());  // a seat taken for one game, by no lineup
+    seat.allow_keeping(true);
+    CHECK(seat.keep());
+    CHECK(seat.kept());
+    CHECK(seat.finished());  // for its game, with its player still there
+    CHECK(seat.door() == RemoteSeat::Door::closed);
+    CHECK(link.closed_code == 0);
+    // Its owner lets it go: B., then the close.
+    seat.attach(Seat::Events{});
+    seat.send("B.");
+    seat.close(0, 0);
+    CHECK(link.sent == "B.");
+    CHECK(link.closed_code == 1000);
+    // A player that has left cannot be kept.
+    RemoteSeat gone(loop.get(), desk, token, {});
+    gone.attach(events_into(told));
+    gone.allow_keeping(true);
+    gone.open();
+    FakeLink other;
+    gone.join(other, 0);
+    gone.drop("it closed its connection (1000)", true);
+    CHECK_FALSE(gone.keep());
+    gone.close(0, 0);
+    loop.run();
 }
 
 TEST_CASE("remote: bananagrams-connect takes a seat's URL, and says what is wrong with another",

@@ -4,7 +4,7 @@
     remote_test.py BUILD_DIR SOURCE_DIR
 
 - Bad options are refused before anything is played: a short token, two seats with one token,
-  a remote seat without --serve, --check of a remote seat.
+  a remote seat without --serve (--check of one too).
 - A bot through bananagrams-connect (the reference bot, unchanged) against the reference bot on
   the host, to bananas: its round trip is in the result and the log, its token in neither, and
   the log replays to the same result.
@@ -20,11 +20,16 @@
   and does not come back: after --remote-grace its player has left.
 - bananagrams-connect behind a network that fails mid-game (a proxy that cuts every
   connection): it connects again, nothing is lost, and the game goes on to bananas.
+- What a seat says beside the protocol: the games after this one, the word list (whose rules and
+  gzipped, cached file the server serves); a v004 player told B. after its E; a client that goes
+  away (1001) comes back within the grace.
 - A tournament with a remote bot (bananagrams-connect --games 0): a seat for each of its games,
-  the standings say it plays remotely, and no log holds its token.
+  it stops as the host says its last is over, the standings say it plays remotely, and no log
+  holds its token.
 - A seat nobody takes: out at the ready timeout. bananagrams-connect with a wrong token: exit 1,
   with the host's status.
 """
+import gzip
 import json
 import os
 import re
@@ -34,7 +39,11 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 
+import remote_host
+from remote_host import finish
 from ws_client import Client, Refused, handshake_bytes
 
 build, source = sys.argv[1:3]
@@ -54,37 +63,11 @@ TOKEN = "Seat_token-0123456789abcdef"
 
 
 def check(condition, what):
-    if not condition:
-        sys.exit("remote_test: " + what)
+    remote_host.check(condition, what, "remote_test")
 
 
 def start_host(*args):
-    """The host, once it has said its remote seats' URLs: (process, port, {player: path})."""
-    game = subprocess.Popen([host, "--serve", "127.0.0.1:0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    seats, port = {}, None
-    said = ""
-    while True:
-        line = game.stderr.readline()
-        check(line, "the host said no seat: " + said)
-        said += line
-        found = re.search(r"player (\d+) is remote: a bot connects to ws://127\.0\.0\.1:(\d+)"
-                          r"(/seat/[A-Za-z0-9_-]+) .* a person opens "
-                          r"http://127\.0\.0\.1:\d+/play#([A-Za-z0-9_-]+)", line)
-        if found:
-            seats[int(found.group(1))] = found.group(3)
-            port = int(found.group(2))
-            check(found.group(3).endswith(found.group(4)), "the page's token is not the seat's")
-        if seats and "is remote" not in line:
-            break
-        if len(seats) == sum(1 for a in args if a.startswith("remote:")):
-            break
-    return game, port, seats
-
-
-def finish(game):
-    out, err = game.communicate(timeout=120)
-    return game.returncode, out, err
+    return remote_host.start_host(host, *args)
 
 
 def records(path):
@@ -104,7 +87,7 @@ for args, said in [
         (["--serve", "127.0.0.1:0", "remote:short", hog], "a token is 16 to 64 characters"),
         (["--serve", "127.0.0.1:0", "remote:" + TOKEN, "remote:" + TOKEN], "same token"),
         (["remote:", hog], "give --serve"),
-        (["--check", "remote:"], "not remote:"),
+        (["--check", "remote:"], "give --serve"),
         (["--serve", "127.0.0.1:0", "remote:" + "x" * 15 + "!", hog], "A-Z a-z 0-9 _ -")]:
     run = subprocess.run([host] + args, capture_output=True, text=True, timeout=60)
     check(run.returncode == 2 and said in run.stderr, "%s: %d %s" % (args, run.returncode,
@@ -137,26 +120,18 @@ replays_to(log, result)
 
 # bananagrams-connect through a network that fails mid-game: it comes back, with what it had,
 # and the game goes on to bananas.
-class Proxy:
+class Proxy(remote_host.Listener):
     """Forwards connections to the host's port, and can cut every one of them at once."""
 
-    def __init__(self, port):
-        self.port, self.pairs, self.forwarded = port, [], 0
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen()
-        threading.Thread(target=self.accept, daemon=True).start()
+    def __init__(self, upstream):
+        self.upstream, self.pairs, self.forwarded = upstream, [], 0
+        super().__init__()
 
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.port))
-            self.pairs.append((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+    def take(self, client):
+        upstream = socket.create_connection(("127.0.0.1", self.upstream))
+        self.pairs.append((client, upstream))
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
 
     def pump(self, source, sink):
         try:
@@ -184,7 +159,7 @@ log = os.path.join(work, "reconnect.jsonl")
 game, port, seats = start_host("--log", log, "--json", "--quiet", "--remote-grace", "10",
                                "remote:" + TOKEN, reference)
 proxy = Proxy(port)
-bot = subprocess.Popen([connect, "ws://127.0.0.1:%d%s" % (proxy.listener.getsockname()[1],
+bot = subprocess.Popen([connect, "ws://127.0.0.1:%d%s" % (proxy.port,
                                                           seats[1]), "--", reference],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 deadline = time.time() + 30
@@ -193,7 +168,7 @@ while proxy.forwarded < 2000 and time.time() < deadline:
 proxy.cut()
 bot_out, bot_err = bot.communicate(timeout=120)
 status, out, err = finish(game)
-check(bot.returncode == 0 and "connecting again" in bot_err, "connect: %d %s"
+check(bot.returncode == 0 and "the connection dropped; trying again" in bot_err, "connect: %d %s"
       % (bot.returncode, bot_err))
 check(status == 0, "the host exited %d: %s" % (status, err))
 result = json.loads(out)
@@ -308,6 +283,57 @@ check(any(n.startswith("connected again, having received %d of %d bytes" % (rece
 check(any(n.startswith("left: its connection dropped") for n in notes), "no leaving noted")
 replays_to(log, result)
 
+# What the seat tells its player beside the protocol: how many games follow this one, and the
+# word list, whose rules and file the server serves (the file gzipped, cached for good by its
+# name). A v004 player is told B. after its E (no next game in this seat). A client going away
+# (1001: a page reloaded) has dropped its connection, and comes back within the grace; one that
+# closes it (1000) has left.
+game, port, seats = start_host("--json", "--quiet", "--dict", two_letters, "--remote-grace", "5",
+                               "remote:" + TOKEN, hog)
+player = Client("127.0.0.1", port, seats[1])
+fingerprint = player.headers.get("x-bananagrams-wordlist-fingerprint", "")
+check(player.headers.get("x-bananagrams-games-after") == "0"
+      and player.headers.get("x-bananagrams-wordlist") == "two_letters.txt"
+      and len(fingerprint) == 16
+      and player.headers.get("x-bananagrams-wordlist-url") == "/wordlist/%s.txt" % fingerprint,
+      "the seat's headers: %s" % player.headers)
+rules = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/rules" % port).read())
+check(rules["players"] == 2 and rules["hand"] == 21 and rules["bunch"] == 144 - 42
+      and rules["remote_grace_ms"] == 5000 and rules["word_list"]["fingerprint"] == fingerprint
+      and rules["word_list"]["words"] == 676, "the rules: %s" % rules)
+plain = urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, rules["word_list"]["url"]))
+listed = plain.read().decode()
+check(sorted(listed.split()) == sorted(w.strip().lower() for w in open(two_letters) if w.strip())
+      and "immutable" in plain.headers["Cache-Control"]
+      and plain.headers["ETag"] == '"%s"' % fingerprint, "the word list: %s" % plain.headers)
+zipped = urllib.request.urlopen(urllib.request.Request(
+    "http://127.0.0.1:%d%s" % (port, rules["word_list"]["url"]),
+    headers={"Accept-Encoding": "gzip"}))
+check(zipped.headers["Content-Encoding"] == "gzip"
+      and gzip.decompress(zipped.read()).decode() == listed, "the gzipped word list")
+for wrong in ("/wordlist/%s.txt" % ("0" * 16), "/wordlist"):
+    try:
+        urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, wrong))
+        check(False, "%s was served" % wrong)
+    except urllib.error.HTTPError as error:
+        check(error.code == 404, "%s: %d" % (wrong, error.code))
+player.send("v004R")
+check(player.read_until(b".") == b"V0040102.", "v004's answer")
+hand = player.read_until(b".")
+player.close(1001, "a page reloaded")
+time.sleep(0.3)
+back = Client("127.0.0.1", port, seats[1] + "?received=%d" % (len(b"V0040102.") + len(hand)))
+check(back.headers.get("x-bananagrams-received") == "5", "back after 1001: %s" % back.headers)
+os.close(os.open(go, os.O_CREAT | os.O_WRONLY))  # the hog peels to the end
+ended = back.read_until(b"B.")
+check(re.search(rb"E[WL]\d\d020000\.B\.$", ended) is not None and back.frame() is None
+      and back.close_code == 1000, "v004's end: %r, %s" % (ended[-30:], back.close_code))
+status, out, err = finish(game)
+os.remove(go)
+result = json.loads(out)
+check(result["players"][0]["outcome"] != "disqualified"
+      and result["players"][0]["remote"]["connections"] == 2, "after 1001: %s" % result)
+
 # A seat nobody takes: out at the ready timeout.
 game, port, seats = start_host("--json", "--quiet", "--dict", two_letters, "--ready-timeout",
                                "1", "remote:", hog)
@@ -354,8 +380,9 @@ bot = subprocess.run([connect, "--games", "0", "--retry", "5", url, "--", refere
                      capture_output=True, text=True, timeout=300)
 out, err = runner.communicate(timeout=120)
 check(runner.returncode == 0, "the tournament exited %d: %s" % (runner.returncode, err))
-check(bot.returncode == 0 and "played 4 games" in bot.stderr, "connect: %d %s"
-      % (bot.returncode, bot.stderr))
+# It stopped as its last game ended, told so by the host, not after --retry.
+check(bot.returncode == 0 and "played 4 games; the host has no more for the bot (the host said "
+      "this game was its last)" in bot.stderr, "connect: %d %s" % (bot.returncode, bot.stderr))
 standings = json.loads(out)
 bots = {b["name"]: b for b in standings["bots"]}
 check(bots["far"]["games"] == 4 and bots["far"]["remote"] and not bots["near"]["remote"],

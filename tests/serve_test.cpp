@@ -32,8 +32,10 @@ TEST_CASE("serve: --serve takes an IPv4 or bracketed IPv6 address and a port, no
         parse_address(std::string_view("12.0.0.1\0[::]:80", 16))));
 }
 
-TEST_CASE("serve: only the page, the stream and finished games' pages are served, by GET or HEAD",
-          "[serve]") {
+TEST_CASE(
+    "serve: only the page, the stream, finished games' pages, a person's page and the word list "
+    "are served, by GET or HEAD",
+    "[serve]") {
     CHECK(route(Method::get, "/").kind == Route::page);
     CHECK(route(Method::head, "/").kind == Route::page);
     CHECK(route(Method::get, "/events").kind == Route::events);
@@ -42,9 +44,34 @@ TEST_CASE("serve: only the page, the stream and finished games' pages are served
     CHECK(route(Method::get, "/games/12").game == 12);
     CHECK(route(Method::other, "/").kind == Route::not_allowed);
     CHECK(route(Method::other, "/events").kind == Route::not_allowed);
-    for (const char* path : {"", "/index.html", "/../etc/passwd", "/events/", "/games/", "/games/0",
-                             "/games/012", "/games/-1", "/games/+1", "/games/1x",
-                             "/games/99999999999", "/games/1/../../x", "//", "/%2e%2e/"}) {
+    CHECK(route(Method::get, "/play").kind == Route::play);
+    CHECK(route(Method::get, "/rules").kind == Route::rules);
+    const Route words = route(Method::get, "/wordlist/0123456789abcdef.txt");
+    CHECK(words.kind == Route::word_list_text);
+    CHECK(words.fingerprint == "0123456789abcdef");
+    CHECK(route(Method::other, "/wordlist/0123456789abcdef.txt").kind == Route::not_allowed);
+    for (const char* path : {"",
+                             "/index.html",
+                             "/../etc/passwd",
+                             "/events/",
+                             "/games/",
+                             "/games/0",
+                             "/games/012",
+                             "/games/-1",
+                             "/games/+1",
+                             "/games/1x",
+                             "/games/99999999999",
+                             "/games/1/../../x",
+                             "//",
+                             "/%2e%2e/",
+                             "/wordlist",
+                             "/wordlist/",
+                             "/wordlist/0123456789ABCDEF.txt",
+                             "/wordlist/0123456789abcde.txt",
+                             "/wordlist/0123456789abcdef0.txt",
+                             "/wordlist/0123456789abcdef.txt/",
+                             "/wordlist/../../../etc/passwd.txt",
+                             "/wordlist/0123456789abcdeg.txt"}) {
         INFO(path);
         CHECK(route(Method::get, path).kind == Route::not_found);
     }

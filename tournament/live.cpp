@@ -22,7 +22,8 @@ using serve::dump_json;
 
 std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start(
     uv_loop_t* loop, const serve::Address& address, const Database& database,
-    serve::Server::Limits limits, remote::Desk* desk) {
+    serve::Server::Limits limits, remote::Desk* desk,
+    std::optional<serve::ForPlayers> for_players) {
     std::unique_ptr<LiveTournament> live(new LiveTournament(loop, database));
     LiveTournament* self = live.get();
     serve::Server::Content content;
@@ -33,6 +34,7 @@ std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start
     content.desk = desk;
     if (desk)
         content.play = [] { return viewer::play_page(); };
+    content.for_players = std::move(for_players);
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))
         return *error;

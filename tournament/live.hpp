@@ -39,7 +39,8 @@ class LiveTournament {
   public:
     static std::variant<std::unique_ptr<LiveTournament>, std::string> start(
         uv_loop_t* loop, const serve::Address& address, const Database& database,
-        serve::Server::Limits limits = {}, remote::Desk* desk = nullptr);
+        serve::Server::Limits limits = {}, remote::Desk* desk = nullptr,
+        std::optional<serve::ForPlayers> for_players = std::nullopt);
 
     int port() const { return server_->port(); }
     serve::Server::Counts counts() const { return server_->counts(); }

@@ -276,8 +276,16 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
     // The server takes seats only where the tournament has remote bots.
     const bool remote = std::any_of(spec_.bots.begin(), spec_.bots.end(),
                                     [](const Bot& bot) { return remote::is_remote(bot.command); });
-    auto started =
-        LiveTournament::start(loop, *settings_.serve, database_, {}, remote ? &desk_ : nullptr);
+    std::optional<serve::ForPlayers> for_players;
+    if (remote) {
+        const Dictionary& dictionary = venue_->dictionary();
+        for_players = serve::for_players(
+            spec_.game, spec_.players, dictionary,
+            word_list_name(spec_.game.dictionary, dictionary.stats().fingerprint),
+            settings_.remote_grace_ms);
+    }
+    auto started = LiveTournament::start(loop, *settings_.serve, database_, {},
+                                         remote ? &desk_ : nullptr, std::move(for_players));
     if (!made_or_said(started)) {
         say("tournament: no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
             "them\n",
@@ -298,14 +306,21 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
             shown.loopback() ? ""
                              : " (not a loopback address: anyone who can reach this machine can "
                                "watch)");
-    // Each remote bot's URL: it takes a seat there for each of its games, one connection each.
-    for (const auto& bot : spec_.bots)
+    // Each remote bot's URL: it takes a seat there for each of its games, one connection each;
+    // between them it is told to try again, and after its last that its games are over.
+    for (std::size_t id = 0; id < spec_.bots.size(); ++id) {
+        const Bot& bot = spec_.bots[id];
         if (remote::is_remote(bot.command)) {
-            desk_.expect(std::string(remote::token_of(bot.command)));
+            int seats = 0;
+            for (const auto& row : pending_)
+                seats += static_cast<int>(
+                    std::count(row.game.seats.begin(), row.game.seats.end(), static_cast<int>(id)));
+            desk_.expect(std::string(remote::token_of(bot.command)), seats);
             say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
                 "(bananagrams-connect --games 0 URL -- CMD)\n",
                 bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));
         }
+    }
     desk_.on_refused = [this](const remote::Desk::Refusal& refusal, const std::string& peer) {
         const std::string what =
             fmt::format("refused a connection from {}: {} ({})", peer, refusal.why, refusal.status);

@@ -179,6 +179,10 @@ void Runner::stop() {
     if (stopping_)
         return;
     stopping_ = true;
+    // No remote bot's seat is made from now on: a bot that comes back is told its games are
+    // over.
+    if (options_.desk)
+        options_.desk->expect_no_more();
     for (auto& slot : slots_)
         if (slot->match)
             slot->match->abort(SIGTERM);

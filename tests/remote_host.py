@@ -1,0 +1,67 @@
+"""What the remote seat tests share: a host with remote seats, started and read as a person reads
+it (the URL of each seat on its stderr), and the check that ends a test with what went wrong."""
+import re
+import socket
+import subprocess
+import sys
+import threading
+
+
+def check(condition, what, name="remote"):
+    if not condition:
+        sys.exit("%s: %s" % (name, what))
+
+
+def start_host(host, *args):
+    """The host with --serve 127.0.0.1:0, once it has said its remote seats' URLs: (process,
+    port, {player: path})."""
+    game = subprocess.Popen([host, "--serve", "127.0.0.1:0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    seats, port = {}, None
+    said = ""
+    while True:
+        line = game.stderr.readline()
+        if not line:
+            sys.exit("the host said no seat: " + said)
+        said += line
+        found = re.search(r"player (\d+) is remote: a bot connects to ws://127\.0\.0\.1:(\d+)"
+                          r"(/seat/[A-Za-z0-9_-]+) .* a person opens "
+                          r"http://127\.0\.0\.1:\d+/play#([A-Za-z0-9_-]+)", line)
+        if found:
+            seats[int(found.group(1))] = found.group(3)
+            port = int(found.group(2))
+            if not found.group(3).endswith(found.group(4)):
+                sys.exit("the page's token is not the seat's: " + line)
+        if seats and "is remote" not in line:
+            break
+        if len(seats) == sum(1 for a in args if a.startswith("remote:")):
+            break
+    return game, port, seats
+
+
+def finish(game):
+    out, err = game.communicate(timeout=120)
+    return game.returncode, out, err
+
+
+class Listener:
+    """A socket on a free port of 127.0.0.1 that hands each connection to take(), on a thread of
+    its own."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.take(client)
+
+    def take(self, client):
+        raise NotImplementedError
