@@ -99,12 +99,14 @@ std::string names_of(const std::vector<ProcessInfo>& processes) {
     return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// One run of the bot: its process, what it has sent, and its messages as the host reads them.
+// One run of the bot: its process (or its connection), what it has sent, and its messages as
+// the host reads them.
 class Bot {
   public:
     enum class Ended { already, by_itself, at_sigterm, killed };
 
-    Bot(EventLoop& loop, std::unique_ptr<ProcessSeat> seat) : loop_(loop), seat_(std::move(seat)) {}
+    Bot(EventLoop& loop, const Options& options)
+        : loop_(loop), options_(options), seat_(options.seat(loop.get())) {}
     Bot(const Bot&) = delete;
     Bot& operator=(const Bot&) = delete;
     ~Bot() {
@@ -122,7 +124,9 @@ class Bot {
             std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
         };
         events.exited = [this](std::int64_t, int signal) { on_exit(signal); };
-        events.left = [](std::string) {};
+        // A remote seat's bot that closed its connection has left, as one that closes its
+        // output has.
+        events.left = [this](std::string) { on_output_end(); };
         events.send_failed = [](std::string) {};
         events.out_of_memory = [](std::uint64_t) {};
         events.finished = [this] { finished_at_ = uv_hrtime(); };
@@ -177,7 +181,15 @@ class Bot {
     // It exited, or closed its output: it will say no more.
     bool gone() const { return exited_ || output_ended_; }
     double seconds() const { return static_cast<double>(uv_hrtime() - started_) / 1e9; }
-    std::vector<ProcessInfo> processes() const { return processes_in_group(seat_->group()); }
+    std::vector<ProcessInfo> processes() const {
+        return options_.group ? processes_in_group(options_.group(*seat_))
+                              : std::vector<ProcessInfo>{};
+    }
+    // Whether a remote seat's bot ever connected (a process's: true).
+    bool connected() const {
+        const auto link = seat_->link_usage();
+        return !link || link->connections > 0;
+    }
     // The processes it still ran shortly before end() would kill them.
     const std::vector<ProcessInfo>& left() const { return left_; }
 
@@ -189,6 +201,8 @@ class Bot {
         inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
     }
     void on_output_end() {
+        if (output_ended_)
+            return;
         std::vector<Input> inputs;
         reader_.finish(inputs);
         inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
@@ -204,7 +218,8 @@ class Bot {
     }
 
     EventLoop& loop_;
-    std::unique_ptr<ProcessSeat> seat_;
+    const Options& options_;
+    std::unique_ptr<Seat> seat_;
     PlayerReader reader_{0};
     std::deque<Input> inputs_;
     std::optional<Input> last_;
@@ -224,16 +239,13 @@ std::string grid_example(std::string_view word) {
 
 class Checker {
   public:
-    Checker(const Options& options, std::ostream& out) : options_(options), out_(out) {}
-    ~Checker() {
-        // Every bot is gone by now; what is left are handles closing (timers), freed here.
-        if (!loop_.close())
-            std::cerr << "host: internal: libuv handles left open\n";
-    }
+    Checker(EventLoop& loop, const Options& options, std::ostream& out)
+        : options_(options), out_(out), loop_(loop) {}
 
     int run() {
-        out_ << fmt::format("Checking {} against the protocol, alone, in 3 scenarios:\n",
-                            escape_for_terminal(options_.command));
+        out_ << fmt::format("Checking {} against the protocol, alone, in 3 scenarios{}:\n",
+                            escape_for_terminal(options_.command),
+                            remote() ? ", each a seat it connects to" : "");
         peel_and_end();
         if (ready_) {  // the other scenarios start the same way: no use when this one failed
             stale_peel();
@@ -241,11 +253,18 @@ class Checker {
         }
         out_ << fmt::format("\n{} of {} checks passed.{}\n", passed_, passed_ + failed_,
                             failed_ ? "" : " It is ready to play.");
+        if (not_made_ > 0)
+            out_ << fmt::format(
+                "{} of how it ends {} not made: over a connection, its processes are not the "
+                "host's to see (host --check CMD makes them, on this machine).\n",
+                not_made_ == 1 ? "1 check" : fmt::format("{} checks", not_made_),
+                not_made_ == 1 ? "was" : "were");
         return failed_;
     }
 
   private:
     bool speaks_v2() const { return sequenced(protocol_); }
+    bool remote() const { return options_.connect_ms > 0; }
 
     void record(Check check) {
         ++(check.passed ? passed_ : failed_);
@@ -293,7 +312,8 @@ class Checker {
             check.hint = fmt::format("its command could not start: {}", error);
             return record(check), false;
         }
-        auto first = bot.next(options_.wait_ms);
+        // A remote bot connects first: it has that long more.
+        auto first = bot.next(options_.connect_ms + options_.wait_ms);
         if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
             if (hello->version < protocol_v2) {
                 check.sent = shown(bot);
@@ -340,6 +360,14 @@ class Checker {
             check.sent = shown(bot);
             if (violation)
                 protocol_error(bot, violation->reason, check);
+            return record(check), false;
+        }
+        if (!bot.connected()) {
+            check.hint = fmt::format(
+                "No bot connected to its seat within {} s: connect it to the URL above "
+                "(bananagrams-connect --games 0 --retry 10 URL -- CMD); a --ready-timeout over "
+                "60 s waits longer.",
+                options_.connect_ms / 1000.0);
             return record(check), false;
         }
         // Nothing in time: a slow start shows its bytes later; a bot that does not flush, only
@@ -436,7 +464,7 @@ class Checker {
 
     // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
     void peel_and_end() {
-        Bot bot(loop_, options_.seat(loop_.get()));
+        Bot bot(loop_, options_);
         if (!handshake(bot, true))
             return;
         bot.send(hand_message(deal));
@@ -462,7 +490,9 @@ class Checker {
             // Bananas: its peel ends the game (A and no tile), and it has won.
             bot.send(v2::ack(2) + v2::end('W', 1, 0, ""));
         }
-        if (speaks_v2()) {
+        if (remote()) {
+            ++not_made_;
+        } else if (speaks_v2()) {
             Check end{stays_for_match(protocol_)
                           ? "exits by itself when told there is no next game (B., then the end "
                             "of its input)"
@@ -529,7 +559,7 @@ class Checker {
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
     // nothing in the legacy protocol, whose bot just sees the new tile).
     void stale_peel() {
-        Bot bot(loop_, options_.seat(loop_.get()));
+        Bot bot(loop_, options_);
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(deal));
@@ -569,7 +599,7 @@ class Checker {
 
     // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
     void dumps_and_sigterm() {
-        Bot bot(loop_, options_.seat(loop_.get()));
+        Bot bot(loop_, options_);
         if (!handshake(bot, false))
             return;
         bot.send(hand_message(stuck));
@@ -613,7 +643,9 @@ class Checker {
         if (refused.sent.empty())
             refused.sent = shown(bot);
         record(refused);
-        if (!bot.exited())
+        if (remote())
+            ++not_made_;
+        else if (!bot.exited())
             sigterm(bot, "exits at SIGTERM in the middle of a game, within the grace");
     }
 
@@ -643,8 +675,9 @@ class Checker {
 
     Options options_;
     std::ostream& out_;
-    EventLoop loop_;
+    EventLoop& loop_;
     int protocol_ = 0;
+    int not_made_ = 0;    // checks of a remote bot's processes
     bool ready_ = false;  // it has said it is ready once
     int passed_ = 0;
     int failed_ = 0;
@@ -661,8 +694,8 @@ bool has_scenario_words(const Dictionary& dictionary, std::string* missing) {
     return true;
 }
 
-int run(const Options& options, std::ostream& out) {
-    return Checker(options, out).run();
+int run(EventLoop& loop, const Options& options, std::ostream& out) {
+    return Checker(loop, options, out).run();
 }
 
 }  // namespace bg::checker

@@ -2,8 +2,10 @@
 // alone, through scripted scenarios (the handshake, the deal, a peel accepted, a stale peel, a
 // dump and a refused dump, the end of a game, SIGTERM), and says of each check whether it
 // passed, with the bytes the bot sent, what was expected, and a hint at the usual mistake.
-// The bot is started as in a game (through sh -c, in the sandbox unless told otherwise), and
-// its protocol is told by its first byte, as in a game.
+// The bot is started as in a game (through sh -c, in the sandbox unless told otherwise), or
+// (host --check remote:) connects to a remote seat for each scenario, as it would for each game
+// of a tournament; its protocol is told by its first byte, as in a game. Over a connection the
+// host cannot see the bot's processes: the checks of how it ends are not made.
 #pragma once
 
 #include <cstdint>
@@ -14,15 +16,21 @@
 
 #include "compat/legacy.hpp"
 #include "core/dictionary.hpp"
-#include "transport/process_seat.hpp"
+#include "transport/handles.hpp"
+#include "transport/seat.hpp"
 
 namespace bg::checker {
 
 struct Options {
     std::string command;  // as given, for the report
-    // A seat for the bot in each scenario, started as a game's player is (its sandbox, its
-    // cgroup): a venue's (match/venue.hpp).
-    std::function<std::unique_ptr<ProcessSeat>(uv_loop_t* loop)> seat;
+    // A seat for the bot in each scenario: a process started as a game's player is (its
+    // sandbox, its cgroup: a venue's, match/venue.hpp), or a remote seat it connects to.
+    std::function<std::unique_ptr<Seat>(uv_loop_t* loop)> seat;
+    // The process group of a seat's player, where the host started it (to see what it runs);
+    // none for a remote seat, whose processes are not the host's to see.
+    std::function<int(const Seat& seat)> group;
+    // A remote seat's: how long each scenario waits for the bot to connect (0: a process).
+    std::uint64_t connect_ms = 0;
     const Dictionary* dictionary = nullptr;
     LegacyDialect legacy_dialect = LegacyDialect::v1;  // what a legacy bot is sent
     std::uint64_t wait_ms = 10'000;                    // for its first message and for each move
@@ -40,8 +48,9 @@ struct Check {
     std::string hint;      // on a failure: the likely mistake, and its cure
 };
 
-// Runs every scenario, writing each check to `out` as it is decided; the number that failed.
-int run(const Options& options, std::ostream& out);
+// Runs every scenario on `loop`, writing each check to `out` as it is decided; the number that
+// failed.
+int run(EventLoop& loop, const Options& options, std::ostream& out);
 
 // The words the scenarios deal (in upper case): a word list without them cannot be checked.
 bool has_scenario_words(const Dictionary& dictionary, std::string* missing);

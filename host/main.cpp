@@ -72,7 +72,9 @@ deal, a peel accepted, a stale peel, a dump and a refused dump, the end of a gam
 prints each check as pass or FAIL, with the bytes the bot sent, what was expected and a hint.
 It waits --ready-timeout for each message and --kill-grace for the bot to exit, starts it as a
 game would (in the sandbox, on the word list of --dict), and exits 0 when every check passed,
-1 when one failed.
+1 when one failed. host --check --serve ADDR:PORT remote: checks a bot that connects instead,
+with a client of its own or through bananagrams-connect: a remote seat for each scenario, as a
+tournament has one for each game (the checks of how its processes end are not made).
 )";
 
 // A closed stdin, stdout or stderr would be the next file opened (the log, say), and the
@@ -170,8 +172,6 @@ void read_remote_seats(const po::variables_map& vm, bool check, Invocation& invo
     for (std::size_t i = 0; i < commands.size(); ++i) {
         if (!bg::remote::is_remote(commands[i]))
             continue;
-        if (check)
-            throw po::error("--check starts the bot it checks: give its command, not remote:");
         std::string token(bg::remote::token_of(commands[i]));
         if (token.empty())
             token = bg::remote::draw_token();
@@ -189,6 +189,10 @@ void read_remote_seats(const po::variables_map& vm, bool check, Invocation& invo
         throw po::error(
             "a remote: seat is taken by connecting to the host's server: give --serve ADDR:PORT "
             "(127.0.0.1:0 for this machine alone, any free port)");
+    if (check && tokens.empty() && vm.count("serve"))
+        throw po::error(
+            "--check --serve checks a bot that connects to a remote seat: give remote: (or "
+            "remote:TOKEN) as the bot, not a command");
     invocation.remote_grace_ms = static_cast<std::uint64_t>(vm["remote-grace"].as<double>() * 1000);
     if (vm["remote-grace"].as<double>() < 0 || vm["remote-grace"].as<double>() > 3600)
         throw po::error("--remote-grace is 0 to 3600 seconds");
@@ -257,8 +261,8 @@ Invocation read_invocation(const po::variables_map& vm, bool check) {
 // The options that go with another or not at all, checked before anything is done.
 void check_combinations(const po::variables_map& vm) {
     const bool check = vm["check"].as<bool>();
-    if (vm.count("serve") && (vm.count("replay") || check))
-        throw po::error("--serve serves a game as it is played: not with --replay or --check");
+    if (vm.count("serve") && vm.count("replay"))
+        throw po::error("--serve serves a game as it is played: not with --replay");
     if (vm.count("serve"))
         if (auto address = bg::serve::parse_address(vm["serve"].as<std::string>());
             std::holds_alternative<std::string>(address))
@@ -309,12 +313,12 @@ int dispatch(int argc, char** argv) {
         say("host: {}\nTry 'host --help'.\n", bg::escape_for_terminal(e.what()));
         return exit_usage;
     }
-    if (vm["check"].as<bool>())
-        return check_bot(*invocation);
     if (invocation->serve && !bg::live::serves()) {
         say("host: {}\n", bg::live::hand_over(argv));
         return exit_failed;
     }
+    if (vm["check"].as<bool>())
+        return check_bot(*invocation);
     return play_game(*invocation);
 }
 

@@ -307,6 +307,29 @@ void PlayerProcess::terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms)
     }
 }
 
+void PlayerProcess::hurry(std::uint64_t grace_ms) {
+    switch (phase_) {
+        case Phase::unstarted:
+        case Phase::running:
+            terminate(grace_ms);
+            return;
+        case Phase::farewell:
+            farewell_timer_.stop();
+            grace_ms_ = grace_ms;
+            enter(Phase::terminating);
+            return;
+        case Phase::terminating:
+            if (grace_ms < grace_ms_) {
+                grace_ms_ = grace_ms;
+                grace_timer_.start(grace_ms);
+            }
+            return;
+        case Phase::killing:
+        case Phase::finished:
+            return;
+    }
+}
+
 // Unsandboxed, the group the host made. Sandboxed, SIGTERM to the command's group inside (the
 // init there ignores it) so that the player may leave as it likes; SIGKILL to bwrap and to the
 // init, whose death ends everything in the sandbox. Before bwrap has said which init is its

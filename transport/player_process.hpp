@@ -73,6 +73,9 @@ class PlayerProcess {
     // With a farewell, its input is closed first (after what is queued for it), and SIGTERM
     // waits `farewell_ms` for it to leave by itself. Idempotent.
     void terminate(std::uint64_t grace_ms, std::uint64_t farewell_ms = 0);
+    // Ends it sooner than terminate() said: no more farewell, SIGTERM now if it has not had it,
+    // and SIGKILL at most `grace_ms` from now (a program told to stop at once).
+    void hurry(std::uint64_t grace_ms);
     Phase phase() const { return phase_; }
     bool finished() const { return phase_ == Phase::finished && announced_; }
     // The process group of its command as the host sees it (in a sandbox, its init's); 0 before
