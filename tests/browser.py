@@ -63,6 +63,16 @@ class Browser:
         assert "exceptionDetails" not in result, result
         return result["result"].get("value")
 
+    def viewport(self, width, height, phone=False):
+        """The page's size, as a desktop window's or (phone) as a phone's: touch, a coarse
+        pointer, a mobile layout."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                  deviceScaleFactor=2 if phone else 1, mobile=phone)
+        self.call("Emulation.setTouchEmulationEnabled", enabled=phone, maxTouchPoints=5)
+
+    def reload(self):
+        self.call("Page.reload", ignoreCache=False)
+
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as f:
@@ -82,16 +92,30 @@ class Browser:
             self.process.kill()
             self.process.wait()
 
-    def click(self, selector):
-        """A left click at the middle of the element `selector` names, as a mouse makes it."""
+    def center(self, selector):
+        """Where the middle of the element `selector` names is drawn, scrolled into view as a
+        person scrolls to what they want."""
         box = self.evaluate("""(() => { const e = document.querySelector(%s);
-            if (!e) return null; e.scrollIntoView({block: "center", inline: "center"});
+            if (!e) return null; e.scrollIntoView({block: "nearest", inline: "nearest"});
             const r = e.getBoundingClientRect();
             return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % json.dumps(selector))
-        assert box, "nothing to click at " + selector
+        assert box, "nothing at " + selector
+        return box
+
+    def click(self, selector):
+        """A left click at the middle of the element `selector` names, as a mouse makes it."""
+        x, y = self.center(selector)
         for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left",
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
                       clickCount=1)
+
+    def tap(self, selector):
+        """A finger's tap at the middle of the element `selector` names (touch events, as a
+        phone's screen makes them)."""
+        x, y = self.center(selector)
+        point = [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 1}]
+        self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     def press(self, key):
         """A key pressed and let go: a letter, or a named key (Enter, Backspace, ArrowLeft)."""

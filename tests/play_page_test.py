@@ -1,15 +1,29 @@
 #!/usr/bin/env python3
 """A person's seat in headless Chromium (docs/remote.md): the /play page driven as a person
-drives it, with clicks and keys (tests/browser.py), never the protocol underneath.
+drives it (tests/browser.py), at a desktop's 1280x800 with the mouse and the keyboard and at a
+phone's 390x844 with a finger's taps, never the protocol underneath. Each game is on a list of
+every two-letter string, where a staircase of tiles is always legal and any longer run is not a
+word.
 
     play_page_test.py BUILD_DIR SOURCE_DIR OUT_DIR
 
-- A whole game against the reference bot at its lowest level, on a list of every two-letter
-  string (so that a staircase of tiles is always legal): each tile laid by clicking a square and
-  typing its letter, a peel by Enter, a dump by clicking a tile and the Dump button; to
-  bananas. The page shows the end, the host's result is to bananas, and the log replays to it.
-- A grid the host refuses (a tile not joined to the rest): the page shows the host's reason.
-- A screenshot taken during the game is kept (OUT_DIR/play.png).
+- At each size, a whole game against the reference bot at level 1, to bananas: every tile laid
+  by hand, a peel after each tile dealt. After every action the hand is in view (the tray within
+  the screen, the page no wider than it) and the page agrees with the host: the person's player
+  number, the bunch from the deal on, the tiles held. The host's result is bananas, the page
+  shows the end and how it came, and the log replays to the result.
+- At the desktop: a grid the page's check refuses (a run of three letters, a tile joined to
+  nothing) is marked on the board and named, and not sent; fixed, it goes. A tile taken from the
+  board goes back to the hand when the hand is clicked, even on one of its tiles; a red message
+  goes once the person lays a tile. A reload in the middle of the game comes back to it, every
+  tile where it was, and the game goes on (two connections in the result, the person still in).
+- Against the reference bot at level 4, which peels while the person lays their first grid: the
+  page shows its peel and the tile it dealt, and counts its peels as the host does.
+- A grid sent anyway (Send anyway): the host refuses it, the page says the person is out, and
+  marks on the board the tile the host named.
+- At the phone: a tile dumped with a finger and the Dump button, its three tiles in the hand.
+- Screenshots: OUT_DIR/play-desktop.png and play-phone.png while playing, play-marked.png of a
+  grid refused by the page's check (docs/remote.md shows them).
 """
 import json
 import os
@@ -29,17 +43,32 @@ reference = os.path.join(build, "reference_bot")
 two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
 chromium = shutil.which("chromium") or sys.exit("play_page_test: chromium is not installed")
 work = tempfile.mkdtemp(prefix="play-page-test-")
-TOKEN = "a_person_at_the_page_0001"
 
 LOOK = """!document.getElementById("said") ? "null" : JSON.stringify({
   error: document.body.dataset.error || null,
-  phase: document.body.dataset.phase,
+  phase: document.body.dataset.phase || null,
   hand: document.body.dataset.hand || "",
   tiles: Number(document.body.dataset.tiles || 0),
+  marked: Number(document.body.dataset.marked || 0),
+  words: Number(document.body.dataset.words || 0),
   outcome: document.body.dataset.outcome || null,
-  reason: document.getElementById("reason").textContent,
+  you: document.getElementById("you").textContent,
+  others: document.getElementById("others").textContent,
+  opponent_peels: Number(document.getElementById("others").dataset.peels || 0),
+  bunch: document.getElementById("bunch").dataset.count,
   status: document.getElementById("status").textContent,
+  status_bad: document.getElementById("status").className === "bad",
   said: document.getElementById("said").textContent,
+  how: document.getElementById("how").textContent,
+  end_shown: !document.getElementById("end").hidden,
+  board: [...document.querySelectorAll("#board .square.tile")]
+    .map((s) => s.dataset.x + "," + s.dataset.y + s.textContent).sort().join(" "),
+  in_view: (() => {
+    const tray = document.getElementById("tray").getBoundingClientRect();
+    const hand = document.getElementById("hand").getBoundingClientRect();
+    return tray.top >= 0 && tray.bottom <= innerHeight + 1 && hand.bottom <= innerHeight + 1 &&
+      document.documentElement.scrollWidth <= innerWidth;
+  })(),
 })"""
 
 
@@ -48,11 +77,11 @@ def check(condition, what):
         sys.exit("play_page_test: " + what)
 
 
-def start(log, *players):
+def start(log, token, *players):
     game = subprocess.Popen([host, "--serve", "127.0.0.1:0", "--dict", two_letters, "--log", log,
                              "--json", "--quiet", "--ready-timeout", "30", "--stall-timeout",
-                             "120", *players], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                             "120", "remote:" + token, *players], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     while True:
         line = game.stderr.readline()
         check(line, "the host said no seat")
@@ -61,10 +90,20 @@ def start(log, *players):
             return game, found.group(1)
 
 
+def finished(game):
+    out_text, err = game.communicate(timeout=60)
+    check(game.returncode == 0, "the host exited %d: %s" % (game.returncode, err))
+    return json.loads(out_text)
+
+
+NOT_YET = {"error": None, "phase": None, "hand": "", "tiles": 0, "marked": 0, "words": 0,
+           "outcome": None, "said": "", "status": "", "in_view": True, "opponent_peels": 0}
+
+
 def look(browser):
+    """What the page shows; while it loads (its script not run yet), as good as nothing."""
     seen = json.loads(browser.evaluate(LOOK))
-    if seen is None:  # not loaded yet
-        return {"phase": None, "hand": "", "tiles": 0, "outcome": None, "said": "", "reason": ""}
+    seen = dict(NOT_YET, **(seen or {}))
     check(seen["error"] is None, "the page failed: %s" % seen["error"])
     return seen
 
@@ -79,6 +118,12 @@ def wait_for(browser, ready, seconds, what):
     check(False, "%s: the page shows %s" % (what, look(browser)))
 
 
+def replays_to(log, result):
+    replay = subprocess.run([host, "--replay", log, "--json", "--quiet"], capture_output=True,
+                            text=True, timeout=60)
+    check(replay.returncode == 0 and json.loads(replay.stdout) == result, "the log's replay")
+
+
 def square(i):
     """Where the i-th tile of a staircase goes (row r holds tiles r and r + 1 of it): every
     pair across and down is a two-letter word, and every tile is joined."""
@@ -86,70 +131,190 @@ def square(i):
     return 1 + row + i % 2, 1 + row
 
 
-def lay(browser, letter, x, y):
-    browser.click('#board .square[data-x="%d"][data-y="%d"]' % (x, y))
-    browser.press(letter.lower())
+SQUARE = '#board .square[data-x="%d"][data-y="%d"]'
+
+
+class Person:
+    """A person at the page: at a desktop (a mouse's clicks and the keyboard) or at a phone (a
+    finger's taps: a tile of the hand, then a square)."""
+
+    def __init__(self, browser, phone):
+        self.browser, self.phone = browser, phone
+        self.touch = browser.tap if phone else browser.click
+
+    def lay(self, letter, x, y):
+        if self.phone:
+            self.touch('#hand .tile[data-letter="%s"]' % letter)
+            self.touch(SQUARE % (x, y))
+        else:
+            self.touch(SQUARE % (x, y))
+            self.browser.press(letter.lower())
+        seen = look(self.browser)
+        check(seen["in_view"], "the hand is out of view: %s" % seen)
+        return seen
+
+    def peel(self):
+        if self.phone:
+            self.touch("#peel")
+        else:
+            self.browser.press("Enter")
+
+
+def play_to_the_end(person, seen, laid, shoot=None):
+    """Lays each tile of the hand on the staircase and peels, until the game is over; how many
+    tiles were laid. `shoot` is called once, with a dozen tiles laid and the rest in the hand."""
+    while True:
+        # Until the hand is empty: another player's peel may deal a tile meanwhile.
+        while seen["hand"] and seen["phase"] != "over":
+            seen = person.lay(seen["hand"][0], *square(laid))
+            laid += 1
+            if shoot and laid == 12:
+                shoot()
+        if seen["phase"] == "over":
+            return laid
+        tiles = seen["tiles"]
+        person.peel()
+        # A peel brings a tile (or, the bunch empty, the end); a stale one, the tiles it lacked.
+        seen = wait_for(person.browser, lambda s: s["tiles"] > tiles or s["phase"] == "over",
+                        60, "after a peel")
+        check(seen["in_view"], "the hand is out of view: %s" % seen)
+        if seen["phase"] == "over":
+            return laid
+
+
+def a_whole_game(browser, phone):
+    """A whole game against level 1, at the desktop with a detour through the page's check, a
+    tile taken back and a reload."""
+    log = os.path.join(work, "game-%s.jsonl" % ("phone" if phone else "desktop"))
+    token = "a_person_at_the_page_%s" % ("phone" if phone else "desk")
+    game, url = start(log, token, reference + " --level 1")
+    browser.open("about:blank")
+    browser.viewport(*((390, 844) if phone else (1280, 800)), phone=phone)
+    browser.call("Page.navigate", url=url)
+    seen = wait_for(browser, lambda s: s["phase"] == "playing" and s["words"] > 0, 30, "no hand")
+    check(seen["you"] == "You are player 1 of 2" and seen["bunch"] == "102"
+          and seen["others"] == "Player 2: 0 peels, 21 tiles" and seen["in_view"],
+          "the deal: %s" % seen)
+    person = Person(browser, phone)
+    shot = os.path.join(out, "play-%s.png" % ("phone" if phone else "desktop"))
+    laid = 0
+    if phone:
+        # A dump: a tile of the hand taken with a finger, and the Dump button.
+        person.touch("#hand .tile")
+        person.touch("#dump")
+        seen = wait_for(browser, lambda s: "your dump gave you" in s["said"], 20, "the dump")
+        check(seen["tiles"] == 23 and seen["bunch"] == "100" and len(seen["hand"]) == 23
+              and seen["in_view"], "the dump: %s" % seen)
+    else:
+        # A run of three letters is no word of this list, and a tile apart is joined to
+        # nothing: marked, named, not sent.
+        hand = seen["hand"]
+        for i, letter in enumerate(hand[:-1]):
+            person.lay(letter, i, 0)
+        person.lay(hand[-1], 0, 2)
+        person.peel()
+        seen = wait_for(browser, lambda s: s["marked"] > 0, 10, "no marks")
+        check("Not sent" in seen["status"] and "not in the word list" in seen["status"]
+              and "1 tile is joined to nothing" in seen["status"]
+              and seen["marked"] == len(hand) and "peel sent" not in seen["said"],
+              "the page's check: %s" % seen)
+        browser.screenshot(os.path.join(out, "play-marked.png"))
+        # A board tile taken, and the hand clicked on one of its tiles: it goes back.
+        browser.click(SQUARE % (0, 2))
+        browser.click("#all-back")
+        seen = look(browser)
+        check(seen["hand"] == "".join(sorted(hand)) and seen["board"] == ""
+              and seen["marked"] == 0, "all back: %s" % seen)
+        person.lay(hand[0], *square(0))
+        browser.click(SQUARE % square(0))
+        browser.click("#hand .tile")
+        seen = look(browser)
+        check(seen["hand"] == "".join(sorted(hand)), "taken back: %s" % seen)
+        # A letter the hand lacks: said in red, gone once a tile is laid.
+        missing = next(c for c in "QZXJKVWYBCDEFGHILMNOPRSTUA" if c not in hand)
+        browser.click(SQUARE % square(0))
+        browser.press(missing.lower())
+        check(look(browser)["status_bad"], "no word of a missing letter")
+        seen = person.lay(hand[0], *square(0))
+        check(not seen["status_bad"], "the red message stayed: %s" % seen["status"])
+        laid = 1
+        seen = look(browser)
+        for letter in seen["hand"]:
+            seen = person.lay(letter, *square(laid))
+            laid += 1
+            if laid == 12:
+                browser.screenshot(shot)
+        tiles = seen["tiles"]
+        person.peel()
+        seen = wait_for(browser, lambda s: s["tiles"] > tiles, 30, "the first peel")
+        # A reload: the same game, every tile where it was.
+        before = seen
+        browser.reload()
+        seen = wait_for(browser, lambda s: s["phase"] == "playing" and "back in your seat" in
+                        s["status"], 30, "no return after the reload")
+        check(seen["board"] == before["board"] and seen["hand"] == before["hand"]
+              and seen["tiles"] == before["tiles"] and seen["bunch"] == before["bunch"]
+              and seen["you"] == before["you"], "after the reload: %s, before: %s"
+              % (seen, before))
+    play_to_the_end(person, seen, laid, (lambda: browser.screenshot(shot)) if phone else None)
+    result = finished(game)
+    check(result["end"] == "bananas", "not to bananas: %s" % result["end"])
+    me, them = result["players"]
+    check(me["outcome"] != "disqualified" and me["peels"] > 0
+          and me["remote"]["connections"] == (1 if phone else 2), "the person: %s" % me)
+    seen = wait_for(browser, lambda s: s["outcome"] is not None, 10, "no end shown")
+    check(seen["outcome"] == ("W" if result["winner"] == 0 else "L") and seen["end_shown"]
+          and ("Bananas" in seen["how"]) and seen["in_view"], "the end: %s" % seen)
+    check(seen["opponent_peels"] == them["peels"] and seen["tiles"] == me["tiles"],
+          "the page's count: %s, the host's: %s" % (seen, result))
+    check(os.path.exists(shot), "no screenshot")
+    replays_to(log, result)
 
 
 browser = Browser(chromium, os.path.join(work, "profile"))
 try:
-    # A whole game, to bananas.
-    log = os.path.join(work, "game.jsonl")
-    game, url = start(log, "remote:" + TOKEN, reference + " --level 1")
-    browser.open(url)
-    seen = wait_for(browser, lambda s: s["phase"] == "playing", 30, "no hand")
-    # A dump: a tile of the hand taken with the mouse, and the Dump button.
-    before = seen["tiles"]
-    browser.click("#hand .tile")
-    browser.click("#dump")
-    seen = wait_for(browser, lambda s: "your dump" in s["said"], 20, "the dump")
-    check(seen["tiles"] >= before, "the dump: %s" % seen)
-    laid = 0
-    shot = False
-    while True:
-        for letter in seen["hand"]:
-            lay(browser, letter, *square(laid))
-            laid += 1
-        seen = look(browser)
-        if seen["phase"] == "over":
-            break
-        check(seen["hand"] == "", "tiles left in the hand after laying them: %s" % seen)
-        if not shot and laid > 30:
-            browser.screenshot(os.path.join(out, "play.png"))
-            shot = True
-        tiles = seen["tiles"]
-        browser.press("Enter")
-        # A peel brings a tile (or, the bunch empty, the end); a stale one, the tiles it lacked.
-        seen = wait_for(browser, lambda s: s["tiles"] > tiles or s["phase"] == "over", 60,
-                        "after a peel")
-        if seen["phase"] == "over":
-            break
-    out_text, err = game.communicate(timeout=60)
-    check(game.returncode == 0, "the host exited %d: %s" % (game.returncode, err))
-    result = json.loads(out_text)
-    check(result["end"] == "bananas", "not to bananas: %s" % result["end"])
-    person = result["players"][0]
-    check(person["remote"]["connections"] == 1 and person["peels"] > 0, "the person: %s" % person)
-    seen = wait_for(browser, lambda s: s["outcome"] is not None, 10, "no end shown")
-    check(seen["outcome"] == ("W" if result["winner"] == 0 else "L"), "the end: %s" % seen)
-    replay = subprocess.run([host, "--replay", log, "--json", "--quiet"], capture_output=True,
-                            text=True, timeout=60)
-    check(replay.returncode == 0 and json.loads(replay.stdout) == result, "the log's replay")
-    check(shot, "no screenshot")
+    a_whole_game(browser, phone=False)
+    a_whole_game(browser, phone=True)
 
-    # A grid refused: the last tile apart from the rest.
-    log = os.path.join(work, "refused.jsonl")
-    game, url = start(log, "remote:" + TOKEN, reference + " --level 1")
-    browser.open(url)
+    # The opponent's peels, counted as the host counts them: a bot that peels as it plays.
+    log = os.path.join(work, "race.jsonl")
+    game, url = start(log, "a_person_racing_a_quick_bot", reference + " --level 4")
+    browser.open("about:blank")
+    browser.viewport(1280, 800)
+    browser.call("Page.navigate", url=url)
     seen = wait_for(browser, lambda s: s["phase"] == "playing", 30, "no hand")
+    # The person takes their time over the first grid: the bot peels first, and the page shows
+    # it, with the tile its peel dealt.
+    racer = Person(browser, False)
+    for i, letter in enumerate(seen["hand"]):
+        racer.lay(letter, *square(i))
+    seen = wait_for(browser, lambda s: s["opponent_peels"] > 0, 30, "the bot's peel not shown")
+    check(seen["others"].startswith("Player 2: 1 peel, ") and seen["bunch"] == "100"
+          and seen["tiles"] == 22, "after the bot's peel: %s" % seen)
+    play_to_the_end(racer, seen, 21)
+    result = finished(game)
+    seen = wait_for(browser, lambda s: s["outcome"] is not None, 10, "no end shown")
+    check(result["players"][1]["peels"] > 0
+          and seen["opponent_peels"] == result["players"][1]["peels"],
+          "the opponent's peels: the page %s, the host %s" % (seen["others"], result))
+
+    # A grid sent anyway: the host refuses it, and the page marks the tile it names.
+    log = os.path.join(work, "refused.jsonl")
+    game, url = start(log, "a_person_sending_anyway", reference + " --level 1")
+    browser.call("Page.navigate", url=url)
+    seen = wait_for(browser, lambda s: s["phase"] == "playing" and s["words"] > 0, 30, "no hand")
+    person = Person(browser, False)
     for i, letter in enumerate(seen["hand"][:-1]):
-        lay(browser, letter, *square(i))
-    lay(browser, seen["hand"][-1], 40, 40)
-    browser.press("Enter")
+        person.lay(letter, *square(i))
+    person.lay(seen["hand"][-1], 1, square(len(seen["hand"]) - 2)[1] + 2)  # two rows below
+    person.peel()
+    wait_for(browser, lambda s: s["marked"] == 1, 10, "the loose tile not marked")
+    browser.click("#send-anyway")
     seen = wait_for(browser, lambda s: s["phase"] == "over", 30, "no end after a bad grid")
-    check(seen["outcome"] == "Q" and "is not joined" in seen["reason"],
-          "the reason shown: %s" % seen)
-    game.communicate(timeout=60)
+    check(seen["outcome"] == "Q" and "not a legal grid" in seen["how"] and seen["marked"] == 1
+          and seen["end_shown"], "the refusal shown: %s" % seen)
+    result = finished(game)
+    check("is not joined" in result["players"][0]["reason"], "the host's reason: %s" % result)
 finally:
     browser.close()
 shutil.rmtree(work, ignore_errors=True)

@@ -155,32 +155,47 @@ std::string live_tournament_page() {
 }
 
 std::string play_page() {
-    const char* const body = R"html(<header>
-<h1>Bananagrams: your seat</h1>
-<div><span id="phase">connecting...</span> &middot; <span id="connection" class="muted">connecting...</span></div>
-<div class="controls">
-<button id="peel" title="send your board (Enter)">Peel</button>
-<button id="dump" title="put the taken tile back for three">Dump the taken tile</button>
-<span id="counts" class="muted"></span>
-</div>
-<p id="status" role="status"></p>
+    // The board scrolls between a header and a tray that stay: the hand is always in view.
+    const char* const body = R"html(<div class="play-app">
+<header class="play-top">
+<div class="play-line"><h1>Bananagrams</h1> <strong id="you"></strong>
+<span id="phase">connecting...</span> <span id="connection" class="muted">connecting...</span></div>
+<div class="play-line table-line"><span id="others"></span> <span id="bunch"></span>
+<span id="counts" class="muted"></span></div>
+<p id="status" role="status" aria-live="polite"></p>
 </header>
-<main class="play">
-<div>
-<div id="board" class="play-board" aria-label="your board"></div>
-<h2>Your hand</h2>
-<div id="hand" class="hand" aria-label="your hand"></div>
-<section id="end" hidden><h2 id="outcome"></h2><p id="reason"></p></section>
-</div>
-<aside>
+<main class="play-main">
+<section id="board-wrap" aria-label="your board"><div id="board" class="play-board"></div></section>
+<aside class="play-side">
 <h2>What happened</h2>
 <ul id="said"></ul>
-<p class="muted">Click a tile to take it, then a square to lay it, or your hand to take it back.
-Or click a square and type: each letter lays a tile from your hand and moves on (space turns
-across and down, Backspace takes one back, the arrows move). Enter peels once every tile is on
-the board; the host judges the words. A grid that is not legal puts you out, with why.</p>
+<p id="words" class="muted">the word list is loading</p>
+<details><summary>How to play</summary>
+<p>Tap a tile in your hand, then a square, to lay it there. Tap a tile on the board to take it,
+then a square to move it, or your hand to take it back. Or tap a square and type: each letter lays
+a tile from your hand and moves on (space turns across and down, Backspace takes one back, the
+arrows move).</p>
+<p>Peel (or Enter) once every tile is on the board: the page first checks that every tile is
+joined and every word is in the game's word list, and marks what is not; the host judges the
+words, and a grid that is not legal puts you out. Dump puts the taken tile back for three.</p>
+</details>
 </aside>
-</main>)html";
+</main>
+<section id="end" class="play-end" hidden aria-live="assertive">
+<h2 id="outcome"></h2><p id="how"></p><p id="marked" class="bad"></p>
+<p id="host-said" class="muted"></p>
+<button id="close-end" class="action">Show my board</button>
+</section>
+<footer id="tray" class="play-tray">
+<div id="hand" class="hand" aria-label="your hand"></div>
+<div class="tray-buttons">
+<button id="peel" class="action primary" title="send your board (Enter)">Peel</button>
+<button id="send-anyway" class="action danger" hidden title="send the board as it is: a grid that is not legal puts you out">Send anyway</button>
+<button id="dump" class="action" title="put the taken tile back for three">Dump</button>
+<button id="all-back" class="action" title="every tile on the board back to your hand">All back</button>
+</div>
+</footer>
+</div>)html";
     return page("Bananagrams: your seat", body, "seat", "null", assets::play_js);
 }
 

@@ -1,18 +1,28 @@
 // A person's seat (GET /play#TOKEN, docs/remote.md): a client of protocol v003 over the seat's
-// WebSocket, like any bot's; the host needs no rule for people. The page holds the person's
-// tiles, on the board or in the hand, and sends what they do: a peel (the board's grid, as of
-// the newest peel whose tile it holds), a dump. What the host says comes back as the protocol's
-// messages, and is shown: the hand, each tile dealt, a peel accepted or stale, a dump, the end
-// and its reason (a grid refused: which tiles, which words).
+// WebSocket, like any bot's; the host needs no rule for people. Everything the page shows comes
+// from what the seat is sent, and from the games' rules and word list, which the server serves
+// any player (GET /rules).
 //
-// Mouse: click a tile (in the hand or on the board) to take it, then a square to lay it there,
-// or the hand to take it back; click a square to put the cursor on it, twice to turn it. Keys:
-// a letter lays a tile of it from the hand at the cursor, which moves on (across or down);
-// the arrows move the cursor, space turns it, Backspace takes the tile before it back, Delete
-// the one under it; Enter peels; Escape lets a taken tile go.
+// The page holds the person's tiles, on the board or in the hand, and sends what they do: a
+// peel (the board's grid, as of the newest peel whose tile it holds), a dump. Before a peel goes
+// it checks the grid itself (every tile joined, every word in the game's word list) and marks on
+// the board what is wrong; the person sends it anyway only by saying so. The board is as large as
+// what is laid, with room around it; the hand stays in view at the foot of the screen.
+//
+// The seat's bytes and the page's own moves are kept in the browser (localStorage, by token):
+// a reload, or a closed tab opened again, takes the seat back within the host's grace, is sent
+// every byte again, and comes back to the same game, the tiles where they were.
+//
+// Mouse or finger: tap a tile (in the hand or on the board) to take it, then a square to lay it
+// there, or the hand to take it back. Keys: click a square to put the cursor there (again to turn
+// it); a letter lays a tile of it from the hand at the cursor, which moves on (across or down);
+// the arrows move the cursor, space turns it, Backspace takes the tile before it back, Delete the
+// one under it; Enter peels; Escape lets a taken tile go.
 "use strict";
 (function () {
-  const SIZE = 48;  // the board's squares each way
+  const MARGIN = 2;  // empty squares around what is laid
+  const EMPTY_REACH = 3;  // an empty board: this far around the cursor
+  const GRACE_MS = 10000;  // the host's default --remote-grace, until /rules says it
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
@@ -21,18 +31,39 @@
     return e;
   };
   const token = decodeURIComponent(location.hash.slice(1));
-  const state = {
-    seat: null, players: null, peel: 0, bunch: null, tiles: [], nextId: 0, taken: null,
-    cursor: { x: 4, y: 4 }, across: true,
-    phase: "connecting", received: 0, inbox: "", socket: null, retryUntil: 0, over: false,
-  };
+  const storeKey = "bananagrams-seat:" + token;
   const body = document.body;
+  const kept = token ? restore() : null;  // the page's moves and layout before a reload
 
+  const state = {
+    version: null, seat: null, players: null,
+    peel: 0, peelsSeen: 0, myPeels: 0, myDumps: 0, bunch: null,
+    tiles: [], nextId: 0, taken: null,
+    cursor: { x: 0, y: 0 }, across: true, cursorChosen: false,
+    phase: "connecting", over: false, outcome: null,
+    received: 0, inbox: "", socket: null, retryUntil: 0, everConnected: false,
+    sent: [],      // the page's messages, in order: {m} ({m, id} for a dump)
+    pending: [],   // dumps not yet answered: {letter, id}
+    lastGrid: null,  // the tiles of the last peel sent: [{id, letter, x, y}]
+    marks: null,     // what the check found: {loose: Set, bad: Set, words: []}
+    confirm: false,  // a peel that failed the check waits for "Send anyway"
+    rules: null, words: null, wordsNote: "the word list is loading",
+    dealtAt: 0, lastPeelAt: 0, lastAckAt: 0, lastWasMyPeel: false,
+    replaying: false,
+  };
+
+  // ---- what is said ----
   function say(text, kind) {
-    const line = el("li", kind || "", text);
-    $("said").prepend(line);
+    $("said").prepend(el("li", kind || "", text));
+    if (!state.replaying) status(text, kind);
+  }
+  // The status line: an error stays only until the person does something else.
+  function status(text, kind) {
     $("status").textContent = text;
     $("status").className = kind || "";
+  }
+  function clearError() {
+    if ($("status").className === "bad") status("");
   }
   function setPhase(phase) {
     state.phase = phase;
@@ -46,90 +77,154 @@
   // ---- tiles ----
   const at = (x, y) => state.tiles.find((t) => t.pos && t.pos.x === x && t.pos.y === y);
   const hand = () => state.tiles.filter((t) => !t.pos);
-  function addTiles(letters) {
-    for (const letter of letters) state.tiles.push({ id: state.nextId++, letter: letter, pos: null, fresh: true });
+  const laid = () => state.tiles.filter((t) => t.pos);
+  // Tiles come: `fresh` ones (a peel's, a dump's) are shown as new until the next peel.
+  function addTiles(letters, fresh) {
+    for (const letter of letters)
+      state.tiles.push({ id: state.nextId++, letter: letter, pos: null, fresh: fresh });
   }
   function removeTile(tile) {
     state.tiles = state.tiles.filter((t) => t !== tile);
     if (state.taken === tile) state.taken = null;
   }
   function lay(tile, x, y) {
-    if (x < 0 || y < 0 || x >= SIZE || y >= SIZE || at(x, y)) return false;
+    if (at(x, y)) return false;
     tile.pos = { x: x, y: y };
     tile.fresh = false;
+    changed();
     return true;
   }
+  function takeBack(tile) {
+    tile.pos = null;
+    changed();
+  }
   function step(sign) {
-    const c = state.cursor;
-    if (state.across) c.x = Math.max(0, Math.min(SIZE - 1, c.x + sign));
-    else c.y = Math.max(0, Math.min(SIZE - 1, c.y + sign));
+    if (state.across) state.cursor.x += sign;
+    else state.cursor.y += sign;
+  }
+  // Every change of the board: what is marked is checked again, and the layout kept.
+  function changed() {
+    clearError();
+    if (state.marks) state.marks = problems(laid());
+    if (state.confirm && (!state.marks || clean(state.marks))) state.confirm = false;
+    save();
+  }
+
+  // ---- the grid and its check ----
+  function box(tiles) {
+    const xs = tiles.map((t) => t.pos ? t.pos.x : t.x), ys = tiles.map((t) => t.pos ? t.pos.y : t.y);
+    return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
   }
   // The board's grid as the protocol has it: its tiles' bounding box, width and height in three
   // digits each, then its rows, '.' for an empty square.
-  function grid() {
-    const laid = state.tiles.filter((t) => t.pos);
-    if (!laid.length) return null;
-    const xs = laid.map((t) => t.pos.x), ys = laid.map((t) => t.pos.y);
-    const left = Math.min(...xs), top = Math.min(...ys);
-    const w = Math.max(...xs) - left + 1, h = Math.max(...ys) - top + 1;
+  function grid(tiles) {
+    const b = box(tiles);
+    const w = b.right - b.left + 1, h = b.bottom - b.top + 1;
     const cells = new Array(w * h).fill(".");
-    for (const t of laid) cells[(t.pos.y - top) * w + (t.pos.x - left)] = t.letter;
+    for (const t of tiles) cells[(t.pos.y - b.top) * w + (t.pos.x - b.left)] = t.letter;
     return String(w).padStart(3, "0") + String(h).padStart(3, "0") + cells.join("");
   }
-
-  // ---- drawing ----
-  function draw() {
-    const board = $("board");
-    board.textContent = "";
-    for (let y = 0; y < SIZE; y++)
-      for (let x = 0; x < SIZE; x++) {
-        const t = at(x, y);
-        const square = el("button", "square" + (t ? " tile" : ""), t ? t.letter : "");
-        square.dataset.x = x;
-        square.dataset.y = y;
-        if (state.cursor.x === x && state.cursor.y === y)
-          square.classList.add(state.across ? "cursor-across" : "cursor-down");
-        if (t && state.taken === t) square.classList.add("taken");
-        square.tabIndex = -1;
-        board.appendChild(square);
-      }
-    const tray = $("hand");
-    tray.textContent = "";
-    for (const t of hand().sort((a, b) => a.letter.localeCompare(b.letter))) {
-      const tile = el("button", "tile" + (t.fresh ? " new" : "") + (state.taken === t ? " taken" : ""), t.letter);
-      tile.dataset.id = t.id;
-      tile.tabIndex = -1;
-      tray.appendChild(tile);
+  // What is wrong with a grid, as the host would judge it: the tiles joined to nothing (all but
+  // the largest group), and the words (runs of two or more, across and down) the word list does
+  // not hold.
+  function problems(tiles) {
+    const byPlace = new Map(tiles.map((t) => [t.pos.x + "," + t.pos.y, t]));
+    const next = (t, dx, dy) => byPlace.get((t.pos.x + dx) + "," + (t.pos.y + dy));
+    const group = new Map();
+    let largest = null, largestSize = 0;
+    for (const t of tiles) {
+      if (group.has(t)) continue;
+      const members = [t];
+      group.set(t, members);
+      for (let i = 0; i < members.length; i++)
+        for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+          const n = next(members[i], dx, dy);
+          if (n && !group.has(n)) { group.set(n, members); members.push(n); }
+        }
+      if (members.length > largestSize) { largest = members; largestSize = members.length; }
     }
-    body.dataset.hand = hand().map((t) => t.letter).sort().join("");
-    body.dataset.tiles = String(state.tiles.length);
-    $("counts").textContent = state.tiles.length + " tiles, " + hand().length + " in your hand" +
-      (state.bunch === null ? "" : "; " + state.bunch + " in the bunch") +
-      (state.players === null ? "" : "; " + state.players + " players, you are seat " + (state.seat + 1));
-    $("peel").disabled = state.phase !== "playing";
-    $("dump").disabled = state.phase !== "playing" || !state.taken;
+    const loose = new Set(tiles.filter((t) => group.get(t) !== largest).map((t) => t.id));
+    const bad = new Set(), words = [];
+    if (state.words)
+      for (const t of tiles)
+        for (const [dx, dy] of [[1, 0], [0, 1]]) {
+          if (next(t, -dx, -dy) || !next(t, dx, dy)) continue;
+          const run = [t];
+          for (let n = next(t, dx, dy); n; n = next(n, dx, dy)) run.push(n);
+          const word = run.map((r) => r.letter).join("");
+          if (!state.words.has(word)) {
+            words.push(word);
+            for (const r of run) bad.add(r.id);
+          }
+        }
+    return { loose: loose, bad: bad, words: words };
+  }
+  const clean = (found) => found.loose.size === 0 && found.words.length === 0;
+  function describe(found) {
+    const parts = [];
+    if (found.words.length)
+      parts.push(found.words.slice(0, 4).join(", ") + (found.words.length > 4 ? " and " +
+        (found.words.length - 4) + " more" : "") + (found.words.length === 1 ? " is" : " are") +
+        " not in the word list");
+    if (found.loose.size)
+      parts.push(found.loose.size + (found.loose.size === 1 ? " tile is" : " tiles are") +
+        " joined to nothing");
+    return parts.join("; ");
   }
 
   // ---- what the person does ----
-  function send(text) {
-    if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(text);
-    else say("not connected: " + text[0] + " not sent", "bad");
+  function send(message, extra) {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      say("not connected: " + (message[0] === "P" ? "the peel" : "the dump") +
+          " was not sent; it can be made again once the seat is back", "bad");
+      return false;
+    }
+    state.socket.send(message);
+    state.sent.push(Object.assign({ m: message }, extra || {}));
+    save();
+    return true;
   }
-  function peel() {
+  function peel(anyway) {
     if (state.phase !== "playing") return;
-    if (hand().length) return say("lay every tile on the board first: " + hand().length + " left in your hand", "bad");
-    const g = grid();
-    if (!g) return say("nothing on the board", "bad");
-    send("P" + String(state.peel).padStart(4, "0") + g);
+    if (hand().length)
+      return say("lay every tile on the board first: " + hand().length + " left in your hand", "bad");
+    const tiles = laid();
+    if (!tiles.length) return say("nothing on the board", "bad");
+    if (!anyway) {
+      const found = problems(tiles);
+      if (!clean(found)) {
+        state.marks = found;
+        state.confirm = true;
+        say("Not sent: " + describe(found) + ". The marked tiles would put you out: move them, " +
+            "or send anyway.", "bad");
+        return draw();
+      }
+      if (!state.words) say(state.wordsNote + ": the words were not checked", "bad");
+    }
+    const message = "P" + String(state.peel).padStart(4, "0") + grid(tiles);
+    if (!send(message)) return draw();
+    state.lastGrid = tiles.map((t) => ({ id: t.id, letter: t.letter, x: t.pos.x, y: t.pos.y }));
+    state.confirm = false;
+    state.marks = null;
     say("peel sent, as of peel " + state.peel);
+    draw();
   }
   function dump() {
     if (state.phase !== "playing" || !state.taken) return;
     const tile = state.taken;
-    send("D" + tile.letter);
-    removeTile(tile);
-    state.dumped = tile;
+    if (!send("D" + tile.letter, { id: tile.id })) return;
+    state.pending.push({ letter: tile.letter, id: tile.id });
+    tile.pos = null;
+    tile.dumping = true;
+    state.taken = null;
     say("dump of " + tile.letter + " sent");
+    changed();
+    draw();
+  }
+  function allBack() {
+    for (const t of laid()) t.pos = null;
+    state.taken = null;
+    changed();
     draw();
   }
   function clickSquare(x, y) {
@@ -137,30 +232,33 @@
     if (state.taken && !t) {
       lay(state.taken, x, y);
       state.taken = null;
-    } else if (t && state.taken !== t) {
-      state.taken = t;
-    } else if (t && state.taken === t) {
-      state.taken = null;
-    } else if (state.cursor.x === x && state.cursor.y === y) {
+    } else if (t) {
+      state.taken = state.taken === t ? null : t;
+    } else if (state.cursorChosen && state.cursor.x === x && state.cursor.y === y) {
       state.across = !state.across;
     }
     state.cursor = { x: x, y: y };
+    state.cursorChosen = true;
+    clearError();
     draw();
   }
+  // The hand, tapped: a tile taken from the board goes back, whatever was under the finger;
+  // else the tile tapped is taken (or let go).
   function clickHand(id) {
-    const t = state.tiles.find((tile) => tile.id === id);
-    if (state.taken && state.taken.pos && !t) {
-      state.taken.pos = null;
+    if (state.taken && state.taken.pos) {
+      takeBack(state.taken);
       state.taken = null;
-    } else if (t) {
-      state.taken = state.taken === t ? null : t;
+    } else if (id !== null) {
+      const t = state.tiles.find((tile) => tile.id === id);
+      if (t && !t.dumping) state.taken = state.taken === t ? null : t;
     }
+    clearError();
     draw();
   }
   function typeLetter(letter) {
     const c = state.cursor;
     if (at(c.x, c.y)) { step(1); draw(); return; }
-    const t = hand().find((tile) => tile.letter === letter);
+    const t = hand().find((tile) => tile.letter === letter && !tile.dumping);
     if (!t) return say("no " + letter + " in your hand", "bad");
     lay(t, c.x, c.y);
     step(1);
@@ -168,24 +266,27 @@
   }
   function key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target && e.target.tagName === "BUTTON" && (e.key === "Enter" || e.key === " ")) return;
     const c = state.cursor;
-    const moves = { ArrowLeft: [-1, 0, true], ArrowRight: [1, 0, true], ArrowUp: [0, -1, false], ArrowDown: [0, 1, false] };
+    const moves = { ArrowLeft: [-1, 0, true], ArrowRight: [1, 0, true], ArrowUp: [0, -1, false],
+                    ArrowDown: [0, 1, false] };
     if (moves[e.key]) {
       const [dx, dy, across] = moves[e.key];
-      c.x = Math.max(0, Math.min(SIZE - 1, c.x + dx));
-      c.y = Math.max(0, Math.min(SIZE - 1, c.y + dy));
+      c.x += dx;
+      c.y += dy;
       state.across = across;
     } else if (e.key === " ") {
       state.across = !state.across;
     } else if (e.key === "Backspace") {
       step(-1);
       const t = at(c.x, c.y);
-      if (t) t.pos = null;
+      if (t) takeBack(t);
     } else if (e.key === "Delete") {
       const t = at(c.x, c.y);
-      if (t) t.pos = null;
+      if (t) takeBack(t);
     } else if (e.key === "Enter") {
-      peel();
+      e.preventDefault();
+      return peel(false);
     } else if (e.key === "Escape") {
       state.taken = null;
     } else if (/^[a-zA-Z]$/.test(e.key)) {
@@ -195,11 +296,107 @@
       return;
     }
     e.preventDefault();
+    clearError();
     draw();
   }
 
+  // ---- drawing ----
+  // The squares shown: what is laid and the cursor, with room around them.
+  function window_() {
+    const points = laid().map((t) => t.pos).concat([state.cursor]);
+    if (state.lastGrid && state.over) points.push(...state.lastGrid);
+    const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
+    const reach = laid().length ? MARGIN : EMPTY_REACH;
+    return { left: Math.min(...xs) - reach, top: Math.min(...ys) - reach,
+             right: Math.max(...xs) + reach, bottom: Math.max(...ys) + reach };
+  }
+  // Squares as large as the board area allows, a finger's at the least on a phone: a larger
+  // board scrolls.
+  function squareSize(columns, rows) {
+    const wrap = $("board-wrap");
+    const narrow = window.innerWidth <= 700 ||
+      (window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+    const fitWidth = (wrap.clientWidth - 20) / columns - 2;
+    const fitHeight = narrow ? Infinity : (wrap.clientHeight - 20) / rows - 2;
+    return Math.max(narrow ? 44 : 30, Math.min(56, Math.floor(Math.min(fitWidth, fitHeight))));
+  }
+  function draw() {
+    const w = window_();
+    const columns = w.right - w.left + 1, rows = w.bottom - w.top + 1;
+    const board = $("board");
+    board.textContent = "";
+    board.style.setProperty("--sq", squareSize(columns, rows) + "px");
+    board.style.gridTemplateColumns = "repeat(" + columns + ", var(--sq))";
+    const marks = state.marks;
+    let cursorSquare = null;
+    for (let y = w.top; y <= w.bottom; y++)
+      for (let x = w.left; x <= w.right; x++) {
+        const t = at(x, y);
+        const square = el("button", "square" + (t ? " tile" : ""), t ? t.letter : "");
+        square.dataset.x = x;
+        square.dataset.y = y;
+        square.tabIndex = -1;
+        square.setAttribute("aria-label", t ? t.letter : "empty square");
+        if (state.cursor.x === x && state.cursor.y === y) {
+          square.classList.add(state.across ? "cursor-across" : "cursor-down");
+          cursorSquare = square;
+        }
+        if (t && state.taken === t) square.classList.add("taken");
+        if (t && marks && marks.loose.has(t.id)) square.classList.add("loose");
+        if (t && marks && marks.bad.has(t.id)) square.classList.add("badword");
+        board.appendChild(square);
+      }
+    if (cursorSquare && document.activeElement !== $("send-anyway"))
+      cursorSquare.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const tray = $("hand");
+    tray.textContent = "";
+    const inHand = hand().sort((a, b) => a.letter.localeCompare(b.letter) || a.id - b.id);
+    for (const t of inHand) {
+      const tile = el("button", "tile" + (t.fresh ? " new" : "") + (state.taken === t ? " taken" : "") +
+                      (t.dumping ? " dumping" : ""), t.letter);
+      tile.dataset.id = t.id;
+      tile.dataset.letter = t.letter;
+      tile.tabIndex = -1;
+      if (t.dumping) tile.title = "being dumped";
+      tray.appendChild(tile);
+    }
+    if (!inHand.length && state.phase !== "over") tray.appendChild(el("span", "muted empty-hand",
+      state.phase === "playing" ? "every tile is on the board: Peel" : "no tiles yet"));
+    body.dataset.hand = inHand.filter((t) => !t.dumping).map((t) => t.letter).sort().join("");
+    body.dataset.tiles = String(state.tiles.length);
+    body.dataset.marked = marks ? String(marks.loose.size + marks.bad.size) : "0";
+    drawTable();
+    const playing = state.phase === "playing";
+    $("peel").disabled = !playing;
+    $("dump").disabled = !playing || !state.taken;
+    $("all-back").disabled = !playing || !laid().length;
+    $("send-anyway").hidden = !(playing && state.confirm);
+  }
+  // Who is where: the person's number and tiles, the others' peels and tiles, the bunch.
+  function drawTable() {
+    $("you").textContent = state.seat === null ? "" :
+      "You are player " + state.seat + " of " + state.players;
+    $("counts").textContent = state.tiles.length + " tiles, " + hand().length + " in your hand";
+    const others = $("others");
+    const total = state.rules ? state.rules.tiles : null;
+    const theirs = total !== null && state.bunch !== null ? total - state.bunch - state.tiles.length : null;
+    const peels = state.peelsSeen - state.myPeels;
+    if (state.players === null) {
+      others.textContent = "";
+    } else {
+      const who = state.players === 2 ? "Player " + (state.seat === 1 ? 2 : 1) :
+        "The other " + (state.players - 1) + " players";
+      others.textContent = who + ": " + peels + (peels === 1 ? " peel" : " peels") +
+        (theirs === null || state.phase === "waiting" ? "" :
+          ", " + theirs + (theirs === 1 ? " tile" : " tiles") + (state.players === 2 ? "" : " in all"));
+    }
+    others.dataset.peels = String(peels);
+    $("bunch").textContent = state.bunch === null ? "" : "Bunch: " + state.bunch;
+    $("bunch").dataset.count = state.bunch === null ? "" : String(state.bunch);
+  }
+
   // ---- what the host says (protocol-v2.md) ----
-  const lengths = { V: 9, H: null, P: 11, A: 6, N: null, D: 5, X: 7 };
+  const lengths = { V: null, H: null, P: 11, A: 6, N: null, D: 5, X: 7 };
   // The next whole message of the inbox, or null.
   function nextMessage() {
     const box = state.inbox;
@@ -217,50 +414,132 @@
   }
   function handle(m) {
     const kind = m[0];
+    const now = Date.now();
     if (kind === "V") {
-      state.seat = parseInt(m.substr(4, 2), 10);
-      state.players = parseInt(m.substr(6, 2), 10);
+      state.version = parseInt(m.substr(1, 3), 10);
+      if (m.length >= 9) {
+        state.seat = parseInt(m.substr(4, 2), 10);
+        state.players = parseInt(m.substr(6, 2), 10);
+      }
       setPhase("waiting");
-      say("seated: seat " + (state.seat + 1) + " of " + state.players + "; waiting for the deal");
+      say("You are player " + state.seat + " of " + state.players + "; waiting for the deal");
     } else if (kind === "H") {
       state.peel = parseInt(m.substr(1, 4), 10);
-      addTiles(m.slice(5, -1));
+      addTiles(m.slice(5, -1), false);
+      state.dealtAt = now;
+      if (state.rules && state.rules.players === state.players) state.bunch = state.rules.bunch;
       setPhase("playing");
       say("your hand: " + m.slice(5, -1).length + " tiles; lay them out and peel");
     } else if (kind === "P") {
-      state.peel = parseInt(m.substr(1, 4), 10);
+      state.peel = state.peelsSeen = parseInt(m.substr(1, 4), 10);
       state.bunch = parseInt(m.substr(6, 4), 10);
-      addTiles(m[5]);
+      state.lastPeelAt = now;
+      state.lastWasMyPeel = false;
+      for (const t of state.tiles) t.fresh = false;
+      addTiles(m[5], true);
       say("peel " + state.peel + " dealt you " + m[5] + "; " + state.bunch + " in the bunch");
     } else if (kind === "A") {
+      // Its peel is numbered n (bananas deals no tile: its A alone says so).
+      state.peelsSeen = Math.max(state.peelsSeen, parseInt(m.substr(1, 4), 10));
+      state.myPeels += 1;
+      state.lastWasMyPeel = true;
+      state.lastAckAt = now;
       say("your peel was accepted as peel " + parseInt(m.substr(1, 4), 10), "good");
     } else if (kind === "N") {
       say("your peel was stale: peel " + parseInt(m.substr(1, 4), 10) + " came first; lay " +
           m.slice(9, -1) + " too and peel again", "bad");
     } else if (kind === "D") {
-      addTiles(m.substr(1, 3));
-      say("your dump gave you " + m.substr(1, 3));
+      dumped(m.substr(1, 3));
     } else if (kind === "X") {
-      state.bunch = parseInt(m.substr(2, 4), 10);
-      if (state.dumped) { state.dumped.pos = null; state.tiles.push(state.dumped); state.dumped = null; }
-      say("your dump was refused: only " + state.bunch + " tiles in the bunch", "bad");
+      refused(parseInt(m.substr(2, 4), 10));
     } else if (kind === "E") {
-      end(m);
+      end(m, now);
     }
   }
-  function end(m) {
-    const outcome = { W: "You won!", L: "You lost.", Q: "You are out." }[m[1]] || "The game is over.";
+  // A dump answered: the tile dumped goes (the one sent, or one of its letter), three come.
+  function dumped(three) {
+    const dump = state.pending.shift();
+    if (dump) {
+      const tile = state.tiles.find((t) => t.id === dump.id) ||
+        state.tiles.find((t) => t.letter === dump.letter && !t.pos) ||
+        state.tiles.find((t) => t.letter === dump.letter);
+      if (tile) removeTile(tile);
+    }
+    addTiles(three, true);
+    state.myDumps += 1;
+    if (state.bunch !== null) state.bunch -= 2;
+    say("your dump gave you " + three);
+  }
+  function refused(bunch) {
+    const dump = state.pending.shift();
+    const tile = dump && state.tiles.find((t) => t.id === dump.id);
+    if (tile) tile.dumping = false;
+    state.bunch = bunch;
+    say("your dump was refused: only " + bunch + " tiles in the bunch; the " +
+        (dump ? dump.letter : "tile") + " stays yours", "bad");
+  }
+  // How the game ended, as far as the seat's bytes and the rules tell: a sentence, and whether
+  // another player's peel ended it (bananas deals no tile: no P says that peel).
+  function howItEnded(outcome, winner, reason, now) {
+    if (outcome === "Q")
+      return { text: /^illegal peel/.test(reason) ?
+        "Your peel was not a legal grid: the marked tiles show why." :
+        reason ? "The host put you out: " + reason + "." : "The host put you out." };
+    const rules = state.rules;
+    const stalled = rules && rules.stall_timeout_ms && state.bunch !== null && state.bunch < 3 &&
+      now - Math.max(state.lastPeelAt, state.dealtAt) >= rules.stall_timeout_ms - 1000;
+    const timedOut = rules && rules.game_timeout_ms && now - state.dealtAt >= rules.game_timeout_ms - 1000;
+    if (winner === null)
+      return { text: timedOut ? "Time ran out with a tie for the fewest tiles: no winner." :
+        stalled ? "The game stalled with a tie for the fewest tiles: no winner." :
+          "The game ended without a winner." };
+    const who = winner === state.seat ? "You" : "Player " + winner;
+    const holds = who === "You" ? " hold" : " holds";
+    if (outcome === "W" && state.lastWasMyPeel && now - state.lastAckAt < 3000)
+      return { text: "Bananas! Your peel found too few tiles in the bunch for everyone: you won." };
+    if (timedOut) return { text: "Time ran out: " + who + holds + " the fewest tiles." };
+    if (stalled) return { text: "The game stalled: " + who + holds + " the fewest tiles." };
+    if (outcome === "W") return { text: "You are the last player left: you won." };
+    return { text: "Bananas: player " + winner + " peeled with too few tiles in the bunch for everyone.",
+             othersPeel: true };
+  }
+  function end(m, now) {
+    const outcome = m[1];
     const standing = parseInt(m.substr(2, 2), 10);
     const winner = m.substr(4, 2) === "--" ? null : parseInt(m.substr(4, 2), 10);
     const reason = m.slice(10, -1).replace(/_/g, " ");
     state.over = true;
-    body.dataset.outcome = m[1];
+    state.outcome = outcome;
+    body.dataset.outcome = outcome;
     setPhase("over");
+    const title = { W: "You won!", L: "You lost.", Q: "You are out." }[outcome] || "The game is over.";
+    $("outcome").textContent = title + (standing ? " Your standing: " + standing + "." : "");
+    const how = howItEnded(outcome, winner, reason, now);
+    if (how.othersPeel) state.peelsSeen += 1;
+    $("how").textContent = how.text;
+    $("host-said").textContent = reason ? "The host said: " + reason : "";
+    if (outcome === "Q" && state.lastGrid && /^illegal peel/.test(reason)) markRefusal(reason);
     $("end").hidden = false;
-    $("outcome").textContent = outcome + (standing ? " Your standing: " + standing + "." : "") +
-      (winner === null ? " No winner." : winner === state.seat ? "" : " Seat " + (winner + 1) + " won.");
-    $("reason").textContent = reason;
-    say(outcome + (reason ? " " + reason : ""), m[1] === "W" ? "good" : "bad");
+    say(title + " " + $("how").textContent, outcome === "W" ? "good" : "bad");
+  }
+  // A peel the host refused: its grid back on the board as it was sent, marked as the page's
+  // check marks it, and the tile the host names.
+  function markRefusal(reason) {
+    for (const g of state.lastGrid) {
+      const t = state.tiles.find((tile) => tile.id === g.id);
+      if (t) t.pos = { x: g.x, y: g.y };
+    }
+    const tiles = laid();
+    state.marks = problems(tiles);
+    const named = /column (\d+), row (\d+) is not joined/.exec(reason);
+    if (named && tiles.length) {
+      const b = box(tiles);
+      const t = at(b.left + Number(named[1]), b.top + Number(named[2]));
+      if (t) state.marks.loose.add(t.id);
+    }
+    for (const word of reason.matchAll(/([A-Z]{2,}) \((across|down) from column (\d+), row (\d+)\)/g))
+      if (!state.marks.words.includes(word[1])) state.marks.words.push(word[1]);
+    $("marked").textContent = clean(state.marks) ? "" : "On your board: " + describe(state.marks) + ".";
   }
   function receive(text) {
     state.received += text.length;
@@ -272,51 +551,167 @@
     draw();
   }
 
+  // ---- kept in the browser, for a reload ----
+  function save() {
+    if (state.replaying || !token) return;
+    try {
+      localStorage.setItem(storeKey, JSON.stringify({
+        sent: state.sent,
+        laid: laid().map((t) => [t.id, t.pos.x, t.pos.y]),
+        cursor: state.cursor, across: state.across, lastGrid: state.lastGrid,
+      }));
+    } catch (e) { /* full or forbidden: a reload then starts the page afresh */ }
+  }
+  function restore() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(storeKey) || "null");
+      if (kept && Array.isArray(kept.sent) && kept.sent.length) return kept;
+    } catch (e) { /* unreadable: afresh */ }
+    return null;
+  }
+  // After every byte the seat was sent has been read again: the tiles where they were.
+  function placeKept(kept) {
+    for (const [id, x, y] of kept.laid || []) {
+      const t = state.tiles.find((tile) => tile.id === id);
+      if (t && !at(x, y)) { t.pos = { x: x, y: y }; t.fresh = false; }
+    }
+    if (kept.cursor) state.cursor = kept.cursor;
+    state.across = kept.across !== false;
+    state.lastGrid = kept.lastGrid || null;
+  }
+
   // ---- the connection ----
-  function connect(first) {
+  // `again`: the seat's connection dropped, and is taken again with what the page had received.
+  // Else the page has just opened: a seat taken before (a reload) is sent at once every byte it
+  // had been sent, which is read again before anything is sent; a seat never taken is sent
+  // nothing until its handshake.
+  function connect(again) {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/seat/" +
-      encodeURIComponent(token) + (first ? "" : "?received=" + state.received);
+      encodeURIComponent(token) + "?received=" + state.received;
     const socket = new WebSocket(url);
     state.socket = socket;
     socket.onopen = () => {
+      state.everConnected = true;
+      state.retryUntil = 0;
       $("connection").textContent = "connected";
-      if (first) send("v003R");
-      else say("connected again");
+      $("connection").className = "live";
+      if (again) return say("connected again");
+      state.replaying = true;
+      state.replayDone = setTimeout(finishReplay, 600);
     };
-    socket.onmessage = (e) => receive(String(e.data));
+    socket.onmessage = (e) => {
+      receive(String(e.data));
+      if (state.replaying) {
+        clearTimeout(state.replayDone);
+        state.replayDone = setTimeout(finishReplay, 300);
+      }
+    };
     socket.onclose = (e) => {
       $("connection").textContent = "closed";
+      $("connection").className = "";
+      finishReplay();
       if (state.over) return;
-      if (e.code === 1000 || e.code === 1001) return say("the host closed the seat: " + (e.reason || e.code), "bad");
+      if (e.code === 1000) return say("the host closed the seat: " + (e.reason || "the game is over"), "bad");
       // Dropped: taken again, with what it had received, while the host's grace may last.
-      if (!state.retryUntil) state.retryUntil = Date.now() + 10000;
-      if (Date.now() < state.retryUntil && state.seat !== null) {
-        setTimeout(() => connect(false), 500);
+      const grace = state.rules ? state.rules.remote_grace_ms : GRACE_MS;
+      if (!state.retryUntil) state.retryUntil = Date.now() + grace;
+      if (state.everConnected && Date.now() < state.retryUntil) {
+        $("connection").textContent = "reconnecting...";
+        giveBackDumps();
+        draw();
+        setTimeout(() => connect(true), 500);
         return;
       }
       setPhase("lost");
-      say(state.seat === null ? "the seat could not be taken (a wrong token, taken, or over)" :
-          "the connection is lost", "bad");
+      say(state.everConnected ? "the connection is lost, and the host's grace is over" :
+          "the seat could not be taken: its game is over, another page holds it, or the token " +
+          "is wrong", "bad");
     };
   }
+  // A dump sent as the connection went may be lost: its tile is the person's again until an
+  // answer comes (which then takes it).
+  function giveBackDumps() {
+    for (const d of state.pending) {
+      const t = state.tiles.find((tile) => tile.id === d.id);
+      if (t) t.dumping = false;
+    }
+  }
+  // The page has read what the seat was sent before it opened: nothing (a seat taken afresh,
+  // which says its handshake now), or a game under way, whose tiles go back where they were.
+  function finishReplay() {
+    if (!state.replaying) return;
+    state.replaying = false;
+    clearTimeout(state.replayDone);
+    if (state.received === 0) {
+      state.sent = [];
+      state.pending = [];
+      send("v003R");
+      return draw();
+    }
+    if (kept) {
+      placeKept(kept);
+      giveBackDumps();
+      say(state.over ? "the game is over" : "back in your seat: your tiles are where you left them");
+    } else {
+      say("this seat's game was begun on another page: its dumps are not known here, so your " +
+          "tiles may not be the host's", "bad");
+    }
+    save();
+    draw();
+  }
 
+  // ---- the rules and the word list, which the server serves every player ----
+  function loadRules() {
+    fetch("/rules").then((r) => r.ok ? r.json() : Promise.reject(new Error("HTTP " + r.status)))
+      .then((rules) => {
+        state.rules = rules;
+        if (state.phase === "playing" && state.bunch === null && rules.players === state.players)
+          state.bunch = rules.bunch - 2 * state.myDumps;
+        draw();
+        return fetch(rules.word_list.url);
+      })
+      .then((r) => r.ok ? r.text() : Promise.reject(new Error("HTTP " + r.status)))
+      .then((text) => {
+        state.words = new Set(text.split("\n").filter((w) => w).map((w) => w.toUpperCase()));
+        state.wordsNote = "";
+        body.dataset.words = String(state.words.size);
+        $("words").textContent = "Words checked against " + state.rules.word_list.name + " (" +
+          state.words.size + " words)";
+      })
+      .catch((error) => {
+        state.wordsNote = "the word list could not be had (" + error.message + ")";
+        $("words").textContent = state.wordsNote + ": only joins are checked";
+      });
+  }
+
+  // ---- wiring ----
   $("board").addEventListener("click", (e) => {
     const square = e.target.closest(".square");
     if (square) clickSquare(Number(square.dataset.x), Number(square.dataset.y));
   });
-  $("hand").addEventListener("click", (e) => {
+  $("tray").addEventListener("click", (e) => {
+    if (e.target.closest("button.action")) return;
     const tile = e.target.closest(".tile");
     clickHand(tile ? Number(tile.dataset.id) : null);
   });
-  $("peel").addEventListener("click", peel);
+  $("peel").addEventListener("click", () => peel(false));
+  $("send-anyway").addEventListener("click", () => peel(true));
   $("dump").addEventListener("click", dump);
+  $("all-back").addEventListener("click", allBack);
+  $("close-end").addEventListener("click", () => { $("end").hidden = true; });
   document.addEventListener("keydown", key);
+  window.addEventListener("resize", draw);
   setPhase("connecting");
   draw();
   if (!token) {
     setPhase("lost");
     say("no seat's token in this page's address (…/play#TOKEN)", "bad");
-  } else {
-    connect(true);
+    return;
   }
+  loadRules();
+  if (kept) {
+    state.sent = kept.sent;
+    state.pending = kept.sent.filter((s) => s.m[0] === "D").map((s) => ({ letter: s.m[1], id: s.id }));
+  }
+  connect(false);
 })();
