@@ -54,8 +54,9 @@ class Browser:
                 return reply["result"]
 
     def open(self, url):
-        target = self.call("Target.createTarget", url=url)["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target,
+        self.session = None
+        self.target = self.call("Target.createTarget", url=url)["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=self.target,
                                  flatten=True)["sessionId"]
 
     def evaluate(self, expression):
@@ -69,6 +70,11 @@ class Browser:
         self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
                   deviceScaleFactor=2 if phone else 1, mobile=phone)
         self.call("Emulation.setTouchEmulationEnabled", enabled=phone, maxTouchPoints=5)
+
+    def close_page(self):
+        """Closes the page, as a person closes its tab."""
+        self.call("Target.closeTarget", targetId=self.target)
+        self.session = None
 
     def reload(self):
         self.call("Page.reload", ignoreCache=False)

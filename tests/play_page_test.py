@@ -16,7 +16,8 @@ word.
   nothing) is marked on the board and named, and not sent; fixed, it goes. A tile taken from the
   board goes back to the hand when the hand is clicked, even on one of its tiles; a red message
   goes once the person lays a tile. A reload in the middle of the game comes back to it, every
-  tile where it was, and the game goes on (two connections in the result, the person still in).
+  tile where it was, and so does the page opened again after its tab was closed; the game goes
+  on (three connections in the result, the person still in).
 - Against the reference bot at level 4, which peels while the person lays their first grid: the
   page shows its peel and the tile it dealt, and counts its peels as the host does.
 - A grid sent anyway (Send anyway): the host refuses it, the page says the person is out, and
@@ -256,12 +257,20 @@ def a_whole_game(browser, phone):
               and seen["tiles"] == before["tiles"] and seen["bunch"] == before["bunch"]
               and seen["you"] == before["you"], "after the reload: %s, before: %s"
               % (seen, before))
+        # The tab closed, and the page opened again: the same.
+        browser.close_page()
+        browser.open(url)
+        browser.viewport(1280, 800)
+        seen = wait_for(browser, lambda s: s["phase"] == "playing" and "back in your seat" in
+                        s["status"], 30, "no return after the tab was closed")
+        check(seen["board"] == before["board"] and seen["hand"] == before["hand"],
+              "after the tab was closed: %s, before: %s" % (seen, before))
     play_to_the_end(person, seen, laid, (lambda: browser.screenshot(shot)) if phone else None)
     result = finished(game)
     check(result["end"] == "bananas", "not to bananas: %s" % result["end"])
     me, them = result["players"]
     check(me["outcome"] != "disqualified" and me["peels"] > 0
-          and me["remote"]["connections"] == (1 if phone else 2), "the person: %s" % me)
+          and me["remote"]["connections"] == (1 if phone else 3), "the person: %s" % me)
     seen = wait_for(browser, lambda s: s["outcome"] is not None, 10, "no end shown")
     check(seen["outcome"] == ("W" if result["winner"] == 0 else "L") and seen["end_shown"]
           and ("Bananas" in seen["how"]) and seen["in_view"], "the end: %s" % seen)
