@@ -248,7 +248,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (!may_move(peel.player, 'p', out))
         return;
     auto& player = players_[peel.player];
-    auto parsed = parse_grid(peel.grid);
+    auto parsed = parse_grid(peel.grid, config_.byte_names);
     if (const auto* error = std::get_if<GridError>(&parsed))
         return disqualify(peel.player, "illegal peel: " + error->message, out);
     const Grid& grid = std::get<Grid>(parsed);

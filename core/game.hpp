@@ -13,6 +13,7 @@
 #include "core/events.hpp"
 #include "core/letters.hpp"
 #include "core/random.hpp"
+#include "core/text.hpp"
 #include "core/tiles.hpp"
 
 namespace bg {
@@ -42,6 +43,9 @@ struct RulesConfig {
     // for this one). Such a player has said its handshake in its process's first game: it is
     // sent G, answers R, and any P or D of the game before that reaches this one is ignored.
     std::vector<std::optional<Continuing>> continuing = {};
+    // How reasons name a byte that is not a printable character (core/text.hpp): a replayed
+    // log's host may have named them by their codes alone.
+    ByteNames byte_names = ByteNames::words;
 };
 
 struct PlayerState {

@@ -7,7 +7,7 @@
 
 namespace bg {
 
-std::variant<GridSize, GridError> parse_grid_size(std::string_view text) {
+std::variant<GridSize, GridError> parse_grid_size(std::string_view text, ByteNames names) {
     using Kind = GridError::Kind;
     if (text.size() < grid_header_size)
         return GridError{Kind::short_header, text.size(),
@@ -17,17 +17,18 @@ std::variant<GridSize, GridError> parse_grid_size(std::string_view text) {
     for (std::size_t i = 0; i < grid_header_size; ++i) {
         const char c = text[i];
         if (c < '0' || c > '9')
-            return GridError{Kind::bad_size_digit, i,
-                             fmt::format("grid {} digit {} is {}, not 0-9",
-                                         i < 3 ? "width" : "height", i % 3 + 1, quote_byte(c))};
+            return GridError{
+                Kind::bad_size_digit, i,
+                fmt::format("grid {} digit {} is {}, not 0-9", i < 3 ? "width" : "height",
+                            i % 3 + 1, quote_byte(c, names))};
         sides[i / 3] = sides[i / 3] * 10 + (c - '0');
     }
     return GridSize{sides[0], sides[1]};
 }
 
-std::variant<Grid, GridError> parse_grid(std::string_view text) {
+std::variant<Grid, GridError> parse_grid(std::string_view text, ByteNames names) {
     using Kind = GridError::Kind;
-    auto size = parse_grid_size(text);
+    auto size = parse_grid_size(text, names);
     if (auto* error = std::get_if<GridError>(&size))
         return std::move(*error);
     Grid grid{std::get<GridSize>(size).width, std::get<GridSize>(size).height, {}};
@@ -48,9 +49,10 @@ std::variant<Grid, GridError> parse_grid(std::string_view text) {
         return false;
     });
     if (bad < cells.size())
-        return GridError{Kind::bad_cell, grid_header_size + bad,
-                         fmt::format("grid cell at column {}, row {} is {}, not A-Z or '.'",
-                                     bad % grid.width, bad / grid.width, quote_byte(cells[bad]))};
+        return GridError{
+            Kind::bad_cell, grid_header_size + bad,
+            fmt::format("grid cell at column {}, row {} is {}, not A-Z or '.'", bad % grid.width,
+                        bad / grid.width, quote_byte(cells[bad], names))};
     grid.cells.assign(cells);
     return grid;
 }

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <variant>
 
+#include "core/text.hpp"
+
 namespace bg {
 
 inline constexpr int grid_max_side = 999;
@@ -41,8 +43,10 @@ struct GridSize {
 };
 
 // The size in the first six bytes of a grid text (which may go on past them).
-std::variant<GridSize, GridError> parse_grid_size(std::string_view text);
-std::variant<Grid, GridError> parse_grid(std::string_view text);
+std::variant<GridSize, GridError> parse_grid_size(std::string_view text,
+                                                  ByteNames names = ByteNames::words);
+// A bad cell's byte is named as `names` says (core/text.hpp).
+std::variant<Grid, GridError> parse_grid(std::string_view text, ByteNames names = ByteNames::words);
 
 // Calls visit(i) for the index i of every byte of `cells` that is not '.', in order, while it
 // returns true. Grids are mostly empty, so whole 8-byte words of '.' are skipped at once.

@@ -10,11 +10,20 @@ bool printable(unsigned char c) {
 }
 }  // namespace
 
-std::string quote_byte(char byte) {
+std::string quote_byte(char byte, ByteNames names) {
     const auto c = static_cast<unsigned char>(byte);
     if (printable(c))
         return fmt::format("'{}'", byte);
-    return fmt::format("0x{:02x}", c);
+    if (names == ByteNames::codes)
+        return fmt::format("0x{:02x}", c);
+    const char* name = c == '\n'   ? "a newline"
+                       : c == '\r' ? "a carriage return"
+                       : c == '\t' ? "a tab"
+                       : c == ' '  ? "a space"
+                       : c == 0    ? "a NUL byte"
+                       : c >= 0x80 ? "a byte outside ASCII"
+                                   : "a control character";
+    return fmt::format("{} (0x{:02x})", name, c);
 }
 
 std::string quote_bytes(std::string_view text, std::size_t limit) {

@@ -10,8 +10,14 @@
 
 namespace bg {
 
-// 'A' for a printable byte, 0x0a for any other, so a reason never carries control bytes.
-std::string quote_byte(char byte);
+// How a reason names a byte that is not a printable character: in words and by its code ("a
+// newline (0x0a)", since log version 8), or by its code alone ("0x0a", as logs before version 8
+// have it, and as their replays must).
+enum class ByteNames { words, codes };
+
+// 'A' for a printable byte; any other named so that a reason never carries control bytes: "a
+// newline (0x0a)", "a space (0x20)", "a byte outside ASCII (0xff)" (or with `codes`, 0x0a).
+std::string quote_byte(char byte, ByteNames names = ByteNames::words);
 
 // At most `limit` bytes of `text`, with printable bytes as they are and others as \xNN, and
 // "... (N bytes)" when cut.

@@ -87,6 +87,8 @@ std::variant<GameSetup, std::string> setup_from_json(const nlohmann::json& objec
     s.game.newest_protocol = version >= 2 ? f.get<int>("newest_protocol") : protocol_v2;
     if (version >= 3)
         s.dictionary_name = f.bytes("dictionary_name");
+    // An older host named bytes in reasons by their code alone.
+    s.game.byte_names = version >= 8 ? ByteNames::words : ByteNames::codes;
     // An older host had no stall timeout.
     s.stall_timeout_ms = version >= 4 ? f.get<std::uint64_t>("stall_timeout_ms") : 0;
     // An older host started every player for its game.

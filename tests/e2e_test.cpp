@@ -311,7 +311,8 @@ TEST_CASE("e2e: protocol errors disqualify with a precise reason", "[e2e]") {
     };
     for (const auto& c : {
              Case{"whitespace",
-                  "protocol error: byte 1 of its output is 0x0a, where a message (r, p or d) "
+                  "protocol error: byte 1 of its output is a newline (0x0a), where a message (r, p "
+                  "or d) "
                   "should start"},
              Case{"garbage",
                   "protocol error: byte 1 of its output is 'x', where a message (r, p or d) "

@@ -62,7 +62,7 @@ TEST_CASE("grid: every malformation has its own precise error", "[grid]") {
         CHECK(e.message == "grid width digit 2 is 'a', not 0-9");
         e = failed("003 05..AHERA.TT.YE..");
         CHECK(e.offset == 3);
-        CHECK(e.message == "grid height digit 1 is 0x20, not 0-9");
+        CHECK(e.message == "grid height digit 1 is a space (0x20), not 0-9");
         CHECK(failed("-03005").kind == Kind::bad_size_digit);
     }
     SECTION("too few cells") {
@@ -82,7 +82,7 @@ TEST_CASE("grid: every malformation has its own precise error", "[grid]") {
         CHECK(e.offset == 8);
         CHECK(e.message == "grid cell at column 2, row 0 is 'a', not A-Z or '.'");
         e = failed("003005..AHERA.TT.Y\n..");
-        CHECK(e.message == "grid cell at column 0, row 4 is 0x0a, not A-Z or '.'");
+        CHECK(e.message == "grid cell at column 0, row 4 is a newline (0x0a), not A-Z or '.'");
         CHECK(failed("001001\xff").kind == Kind::bad_cell);
         CHECK(failed("001001 ").kind == Kind::bad_cell);
         // Empty cells are skipped eight at a time: a bad cell after them is still found, the

@@ -33,14 +33,14 @@ TEST_CASE("legacy: messages need no terminator, in any chunking", "[legacy]") {
 
 TEST_CASE("legacy: every byte the grammar does not allow is a precise violation", "[legacy]") {
     CHECK(violation("r\n") ==
-          "byte 1 of its output is 0x0a, where a message (r, p or d) should start");
+          "byte 1 of its output is a newline (0x0a), where a message (r, p or d) should start");
     CHECK(violation(" r") ==
-          "byte 0 of its output is 0x20, where a message (r, p or d) should start");
+          "byte 0 of its output is a space (0x20), where a message (r, p or d) should start");
     CHECK(violation("R") ==
           "byte 0 of its output is 'R', where a message (r, p or d) should start");
     CHECK(violation("rdq") == "byte 2 of its output is 'q': d (dump) takes a letter A-Z");
     CHECK(violation("p00a") == "p (peel): grid width digit 3 is 'a', not 0-9");
-    CHECK(violation("p\n") == "p (peel): grid width digit 1 is 0x0a, not 0-9");
+    CHECK(violation("p\n") == "p (peel): grid width digit 1 is a newline (0x0a), not 0-9");
     CHECK(violation("p001001") == "its output ended in the middle of a message (7 bytes of it)");
     CHECK(violation("d") == "its output ended in the middle of a message (1 bytes of it)");
 }

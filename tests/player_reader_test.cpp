@@ -56,9 +56,9 @@ TEST_CASE("v2 reader: precise violations", "[protocol]") {
           "D)");
     CHECK(violation("v002RP00x") ==
           "byte 8 of its output is 'x', where a digit of the peel number (P + 4 digits) should be");
-    CHECK(violation("v002RP0001 ") == "P (peel): grid width digit 1 is 0x20, not 0-9");
+    CHECK(violation("v002RP0001 ") == "P (peel): grid width digit 1 is a space (0x20), not 0-9");
     CHECK(violation("v002Dq") == "byte 5 of its output is 'q': D (dump) takes a letter A-Z");
     CHECK(violation("v002R\n") ==
-          "byte 5 of its output is 0x0a, where a v2 message (R, P or D) should start");
+          "byte 5 of its output is a newline (0x0a), where a v2 message (R, P or D) should start");
     CHECK(violation("v002RP0001001") == "its output ended in the middle of a message");
 }

@@ -339,3 +339,31 @@ TEST_CASE(
     CHECK_FALSE(v6.contains("race_ms"));
     CHECK_FALSE(v6["players"][0].contains("cpu_wait_ms"));
 }
+
+TEST_CASE(
+    "replay: a version 8 log names a byte of a reason in words, an older one by its code, and "
+    "each replays in its own words",
+    "[replay]") {
+    for (const int version : {7, 8}) {
+        // Player 1 peels a grid whose one cell is a newline: out, and player 2 has won. A host
+        // that wrote version 7 named the byte by its code.
+        GameSetup setup = two_players(version);
+        if (version < 8)
+            setup.game.byte_names = ByteNames::codes;
+        const std::string log = written_log(setup, [](Referee& referee) {
+            referee.take(arrival::Output{0, "r"}, 1);
+            referee.take(arrival::Output{1, "r"}, 2);
+            referee.take(arrival::Output{0, "p001001\n"}, 3);
+            REQUIRE(referee.over());
+            referee.finish({PlayerUsage{1, 2, {}, 0, ""}, PlayerUsage{1, 2, {}, 0, ""}}, 4);
+        });
+        INFO(log);
+        const auto result = nlohmann::json::parse(lines_of(log).back())["result"];
+        CHECK(result["players"][0]["reason"] ==
+              fmt::format("illegal peel: grid cell at column 0, row 0 is {}, not A-Z or '.'",
+                          version >= 8 ? "a newline (0x0a)" : "0x0a"));
+        const auto replayed = replay(log);
+        REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+        CHECK(std::get<nlohmann::json>(replayed) == result);
+    }
+}

@@ -303,7 +303,8 @@ TEST_CASE("security: any byte in a grid or a command is logged and replays", "[e
     const Game game = play({attacker("bad-byte-peel"), odd}, {"--log", log});
     CHECK(game.run.status == 0);
     CHECK(reason(game.result, 0) ==
-          "illegal peel: grid cell at column 1, row 0 is 0xff, not A-Z or '.'");
+          "illegal peel: grid cell at column 1, row 0 is a byte outside ASCII (0xff), not A-Z or "
+          "'.'");
     CHECK(game.result["winner"] == 1);
     CHECK(game.result["players"][1]["command"]["hex"] == hex(odd));
     contained(game, log, {});

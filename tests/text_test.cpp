@@ -4,9 +4,14 @@
 
 TEST_CASE("text: bytes are quoted without control characters", "[text]") {
     CHECK(bg::quote_byte('a') == "'a'");
-    CHECK(bg::quote_byte(' ') == "0x20");
-    CHECK(bg::quote_byte('\n') == "0x0a");
-    CHECK(bg::quote_byte('\xff') == "0xff");
+    CHECK(bg::quote_byte(' ') == "a space (0x20)");
+    CHECK(bg::quote_byte('\n') == "a newline (0x0a)");
+    CHECK(bg::quote_byte('\n', bg::ByteNames::codes) == "0x0a");
+    CHECK(bg::quote_byte('\t') == "a tab (0x09)");
+    CHECK(bg::quote_byte('\r') == "a carriage return (0x0d)");
+    CHECK(bg::quote_byte('\0') == "a NUL byte (0x00)");
+    CHECK(bg::quote_byte('\x1b') == "a control character (0x1b)");
+    CHECK(bg::quote_byte('\xff') == "a byte outside ASCII (0xff)");
     CHECK(bg::quote_bytes("ab\n\"c") == "\"ab\\x0a\\x22c\"");
     CHECK(bg::quote_bytes("abcdef", 3) == "\"abc\"... (6 bytes)");
 }
