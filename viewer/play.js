@@ -23,6 +23,7 @@
   const MARGIN = 2;  // empty squares around what is laid
   const EMPTY_REACH = 3;  // an empty board: this far around the cursor
   const GRACE_MS = 10000;  // the host's default --remote-grace, until /rules says it
+  const OPENING_MS = 60000;  // a seat not open yet is tried again this long
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
@@ -266,7 +267,9 @@
   }
   function key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target && e.target.tagName === "BUTTON" && (e.key === "Enter" || e.key === " ")) return;
+    // Enter or space on a focused button (Peel, Send anyway) is that button's click.
+    if (e.target && e.target.closest && e.target.closest("button.action") &&
+        (e.key === "Enter" || e.key === " ")) return;
     const c = state.cursor;
     const moves = { ArrowLeft: [-1, 0, true], ArrowRight: [1, 0, true], ArrowUp: [0, -1, false],
                     ArrowDown: [0, 1, false] };
@@ -614,7 +617,13 @@
       if (e.code === 1000) return say("the host closed the seat: " + (e.reason || "the game is over"), "bad");
       // Dropped: taken again, with what it had received, while the host's grace may last.
       const grace = state.rules ? state.rules.remote_grace_ms : GRACE_MS;
-      if (!state.retryUntil) state.retryUntil = Date.now() + grace;
+      if (!state.retryUntil) state.retryUntil = Date.now() + (state.everConnected ? grace : OPENING_MS);
+      if (!state.everConnected && Date.now() < state.retryUntil) {
+        // Not taken yet: its game may not have begun (a tournament's turn to come).
+        $("connection").textContent = "waiting for the seat to open...";
+        setTimeout(() => connect(false), 2000);
+        return;
+      }
       if (state.everConnected && Date.now() < state.retryUntil) {
         $("connection").textContent = "reconnecting...";
         giveBackDumps();
@@ -624,8 +633,8 @@
       }
       setPhase("lost");
       say(state.everConnected ? "the connection is lost, and the host's grace is over" :
-          "the seat could not be taken: its game is over, another page holds it, or the token " +
-          "is wrong", "bad");
+          "the seat could not be taken within a minute: its game is over, another page holds " +
+          "it, or the token is wrong", "bad");
     };
   }
   // A dump sent as the connection went may be lost: its tile is the person's again until an
