@@ -28,25 +28,16 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 import remote_host
 from remote_host import finish
 from ws_client import Client
 
-build, source = sys.argv[1:3]
-host = os.path.join(build, "host")
-connect = os.path.join(build, "connect")
-reference = os.path.join(build, "reference_bot")
-two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
-work = tempfile.mkdtemp(prefix="remote-bot-test-")
-os.chmod(work, 0o755)  # as root, the players run as nobody
-for name in ("hog.py", "staircase.py"):
-    with open(os.path.join(source, "tests", "bots", name)) as f, \
-            open(os.path.join(work, name), "w") as copy:
-        copy.write(f.read())
-sleeper = "exec python3 %s sleep 600" % os.path.join(work, "hog.py")
+tree = remote_host.Tree(sys.argv, "remote-bot-test-")
+source, work = tree.source, tree.work
+host, connect, reference, two_letters = tree.host, tree.connect, tree.reference, tree.two_letters
+sleeper = "exec python3 %s sleep 600" % tree.hog
 TOKEN = "Evening_token-0123456789abcdef"
 # A bot that says it is ready, then ignores SIGTERM and the end of its input: connect must kill
 # it. It writes its pid where the test can look for it.

@@ -1,10 +1,32 @@
 """What the remote seat tests share: a host with remote seats, started and read as a person reads
 it (the URL of each seat on its stderr), and the check that ends a test with what went wrong."""
+import os
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
+
+
+class Tree:
+    """What a test of remote seats plays with: BUILD_DIR's programs, SOURCE_DIR's two-letter word
+    list, and a folder of its own (readable by the sandbox's user) holding the hog bot."""
+
+    def __init__(self, argv, prefix):
+        build, source = argv[1:3]
+        self.build, self.source = build, source
+        self.host = os.path.join(build, "host")
+        self.connect = os.path.join(build, "connect")
+        self.reference = os.path.join(build, "reference_bot")
+        self.two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
+        self.work = tempfile.mkdtemp(prefix=prefix)
+        os.chmod(self.work, 0o755)  # as root, the players run as nobody
+        for name in ("hog.py", "staircase.py"):
+            with open(os.path.join(source, "tests", "bots", name)) as f, \
+                    open(os.path.join(self.work, name), "w") as copy:
+                copy.write(f.read())
+        self.hog = os.path.join(self.work, "hog.py")
 
 
 def check(condition, what, name="remote"):

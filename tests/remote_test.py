@@ -36,7 +36,6 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -46,19 +45,11 @@ import remote_host
 from remote_host import finish
 from ws_client import Client, Refused, handshake_bytes
 
-build, source = sys.argv[1:3]
-host = os.path.join(build, "host")
-connect = os.path.join(build, "connect")
-reference = os.path.join(build, "reference_bot")
-two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
-work = tempfile.mkdtemp(prefix="remote-test-")
-os.chmod(work, 0o755)  # as root, the players run as nobody
+tree = remote_host.Tree(sys.argv, "remote-test-")
+build, source, work = tree.build, tree.source, tree.work
+host, connect, reference, two_letters = tree.host, tree.connect, tree.reference, tree.two_letters
 go = os.path.join(work, "go")
-for name in ("hog.py", "staircase.py"):
-    with open(os.path.join(source, "tests", "bots", name)) as f, \
-            open(os.path.join(work, name), "w") as copy:
-        copy.write(f.read())
-hog = "exec python3 %s play-after %s" % (os.path.join(work, "hog.py"), go)
+hog = "exec python3 %s play-after %s" % (tree.hog, go)
 TOKEN = "Seat_token-0123456789abcdef"
 
 
