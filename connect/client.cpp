@@ -13,16 +13,8 @@ int callback(lws* wsi, lws_callback_reasons reason, void* user, void* in, std::s
     auto* handler = wsi ? static_cast<Handler*>(lws_get_opaque_user_data(wsi)) : nullptr;
     if (handler)
         return handler->on(wsi, reason, in, len);
-    // A connection let go: whatever it still says is answered by closing it.
-    switch (reason) {
-        case LWS_CALLBACK_CLIENT_ESTABLISHED:
-        case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
-        case LWS_CALLBACK_CLIENT_WRITEABLE:
-        case LWS_CALLBACK_CLIENT_RECEIVE:
-            return -1;
-        default:
-            return lws_callback_http_dummy(wsi, reason, user, in, len);
-    }
+    // A connection let go: its traffic is answered by closing it.
+    return is_traffic(reason) ? -1 : lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
 const lws_protocols protocols[] = {
@@ -64,6 +56,19 @@ void ClientContext::close() {
 ClientContext::~ClientContext() {
     if (*context_)
         lws_context_destroy(*context_);
+}
+
+bool is_traffic(lws_callback_reasons reason) {
+    switch (reason) {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+        case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
+        case LWS_CALLBACK_RECEIVE_CLIENT_HTTP:
+            return true;
+        default:
+            return false;
+    }
 }
 
 void abandon(lws* wsi) {

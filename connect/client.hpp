@@ -39,4 +39,8 @@ class ClientContext {
 // Lets a connection go: its events reach no handler from now on, and it is closed.
 void abandon(lws* wsi);
 
+// Whether an event of a connection is its traffic (established, data in, a turn to write),
+// which a connection its handler no longer uses answers by closing.
+bool is_traffic(lws_callback_reasons reason);
+
 }  // namespace bg::connect

@@ -22,14 +22,6 @@ constexpr std::uint64_t first_pause_ms = 250;   // before trying again; doubled 
 constexpr std::uint64_t longest_pause_ms = 5'000;
 constexpr const char* no_answer = "no answer within the handshake's 10 s";
 
-// What only a connection being used gets: refused for one that has been let go.
-bool is_traffic(lws_callback_reasons reason) {
-    return reason == LWS_CALLBACK_CLIENT_ESTABLISHED || reason == LWS_CALLBACK_CLIENT_RECEIVE ||
-           reason == LWS_CALLBACK_CLIENT_WRITEABLE ||
-           reason == LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP ||
-           reason == LWS_CALLBACK_RECEIVE_CLIENT_HTTP;
-}
-
 void say(const std::string& line) {
     std::fprintf(stderr, "connect: %s\n", escape_for_terminal(line).c_str());
 }
@@ -199,10 +191,13 @@ void Connector::connect() {
     info.pwsi = &wsi_;
     attempt_timer_.start(attempt_ms);
     attempt_began_ = uv_now(loop_);
+    // libwebsockets may give up on the connection in this very call: then it has said why
+    // (a connection error, and a retry scheduled), or it has not.
     if (!lws_client_connect_via_info(&info)) {
         wsi_ = nullptr;
         attempt_timer_.stop();
-        retry("the connection could not be begun", [this] { connect(); });
+        if (!again_ && !done_)
+            retry("the connection could not be begun", [this] { connect(); });
     }
 }
 
@@ -275,8 +270,9 @@ void Connector::finish() {
 
 void Connector::stop(int signum) {
     if (!stopped_)
-        say(fmt::format("stopped by SIG{}: the bot is ended, the seat let go",
-                        sigabbrev_np(signum)));
+        say(fmt::format("stopped by SIG{}{}{}", sigabbrev_np(signum),
+                        bot_ && !bot_->finished() ? "; the bot is ended" : "",
+                        connected_ ? "; the seat is let go" : ""));
     if (status_ == exit_played || status_ == exit_failed)
         status_ = 128 + signum;
     stopped_ = true;

@@ -64,10 +64,7 @@ void HttpGet::finish(std::string error) {
 
 int HttpGet::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t len) {
     if (wsi != wsi_)
-        return reason == LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP ||
-                       reason == LWS_CALLBACK_RECEIVE_CLIENT_HTTP
-                   ? -1
-                   : 0;
+        return is_traffic(reason) ? -1 : 0;
     switch (reason) {
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             wsi_ = nullptr;
