@@ -113,7 +113,7 @@
 
   // ---- the grid and its check ----
   function box(tiles) {
-    const xs = tiles.map((t) => t.pos ? t.pos.x : t.x), ys = tiles.map((t) => t.pos ? t.pos.y : t.y);
+    const xs = tiles.map((t) => t.pos.x), ys = tiles.map((t) => t.pos.y);
     return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
   }
   // The board's grid as the protocol has it: its tiles' bounding box, width and height in three
@@ -187,6 +187,8 @@
   }
   function peel(anyway) {
     if (state.phase !== "playing") return;
+    if (state.pending.length)
+      return say("your dump has not been answered yet: peel once its tiles have come", "bad");
     if (hand().length)
       return say("lay every tile on the board first: " + hand().length + " left in your hand", "bad");
     const tiles = laid();
@@ -307,7 +309,6 @@
   // The squares shown: what is laid and the cursor, with room around them.
   function window_() {
     const points = laid().map((t) => t.pos).concat([state.cursor]);
-    if (state.lastGrid && state.over) points.push(...state.lastGrid);
     const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
     const reach = laid().length ? MARGIN : EMPTY_REACH;
     return { left: Math.min(...xs) - reach, top: Math.min(...ys) - reach,
