@@ -114,6 +114,11 @@ class Bot {
             end(0, 0);
     }
 
+    // What a remote seat's bot is sent at a scenario's end, unless the scenario ended its game
+    // itself (farewell("")): an E, as a host that stops a game sends, so that no bot's seat
+    // closes without one.
+    void farewell(std::string bytes) { farewell_ = std::move(bytes); }
+
     // Starts it: "" or why its command could not start.
     std::string spawn() {
         started_ = uv_hrtime();
@@ -160,6 +165,8 @@ class Bot {
         if (exited_)
             return finish(), Ended::already;
         const std::uint64_t from = uv_hrtime();
+        if (!farewell_.empty())
+            seat_->send(std::exchange(farewell_, ""));
         seat_->close(farewell_ms, grace_ms);
         // What is left of it just before SIGKILL would come: who ignored SIGTERM.
         Timer look(loop_.get(), [this] { left_ = processes(); });
@@ -220,6 +227,7 @@ class Bot {
     EventLoop& loop_;
     const Options& options_;
     std::unique_ptr<Seat> seat_;
+    std::string farewell_;
     PlayerReader reader_{0};
     std::deque<Input> inputs_;
     std::optional<Input> last_;
@@ -259,6 +267,9 @@ class Checker {
                 "host's to see (host --check CMD makes them, on this machine).\n",
                 not_made_ == 1 ? "1 check" : fmt::format("{} checks", not_made_),
                 not_made_ == 1 ? "was" : "were");
+        if (remote() && stays_for_match(protocol_))
+            out_ << "Its next game in one process (G) was not checked either: a seat serves "
+                    "one game, and tells a v004 bot B. after its E.\n";
         return failed_;
     }
 
@@ -344,6 +355,11 @@ class Checker {
         if (first && std::holds_alternative<input::Ready>(*first)) {
             ready_ = true;
             check.passed = true;
+            // A remote bot's seat does not close without an E: the one a host that stops its
+            // game sends (a v004 bot's then B., as a seat's last game has).
+            if (remote() && speaks_v2())
+                bot.farewell(v2::end('L', 1, std::nullopt, "") +
+                             (stays_for_match(protocol_) ? v2::bye() : ""));
             check.sent = fmt::format("{} after {:.2f} s ({})", shown(bot), bot.seconds(),
                                      speaks_v2() ? fmt::format("protocol v{:03}", protocol_)
                                                  : std::string("the legacy protocol"));
@@ -365,7 +381,8 @@ class Checker {
         if (!bot.connected()) {
             check.hint = fmt::format(
                 "No bot connected to its seat within {} s: connect it to the URL above "
-                "(bananagrams-connect --games 0 --retry 10 URL -- CMD); a --ready-timeout over "
+                "(bananagrams-connect --games 0 --retry 10 --words from-seat URL -- CMD); a "
+                "--ready-timeout over "
                 "60 s waits longer.",
                 options_.connect_ms / 1000.0);
             return record(check), false;
@@ -480,15 +497,18 @@ class Checker {
         if (!expect_peel(bot, hand, 1, "CATS", again))
             return record(again);
         record(again);
-        if (stays_for_match(protocol_)) {
-            // Bananas, then its next game: v004 across two games.
+        if (stays_for_match(protocol_) && !remote()) {
+            // Bananas, then its next game: v004 across two games. (A seat serves one game: over
+            // one, a v004 bot is told B. after its E, as below.)
             bot.send(v2::ack(2) + v2::end('W', 1, 0, "") + v2::next_game(0, 2));
             if (!next_game(bot))
                 return;
             bot.send(v2::ack(1) + v2::end('W', 1, 0, "") + v2::bye());
         } else if (speaks_v2()) {
             // Bananas: its peel ends the game (A and no tile), and it has won.
-            bot.send(v2::ack(2) + v2::end('W', 1, 0, ""));
+            bot.send(v2::ack(2) + v2::end('W', 1, 0, "") +
+                     (stays_for_match(protocol_) ? v2::bye() : ""));
+            bot.farewell("");
         }
         if (remote()) {
             ++not_made_;

@@ -1,7 +1,10 @@
 #include "connect/connector.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -414,6 +417,7 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
                                        static_cast<int>(std::min<std::uint64_t>(*after, 1'000'000)))
                                  : std::nullopt;
             seat_words_ = number(response_header(wsi, "x-bananagrams-wordlist-fingerprint:"), 16);
+            seat_words_name_ = response_header(wsi, "x-bananagrams-wordlist:").value_or("?");
             return 0;
         }
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
@@ -465,7 +469,11 @@ int Connector::on_connection_error(lws* wsi, void* in, std::size_t len) {
                           status == 503 ? ": no seat is open for the bot yet" : ""),
               [this] { connect(); });
     } else {
-        retry(fmt::format("cannot connect to {}: {}", settings_.url.text, what),
+        // What libwebsockets says of a port nothing listens on, in words that say so.
+        retry(fmt::format("cannot connect to {}: {}", settings_.url.text,
+                          what == "closed before established"
+                              ? "nothing answered at that address (closed before established)"
+                              : what),
               [this] { connect(); });
     }
     check_end();
@@ -497,6 +505,10 @@ int Connector::on_established(lws* wsi) {
         check_end();
         return -1;
     }
+    if (!words_fingerprint_ && seat_words_ && checked_words_ != seat_words_) {
+        checked_words_ = seat_words_;
+        warn_of_word_list();
+    }
     connected_ = true;
     ever_connected_ = true;
     attempts_ = 0;
@@ -505,6 +517,37 @@ int Connector::on_established(lws* wsi) {
         start_bot();
     lws_callback_on_writable(wsi);
     return 0;
+}
+
+// The seat named the game's word list, and the bot reads its own: said when it is another, or
+// none, for a word the host does not know puts the bot out.
+void Connector::warn_of_word_list() {
+    const char* variable = std::getenv("BANANAGRAMS_WORDLIST");
+    const std::string path = !settings_.words.empty() ? settings_.words
+                             : variable               ? std::string(variable)
+                                                      : std::string();
+    const std::string game = fmt::format(
+        "the game is judged by the word list {} (fingerprint "
+        "{:016x})",
+        seat_words_name_, *seat_words_);
+    if (path.empty())
+        return say(game +
+                   ", and the bot is given none ($BANANAGRAMS_WORDLIST is not set): "
+                   "--words from-seat gives it the game's");
+    std::ifstream file(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
+    if (!file.good() && !file.eof())
+        return say(
+            fmt::format("{}, and the bot's, {}, cannot be read: --words from-seat gives "
+                        "it the game's",
+                        game, path));
+    const std::uint64_t own = word_list_fingerprint(text);
+    if (own != *seat_words_)
+        say(
+            fmt::format("{}, and the bot reads another, {} (fingerprint {:016x}): the host may "
+                        "refuse its words; --words from-seat gives it the game's",
+                        game, path, own));
 }
 
 int Connector::on_closed() {

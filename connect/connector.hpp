@@ -88,6 +88,7 @@ class Connector final : public Handler {
     void bot_left(const std::string& why);
     int on_connection_error(lws* wsi, void* in, std::size_t len);
     int on_established(lws* wsi);
+    void warn_of_word_list();
     int on_closed();
     int write(lws* wsi);
 
@@ -116,6 +117,8 @@ class Connector final : public Handler {
     std::optional<std::uint64_t> host_has_;    // of sent_, what the host says it has
     std::optional<int> games_after_;           // what the host said of the bot's games to come
     std::optional<std::uint64_t> seat_words_;  // the word list the seat's game is judged by
+    std::string seat_words_name_;
+    std::optional<std::uint64_t> checked_words_;  // the seat's list last held to the bot's
     bool connected_ = false;
     bool ever_connected_ = false;
     bool host_closed_ = false;

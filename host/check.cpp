@@ -77,7 +77,8 @@ bool remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& venue, r
         return std::make_unique<remote::RemoteSeat>(loop, desk, token, seat);
     };
     say("host: the bot connects to ws://{}{}{} for each of the checks' {} games "
-        "(bananagrams-connect --games 0 --retry 10 URL -- CMD); each waits {} s for it\n",
+        "(bananagrams-connect --games 0 --retry 10 --words from-seat URL -- CMD); each waits {} "
+        "s for it\n",
         shown.authority(), remote::seat_path, token, scenarios, options.connect_ms / 1000);
     return true;
 }

@@ -172,8 +172,8 @@ void say_seats(const Invocation& invocation, const serve::Address& shown) {
         if (!remote::is_remote(commands[i]))
             continue;
         const std::string_view token = remote::token_of(commands[i]);
-        say("host: player {} is remote: a bot connects to ws://{}{}{} (bananagrams-connect URL "
-            "-- CMD), a person opens http://{}/play#{}\n",
+        say("host: player {} is remote: a bot connects to ws://{}{}{} (bananagrams-connect "
+            "--words from-seat URL -- CMD), a person opens http://{}/play#{}\n",
             i + 1, shown.authority(), remote::seat_path, token, shown.authority(), token);
     }
 }

@@ -124,7 +124,7 @@ servers = {"accepts and closes": FakeServer("close").port,
            "refuses": closed_port()}
 said = {"accepts and closes": "closed before the host answered",
         "never answers": "no answer within the handshake's 10 s",
-        "refuses": "cannot connect to"}
+        "refuses": "nothing answered at that address"}
 for kind, port in servers.items():
     url = "ws://127.0.0.1:%d/seat/%s" % (port, TOKEN)
     began = time.monotonic()
@@ -204,6 +204,18 @@ for round_ in ("fetched", "kept", "spoilt"):
     if round_ == "kept":
         with open(kept[0], "a") as f:
             f.write("notaword\n")
+
+# A bot given another list than the game's: said, with the way to the game's.
+game, port, seats = start_host("--json", "--quiet", "--dict", two_letters, "remote:", sleeper)
+other = subprocess.Popen([connect, "--words", os.path.join(source, "wordlist", "scowl-80.txt"),
+                          "ws://127.0.0.1:%d%s" % (port, seats[1]), "--", sleeper],
+                         stderr=subprocess.PIPE, text=True)
+line = other.stderr.readline()
+check("the game is judged by the word list two_letters.txt" in line and "the bot reads another"
+      in line and "--words from-seat" in line, "no word of another list: " + line)
+other.send_signal(signal.SIGTERM)
+other.communicate(timeout=30)
+finish(game)
 
 # ---- a seat whose player's games are over: 410 ----
 

@@ -128,9 +128,14 @@ class Client:
         return got
 
     def close(self, code=1000, reason=""):
+        """A close frame, and (as RFC 6455 has it) the host's close frame before the socket
+        goes: a host that reads the socket's end first would take it for a dropped connection."""
         try:
             self.send(struct.pack(">H", code) + reason.encode(), opcode=0x8)
-        except OSError:
+            self.sock.settimeout(5)
+            while self.frame() is not None:
+                pass
+        except (OSError, EOFError):
             pass
         self.sock.close()
 

@@ -317,7 +317,7 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
                     std::count(row.game.seats.begin(), row.game.seats.end(), static_cast<int>(id)));
             desk_.expect(std::string(remote::token_of(bot.command)), seats);
             say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
-                "(bananagrams-connect --games 0 URL -- CMD)\n",
+                "(bananagrams-connect --games 0 --words from-seat URL -- CMD)\n",
                 bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));
         }
     }
