@@ -123,6 +123,27 @@ class Browser:
         self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
         self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
+    def drag(self, source, target, touch=False):
+        """Presses the element `source` names, moves in steps to `target`'s, and lets go: with the
+        mouse's left button, or a finger."""
+        (x0, y0), (x1, y1) = self.center(source), self.center(target)
+        steps = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8) for i in range(1, 9)]
+        if touch:
+            def point(x, y):
+                return [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 1}]
+            self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=point(x0, y0))
+            for x, y in steps:
+                self.call("Input.dispatchTouchEvent", type="touchMove", touchPoints=point(x, y))
+            self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+            return
+        self.call("Input.dispatchMouseEvent", type="mousePressed", x=x0, y=y0, button="left",
+                  clickCount=1)
+        for x, y in steps:
+            self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left",
+                      buttons=1)
+        self.call("Input.dispatchMouseEvent", type="mouseReleased", x=x1, y=y1, button="left",
+                  clickCount=1)
+
     def press(self, key):
         """A key pressed and let go: a letter, or a named key (Enter, Backspace, ArrowLeft)."""
         named = {"Enter": 13, "Backspace": 8, "Delete": 46, "Escape": 27, " ": 32,

@@ -8,18 +8,21 @@ word.
     play_page_test.py BUILD_DIR SOURCE_DIR OUT_DIR
 
 - At each size, a whole game against the reference bot at level 1, to bananas: every tile laid
-  by hand, a peel after each tile dealt. After every action the hand is in view (the tray within
+  by hand, a peel after each tile dealt; first a tile dragged onto the board and back (the
+  mouse's, a finger's), and the hand shown as a stack a letter. After every action the hand is in view (the tray within
   the screen, the page no wider than it) and the page agrees with the host: the person's player
   number, the bunch from the deal on, the tiles held. The host's result is bananas, the page
   shows the end and how it came, and the log replays to the result.
 - At the desktop: a grid the page's check refuses (a run of three letters, a tile joined to
-  nothing) is marked on the board and named, and not sent; fixed, it goes. A tile taken from the
+  nothing) is marked on the board and named, and not sent; fixed, it goes. A word typed through a
+  tile laid before passes it. A tile taken from the
   board goes back to the hand when the hand is clicked, even on one of its tiles; a red message
   goes once the person lays a tile. A reload in the middle of the game comes back to it, every
   tile where it was, and so does the page opened again after its tab was closed; the game goes
   on (three connections in the result, the person still in).
 - Against the reference bot at level 4, which peels while the person lays their first grid: the
-  page shows its peel and the tile it dealt, and counts its peels as the host does.
+  page shows its peel and the tile it dealt, says whose peel it was, and counts its peels as the
+  host does.
 - A grid sent anyway (Send anyway): the host refuses it, the page says the person is out, and
   marks on the board the tile the host named.
 - At the phone: a tile dumped with a finger and the Dump button, its three tiles in the hand.
@@ -196,6 +199,19 @@ def a_whole_game(browser, phone):
     check(seen["you"] == "You are player 1 of 2" and seen["bunch"] == "102"
           and seen["others"] == "Player 2: 0 peels, 21 tiles" and seen["in_view"],
           "the deal: %s" % seen)
+    # The hand as stacks, a letter each, its count on it.
+    stacks = json.loads(browser.evaluate("""JSON.stringify([...document.querySelectorAll(
+        "#hand .tile")].map((t) => [t.dataset.letter, Number(t.dataset.count)]))"""))
+    check([letter for letter, _ in stacks] == sorted(set(seen["hand"]))
+          and sum(n for _, n in stacks) == 21, "the hand's stacks: %s" % stacks)
+    # A tile dragged onto the board, and dragged back onto the hand.
+    letter = seen["hand"][0]
+    browser.drag('#hand .tile[data-letter="%s"]' % letter, SQUARE % (0, 0), touch=phone)
+    seen = look(browser)
+    check(seen["board"] == "0,0" + letter and len(seen["hand"]) == 20, "dragged: %s" % seen)
+    browser.drag(SQUARE % (0, 0), "#hand", touch=phone)
+    seen = look(browser)
+    check(seen["board"] == "" and len(seen["hand"]) == 21, "dragged back: %s" % seen)
     person = Person(browser, phone)
     shot = os.path.join(out, "play-%s.png" % ("phone" if phone else "desktop"))
     laid = 0
@@ -216,7 +232,7 @@ def a_whole_game(browser, phone):
         person.peel()
         seen = wait_for(browser, lambda s: s["marked"] > 0, 10, "no marks")
         check("Not sent" in seen["status"] and "not in the word list" in seen["status"]
-              and "1 tile is joined to nothing" in seen["status"]
+              and "1 tile is not joined to the rest" in seen["status"]
               and seen["marked"] == len(hand) and "peel sent" not in seen["said"],
               "the page's check: %s" % seen)
         browser.screenshot(os.path.join(out, "play-marked.png"))
@@ -231,6 +247,18 @@ def a_whole_game(browser, phone):
         browser.click("#hand .tile")
         seen = look(browser)
         check(seen["hand"] == "".join(sorted(hand)), "taken back: %s" % seen)
+        # A word typed through a tile laid before: the cursor passes it.
+        first, second = hand[0], hand[1]
+        person.lay(first, 2, 1)  # a tile of `first`; the cursor before it, across (an arrow key)
+        browser.click(SQUARE % (0, 1))
+        browser.press("ArrowRight")
+        browser.press(second.lower())
+        browser.press(first.lower())
+        browser.press(hand[2].lower())
+        seen = look(browser)
+        check(seen["board"] == " ".join(sorted(["1,1" + second, "2,1" + first, "3,1" + hand[2]])),
+              "typed through a laid tile: %s" % seen["board"])
+        browser.click("#all-back")
         # A letter the hand lacks: said in red, gone once a tile is laid.
         missing = next(c for c in "QZXJKVWYBCDEFGHILMNOPRSTUA" if c not in hand)
         browser.click(SQUARE % square(0))
@@ -300,6 +328,8 @@ try:
     seen = wait_for(browser, lambda s: s["opponent_peels"] > 0, 30, "the bot's peel not shown")
     check(seen["others"].startswith("Player 2: 1 peel, ") and seen["bunch"] == "100"
           and seen["tiles"] == 22, "after the bot's peel: %s" % seen)
+    seen = wait_for(browser, lambda s: "Player 2 peeled: you got " in s["said"], 5,
+                    "whose peel it was not said")
     play_to_the_end(racer, seen, 21)
     result = finished(game)
     seen = wait_for(browser, lambda s: s["outcome"] is not None, 10, "no end shown")

@@ -162,7 +162,8 @@ std::string play_page() {
 <span id="phase">connecting...</span> <span id="connection" class="muted">connecting...</span></div>
 <div class="play-line table-line"><span id="others"></span> <span id="bunch"></span>
 <span id="counts" class="muted"></span></div>
-<p id="status" role="status" aria-live="polite"></p>
+<div class="status-line"><p id="status" role="status" aria-live="polite"></p>
+<button id="send-anyway" class="action danger" hidden title="send the board as it is: a grid that is not legal puts you out">Send anyway</button></div>
 </header>
 <main class="play-main">
 <section id="board-wrap" aria-label="your board"><div id="board" class="play-board"></div></section>
@@ -171,10 +172,11 @@ std::string play_page() {
 <ul id="said"></ul>
 <p id="words" class="muted">the word list is loading</p>
 <details><summary>How to play</summary>
-<p>Tap a tile in your hand, then a square, to lay it there. Tap a tile on the board to take it,
-then a square to move it, or your hand to take it back. Or tap a square and type: each letter lays
-a tile from your hand and moves on (space turns across and down, Backspace takes one back, the
-arrows move).</p>
+<p>Drag a tile from your hand onto a square, or tap it and then the square. Drag a tile on the
+board to move it, or onto your hand to take it back (or tap it, then a square or your hand). Or
+click a square and type: each letter lays a tile from your hand and moves on, passing over a
+tile of the same letter (the arrow in the square shows which way; space turns it, Backspace takes
+one back, the arrow keys move).</p>
 <p>Peel (or Enter) once every tile is on the board: the page first checks that every tile is
 joined and every word is in the game's word list, and marks what is not; the host judges the
 words, and a grid that is not legal puts you out. Dump puts the taken tile back for three.</p>
@@ -190,9 +192,8 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 <div id="hand" class="hand" aria-label="your hand"></div>
 <div class="tray-buttons">
 <button id="peel" class="action primary" title="send your board (Enter)">Peel</button>
-<button id="send-anyway" class="action danger" hidden title="send the board as it is: a grid that is not legal puts you out">Send anyway</button>
 <button id="dump" class="action" title="put the taken tile back for three">Dump</button>
-<button id="all-back" class="action" title="every tile on the board back to your hand">All back</button>
+<button id="all-back" class="action quiet" title="every tile on the board back to your hand">All back</button>
 </div>
 </footer>
 </div>)html";

@@ -20,7 +20,7 @@
 // one under it; Enter peels; Escape lets a taken tile go.
 "use strict";
 (function () {
-  const MARGIN = 2;  // empty squares around what is laid
+  const MARGIN = 2;  // empty squares around what is laid (1 on a phone)
   const EMPTY_REACH = 3;  // an empty board: this far around the cursor
   const GRACE_MS = 10000;  // the host's default --remote-grace, until /rules says it
   const OPENING_MS = 60000;  // a seat not open yet is tried again this long
@@ -50,13 +50,16 @@
     confirm: false,  // a peel that failed the check waits for "Send anyway"
     rules: null, words: null, wordsNote: "the word list is loading",
     dealtAt: 0, lastPeelAt: 0, lastAckAt: 0, lastWasMyPeel: false,
+    dealt: null,   // a peel's tile, until it is known whose peel it was
     replaying: false,
   };
 
   // ---- what is said ----
+  // A line of what happened; the status line too, unless it holds something wrong that the
+  // person has not yet acted on, which news of the game does not push away.
   function say(text, kind) {
     $("said").prepend(el("li", kind || "", text));
-    if (!state.replaying) status(text, kind);
+    if (!state.replaying && (kind === "bad" || $("status").className !== "bad")) status(text, kind);
   }
   // The status line: an error stays only until the person does something else.
   function status(text, kind) {
@@ -169,7 +172,7 @@
         " not in the word list");
     if (found.loose.size)
       parts.push(found.loose.size + (found.loose.size === 1 ? " tile is" : " tiles are") +
-        " joined to nothing");
+        " not joined to the rest");
     return parts.join("; ");
   }
 
@@ -198,8 +201,8 @@
       if (!clean(found)) {
         state.marks = found;
         state.confirm = true;
-        say("Not sent: " + describe(found) + ". The marked tiles would put you out: move them, " +
-            "or send anyway.", "bad");
+        say("Not sent: " + describe(found) + ". Move the marked tiles, or send anyway (and be " +
+            "out if the host agrees).", "bad");
         return draw();
       }
       if (!state.words) say(state.wordsNote + ": the words were not checked", "bad");
@@ -209,7 +212,7 @@
     state.lastGrid = tiles.map((t) => ({ id: t.id, letter: t.letter, x: t.pos.x, y: t.pos.y }));
     state.confirm = false;
     state.marks = null;
-    say("peel sent, as of peel " + state.peel);
+    say("peel sent: the host is judging it");
     draw();
   }
   function dump() {
@@ -245,24 +248,33 @@
     clearError();
     draw();
   }
+  // A tile of the hand of this letter, to take (the one taken, if it is one).
+  function handTile(letter) {
+    if (state.taken && !state.taken.pos && state.taken.letter === letter) return state.taken;
+    return hand().find((t) => t.letter === letter && !t.dumping) || null;
+  }
   // The hand, tapped: a tile taken from the board goes back, whatever was under the finger;
-  // else the tile tapped is taken (or let go).
-  function clickHand(id) {
+  // else a tile of the letter tapped is taken (or let go).
+  function clickHand(letter) {
     if (state.taken && state.taken.pos) {
       takeBack(state.taken);
       state.taken = null;
-    } else if (id !== null) {
-      const t = state.tiles.find((tile) => tile.id === id);
-      if (t && !t.dumping) state.taken = state.taken === t ? null : t;
+    } else if (letter !== null) {
+      const t = handTile(letter);
+      if (t) state.taken = state.taken === t ? null : t;
     }
     clearError();
     draw();
   }
+  // A letter typed at the cursor: over a tile of that letter, the cursor passes it (a word typed
+  // through one laid before); over another, the letter goes on the next empty square.
   function typeLetter(letter) {
     const c = state.cursor;
-    if (at(c.x, c.y)) { step(1); draw(); return; }
+    const there = at(c.x, c.y);
+    if (there && there.letter === letter) { step(1); draw(); return; }
     const t = hand().find((tile) => tile.letter === letter && !tile.dumping);
     if (!t) return say("no " + letter + " in your hand", "bad");
+    while (at(c.x, c.y)) step(1);
     lay(t, c.x, c.y);
     step(1);
     draw();
@@ -305,24 +317,82 @@
     draw();
   }
 
+  // ---- taps and drags (a mouse's, a finger's or a pen's) ----
+  // A press that does not move is a tap: on a square, on a tile of the hand, or on the hand. A
+  // tile pressed and moved is dragged: let go over a square, it is laid there (or moved); over the
+  // hand, it goes back. Taps are read from the pointer's own events, not from the clicks a
+  // browser makes of them, which a touch screen does not always make after a drag.
+  let press = null;
+  function pressed(e) {
+    if (e.button > 0) return;
+    const target = e.target.closest("#board .square, #hand .tile, #tray");
+    if (!target || e.target.closest("button.action")) return;
+    let tile = null;
+    if (state.phase === "playing" && target.matches("#board .square.tile"))
+      tile = at(Number(target.dataset.x), Number(target.dataset.y));
+    else if (state.phase === "playing" && target.matches("#hand .tile:not(.dumping)"))
+      tile = handTile(target.dataset.letter);
+    press = { target: target, tile: tile, x: e.clientX, y: e.clientY, pointer: e.pointerId,
+              ghost: null };
+  }
+  function moved(e) {
+    if (!press || e.pointerId !== press.pointer || !press.tile) return;
+    if (!press.ghost) {
+      if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < 8) return;
+      press.ghost = el("div", "tile drag-ghost", press.tile.letter);
+      body.appendChild(press.ghost);
+    }
+    press.ghost.style.left = (e.clientX - 22) + "px";
+    press.ghost.style.top = (e.clientY - 22) + "px";
+    e.preventDefault();
+  }
+  function released(e) {
+    if (!press || e.pointerId !== press.pointer) return;
+    const done = press;
+    press = null;
+    if (done.ghost) done.ghost.remove();
+    if (e.type === "pointercancel") return;
+    if (!done.ghost) {
+      if (Math.hypot(e.clientX - done.x, e.clientY - done.y) >= 8) return;
+      if (done.target.matches("#board .square"))
+        return clickSquare(Number(done.target.dataset.x), Number(done.target.dataset.y));
+      const tile = done.target.matches("#hand .tile:not(.dumping)") ? done.target : null;
+      return clickHand(tile ? tile.dataset.letter : null);
+    }
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const square = under && under.closest("#board .square");
+    if (square) {
+      const x = Number(square.dataset.x), y = Number(square.dataset.y);
+      if (!at(x, y)) {
+        lay(done.tile, x, y);
+        state.cursor = { x: x, y: y };
+        state.cursorChosen = true;
+      }
+    } else if (under && under.closest("#tray") && done.tile.pos) {
+      takeBack(done.tile);
+    }
+    state.taken = null;
+    draw();
+  }
+
   // ---- drawing ----
   // The squares shown: what is laid and the cursor, with room around them.
   function window_() {
     const points = laid().map((t) => t.pos).concat([state.cursor]);
     const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-    const reach = laid().length ? MARGIN : EMPTY_REACH;
+    const reach = !laid().length ? EMPTY_REACH : window.innerWidth <= 700 ? 1 : MARGIN;
     return { left: Math.min(...xs) - reach, top: Math.min(...ys) - reach,
              right: Math.max(...xs) + reach, bottom: Math.max(...ys) + reach };
   }
-  // Squares as large as the board area allows, a finger's at the least on a phone: a larger
-  // board scrolls.
+  // Squares as large as the board area allows, a finger's at the least on a phone (40 px, with
+  // the hand's tiles 44): a larger board scrolls.
   function squareSize(columns, rows) {
     const wrap = $("board-wrap");
     const narrow = window.innerWidth <= 700 ||
       (window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
     const fitWidth = (wrap.clientWidth - 20) / columns - 2;
     const fitHeight = narrow ? Infinity : (wrap.clientHeight - 20) / rows - 2;
-    return Math.max(narrow ? 44 : 30, Math.min(56, Math.floor(Math.min(fitWidth, fitHeight))));
+    return Math.max(narrow ? 40 : 30, Math.min(56, Math.floor(Math.min(fitWidth, fitHeight))));
   }
   function draw() {
     const w = window_();
@@ -343,6 +413,7 @@
         square.setAttribute("aria-label", t ? t.letter : "empty square");
         if (state.cursor.x === x && state.cursor.y === y) {
           square.classList.add(state.across ? "cursor-across" : "cursor-down");
+          if (!t) square.appendChild(el("span", "cursor-mark", state.across ? "→" : "↓"));
           cursorSquare = square;
         }
         if (t && state.taken === t) square.classList.add("taken");
@@ -350,23 +421,11 @@
         if (t && marks && marks.bad.has(t.id)) square.classList.add("badword");
         board.appendChild(square);
       }
-    if (cursorSquare && document.activeElement !== $("send-anyway"))
-      cursorSquare.scrollIntoView({ block: "nearest", inline: "nearest" });
-    const tray = $("hand");
-    tray.textContent = "";
-    const inHand = hand().sort((a, b) => a.letter.localeCompare(b.letter) || a.id - b.id);
-    for (const t of inHand) {
-      const tile = el("button", "tile" + (t.fresh ? " new" : "") + (state.taken === t ? " taken" : "") +
-                      (t.dumping ? " dumping" : ""), t.letter);
-      tile.dataset.id = t.id;
-      tile.dataset.letter = t.letter;
-      tile.tabIndex = -1;
-      if (t.dumping) tile.title = "being dumped";
-      tray.appendChild(tile);
-    }
-    if (!inHand.length && state.phase !== "over") tray.appendChild(el("span", "muted empty-hand",
-      state.phase === "playing" ? "every tile is on the board: Peel" : "no tiles yet"));
-    body.dataset.hand = inHand.filter((t) => !t.dumping).map((t) => t.letter).sort().join("");
+    const marked = marks && board.querySelector(".loose, .badword");
+    if (marked && state.confirm) marked.scrollIntoView({ block: "nearest", inline: "nearest" });
+    else if (cursorSquare) cursorSquare.scrollIntoView({ block: "nearest", inline: "nearest" });
+    drawHand();
+    body.dataset.hand = hand().filter((t) => !t.dumping).map((t) => t.letter).sort().join("");
     body.dataset.tiles = String(state.tiles.length);
     body.dataset.marked = marks ? String(marks.loose.size + marks.bad.size) : "0";
     drawTable();
@@ -375,6 +434,34 @@
     $("dump").disabled = !playing || !state.taken;
     $("all-back").disabled = !playing || !laid().length;
     $("send-anyway").hidden = !(playing && state.confirm);
+  }
+  // The hand: a stack a letter (its count on it), so that a large hand stays a few rows; a tile
+  // being dumped apart, faded.
+  function drawHand() {
+    const tray = $("hand");
+    tray.textContent = "";
+    const stacks = new Map();
+    for (const t of hand().sort((a, b) => a.letter.localeCompare(b.letter) || a.id - b.id)) {
+      const key = t.dumping ? "dumping" + t.id : t.letter;
+      if (!stacks.has(key)) stacks.set(key, []);
+      stacks.get(key).push(t);
+    }
+    for (const tiles of stacks.values()) {
+      const first = tiles[0];
+      const tile = el("button", "tile" + (tiles.some((t) => t.fresh) ? " new" : "") +
+                      (tiles.includes(state.taken) ? " taken" : "") +
+                      (first.dumping ? " dumping" : ""), first.letter);
+      tile.dataset.letter = first.letter;
+      tile.dataset.count = String(tiles.length);
+      tile.tabIndex = -1;
+      tile.title = first.dumping ? "being dumped" : tiles.length + " " + first.letter;
+      if (tiles.length > 1) tile.appendChild(el("span", "count", String(tiles.length)));
+      tray.appendChild(tile);
+    }
+    if (!stacks.size && state.phase === "playing" && !state.marks)
+      tray.appendChild(el("span", "muted empty-hand", "every tile is on the board: Peel"));
+    else if (!stacks.size && state.phase !== "playing" && state.phase !== "over")
+      tray.appendChild(el("span", "muted empty-hand", "no tiles yet"));
   }
   // Who is where: the person's number and tiles, the others' peels and tiles, the bunch.
   function drawTable() {
@@ -416,9 +503,21 @@
     const end = box.indexOf(".");
     return end < 0 ? null : box.substr(0, end + 1);
   }
+  // The tile a peel dealt, said once it is known whose peel it was (the person's: `mine`).
+  function sayDealt(mine) {
+    const dealt = state.dealt;
+    state.dealt = null;
+    const who = state.players === 2 ? "Player " + (state.seat === 1 ? 2 : 1) : "Another player";
+    if (!dealt)
+      return mine ? say("Your peel was accepted: the bunch could not give everyone a tile",
+                        "good") : undefined;
+    say((mine ? "Your peel was accepted: you got " : who + " peeled: you got ") + dealt.letter +
+        "; " + dealt.bunch + " left in the bunch", mine ? "good" : "");
+  }
   function handle(m) {
     const kind = m[0];
     const now = Date.now();
+    if (state.dealt && kind !== "A") sayDealt(false);
     if (kind === "V") {
       state.version = parseInt(m.substr(1, 3), 10);
       if (m.length >= 9) {
@@ -441,17 +540,21 @@
       state.lastWasMyPeel = false;
       for (const t of state.tiles) t.fresh = false;
       addTiles(m[5], true);
-      say("peel " + state.peel + " dealt you " + m[5] + "; " + state.bunch + " in the bunch");
+      // Whose peel it was the next message says (the person's own is followed by its A, in the
+      // same turn of the host's), or, when none comes at once, another player's.
+      state.dealt = { letter: m[5], bunch: state.bunch };
+      clearTimeout(state.dealtTimer);
+      state.dealtTimer = setTimeout(() => { if (state.dealt) { sayDealt(false); draw(); } }, 300);
     } else if (kind === "A") {
       // Its peel is numbered n (bananas deals no tile: its A alone says so).
       state.peelsSeen = Math.max(state.peelsSeen, parseInt(m.substr(1, 4), 10));
       state.myPeels += 1;
       state.lastWasMyPeel = true;
       state.lastAckAt = now;
-      say("your peel was accepted as peel " + parseInt(m.substr(1, 4), 10), "good");
+      sayDealt(true);
     } else if (kind === "N") {
-      say("your peel was stale: peel " + parseInt(m.substr(1, 4), 10) + " came first; lay " +
-          m.slice(9, -1) + " too and peel again", "bad");
+      say("Your peel was too late: another player peeled first. Lay " + m.slice(9, -1) +
+          " too and peel again.", "bad");
     } else if (kind === "D") {
       dumped(m.substr(1, 3));
     } else if (kind === "X") {
@@ -517,12 +620,17 @@
     body.dataset.outcome = outcome;
     setPhase("over");
     const title = { W: "You won!", L: "You lost.", Q: "You are out." }[outcome] || "The game is over.";
-    $("outcome").textContent = title + (standing ? " Your standing: " + standing + "." : "");
+    $("outcome").textContent = title + (standing && state.players > 2 ? " You stand " + standing +
+                                        " of " + state.players + "." : "");
     const how = howItEnded(outcome, winner, reason, now);
     if (how.othersPeel) state.peelsSeen += 1;
     $("how").textContent = how.text;
-    $("host-said").textContent = reason ? "The host said: " + reason : "";
     if (outcome === "Q" && state.lastGrid && /^illegal peel/.test(reason)) markRefusal(reason);
+    // The host's own words where the board shows nothing of them (they count columns and rows
+    // from the grid's corner, which the page does not show).
+    $("host-said").textContent = reason && !(state.marks && !clean(state.marks)) ?
+      "The host said: " + reason : "";
+    $("end").style.top = ($("status").getBoundingClientRect().bottom + 6) + "px";
     $("end").hidden = false;
     say(title + " " + $("how").textContent, outcome === "W" ? "good" : "bad");
   }
@@ -543,7 +651,7 @@
     }
     for (const word of reason.matchAll(/([A-Z]{2,}) \((across|down) from column (\d+), row (\d+)\)/g))
       if (!state.marks.words.includes(word[1])) state.marks.words.push(word[1]);
-    $("marked").textContent = clean(state.marks) ? "" : "On your board: " + describe(state.marks) + ".";
+    $("marked").textContent = clean(state.marks) ? "" : "On your board, marked: " + describe(state.marks) + ".";
   }
   function receive(text) {
     state.received += text.length;
@@ -685,8 +793,9 @@
         state.words = new Set(text.split("\n").filter((w) => w).map((w) => w.toUpperCase()));
         state.wordsNote = "";
         body.dataset.words = String(state.words.size);
-        $("words").textContent = "Words checked against " + state.rules.word_list.name + " (" +
-          state.words.size + " words)";
+        $("words").textContent = "Before a peel goes, the page checks its words against the " +
+          "game's word list (" + state.rules.word_list.name + ", " +
+          state.words.size.toLocaleString("en") + " words), as the host will.";
       })
       .catch((error) => {
         state.wordsNote = "the word list could not be had (" + error.message + ")";
@@ -695,21 +804,16 @@
   }
 
   // ---- wiring ----
-  $("board").addEventListener("click", (e) => {
-    const square = e.target.closest(".square");
-    if (square) clickSquare(Number(square.dataset.x), Number(square.dataset.y));
-  });
-  $("tray").addEventListener("click", (e) => {
-    if (e.target.closest("button.action")) return;
-    const tile = e.target.closest(".tile");
-    clickHand(tile ? Number(tile.dataset.id) : null);
-  });
   $("peel").addEventListener("click", () => peel(false));
   $("send-anyway").addEventListener("click", () => peel(true));
   $("dump").addEventListener("click", dump);
   $("all-back").addEventListener("click", allBack);
   $("close-end").addEventListener("click", () => { $("end").hidden = true; });
   document.addEventListener("keydown", key);
+  document.addEventListener("pointerdown", pressed);
+  document.addEventListener("pointermove", moved, { passive: false });
+  document.addEventListener("pointerup", released);
+  document.addEventListener("pointercancel", released);
   window.addEventListener("resize", draw);
   setPhase("connecting");
   draw();
