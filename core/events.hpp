@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/out_code.hpp"
+
 namespace bg {
 
 using PlayerId = int;
@@ -73,9 +75,10 @@ struct Violation {
     friend bool operator==(const Violation&, const Violation&) = default;
 };
 // The player can no longer play: it exited, closed its output, could not start, or stopped
-// reading what the host sends.
+// reading what the host sends: why, as a code and in words.
 struct Gone {
     PlayerId player = 0;
+    OutCode code = OutCode::other;
     std::string reason;
     friend bool operator==(const Gone&, const Gone&) = default;
 };
@@ -151,6 +154,7 @@ struct DumpRefused {
 };
 struct Disqualified {
     PlayerId player = 0;
+    OutCode code = OutCode::other;
     std::string reason;
     friend bool operator==(const Disqualified&, const Disqualified&) = default;
 };

@@ -105,14 +105,14 @@ bool Game::within_limits(const Input& input, Decisions& out) {
     auto& player = players_[id];
     player.grid_bytes += grid_bytes;
     if (++player.messages > max_messages_per_player) {
-        disqualify(id,
+        disqualify(id, OutCode::flooded,
                    fmt::format("flooded the host: more than {} messages (the limit for a game)",
                                max_messages_per_player),
                    out);
         return false;
     }
     if (player.grid_bytes > max_grid_bytes_per_player) {
-        disqualify(id,
+        disqualify(id, OutCode::flooded,
                    fmt::format("flooded the host: more than {} MiB of peel grids (the limit for "
                                "a game)",
                                max_grid_bytes_per_player >> 20),
@@ -178,19 +178,19 @@ void Game::on(const input::Hello& hello, Decisions& out) {
         return;
     auto& player = players_[hello.player];
     if (player.process_game > 1)
-        return disqualify(hello.player,
+        return disqualify(hello.player, OutCode::protocol_error,
                           fmt::format("protocol error: a second handshake (its process said v{:03} "
                                       "in its first game)",
                                       player.version),
                           out);
     if (player.phase != PlayerState::Phase::joining || player.version != protocol_legacy)
-        return disqualify(hello.player, "protocol error: a v2 handshake after its first message",
-                          out);
+        return disqualify(hello.player, OutCode::protocol_error,
+                          "protocol error: a v2 handshake after its first message", out);
     // It speaks v2 from its "v" on: even a version the host refuses is answered in v2 (with E,
     // whose form every version shares). Otherwise it is answered as answered_version() says.
     player.version = answered_version(hello.version, config_.newest_protocol);
     if (hello.version < protocol_v2)
-        return disqualify(hello.player,
+        return disqualify(hello.player, OutCode::protocol_error,
                           fmt::format("protocol error: handshake v{:03} asks for a version before "
                                       "2 (legacy players start with r instead)",
                                       hello.version),
@@ -204,7 +204,7 @@ void Game::on(const input::Ready& ready, Decisions& out) {
     auto& player = players_[ready.player];
     if (player.phase != PlayerState::Phase::joining)
         return disqualify(
-            ready.player,
+            ready.player, OutCode::protocol_error,
             fmt::format("protocol error: sent {} a second time", message_name(ready.player, 'r')),
             out);
     player.phase = PlayerState::Phase::ready;
@@ -235,7 +235,7 @@ bool Game::may_move(PlayerId id, char move, Decisions& out) {
     if (players_[id].phase == PlayerState::Phase::joining && players_[id].process_game > 1)
         return false;
     disqualify(
-        id,
+        id, OutCode::protocol_error,
         fmt::format("protocol error: sent {} before its hand was dealt{}", message_name(id, move),
                     players_[id].phase == PlayerState::Phase::joining
                         ? fmt::format(" (and before {})", message_name(id, 'r').substr(0, 1))
@@ -250,7 +250,8 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     auto& player = players_[peel.player];
     auto parsed = parse_grid(peel.grid, config_.byte_names);
     if (const auto* error = std::get_if<GridError>(&parsed))
-        return disqualify(peel.player, "illegal peel: " + error->message, out);
+        return disqualify(peel.player, OutCode::illegal_peel, "illegal peel: " + error->message,
+                          out);
     const Grid& grid = std::get<Grid>(parsed);
     const GridTiles tiles = tiles_on(grid);
     const LetterCounts& on_grid = tiles.letters;
@@ -258,13 +259,13 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (peel.reflects) {
         const int n = *peel.reflects;
         if (n > peel_number_)
-            return disqualify(peel.player,
+            return disqualify(peel.player, OutCode::protocol_error,
                               fmt::format("protocol error: its peel says it reflects peel {:04}, "
                                           "which is from the future (the newest is {:04})",
                                           n, peel_number_),
                               out);
         if (n < player.seen)
-            return disqualify(peel.player,
+            return disqualify(peel.player, OutCode::protocol_error,
                               fmt::format("protocol error: its peel says it reflects peel {:04}, "
                                           "older than peel {:04}, which its earlier peels "
                                           "showed it had seen",
@@ -310,7 +311,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
 
     const Verdict verdict = judge(grid, tiles, seen_hand, *dictionary_);
     if (!verdict.legal()) {
-        return disqualify(peel.player,
+        return disqualify(peel.player, OutCode::illegal_peel,
                           fmt::format("illegal peel: {}{}", verdict.message,
                                       lacking ? fmt::format(" (judged against its hand as of "
                                                             "peel {:04})",
@@ -357,10 +358,10 @@ void Game::on(const input::Dump& dump, Decisions& out) {
     auto& player = players_[dump.player];
     if (!is_tile_letter(dump.letter))
         return disqualify(
-            dump.player,
+            dump.player, OutCode::protocol_error,
             fmt::format("protocol error: dump letter {} is not A-Z", quote_byte(dump.letter)), out);
     if (player.hand.count(dump.letter) == 0)
-        return disqualify(dump.player,
+        return disqualify(dump.player, OutCode::illegal_dump,
                           fmt::format("illegal dump: {} is not in its hand", dump.letter), out);
     if (bunch_.size() < dump_needs) {
         // Refused, its tile stays: sent back, as unread as a dump's three until a grid holds it.
@@ -387,13 +388,14 @@ void Game::on(const input::Dump& dump, Decisions& out) {
 void Game::on(const input::Violation& violation, Decisions& out) {
     if (!valid_player(violation.player))
         return;
-    disqualify(violation.player, "protocol error: " + violation.reason, out);
+    disqualify(violation.player, OutCode::protocol_error, "protocol error: " + violation.reason,
+               out);
 }
 
 void Game::on(const input::Gone& gone, Decisions& out) {
     if (!valid_player(gone.player))
         return;
-    disqualify(gone.player, gone.reason, out);
+    disqualify(gone.player, gone.code, gone.reason, out);
 }
 
 // Everyone not ready is out at once: the order of seats decides nothing, and a player that
@@ -403,7 +405,7 @@ void Game::on(const input::ReadyTimeout&, Decisions& out) {
         return;
     for (std::size_t i = 0; i < players_.size(); ++i)
         if (players_[i].phase == PlayerState::Phase::joining)
-            put_out(static_cast<PlayerId>(i),
+            put_out(static_cast<PlayerId>(i), OutCode::not_ready,
                     players_[i].process_game > 1
                         ? "not ready (no R after G, the next game's start) before the ready timeout"
                     : sequenced(players_[i].version)
@@ -450,22 +452,23 @@ void Game::on(const input::Abort&, Decisions& out) {
     finish(End::aborted, std::nullopt, out);
 }
 
-void Game::disqualify(PlayerId id, std::string reason, Decisions& out) {
-    put_out(id, std::move(reason), out);
+void Game::disqualify(PlayerId id, OutCode code, std::string reason, Decisions& out) {
+    put_out(id, code, std::move(reason), out);
     end_if_decided(out);
     deal_if_all_ready(out);
 }
 
-void Game::put_out(PlayerId id, std::string reason, Decisions& out) {
+void Game::put_out(PlayerId id, OutCode code, std::string reason, Decisions& out) {
     auto& player = players_[id];
     player.phase = PlayerState::Phase::out;
     player.reason = reason;
+    player.out_code = code;
     player.unread.clear();
     const std::string tiles = player.hand.to_string();
     player.hand = {};
     for (char tile : tiles)
         put_back(tile);
-    out.push_back(decision::Disqualified{id, std::move(reason)});
+    out.push_back(decision::Disqualified{id, code, std::move(reason)});
 }
 
 void Game::deal_if_all_ready(Decisions& out) {

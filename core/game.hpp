@@ -57,9 +57,10 @@ struct PlayerState {
     std::optional<std::string> grid;  // the last accepted grid
     int peels = 0;
     int dumps = 0;
-    int messages = 0;            // handshake, ready, peels and dumps it has sent
-    std::size_t grid_bytes = 0;  // the bytes of all its peels' grids
-    std::string reason;          // why it is out
+    int messages = 0;                   // handshake, ready, peels and dumps it has sent
+    std::size_t grid_bytes = 0;         // the bytes of all its peels' grids
+    std::string reason;                 // why it is out, in words
+    OutCode out_code = OutCode::other;  // and as a code
     // A tile sent to it since its last accepted peel: what a racing peel may not have seen yet.
     struct Unread {
         char tile = 0;
@@ -124,9 +125,9 @@ class Game {
     // A message as the player's protocol spells it: 'r' is "r (ready)" to a legacy player,
     // "R (ready)" to a v2 one.
     std::string message_name(PlayerId player, char legacy) const;
-    void disqualify(PlayerId player, std::string reason, Decisions& out);
+    void disqualify(PlayerId player, OutCode code, std::string reason, Decisions& out);
     // Out, its tiles back in the bunch; whether that ends the game is for the caller to see.
-    void put_out(PlayerId player, std::string reason, Decisions& out);
+    void put_out(PlayerId player, OutCode code, std::string reason, Decisions& out);
     void deal_hands(Decisions& out);
     void deal_if_all_ready(Decisions& out);
     void end_if_decided(Decisions& out);

@@ -220,8 +220,9 @@ struct Hostile : Step {
                     const bool tie = std::count(held.begin(), held.end(), *fewest) > 1;
                     RC_ASSERT(game.winner().has_value() == !tie);
                     if (game.winner())
-                        RC_ASSERT(game.players()[static_cast<std::size_t>(*game.winner())]
-                                      .hand.total() == *fewest);
+                        RC_ASSERT(
+                            game.players()[static_cast<std::size_t>(*game.winner())].hand.total() ==
+                            *fewest);
                 }
                 return;
             }
@@ -331,8 +332,11 @@ void stalled_game(Broken broken) {
                     !(sim.players()[static_cast<std::size_t>(p)].seen == state.hand))
                     continue;
                 const std::string grid = sim.staircase_of_seen(p);
-                sim.send(p, v2(sim, p) ? fmt::format("P{:04}{}", sim.players()[static_cast<std::size_t>(p)].seen_number, grid)
-                                       : "p" + grid);
+                sim.send(p, v2(sim, p)
+                                ? fmt::format(
+                                      "P{:04}{}",
+                                      sim.players()[static_cast<std::size_t>(p)].seen_number, grid)
+                                : "p" + grid);
                 peeled = true;
             }
         }
@@ -379,8 +383,11 @@ std::vector<std::string> outcome_of(const Sim& sim) {
     for (const auto& d : sim.decisions()) {
         if (std::holds_alternative<decision::Greeted>(d))
             continue;
+        // Who is out, and when; why may be said in its protocol's terms (a legacy grid short of
+        // a tile is not the hand, a v2 one from the future a protocol error).
         nlohmann::json j = to_json(d);
         j.erase("reason");
+        j.erase("code");
         out.push_back(j.dump());
     }
     return out;
@@ -470,6 +477,10 @@ TEST_CASE("props: grids and log records round-trip", "[props]") {
             const auto back = decision_from_json(to_json(d));
             RC_ASSERT(std::holds_alternative<Decision>(back));
             RC_ASSERT(std::get<Decision>(back) == d);
+            // As a log before codes holds it (version 7): its way out's code from its sentence.
+            const auto old = decision_from_json(to_json(d, 7), 7);
+            RC_ASSERT(std::holds_alternative<Decision>(old));
+            RC_ASSERT(std::get<Decision>(old) == d);
         }
     });
 }

@@ -73,10 +73,10 @@ std::vector<Decision> Sim::take(Arrival arrival) {
                                            static_cast<int>(game().bunch_size())};
             else if (broken_ == Broken::punishes_legacy_stale &&
                      players_[static_cast<std::size_t>(stale->player)].speaks == Speaks::legacy)
-                d = decision::Disqualified{stale->player, "stale"};
+                d = decision::Disqualified{stale->player, OutCode::illegal_peel, "stale"};
             else if (broken_ == Broken::punishes_dump_races &&
                      players_[static_cast<std::size_t>(stale->player)].dump_pending)
-                d = decision::Disqualified{stale->player, "not the hand"};
+                d = decision::Disqualified{stale->player, OutCode::illegal_peel, "not the hand"};
         } else if (auto* peel = std::get_if<decision::PeelAccepted>(&d)) {
             if (broken_ == Broken::skips_a_peel_number && peel->number >= 2)
                 ++peel->number;

@@ -10,7 +10,15 @@ using nlohmann::json;
 
 namespace {
 
+// A record in log version `version`: from version 8, a player's way out says its code.
 struct ToJson {
+    int version = log_version;
+    json out(json record, OutCode code) const {
+        if (version >= 8)
+            record["code"] = to_string(code);
+        return record;
+    }
+
     json operator()(const input::Hello& e) const {
         return {{"type", "hello"}, {"player", e.player}, {"version", e.version}};
     }
@@ -33,7 +41,8 @@ struct ToJson {
         return {{"type", "violation"}, {"player", e.player}, {"reason", bytes_to_json(e.reason)}};
     }
     json operator()(const input::Gone& e) const {
-        return {{"type", "gone"}, {"player", e.player}, {"reason", bytes_to_json(e.reason)}};
+        return out({{"type", "gone"}, {"player", e.player}, {"reason", bytes_to_json(e.reason)}},
+                   e.code);
     }
     json operator()(const input::ReadyTimeout&) const { return {{"type", "ready_timeout"}}; }
     json operator()(const input::GameTimeout&) const { return {{"type", "game_timeout"}}; }
@@ -72,8 +81,9 @@ struct ToJson {
                 {"bunch", d.bunch}};
     }
     json operator()(const decision::Disqualified& d) const {
-        return {
-            {"type", "disqualified"}, {"player", d.player}, {"reason", bytes_to_json(d.reason)}};
+        return out(
+            {{"type", "disqualified"}, {"player", d.player}, {"reason", bytes_to_json(d.reason)}},
+            d.code);
     }
     json operator()(const decision::GameOver& d) const {
         return {{"type", "game_over"},
@@ -90,16 +100,27 @@ std::variant<Result, std::string> checked(JsonFields& fields, std::size_t size, 
     return Result{std::move(event)};
 }
 
+// A way out's code: a version 8 record's own, an older one's read from its sentence (once, here).
+OutCode code_of(JsonFields& fields, const std::string& reason, int version) {
+    if (version < 8)
+        return out_code_of(reason);
+    const auto name = fields.get<std::string>("code");
+    const auto code = out_code_from_string(name);
+    if (!code && fields.error().empty())
+        fields.fail(fmt::format("unknown code \"{}\"", name));
+    return code.value_or(OutCode::other);
+}
+
 }  // namespace
 
-json to_json(const Input& input) {
-    return std::visit(ToJson{}, input);
+json to_json(const Input& input, int version) {
+    return std::visit(ToJson{version}, input);
 }
-json to_json(const Decision& decision) {
-    return std::visit(ToJson{}, decision);
+json to_json(const Decision& decision, int version) {
+    return std::visit(ToJson{version}, decision);
 }
 
-std::variant<Input, std::string> input_from_json(const json& object) {
+std::variant<Input, std::string> input_from_json(const json& object, int version) {
     if (!object.is_object())
         return std::string("not an object");
     JsonFields f(object);
@@ -115,8 +136,12 @@ std::variant<Input, std::string> input_from_json(const json& object) {
         return checked<Input>(f, 3, input::Dump{f.get<int>("player"), f.letter("letter")});
     if (type == "violation")
         return checked<Input>(f, 3, input::Violation{f.get<int>("player"), f.bytes("reason")});
-    if (type == "gone")
-        return checked<Input>(f, 3, input::Gone{f.get<int>("player"), f.bytes("reason")});
+    if (type == "gone") {
+        const std::string reason = f.bytes("reason");
+        const OutCode code = code_of(f, reason, version);
+        return checked<Input>(f, version >= 8 ? 4 : 3,
+                              input::Gone{f.get<int>("player"), code, reason});
+    }
     if (type == "ready_timeout")
         return checked<Input>(f, 1, input::ReadyTimeout{});
     if (type == "game_timeout")
@@ -130,7 +155,7 @@ std::variant<Input, std::string> input_from_json(const json& object) {
     return fmt::format("unknown input type \"{}\"", type);
 }
 
-std::variant<Decision, std::string> decision_from_json(const json& object) {
+std::variant<Decision, std::string> decision_from_json(const json& object, int version) {
     if (!object.is_object())
         return std::string("not an object");
     JsonFields f(object);
@@ -159,9 +184,12 @@ std::variant<Decision, std::string> decision_from_json(const json& object) {
         return checked<Decision>(
             f, 4,
             decision::DumpRefused{f.get<int>("player"), f.letter("letter"), f.get<int>("bunch")});
-    if (type == "disqualified")
-        return checked<Decision>(f, 3,
-                                 decision::Disqualified{f.get<int>("player"), f.bytes("reason")});
+    if (type == "disqualified") {
+        const std::string reason = f.bytes("reason");
+        const OutCode code = code_of(f, reason, version);
+        return checked<Decision>(f, version >= 8 ? 4 : 3,
+                                 decision::Disqualified{f.get<int>("player"), code, reason});
+    }
     if (type == "game_over") {
         const auto end_text = f.get<std::string>("end");
         const auto end = end_from_string(end_text);

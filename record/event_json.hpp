@@ -12,12 +12,17 @@
 
 namespace bg {
 
-nlohmann::json to_json(const Input& input);
-nlohmann::json to_json(const Decision& decision);
+// As a log of `version` holds them: from version 8, a `gone` input and a `disqualified`
+// decision say the way out's code (core/out_code.hpp) beside its reason.
+nlohmann::json to_json(const Input& input, int version = log_version);
+nlohmann::json to_json(const Decision& decision, int version = log_version);
 
-// The input or decision a record's object holds, or why it is not one.
-std::variant<Input, std::string> input_from_json(const nlohmann::json& object);
-std::variant<Decision, std::string> decision_from_json(const nlohmann::json& object);
+// The input or decision a record's object holds, or why it is not one. A way out in a log
+// before version 8 has its code from its reason's sentence.
+std::variant<Input, std::string> input_from_json(const nlohmann::json& object,
+                                                 int version = log_version);
+std::variant<Decision, std::string> decision_from_json(const nlohmann::json& object,
+                                                       int version = log_version);
 
 // A usage record's object: {"player", "cpu_ns", "memory_peak_bytes"}, each measure a number or
 // null.

@@ -15,11 +15,11 @@ void EventLog::start(const GameSetup& setup, std::uint64_t t_ns) {
 }
 
 void EventLog::input(const Input& input, std::uint64_t t_ns) {
-    append("input", building() ? to_json(input) : nlohmann::json(), t_ns);
+    append("input", building() ? to_json(input, version_) : nlohmann::json(), t_ns);
 }
 
 void EventLog::decision(const Decision& decision, std::uint64_t t_ns) {
-    append("decision", building() ? to_json(decision) : nlohmann::json(), t_ns);
+    append("decision", building() ? to_json(decision, version_) : nlohmann::json(), t_ns);
 }
 
 void EventLog::usage(PlayerId player, const PlayerUsage& usage, std::uint64_t t_ns) {

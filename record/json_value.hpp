@@ -107,6 +107,11 @@ class JsonFields {
         return get<int>(key);
     }
     const std::string& error() const { return error_; }
+    // A problem the reader found in a value it read (the first is kept).
+    void fail(std::string why) {
+        if (error_.empty())
+            error_ = std::move(why);
+    }
     // Nothing but the fields read may be there: an added field is an edit.
     void expect_size(std::size_t fields) {
         if (error_.empty() && object_.size() != fields)

@@ -102,7 +102,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
             if (!expected.empty())
                 return where("an input where the decision " + decision_text(expected.front()) +
                              " was due");
-            auto parsed = input_from_json(record["input"]);
+            auto parsed = input_from_json(record["input"], setup->version);
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where("bad input: " + *error);
             const Input& input = std::get<Input>(parsed);
@@ -125,7 +125,7 @@ std::variant<json, std::string> replay_log(std::istream& in,
             }
             race.after(*game, t);
         } else if (record.contains("decision")) {
-            auto parsed = decision_from_json(record["decision"]);
+            auto parsed = decision_from_json(record["decision"], setup->version);
             if (auto* error = std::get_if<std::string>(&parsed))
                 return where("bad decision: " + *error);
             if (expected.empty())

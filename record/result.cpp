@@ -109,6 +109,8 @@ nlohmann::json result_json(const GameSetup& setup, const Game& game,
         }
         if (setup.version >= 5)
             players.back()["process_game"] = p.process_game;
+        if (setup.version >= 8)
+            players.back()["code"] = out ? json(to_string(p.out_code)) : json(nullptr);
         if (setup.version >= 6) {
             const PlayerUsage used = i < usage.size() ? usage[i] : PlayerUsage{};
             players.back()["remote"] = remote_json(used.remote);

@@ -33,9 +33,11 @@ namespace bg {
 // (`cpu_wait_note`); the result's players say the same in milliseconds (`cpu_wait_ms`,
 // `cpu_wait_note`), and the result the race's length (`race_ms`: from the input that dealt the
 // hands to the one that ended the game) and whether it was `contended`. Version 8 (host 1.6.0):
-// nothing new in its records, but a reason names a byte that is not a printable character in
-// words and by its code ("a newline (0x0a)") where an older log has the code alone ("0x0a"), and
-// each is replayed in its own version's words.
+// a player's way out has a code from one closed list (core/out_code.hpp) beside its sentence: in
+// a `gone` input, a `disqualified` decision and the result's players (`code`, null for a player
+// still in); an older log's codes are read from its sentences. And a reason names a byte that is
+// not a printable character in words and by its code ("a newline (0x0a)") where an older log has
+// the code alone ("0x0a"), and each is replayed in its own version's words.
 inline constexpr int log_version = 8;
 inline constexpr int oldest_log_version = 1;
 

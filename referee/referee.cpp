@@ -195,104 +195,122 @@ void Referee::take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects) {
     }
     if (game_.over())
         return take_after_game(arrival);
-    std::visit(
-        [&](auto& a) {
-            using A = std::decay_t<decltype(a)>;
-            if constexpr (std::is_same_v<A, arrival::Output>) {
-                Seat& seat = seats_[static_cast<std::size_t>(a.player)];
-                if (out(a.player) || seat.reader.failed())
-                    return;
-                std::vector<Input> inputs;
-                seat.reader.feed(a.bytes, inputs);
-                for (const auto& in : inputs) {
-                    if (std::holds_alternative<input::Ready>(in))
-                        seat.ready_sent = true;
-                    handle(in, t_ns, effects);
-                }
-            } else if constexpr (std::is_same_v<A, arrival::OutputEnd>) {
-                if (out(a.player))
-                    return;
-                std::vector<Input> inputs;
-                seats_[static_cast<std::size_t>(a.player)].reader.finish(inputs);
-                for (const auto& in : inputs)
-                    handle(in, t_ns, effects);
-                gone_soon(a.player, "closed its output (stdout)", effects);
-            } else if constexpr (std::is_same_v<A, arrival::Exited>) {
-                if (out(a.player))
-                    return;
-                std::string reason = describe_exit(a.status, a.signal);
-                // sh's own statuses for a command it could not find (127) or run (126).
-                if (!seats_[static_cast<std::size_t>(a.player)].ready_sent && a.signal == 0 &&
-                    (a.status == 126 || a.status == 127)) {
-                    failed_to_start_ = true;
-                    reason = fmt::format(
-                        "could not start: sh {} ({})", reason,
-                        a.status == 127 ? "command not found" : "command not executable");
-                }
-                handle(input::Gone{a.player, std::move(reason)}, t_ns, effects);
-            } else if constexpr (std::is_same_v<A, arrival::Left>) {
-                if (!out(a.player))
-                    handle(input::Gone{a.player, std::move(a.reason)}, t_ns, effects);
-            } else if constexpr (std::is_same_v<A, arrival::StartFailed>) {
-                failed_to_start_ = true;
-                handle(input::Gone{a.player, "could not start: " + a.error}, t_ns, effects);
-            } else if constexpr (std::is_same_v<A, arrival::InputError>) {
-                gone_soon(a.player, fmt::format("stopped reading its input ({})", a.error),
-                          effects);
-            } else if constexpr (std::is_same_v<A, arrival::OutOfMemory>) {
-                if (!out(a.player))
-                    handle(input::Gone{a.player, fmt::format("used more than {} of memory (its "
-                                                             "processes together)",
-                                                             memory_amount(a.limit_bytes))},
-                           t_ns, effects);
-            } else if constexpr (std::is_same_v<A, arrival::Backlog>) {
-                if (a.bytes > backlog_limit && !out(a.player))
-                    handle(input::Gone{a.player, fmt::format("does not read its input ({} bytes "
-                                                             "queued)",
-                                                             a.bytes)},
-                           t_ns, effects);
-            } else if constexpr (std::is_same_v<A, arrival::TimerFired>) {
-                switch (a.timer.kind) {
-                    case GameTimer::Kind::ready:
-                        return handle(input::ReadyTimeout{}, t_ns, effects);
-                    case GameTimer::Kind::game:
-                        return handle(input::GameTimeout{}, t_ns, effects);
-                    case GameTimer::Kind::stall:
-                        // A firing from before the clock was stopped or restarted in this turn
-                        // is no stall.
-                        if (stall_started_ && *stall_started_ != takes_)
-                            handle(input::StallTimeout{}, t_ns, effects);
-                        return;
-                    case GameTimer::Kind::exit_wait: {
-                        Seat& seat = seats_[static_cast<std::size_t>(a.timer.player)];
-                        seat.exit_wait = false;
-                        if (!out(a.timer.player))
-                            handle(input::Gone{a.timer.player, seat.gone_reason}, t_ns, effects);
-                        return;
-                    }
-                }
-            } else if constexpr (std::is_same_v<A, arrival::Note>) {
-                // Taken before the visit (take_one).
-            } else {
-                static_assert(std::is_same_v<A, arrival::Signalled>);
-                // Once the game is over a signal stops nothing: the host only waits for the
-                // players to go, and its exit says the game was played.
-                if (game_.over())
-                    return;
-                if (abort_signal_ == 0)
-                    abort_signal_ = a.signal;
-                handle(input::Abort{a.name}, t_ns, effects);
-            }
-        },
-        arrival);
+    std::visit([&](auto& a) { on(a, t_ns, effects); }, arrival);
 }
 
-void Referee::gone_soon(PlayerId player, std::string reason, Effects& effects) {
+// What each arrival is for the game: inputs, in the order the player or the clock made them.
+
+void Referee::on(arrival::Output& a, std::uint64_t t_ns, Effects& effects) {
+    Seat& seat = seats_[static_cast<std::size_t>(a.player)];
+    if (out(a.player) || seat.reader.failed())
+        return;
+    std::vector<Input> inputs;
+    seat.reader.feed(a.bytes, inputs);
+    for (const auto& in : inputs) {
+        if (std::holds_alternative<input::Ready>(in))
+            seat.ready_sent = true;
+        handle(in, t_ns, effects);
+    }
+}
+
+void Referee::on(arrival::OutputEnd& a, std::uint64_t t_ns, Effects& effects) {
+    if (out(a.player))
+        return;
+    std::vector<Input> inputs;
+    seats_[static_cast<std::size_t>(a.player)].reader.finish(inputs);
+    for (const auto& in : inputs)
+        handle(in, t_ns, effects);
+    gone_soon(a.player, OutCode::closed_output, "closed its output (stdout)", effects);
+}
+
+void Referee::on(arrival::Exited& a, std::uint64_t t_ns, Effects& effects) {
+    if (out(a.player))
+        return;
+    std::string reason = describe_exit(a.status, a.signal);
+    OutCode code = a.signal ? OutCode::killed : OutCode::exited;
+    // sh's own statuses for a command it could not find (127) or run (126).
+    if (!seats_[static_cast<std::size_t>(a.player)].ready_sent && a.signal == 0 &&
+        (a.status == 126 || a.status == 127)) {
+        failed_to_start_ = true;
+        code = OutCode::could_not_start;
+        reason = fmt::format("could not start: sh {} ({})", reason,
+                             a.status == 127 ? "command not found" : "command not executable");
+    }
+    handle(input::Gone{a.player, code, std::move(reason)}, t_ns, effects);
+}
+
+void Referee::on(arrival::Left& a, std::uint64_t t_ns, Effects& effects) {
+    if (!out(a.player))
+        handle(input::Gone{a.player, OutCode::left, std::move(a.reason)}, t_ns, effects);
+}
+
+void Referee::on(arrival::StartFailed& a, std::uint64_t t_ns, Effects& effects) {
+    failed_to_start_ = true;
+    handle(input::Gone{a.player, OutCode::could_not_start, "could not start: " + a.error}, t_ns,
+           effects);
+}
+
+void Referee::on(arrival::InputError& a, std::uint64_t, Effects& effects) {
+    gone_soon(a.player, OutCode::stopped_reading,
+              fmt::format("stopped reading its input ({})", a.error), effects);
+}
+
+void Referee::on(arrival::OutOfMemory& a, std::uint64_t t_ns, Effects& effects) {
+    if (!out(a.player))
+        handle(input::Gone{a.player, OutCode::out_of_memory,
+                           fmt::format("used more than {} of memory (its processes together)",
+                                       memory_amount(a.limit_bytes))},
+               t_ns, effects);
+}
+
+void Referee::on(arrival::Backlog& a, std::uint64_t t_ns, Effects& effects) {
+    if (a.bytes > backlog_limit && !out(a.player))
+        handle(input::Gone{a.player, OutCode::stopped_reading,
+                           fmt::format("does not read its input ({} bytes queued)", a.bytes)},
+               t_ns, effects);
+}
+
+void Referee::on(arrival::TimerFired& a, std::uint64_t t_ns, Effects& effects) {
+    switch (a.timer.kind) {
+        case GameTimer::Kind::ready:
+            return handle(input::ReadyTimeout{}, t_ns, effects);
+        case GameTimer::Kind::game:
+            return handle(input::GameTimeout{}, t_ns, effects);
+        case GameTimer::Kind::stall:
+            // A firing from before the clock was stopped or restarted in this turn is no stall.
+            if (stall_started_ && *stall_started_ != takes_)
+                handle(input::StallTimeout{}, t_ns, effects);
+            return;
+        case GameTimer::Kind::exit_wait: {
+            Seat& seat = seats_[static_cast<std::size_t>(a.timer.player)];
+            seat.exit_wait = false;
+            if (!out(a.timer.player))
+                handle(input::Gone{a.timer.player, seat.gone_code, seat.gone_reason}, t_ns,
+                       effects);
+            return;
+        }
+    }
+}
+
+void Referee::on(arrival::Signalled& a, std::uint64_t t_ns, Effects& effects) {
+    // Once the game is over a signal stops nothing: the host only waits for the players to go,
+    // and its exit says the game was played (take_one has passed it to take_after_game).
+    if (abort_signal_ == 0)
+        abort_signal_ = a.signal;
+    handle(input::Abort{a.name}, t_ns, effects);
+}
+
+void Referee::on(arrival::Note&, std::uint64_t, Effects&) {
+    // Taken before the visit (take_one).
+}
+
+void Referee::gone_soon(PlayerId player, OutCode code, std::string reason, Effects& effects) {
     Seat& seat = seats_[static_cast<std::size_t>(player)];
     if (out(player) || seat.exit_wait)
         return;
     seat.exit_wait = true;
     seat.gone_reason = std::move(reason);
+    seat.gone_code = code;
     effects.push_back(effect::StartTimer{{GameTimer::Kind::exit_wait, player}, exit_wait_ms});
 }
 

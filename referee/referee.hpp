@@ -220,12 +220,24 @@ class Referee {
         bool ready_sent = false;  // it said r: an exit now is not a failure to start
         bool exit_wait = false;   // its exit_wait timer runs
         std::string gone_reason;  // the reason it will be given when the timer fires
+        OutCode gone_code = OutCode::other;
         SeatStats stats;
         std::optional<std::uint64_t> tiles_sent_ns;  // new tiles it has not answered with a peel
         bool may_stay = false;  // the game is over, and it may stay for the next (v004)
     };
 
     void take_one(Arrival arrival, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Output& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::OutputEnd& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Exited& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Left& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::StartFailed& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::InputError& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::OutOfMemory& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Backlog& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::TimerFired& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Signalled& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Note& a, std::uint64_t t_ns, Effects& effects);
     // After the game: what a player that may stay sends is read, P and D ignored (sent before
     // it read its E); anything else, or its end, and it may not.
     void take_after_game(const Arrival& arrival);
@@ -233,7 +245,7 @@ class Referee {
     void handle(const Input& input, std::uint64_t t_ns, Effects& effects);
     // A closed pipe usually means the process is dying: its exit, a moment later, says why;
     // else `reason` puts it out.
-    void gone_soon(PlayerId player, std::string reason, Effects& effects);
+    void gone_soon(PlayerId player, OutCode code, std::string reason, Effects& effects);
     void perform(const Decision& decision, const Table& table, Effects& effects);
     void send(std::vector<Outgoing> messages, Effects& effects);
     void end_game(Effects& effects);

@@ -6,26 +6,32 @@
 using namespace bg;
 
 TEST_CASE("event json: every input and decision round-trips", "[event_json]") {
-    const std::vector<Input> inputs = {input::Hello{0, 2},       input::Peel{1, "001001B", 7},
-                                       input::Ready{1},          input::Peel{0, "001001A", {}},
-                                       input::Dump{2, 'Q'},      input::Violation{1, "x"},
-                                       input::Gone{0, "exited"}, input::ReadyTimeout{},
-                                       input::GameTimeout{},     input::Abort{"SIGINT"}};
+    const std::vector<Input> inputs = {input::Hello{0, 2},
+                                       input::Peel{1, "001001B", 7},
+                                       input::Ready{1},
+                                       input::Peel{0, "001001A", {}},
+                                       input::Dump{2, 'Q'},
+                                       input::Violation{1, "x"},
+                                       input::Gone{0, OutCode::exited, "exited"},
+                                       input::ReadyTimeout{},
+                                       input::GameTimeout{},
+                                       input::Abort{"SIGINT"}};
     for (const auto& in : inputs) {
         INFO(to_json(in).dump());
         const auto back = input_from_json(to_json(in));
         REQUIRE(std::holds_alternative<Input>(back));
         CHECK(std::get<Input>(back) == in);
     }
-    const std::vector<Decision> decisions = {decision::Greeted{1, 2},
-                                             decision::HandsDealt{{"AB", "", "CD"}},
-                                             decision::PeelAccepted{1, 3, "A.B", 40},
-                                             decision::PeelStale{0, "XY", 2, 4},
-                                             decision::Dumped{0, 'Q', "AEZ"},
-                                             decision::DumpRefused{1, 'K', 2},
-                                             decision::Disqualified{2, "why"},
-                                             decision::GameOver{End::bananas, 1},
-                                             decision::GameOver{End::aborted, std::nullopt}};
+    const std::vector<Decision> decisions = {
+        decision::Greeted{1, 2},
+        decision::HandsDealt{{"AB", "", "CD"}},
+        decision::PeelAccepted{1, 3, "A.B", 40},
+        decision::PeelStale{0, "XY", 2, 4},
+        decision::Dumped{0, 'Q', "AEZ"},
+        decision::DumpRefused{1, 'K', 2},
+        decision::Disqualified{2, OutCode::illegal_peel, "why"},
+        decision::GameOver{End::bananas, 1},
+        decision::GameOver{End::aborted, std::nullopt}};
     for (const auto& d : decisions) {
         INFO(to_json(d).dump());
         const auto back = decision_from_json(to_json(d));

@@ -99,7 +99,7 @@ TEST_CASE("game: nobody ready at the ready timeout: nobody wins, whatever the se
 
     // The others gone before it said r, the last seat still waits for its own r.
     Game left = new_game(2);
-    left.handle(input::Gone{0, "exited with status 1"});
+    left.handle(input::Gone{0, OutCode::exited, "exited with status 1"});
     CHECK_FALSE(left.over());
     const auto timeout = left.handle(input::ReadyTimeout{});
     CHECK(only<decision::GameOver>(timeout, 1) ==
@@ -332,9 +332,9 @@ TEST_CASE("game: the bunch running short ends the game in bananas", "[game]") {
 
 TEST_CASE("game: players leaving end the game when one or none is left", "[game]") {
     Game game = dealt_game(3);
-    CHECK(
-        only<decision::Disqualified>(game.handle(input::Gone{0, "exited with status 1"})).reason ==
-        "exited with status 1");
+    CHECK(only<decision::Disqualified>(
+              game.handle(input::Gone{0, OutCode::exited, "exited with status 1"}))
+              .reason == "exited with status 1");
     CHECK_FALSE(game.over());
     check_conserved(game);
     const auto d = game.handle(input::Violation{1, "bad byte"});
@@ -342,7 +342,8 @@ TEST_CASE("game: players leaving end the game when one or none is left", "[game]
     CHECK(only<decision::GameOver>(d, 1) == decision::GameOver{End::last_player_standing, 2});
 
     Game solo = dealt_game(1);
-    const auto gone = solo.handle(input::Gone{0, "closed its output (stdout)"});
+    const auto gone =
+        solo.handle(input::Gone{0, OutCode::closed_output, "closed its output (stdout)"});
     CHECK(only<decision::GameOver>(gone, 1) == decision::GameOver{End::everyone_out, std::nullopt});
 }
 
@@ -585,7 +586,7 @@ TEST_CASE("game: standings put the winner first, then the fewest tiles", "[game]
     game.handle(input::GameTimeout{});
     CHECK(game.standings() == std::vector<int>{3, 1, 1});
     Game out = dealt_game(3);
-    out.handle(input::Gone{2, "gone"});
+    out.handle(input::Gone{2, OutCode::left, "gone"});
     out.handle(input::GameTimeout{});
     CHECK(out.standings() == std::vector<int>{1, 1, 0});
 

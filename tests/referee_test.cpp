@@ -340,3 +340,70 @@ TEST_CASE("referee: a v004 player that sends more than moves after its E, or is 
     CHECK_FALSE(referee.release_reader(1));
     CHECK(referee.release_reader(0));
 }
+
+TEST_CASE(
+    "referee: every way out has its code, and a sentence written before codes reads back to it",
+    "[referee]") {
+    // Sixteen players, each put out another way; the last two stay in.
+    constexpr int players = 16;
+    GameSetup setup;
+    setup.game = RulesConfig{3, players, 2};
+    for (int i = 0; i < players; ++i)
+        setup.commands.push_back(fmt::format("bot{}", i));
+    MemoryLog log;
+    Referee referee(setup, two_letter_words(), log);
+    referee.start(0);
+    std::uint64_t t = second;
+    const auto take = [&](Arrival arrival) { referee.take(std::move(arrival), t += second); };
+    // Before the deal: a command that cannot start, one sh cannot find, one that sends a byte
+    // the grammar does not allow; every other player is ready but the one left for the ready
+    // timeout.
+    take(arrival::StartFailed{0, "no such file"});
+    take(arrival::Exited{1, 127, 0});
+    take(arrival::Output{2, "x"});
+    for (int p = 4; p < players; ++p)
+        take(arrival::Output{p, "r"});
+    take(arrival::TimerFired{{GameTimer::Kind::ready, 0}});
+    REQUIRE(referee.game().dealt());
+    // After it, each other way.
+    take(arrival::Exited{4, 1, 0});
+    take(arrival::Exited{5, 0, 9});
+    take(arrival::OutputEnd{6});
+    take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 6}});
+    take(arrival::InputError{7, "broken pipe"});
+    take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 7}});
+    take(arrival::Backlog{8, Referee::backlog_limit + 1});
+    take(arrival::OutOfMemory{9, 256u << 20});
+    take(arrival::Left{10, "its connection dropped and did not come back within 10000 ms"});
+    take(arrival::Output{11, "p001001A"});  // not its hand
+    const auto& hand12 = referee.game().players()[12].hand;
+    char absent = 'A';
+    while (hand12.count(absent) > 0)
+        ++absent;
+    take(arrival::Output{12, std::string("d") + absent});
+    take(arrival::Output{13, "pX"});  // a grid's size that is no number
+    const std::vector<OutCode> expected = {OutCode::could_not_start,
+                                           OutCode::could_not_start,
+                                           OutCode::protocol_error,
+                                           OutCode::not_ready,
+                                           OutCode::exited,
+                                           OutCode::killed,
+                                           OutCode::closed_output,
+                                           OutCode::stopped_reading,
+                                           OutCode::stopped_reading,
+                                           OutCode::out_of_memory,
+                                           OutCode::left,
+                                           OutCode::illegal_peel,
+                                           OutCode::illegal_dump,
+                                           OutCode::protocol_error};
+    for (std::size_t p = 0; p < expected.size(); ++p) {
+        const PlayerState& player = referee.game().players()[p];
+        INFO(p << ": " << player.reason);
+        REQUIRE(player.phase == PlayerState::Phase::out);
+        CHECK(player.out_code == expected[p]);
+        // A log or a database from before codes has the sentence alone: it reads back the same.
+        CHECK(out_code_of(player.reason) == expected[p]);
+    }
+    CHECK(referee.game().players()[14].phase != PlayerState::Phase::out);
+    CHECK(referee.game().players()[15].phase != PlayerState::Phase::out);
+}
