@@ -130,10 +130,9 @@ class Bot {
         };
         events.exited = [this](std::int64_t, int signal) { on_exit(signal); };
         // A remote seat's bot that closed its connection has left, as one that closes its
-        // output has.
-        events.left = [this](std::string) { on_output_end(); };
+        // output has; one out of memory has gone too.
+        events.gone = [this](OutCode, std::string) { on_output_end(); };
         events.send_failed = [](std::string) {};
-        events.out_of_memory = [](std::uint64_t) {};
         events.finished = [this] { finished_at_ = uv_hrtime(); };
         seat_->attach(std::move(events));
         return seat_->open();
@@ -194,7 +193,7 @@ class Bot {
     }
     // Whether a remote seat's bot ever connected (a process's: true).
     bool connected() const {
-        const auto link = seat_->link_usage();
+        const auto link = seat_->usage().remote;
         return !link || link->connections > 0;
     }
     // The processes it still ran shortly before end() would kill them.

@@ -95,6 +95,14 @@ bool valid_utf8(std::string_view text) {
     return true;
 }
 
+std::string memory_amount(std::uint64_t bytes) {
+    if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+        return fmt::format("{} GiB", bytes >> 30);
+    if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
+        return fmt::format("{} MiB", bytes >> 20);
+    return fmt::format("{} bytes", bytes);
+}
+
 std::string escape_for_terminal(std::string_view text) {
     std::string out;
     out.reserve(text.size());

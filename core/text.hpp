@@ -33,6 +33,9 @@ bool valid_utf8(std::string_view text);
 // clipboard or pose as another line.
 std::string escape_for_terminal(std::string_view text);
 
+// An amount of memory as people read it: "256 MiB", "3 GiB", "1000 bytes" (whole units only).
+std::string memory_amount(std::uint64_t bytes);
+
 // The whole of `text` as a T, or nullopt: nothing before or after the number (no spaces, no
 // '+'), no sign for an unsigned T, nothing out of T's range (std::from_chars's rules).
 template <class T>

@@ -16,6 +16,7 @@
 #include "cli/console.hpp"
 #include "cli/options.hpp"
 #include "match/venue.hpp"
+#include "record/result.hpp"
 #include "record/setup.hpp"
 #include "serve/request.hpp"
 #include "transport/sandbox.hpp"
@@ -68,8 +69,8 @@ int play_game(const Invocation& invocation);
 int check_bot(const Invocation& invocation);
 int replay(const std::string& path, bool json, bool quiet, const std::string& html);
 
-// The result, as a table or one line of JSON.
-void print_result(const nlohmann::json& result, bool json);
+// The result, as a table or one line of JSON as a log of `version` holds it.
+void print_result(const GameResult& result, bool json, int version = log_version);
 void print_live_line(double seconds, const std::string& line);
 // The game's page (viewer/), from its log's records; false (and said why) when it cannot be had.
 bool write_game_page(std::istream& log, const std::string& log_name, const std::string& path);

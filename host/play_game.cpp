@@ -78,7 +78,7 @@ struct Game {
     EventLog log;
     std::vector<nlohmann::json> page_records;  // --html without --log: the log kept here
     std::unique_ptr<live::Observer> live;
-    nlohmann::json result;  // once played
+    std::optional<GameResult> result;  // once played
 };
 
 // The seeds of the games: the first is --seed itself (one game deals as it always has), each
@@ -253,6 +253,7 @@ int run_match(const Invocation& invocation, Series& series, Game& game, bool las
         command = remote::shown_command(command);
     series.venue->describe(setup, series.cgroup.get());
     Match::Options options;
+    options.keep = true;  // the lineup parks or lets go a player that stays
     options.player_lines = [](PlayerId player, const std::string& line) {
         say("[player {}] {}\n", player + 1, line);
     };
@@ -289,7 +290,7 @@ int run_match(const Invocation& invocation, Series& series, Game& game, bool las
     series.playing = nullptr;
     const Referee& referee = match.referee();
     game.result = referee.result();
-    print_result(game.result, invocation.json);
+    print_result(*game.result, invocation.json);
     if (referee.abort_signal() != 0)
         return 128 + referee.abort_signal();
     return referee.any_failed_to_start() ? exit_player_failed : exit_played;
@@ -401,12 +402,12 @@ int play_game(const Invocation& invocation) {
             }
         }
         const int game_status = play_one(invocation, series, game, game.number == invocation.games);
-        if (!game.result.is_null()) {
+        if (game.result) {
             ++played;
-            if (game.result["winner"].is_null())
-                ++no_winner;
+            if (game.result->winner)
+                ++wins[static_cast<std::size_t>(*game.result->winner)];
             else
-                ++wins[game.result["winner"].get<std::size_t>()];
+                ++no_winner;
         }
         if (game_status != exit_played && game_status != exit_player_failed) {
             status = game_status;

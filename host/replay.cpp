@@ -15,9 +15,9 @@
 
 namespace bg::host {
 
-void print_result(const nlohmann::json& result, bool json) {
+void print_result(const GameResult& result, bool json, int version) {
     if (json)
-        out.write(result.dump() + "\n");
+        out.write(to_json(result, version).dump() + "\n");
     else
         out.write(result_table(result));
 }
@@ -66,7 +66,8 @@ int replay(const std::string& path, bool json, bool quiet, const std::string& ht
         say("host: {}: {}\n", escape_for_terminal(path), *error);
         return exit_failed;
     }
-    print_result(std::get<nlohmann::json>(replayed), json);
+    const auto& [result, version] = std::get<Replayed>(replayed);
+    print_result(result, json, version);
     if (!html.empty()) {
         in.clear();
         in.seekg(0);

@@ -22,9 +22,8 @@ Seat::Events ending(std::function<void(const std::string& line)> player_lines,
             player_lines(escape_for_terminal(line));
     };
     events.exited = [](std::int64_t, int) {};
-    events.left = [](std::string) {};
+    events.gone = [](OutCode, std::string) {};
     events.send_failed = [](std::string) {};
-    events.out_of_memory = [](std::uint64_t) {};
     events.finished = [on_finished = std::move(on_finished)] {
         if (on_finished)
             on_finished();
@@ -72,7 +71,6 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
         slot.other = seat != nullptr;
         if (!seat)
             seat = venue_.seat(loop_, index, slot.command, cgroup_, ++slot.lives);
-        seat->allow_keeping(true);
         slot.playing = seat.get();
         seating.continuing.emplace_back();
         seating.readers.emplace_back();
@@ -145,9 +143,8 @@ Seat::Events Lineup::parked_events(int index) {
     };
     events.output_end = drop_it;
     events.exited = [drop_it](std::int64_t, int) { drop_it(); };
-    events.left = [drop_it](std::string) { drop_it(); };
+    events.gone = [drop_it](OutCode, std::string) { drop_it(); };
     events.send_failed = [drop_it](std::string) { drop_it(); };
-    events.out_of_memory = [drop_it](std::uint64_t) { drop_it(); };
     events.log = [this, index](std::string_view line) {
         if (options_.player_lines)
             options_.player_lines(index, escape_for_terminal(line));

@@ -88,12 +88,11 @@ Seat::Events Match::events_of(PlayerId id) {
     events.exited = [this, id](std::int64_t status, int signal) {
         arrive(arrival::Exited{id, status, signal});
     };
-    events.left = [this, id](std::string reason) { arrive(arrival::Left{id, std::move(reason)}); };
+    events.gone = [this, id](OutCode code, std::string reason) {
+        arrive(arrival::Gone{id, code, std::move(reason)});
+    };
     events.send_failed = [this, id](std::string error) {
         arrive(arrival::InputError{id, std::move(error)});
-    };
-    events.out_of_memory = [this, id](std::uint64_t limit) {
-        arrive(arrival::OutOfMemory{id, limit});
     };
     events.finished = [this] { close_if_done(); };
     events.note = [this, id](std::string what) { arrive(arrival::Note{id, std::move(what)}); };
@@ -181,7 +180,7 @@ void Match::perform(Effect& effect) {
                 timer(e.timer).stop();
             } else if constexpr (std::is_same_v<E, effect::Stop>) {
                 Seat& seat = *places_[static_cast<std::size_t>(e.player)]->seat;
-                if (!(e.may_stay && seat.keep()))
+                if (!(e.may_stay && options_.keep && seat.keep()))
                     seat.close(e.farewell_ms, e.grace_ms);
             } else if constexpr (std::is_same_v<E, effect::Line>) {
                 if (options_.reporter)
@@ -211,15 +210,8 @@ void Match::close_if_done() {
     done_ = true;
     // Every seat is finished: what each used, then the result, go in the log.
     std::vector<PlayerUsage> usage;
-    for (const auto& place : places_) {
-        const cgroups::Usage used = place->seat->usage();
-        std::optional<RemoteUsage> remote;
-        if (const auto link = place->seat->link_usage())
-            remote = RemoteUsage{link->connections, link->pings, link->rtt_ms, link->rtt_max_ms};
-        const cgroups::CpuWait wait = place->seat->cpu_wait();
-        usage.push_back(
-            PlayerUsage{used.cpu_ns, used.memory_peak_bytes, remote, wait.ns, wait.note});
-    }
+    for (const auto& place : places_)
+        usage.push_back(place->seat->usage());
     referee_.finish(std::move(usage), now_ns());
     for (auto& place : places_)
         place->exit_wait.close();

@@ -36,6 +36,9 @@ class Match {
         Reporter reporter;
         PlayerLines player_lines;
         SeatOrder seat_order = SeatOrder::drawn;
+        // Whether a seat may keep its player at the game's end, where the player may stay for
+        // the next (protocol v004): its owner's, a lineup, which lets it go or parks it.
+        bool keep = false;
         // Called once the game is over, every seat is finished and every handle of the match is
         // closed: the match may then be destroyed.
         std::function<void()> on_done;

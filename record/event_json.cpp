@@ -237,7 +237,7 @@ std::variant<std::pair<PlayerId, PlayerUsage>, std::string> usage_from_json(cons
         auto read = remote_from_json(object["remote"]);
         if (auto* error = std::get_if<std::string>(&read))
             return *error;
-        usage.remote = std::get<std::optional<RemoteUsage>>(read);
+        usage.remote = std::get<std::optional<LinkUsage>>(read);
     }
     std::vector<std::pair<const char*, std::optional<std::uint64_t>*>> measures = {
         {"cpu_ns", &usage.cpu_ns}, {"memory_peak_bytes", &usage.memory_peak_bytes}};

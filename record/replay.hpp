@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dictionary.hpp"
+#include "record/result.hpp"
 #include "record/setup.hpp"
 
 namespace bg {
@@ -23,10 +24,16 @@ using DictionaryFinder =
 // A live line (record/live_lines.hpp) of the replayed game, at the time the log recorded.
 using ReplayLines = std::function<void(std::uint64_t t_ns, const std::string& line)>;
 
+// A log replayed: its game's result, and the log's version (which says how it is written).
+struct Replayed {
+    GameResult result;
+    int version = log_version;
+};
+
 // The game's result, or what is wrong with the log. With `lines`, the live lines the game
 // printed, made again as the decisions are (a line may come before a broken record is found).
-std::variant<nlohmann::json, std::string> replay_log(std::istream& log,
-                                                     const DictionaryFinder& find_dictionary,
-                                                     const ReplayLines& lines = {});
+std::variant<Replayed, std::string> replay_log(std::istream& log,
+                                               const DictionaryFinder& find_dictionary,
+                                               const ReplayLines& lines = {});
 
 }  // namespace bg

@@ -36,15 +36,6 @@ std::string describe_exit(std::int64_t status, int signal) {
     return fmt::format("exited with status {}", status);
 }
 
-// "256 MiB", "1.5 GiB", "1000 bytes".
-std::string memory_amount(std::uint64_t bytes) {
-    if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
-        return fmt::format("{} GiB", bytes >> 30);
-    if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
-        return fmt::format("{} MiB", bytes >> 20);
-    return fmt::format("{} bytes", bytes);
-}
-
 // The order's generator is its own stream of the seed: drawing orders never changes the deal.
 constexpr std::uint64_t order_stream = 0x5ea7'0fde'a1e5'0000ULL;
 
@@ -78,8 +69,14 @@ void Referee::in_seat_order(std::vector<T>& items, std::size_t sources, SourceOf
     });
 }
 
-nlohmann::json Referee::result() const {
-    return result_json(setup_, game_, usage_, race_.ns());
+GameResult Referee::result() const {
+    GameResult result = game_result(setup_, game_, usage_, race_.ns());
+    for (std::size_t i = 0; i < result.players.size() && i < seats_.size(); ++i) {
+        const SeatStats& stats = seats_[i].stats;
+        result.players[i].counts = PeelCounts{stats.stale_peels, stats.timed_peels,
+                                              static_cast<double>(stats.think_ns) / 1e6};
+    }
+    return result;
 }
 
 void Referee::finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns) {
@@ -91,7 +88,7 @@ void Referee::finish(std::vector<PlayerUsage> usage, std::uint64_t t_ns) {
     if (setup_.version >= 2)
         for (std::size_t i = 0; i < usage_.size(); ++i)
             log_.usage(static_cast<PlayerId>(i), usage_[i], t_ns);
-    log_.result(result(), t_ns);
+    log_.result(to_json(result(), setup_.version), t_ns);
     log_.flush();
 }
 
@@ -239,9 +236,9 @@ void Referee::on(arrival::Exited& a, std::uint64_t t_ns, Effects& effects) {
     handle(input::Gone{a.player, code, std::move(reason)}, t_ns, effects);
 }
 
-void Referee::on(arrival::Left& a, std::uint64_t t_ns, Effects& effects) {
+void Referee::on(arrival::Gone& a, std::uint64_t t_ns, Effects& effects) {
     if (!out(a.player))
-        handle(input::Gone{a.player, OutCode::left, std::move(a.reason)}, t_ns, effects);
+        handle(input::Gone{a.player, a.code, std::move(a.reason)}, t_ns, effects);
 }
 
 void Referee::on(arrival::StartFailed& a, std::uint64_t t_ns, Effects& effects) {
@@ -253,14 +250,6 @@ void Referee::on(arrival::StartFailed& a, std::uint64_t t_ns, Effects& effects) 
 void Referee::on(arrival::InputError& a, std::uint64_t, Effects& effects) {
     gone_soon(a.player, OutCode::stopped_reading,
               fmt::format("stopped reading its input ({})", a.error), effects);
-}
-
-void Referee::on(arrival::OutOfMemory& a, std::uint64_t t_ns, Effects& effects) {
-    if (!out(a.player))
-        handle(input::Gone{a.player, OutCode::out_of_memory,
-                           fmt::format("used more than {} of memory (its processes together)",
-                                       memory_amount(a.limit_bytes))},
-               t_ns, effects);
 }
 
 void Referee::on(arrival::Backlog& a, std::uint64_t t_ns, Effects& effects) {

@@ -60,8 +60,11 @@ struct StartFailed {  // its command could not be started at all
     PlayerId player = 0;
     std::string error;
 };
-struct Left {  // it left, for a reason its seat names (a connection that dropped)
+// It is gone, for a reason only its seat can name (Seat::Events::gone): a connection that
+// dropped, a process the kernel killed for want of memory.
+struct Gone {
     PlayerId player = 0;
+    OutCode code = OutCode::left;
     std::string reason;
 };
 struct InputError {  // a write to its stdin failed: it closed it, most likely
@@ -74,12 +77,6 @@ struct Backlog {  // this much of what it was sent is still unread (reported pas
 };
 struct TimerFired {
     GameTimer timer;
-};
-// Its cgroup's OOM killer killed one of its processes: its processes together needed more than
-// its memory limit.
-struct OutOfMemory {
-    PlayerId player = 0;
-    std::uint64_t limit_bytes = 0;
 };
 // Something of a seat that changes nothing in the game (a connection taken, dropped or
 // refused): only noted in the log, while the game is recorded. `seat`: its player, or -1.
@@ -95,8 +92,8 @@ struct Signalled {  // the host was told to stop: the game is aborted
 
 using Arrival =
     std::variant<arrival::Output, arrival::OutputEnd, arrival::Exited, arrival::StartFailed,
-                 arrival::Left, arrival::InputError, arrival::Backlog, arrival::TimerFired,
-                 arrival::Signalled, arrival::OutOfMemory, arrival::Note>;
+                 arrival::Gone, arrival::InputError, arrival::Backlog, arrival::TimerFired,
+                 arrival::Signalled, arrival::Note>;
 
 namespace effect {
 // Start the player's command (the players are started in an order drawn like every other).
@@ -202,9 +199,9 @@ class Referee {
     bool finished() const { return finished_; }
     const Game& game() const { return game_; }
     const GameSetup& setup() const { return setup_; }
-    // The result, as --json prints it and the log's last record holds (with what the players
-    // used once finished).
-    nlohmann::json result() const;
+    // The result (with what the players used once finished, and the referee's counts): what
+    // --json prints and the log's last record holds, as to_json writes it.
+    GameResult result() const;
     // A player's command could not be started (by the host, or by sh: status 126 or 127).
     bool any_failed_to_start() const { return failed_to_start_; }
     // The signal that aborted the game, or 0.
@@ -230,10 +227,9 @@ class Referee {
     void on(arrival::Output& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::OutputEnd& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::Exited& a, std::uint64_t t_ns, Effects& effects);
-    void on(arrival::Left& a, std::uint64_t t_ns, Effects& effects);
+    void on(arrival::Gone& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::StartFailed& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::InputError& a, std::uint64_t t_ns, Effects& effects);
-    void on(arrival::OutOfMemory& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::Backlog& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::TimerFired& a, std::uint64_t t_ns, Effects& effects);
     void on(arrival::Signalled& a, std::uint64_t t_ns, Effects& effects);

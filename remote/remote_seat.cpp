@@ -1,6 +1,7 @@
 #include "remote/remote_seat.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -50,7 +51,7 @@ RemoteSeat::Door RemoteSeat::door() const {
 }
 
 bool RemoteSeat::keep() {
-    kept_ = may_keep_ && !left_ && !closing_;
+    kept_ = !left_ && !closing_;
     return kept_;
 }
 
@@ -116,8 +117,8 @@ void RemoteSeat::leave(std::string reason) {
         return;
     left_ = true;
     note("left: " + reason);
-    if (events_.left)
-        events_.left(std::move(reason));
+    if (events_.gone)
+        events_.gone(OutCode::left, std::move(reason));
 }
 
 void RemoteSeat::close(std::uint64_t, std::uint64_t) {
@@ -146,8 +147,10 @@ void RemoteSeat::note(std::string what) {
         events_.note(std::move(what));
 }
 
-std::optional<LinkUsage> RemoteSeat::link_usage() const {
-    LinkUsage used;
+PlayerUsage RemoteSeat::usage() const {
+    PlayerUsage usage;
+    usage.cpu_wait_note = "a remote player: its processes are not on this machine";
+    LinkUsage& used = usage.remote.emplace();
     used.connections = connections_;
     used.pings = static_cast<int>(rtts_.size());
     if (!rtts_.empty()) {
@@ -157,7 +160,7 @@ std::optional<LinkUsage> RemoteSeat::link_usage() const {
         used.rtt_ms = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         used.rtt_max_ms = sorted.back();
     }
-    return used;
+    return usage;
 }
 
 }  // namespace bg::remote

@@ -65,14 +65,10 @@ class RemoteSeat final : public Seat {
     std::size_t unsent_bytes() const override;
     void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override;
     bool keep() override;
-    void allow_keeping(bool allowed) override { may_keep_ = allowed; }
     bool kept() const override { return kept_; }
     bool finished() const override { return finished_ || kept_; }
-    cgroups::Usage usage() const override { return {}; }
-    std::optional<LinkUsage> link_usage() const override;
-    cgroups::CpuWait cpu_wait() const override {
-        return {std::nullopt, "a remote player: its processes are not on this machine"};
-    }
+    // Its connection's round trips; its processes' use is not this machine's to count.
+    PlayerUsage usage() const override;
 
     // The server's side.
     const std::string& token() const { return token_; }
@@ -103,7 +99,6 @@ class RemoteSeat final : public Seat {
     bool closing_ = false;  // its game is over for it: no connection may take it
     bool finished_ = false;
     bool left_ = false;
-    bool may_keep_ = false;
     bool kept_ = false;             // its game is over, its player still there
     std::string sent_;              // every byte sent to its player in this game
     std::uint64_t received_ = 0;    // bytes received from its player

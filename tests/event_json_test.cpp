@@ -85,8 +85,8 @@ TEST_CASE("event json: a usage record round-trips, and a bad one is refused", "[
     const std::string why = "not counted";
     for (const auto& usage : {PlayerUsage{1, 2, {}, 0, ""}, PlayerUsage{{}, {}, {}, {}, why},
                               PlayerUsage{{}, 5, {}, 7'000'000, "at least: ..."},
-                              PlayerUsage{{}, {}, RemoteUsage{2, 9, 0.25, 1.5}, {}, why},
-                              PlayerUsage{{}, {}, RemoteUsage{1, 0, {}, {}}, {}, why}}) {
+                              PlayerUsage{{}, {}, LinkUsage{2, 9, 0.25, 1.5}, {}, why},
+                              PlayerUsage{{}, {}, LinkUsage{1, 0, {}, {}}, {}, why}}) {
         const auto json = usage_json(3, usage);
         const auto back = usage_from_json(json);
         REQUIRE(std::holds_alternative<std::pair<PlayerId, PlayerUsage>>(back));
@@ -95,7 +95,7 @@ TEST_CASE("event json: a usage record round-trips, and a bad one is refused", "[
     // Older versions, without what they did not have.
     for (const int version : {2, 6}) {
         PlayerUsage usage{1, 2,
-                          version >= 6 ? std::optional(RemoteUsage{1, 1, 0.5, 0.5}) : std::nullopt};
+                          version >= 6 ? std::optional(LinkUsage{1, 1, 0.5, 0.5}) : std::nullopt};
         const auto json = usage_json(0, usage, version);
         CHECK_FALSE(json.contains("cpu_wait_ns"));
         const auto back = usage_from_json(json, version);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/grid.hpp"
+#include "core/text.hpp"
 #include "referee/referee.hpp"
 #include "support/memory_log.hpp"
 #include "support/staircase.hpp"
@@ -172,17 +173,21 @@ TEST_CASE("referee: a player whose cgroup ran out of memory is put out, saying i
     for (PlayerId p = 0; p < 3; ++p)
         referee.take(arrival::Output{p, "r"}, 1);
     REQUIRE(referee.game().dealt());
-    referee.take(arrival::OutOfMemory{1, 256ULL << 20}, 2);
+    const std::string oom = "used more than 256 MiB of memory (its processes together)";
+    referee.take(arrival::Gone{1, OutCode::out_of_memory, oom}, 2);
     // Its exit, which the OOM killer caused, says nothing new.
     referee.take(arrival::Exited{1, 0, 9}, 3);
     const auto& out = referee.game().players()[1];
     CHECK(out.phase == PlayerState::Phase::out);
-    CHECK(out.reason == "used more than 256 MiB of memory (its processes together)");
+    CHECK(out.out_code == OutCode::out_of_memory);
+    CHECK(out.reason == oom);
     CHECK_FALSE(referee.over());  // the others play on
-    referee.take(arrival::OutOfMemory{0, 3ULL << 30}, 4);
-    CHECK(referee.game().players()[0].reason ==
-          "used more than 3 GiB of memory (its processes together)");
+    referee.take(arrival::Gone{0, OutCode::out_of_memory, "used more than 3 GiB"}, 4);
+    CHECK(referee.game().players()[0].reason == "used more than 3 GiB");
     CHECK(referee.over());
+    CHECK(memory_amount(256ULL << 20) == "256 MiB");
+    CHECK(memory_amount(3ULL << 30) == "3 GiB");
+    CHECK(memory_amount(1000) == "1000 bytes");
 }
 
 TEST_CASE("referee: once the players are gone, what each used and then the result are logged",
@@ -207,7 +212,7 @@ TEST_CASE("referee: once the players are gone, what each used and then the resul
     CHECK(players[0]["memory_peak_bytes"] == 1 << 20);
     CHECK(players[1]["cpu_ms"].is_null());
     CHECK(players[1]["memory_peak_bytes"].is_null());
-    CHECK(referee.result() == *log.result_record);
+    CHECK(to_json(referee.result()) == *log.result_record);
     // Once only.
     referee.finish({}, 3);
     CHECK(log.usages.size() == 2);
@@ -373,8 +378,9 @@ TEST_CASE(
     take(arrival::InputError{7, "broken pipe"});
     take(arrival::TimerFired{{GameTimer::Kind::exit_wait, 7}});
     take(arrival::Backlog{8, Referee::backlog_limit + 1});
-    take(arrival::OutOfMemory{9, 256u << 20});
-    take(arrival::Left{10, "its connection dropped and did not come back within 10000 ms"});
+    take(arrival::Gone{9, OutCode::out_of_memory, "used more than 256 MiB of memory"});
+    take(arrival::Gone{10, OutCode::left,
+                       "its connection dropped and did not come back within 10000 ms"});
     take(arrival::Output{11, "p001001A"});  // not its hand
     const auto& hand12 = referee.game().players()[12].hand;
     char absent = 'A';

@@ -49,9 +49,11 @@ Seat::Events events_into(Told& told) {
     events.output_end = [] {};
     events.log = [](std::string_view) {};
     events.exited = [](std::int64_t, int) {};
-    events.left = [&told](std::string reason) { told.left = std::move(reason); };
+    events.gone = [&told](OutCode code, std::string reason) {
+        CHECK(code == OutCode::left);
+        told.left = std::move(reason);
+    };
     events.send_failed = [](std::string) {};
-    events.out_of_memory = [](std::uint64_t) {};
     events.finished = [&told] { told.finished = true; };
     events.note = [&told](std::string what) { told.notes.push_back(std::move(what)); };
     return events;
@@ -189,7 +191,7 @@ TEST_CASE("remote: a dropped connection comes back within the grace and is sent 
     seat.close(0, 0);
     loop.run();
     CHECK(told.finished);
-    const auto used = seat.link_usage();
+    const auto used = seat.usage().remote;
     REQUIRE(used);
     CHECK(used->connections == 2);
     CHECK(used->pings == 0);
@@ -215,7 +217,7 @@ TEST_CASE(
         seat.drop("it closed its connection (1000)", true);
         CHECK(told.left == "it closed its connection (1000)");
         CHECK(seat.door() == RemoteSeat::Door::closed);
-        const auto used = seat.link_usage();
+        const auto used = seat.usage().remote;
         REQUIRE(used);
         CHECK(used->pings == 3);
         CHECK(*used->rtt_ms == 2.0);
@@ -240,8 +242,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "remote: a seat keeps its v004 player at the game's end only where its owner allows, to tell "
-    "it B. before the close",
+    "remote: a seat keeps its v004 player at the game's end while it is connected, for its owner "
+    "to tell it B. before the close",
     "[remote]") {
     EventLoop loop;
     Desk desk;
@@ -251,8 +253,6 @@ TEST_CASE(
     seat.open();
     FakeLink link;
     seat.join(link, 0);
-    CHECK_FALSE(seat.keep());  // a seat taken for one game, by no lineup
-    seat.allow_keeping(true);
     CHECK(seat.keep());
     CHECK(seat.kept());
     CHECK(seat.finished());  // for its game, with its player still there
@@ -267,7 +267,6 @@ TEST_CASE(
     // A player that has left cannot be kept.
     RemoteSeat gone(loop.get(), desk, token, {});
     gone.attach(events_into(told));
-    gone.allow_keeping(true);
     gone.open();
     FakeLink other;
     gone.join(other, 0);

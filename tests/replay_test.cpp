@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -20,11 +21,17 @@ using namespace bg;
 
 namespace {
 
+// A log replayed: its result as the log's version writes it, or what is wrong with the log.
 std::variant<nlohmann::json, std::string> replay(const std::string& text) {
     std::istringstream in(text);
-    return replay_log(in, [](const GameSetup&) -> std::variant<const Dictionary*, std::string> {
-        return &two_letter_words();
-    });
+    auto replayed =
+        replay_log(in, [](const GameSetup&) -> std::variant<const Dictionary*, std::string> {
+            return &two_letter_words();
+        });
+    if (auto* error = std::get_if<std::string>(&replayed))
+        return *error;
+    const auto& [result, version] = std::get<Replayed>(replayed);
+    return to_json(result, version);
 }
 
 // The log a referee of `setup` (two players, seed 3, one set, on two-letter words) writes as
@@ -86,6 +93,38 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 }  // namespace
+
+TEST_CASE(
+    "replay: every stored log replays to the result it holds, which reads into the typed result "
+    "and back unchanged",
+    "[replay][result]") {
+    int logs = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(BG_SOURCE_DIR "/fuzz/corpus/event_log")) {
+        INFO(entry.path());
+        std::ifstream in(entry.path());
+        std::stringstream text;
+        text << in.rdbuf();
+        const auto lines = lines_of(text.str());
+        const int version = nlohmann::json::parse(lines.front())["start"]["version"].get<int>();
+        const nlohmann::json logged = nlohmann::json::parse(lines.back())["result"];
+        const auto replayed = replay(text.str());
+        INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed)
+                                                            : ""));
+        REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
+        CHECK(std::get<nlohmann::json>(replayed) == logged);
+        const auto typed = result_from_json(logged, version);
+        INFO((std::holds_alternative<std::string>(typed) ? std::get<std::string>(typed) : ""));
+        REQUIRE(std::holds_alternative<GameResult>(typed));
+        CHECK(to_json(std::get<GameResult>(typed), version) == logged);
+        // Read once more in the newest version's shape, and back: the same result.
+        const auto newest = result_from_json(to_json(std::get<GameResult>(typed)));
+        REQUIRE(std::holds_alternative<GameResult>(newest));
+        CHECK(to_json(std::get<GameResult>(newest), version) == logged);
+        ++logs;
+    }
+    CHECK(logs >= 3);
+}
 
 TEST_CASE("replay: a version 1 log replays to the result it holds", "[replay]") {
     std::ifstream in(BG_SOURCE_DIR "/fuzz/corpus/event_log/game.jsonl");
@@ -229,7 +268,7 @@ TEST_CASE(
             referee.take(arrival::Output{1, "r"}, 2);
             referee.take(arrival::Exited{1, 0, 9}, 3);
             REQUIRE(referee.over());
-            referee.finish({PlayerUsage{{}, {}, RemoteUsage{2, 5, 0.5, 3.25}}, PlayerUsage{}}, 4);
+            referee.finish({PlayerUsage{{}, {}, LinkUsage{2, 5, 0.5, 3.25}}, PlayerUsage{}}, 4);
         });
         INFO(log);
         const auto lines = lines_of(log);
@@ -306,7 +345,9 @@ TEST_CASE(
         REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
         CHECK(std::get<nlohmann::json>(replayed) == result);
         // The table people read: each wait (a lower bound marked), and a contended race said.
-        const std::string table = result_table(result);
+        const auto typed = result_from_json(result, 7);
+        REQUIRE(std::holds_alternative<GameResult>(typed));
+        const std::string table = result_table(std::get<GameResult>(typed));
         CHECK_THAT(table, Catch::Contains("wait ms"));
         CHECK((table.find("(contended:") != std::string::npos) == (contended == true));
         CHECK((table.find(">=") != std::string::npos) ==

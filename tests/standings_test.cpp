@@ -8,32 +8,40 @@ using namespace bg::tournament;
 
 namespace {
 
-// A done game: seats hold these bots, with these standings (0 disqualified, with `reason`).
+// A player out: why, as a code and in words.
+struct Out {
+    bg::OutCode code = bg::OutCode::other;
+    std::string reason;
+};
+
+// A done game: seats hold these bots, with these standings (0 disqualified, `out` says why).
 FixtureRecord done(int id, int deal, int rotation, std::vector<int> bots,
-                   std::vector<int> standings, std::string end = "bananas",
-                   std::string reason = "") {
+                   std::vector<int> standings, bg::End end = bg::End::bananas, Out out = {}) {
     FixtureRecord row;
     row.id = id;
     row.game.deal = deal;
     row.game.rotation = rotation;
     row.game.seats = std::move(bots);
     row.state = State::done;
-    GameResult result;
-    result.end = std::move(end);
+    PlayedGame played;
+    bg::GameResult& result = played.result;
+    result.end = end;
     for (std::size_t s = 0; s < standings.size(); ++s) {
-        SeatResult seat;
-        seat.standing = standings[s];
-        seat.outcome = standings[s] == 0 ? "disqualified" : standings[s] == 1 ? "won" : "lost";
-        if (standings[s] == 1 && result.end != "game_timeout")
-            result.winner_seat = static_cast<int>(s);
-        if (standings[s] == 0)
-            seat.reason = reason;
-        seat.stale_peels = 1;
-        seat.timed_peels = 2;
-        seat.think_ms = 10;
-        result.seats.push_back(seat);
+        bg::PlayerResult seat;
+        seat.rank = standings[s];
+        seat.outcome = standings[s] == 0   ? bg::Outcome::disqualified
+                       : standings[s] == 1 ? bg::Outcome::won
+                                           : bg::Outcome::lost;
+        if (standings[s] == 1 && end != bg::End::game_timeout)
+            result.winner = static_cast<bg::PlayerId>(s);
+        if (standings[s] == 0) {
+            seat.out_code = out.code;
+            seat.reason = out.reason;
+        }
+        seat.counts = bg::PeelCounts{1, 2, 10};
+        result.players.push_back(seat);
     }
-    row.result = std::move(result);
+    row.played = std::move(played);
     return row;
 }
 
@@ -59,8 +67,9 @@ TEST_CASE("standings: counts, standings, disqualifications and head to head", "[
     const TournamentSpec spec = spec_of(3, 3);
     std::vector<FixtureRecord> rows = {
         done(1, 0, 0, {0, 1, 2}, {1, 2, 3}),
-        done(2, 0, 1, {1, 2, 0}, {2, 0, 1}, "bananas", "protocol error: sent r (ready) twice"),
-        done(3, 0, 2, {2, 0, 1}, {2, 2, 1}, "game_timeout"),
+        done(2, 0, 1, {1, 2, 0}, {2, 0, 1}, bg::End::bananas,
+             {bg::OutCode::protocol_error, "protocol error: sent r (ready) twice"}),
+        done(3, 0, 2, {2, 0, 1}, {2, 2, 1}, bg::End::game_timeout),
     };
     FixtureRecord pending;
     pending.id = 4;
@@ -75,7 +84,7 @@ TEST_CASE("standings: counts, standings, disqualifications and head to head", "[
     CHECK(a.wins == 2);  // the timed-out game has no winner
     CHECK(a.mean_standing == Approx((1 + 1 + 2) / 3.0));
     CHECK(c.disqualified == 1);
-    CHECK(c.disqualifications.at("protocol error") == 1);
+    CHECK(c.disqualifications.at(bg::OutCode::protocol_error) == 1);
     // Disqualified, c stood last of three in game 2.
     CHECK(c.mean_standing == Approx((3 + 3 + 2) / 3.0));
     CHECK(a.timeouts == 1);
@@ -100,7 +109,7 @@ TEST_CASE("standings: two bots are scored on the two games of each deal", "[stan
         done(2, 0, 1, {1, 0}, {2, 1}),  // a wins both: 4
         done(3, 1, 0, {0, 1}, {1, 2}),
         done(4, 1, 1, {1, 0}, {1, 2}),  // one each: 2
-        done(5, 2, 0, {0, 1}, {2, 2}, "game_timeout"),
+        done(5, 2, 0, {0, 1}, {2, 2}, bg::End::game_timeout),
         done(6, 2, 1, {1, 0}, {1, 2}),  // no winner, then b: 1
         done(7, 3, 0, {0, 1}, {1, 2}),  // its pair is not complete: not counted
     };
@@ -127,20 +136,33 @@ TEST_CASE("standings: two bots are scored on the two games of each deal", "[stan
                                   "pairs alone") != std::string::npos);
 }
 
-TEST_CASE("standings: every disqualification the referee gives has its kind", "[standings]") {
-    CHECK(reason_kind("protocol error: sent r (ready) a second time") == "protocol error");
-    CHECK(reason_kind("illegal peel: XQ is not a word") == "illegal peel");
-    CHECK(reason_kind("not ready (no r, nor v002R in v2) before the ready timeout") ==
-          "not ready in time");
-    CHECK(reason_kind("could not start: sh exited with status 127 (command not found)") ==
-          "could not start");
-    CHECK(reason_kind("exited with status 3") == "exited");
-    CHECK(reason_kind("was killed by signal 9 (Killed)") == "exited");
-    CHECK(reason_kind("closed its output (stdout)") == "exited");
-    CHECK(reason_kind("does not read its input (1048577 bytes queued)") == "stopped reading");
-    CHECK(reason_kind("stopped reading its input (broken pipe)") == "stopped reading");
-    CHECK(reason_kind("flooded the host: more than 10000 messages") == "flooded");
-    CHECK(reason_kind("something new") == "other");
+TEST_CASE("standings: disqualifications are counted by their codes, whatever their sentences say",
+          "[standings][out_code]") {
+    const TournamentSpec spec = spec_of(2, 2);
+    const auto table = [&](const std::string& first, const std::string& second) {
+        std::vector<FixtureRecord> rows = {
+            done(1, 0, 0, {0, 1}, {1, 0}, bg::End::last_player_standing,
+                 {bg::OutCode::killed, first}),
+            done(2, 0, 1, {1, 0}, {0, 1}, bg::End::last_player_standing,
+                 {bg::OutCode::illegal_peel, second}),
+        };
+        const Standings s = standings(spec, rows, std::nullopt);
+        return std::pair(standings_table(s), standings_json(s));
+    };
+    // As the referee words them today, and reworded: every figure holds.
+    const auto [said, said_json] =
+        table("was killed by signal 9 (Killed)", "illegal peel: XQ is not a word");
+    const auto [reworded, reworded_json] =
+        table("its process died of SIGKILL", "protocol error: a grid that is not a play");
+    CHECK(said == reworded);
+    CHECK(said_json == reworded_json);
+    CHECK_THAT(said, Catch::Contains("b disqualified 1 time: killed"));
+    CHECK_THAT(said, Catch::Contains("b disqualified 1 time: illegal peel"));
+    for (const auto& bot : said_json["bots"])
+        if (bot["name"] == "b") {
+            CHECK(bot["out_codes"] == nlohmann::json({{"killed", 1}, {"illegal_peel", 1}}));
+            CHECK(bot["disqualifications"] == nlohmann::json({{"killed", 1}, {"illegal peel", 1}}));
+        }
 }
 
 TEST_CASE(
@@ -153,11 +175,11 @@ TEST_CASE(
     std::vector<FixtureRecord> rows = {done(1, 1, 0, {0, 1}, {1, 2}), done(2, 1, 1, {1, 0}, {2, 1}),
                                        done(3, 2, 0, {0, 1}, {1, 2}),
                                        done(4, 2, 1, {1, 0}, {1, 2})};
-    rows[0].result->contended = true;
-    rows[0].result->seats[0].cpu_wait_ms = 40;
-    rows[0].result->seats[1].cpu_wait_ms = 2;
-    rows[1].result->contended = false;
-    rows[1].result->seats[0].cpu_wait_ms = 4;
+    rows[0].played->result.contended = true;
+    rows[0].played->result.players[0].cpu_wait_ms = 40;
+    rows[0].played->result.players[1].cpu_wait_ms = 2;
+    rows[1].played->result.contended = false;
+    rows[1].played->result.players[0].cpu_wait_ms = 4;
 
     auto s = standings(spec, rows, std::nullopt);
     CHECK(s.done == 4);
@@ -180,7 +202,7 @@ TEST_CASE(
     // Replayed, and the replay done: it counts instead (b won it), the first play does not.
     FixtureRecord replay = done(5, 1, 0, {0, 1}, {2, 1});
     replay.replay_of = 1;
-    replay.result->contended = false;
+    replay.played->result.contended = false;
     rows.push_back(replay);
     rows[0].replayed_by = 5;
     s = standings(spec, rows, std::nullopt);
@@ -194,7 +216,7 @@ TEST_CASE(
     CHECK_THAT(standings_table(s), Catch::Contains("1 replayed"));
 
     // A replay not yet done: the first play counts still.
-    rows.back().result.reset();
+    rows.back().played.reset();
     rows.back().state = State::pending;
     rows[0].replayed_by.reset();
     s = standings(spec, rows, std::nullopt);

@@ -68,7 +68,7 @@ json games_of(const std::string& db) {
     return json::parse(r.out);
 }
 
-// Every row of games --csv has the header's 29 columns (a quoted field's commas are its own).
+// Every row of games --csv has the header's 30 columns (a quoted field's commas are its own).
 void check_csv_columns(const std::string& csv) {
     const auto columns = [](const std::string& line) {
         int count = 1;
@@ -82,7 +82,7 @@ void check_csv_columns(const std::string& csv) {
     std::istringstream rows(csv);
     for (std::string line; std::getline(rows, line);) {
         INFO(line);
-        CHECK(columns(line) == 29);
+        CHECK(columns(line) == 30);
     }
 }
 
@@ -516,10 +516,11 @@ TEST_CASE(
     }
     const Run csv = run({tournament, "games", "--db", db.path, "--csv"});
     REQUIRE(csv.status == 0);
-    // Schema 4's columns come after the earlier ones, which keep their places.
+    // Schema 4's columns come after the earlier ones, which keep their places, and the code
+    // after them (schema 5).
     CHECK(csv.out.substr(0, csv.out.find('\n'))
               .ends_with(",host_version,stderr,cpu_wait_ms,cpu_wait_note,race_ms,contended,"
-                         "replay_of,replayed_by"));
+                         "replay_of,replayed_by,code"));
     CHECK(csv.out.find(".player-1.stderr,") != std::string::npos);
     check_csv_columns(csv.out);
 
@@ -543,7 +544,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 4",
+TEST_CASE("tournament: a database of schema version 1 is read as it is, and resumed into version 5",
           "[e2e][tournament]") {
     // Made by the tournament before the players' cgroups: 2 of its 4 games done, its paths
     // written @TESTS@ (made this checkout's here, as an organiser who moved the files would).
@@ -575,7 +576,7 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
     const Run resumed = run({tournament, "resume", "--db", db.path});
     INFO(resumed.err);
     CHECK(resumed.status == 0);
-    CHECK(version() == 4);
+    CHECK(version() == 5);
     const json games = games_of(db.path);
     CHECK(count_state(games, "done") == 4);
     for (const auto& game : games) {
@@ -587,8 +588,9 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
         CHECK(game["counts"] == true);
         for (const auto& seat : game["seats"]) {
             CHECK(seat["cpu_ms"].is_null());
-            // Which game of its process each seat's was: unknown before schema 3, said after.
-            CHECK(seat["process_game"].is_null() == old);
+            // Which game of its process each seat's was: said from schema 3, and before it the
+            // first (no process was kept then); whether it was a restart, unknown before.
+            CHECK(seat["process_game"] == 1);
             CHECK(seat["restarted"].is_null() == old);
             CHECK(seat["cpu_wait_ms"].is_null());
             CHECK(seat["cpu_wait_note"].is_null() == old);
@@ -596,13 +598,15 @@ TEST_CASE("tournament: a database of schema version 1 is read as it is, and resu
     }
 }
 
-TEST_CASE("tournament: a database of schema version 3 is read as it is, and resumed into version 4",
-          "[e2e][tournament]") {
-    // A schema 3 database, made as 1.3.0 and 1.4.0 made them: one of version 4, half played,
-    // with the version 4 columns taken out.
+TEST_CASE(
+    "tournament: a database of schema version 3 is read as it is, its players' codes read from "
+    "their sentences, and resumed into version 5",
+    "[e2e][tournament][out_code]") {
+    // A schema 3 database, made as 1.3.0 and 1.4.0 made them: one of this version, half played,
+    // with the columns of versions 4 and 5 taken out. b's first peel is illegal.
     ScratchDb db("schema-3");
     const Run made =
-        run(run_command(db.path, {"a=" + bot("sleep", "s3a"), "b=" + bot("sleep", "s3b")},
+        run(run_command(db.path, {"a=" + bot("sleep", "s3a"), "b=" + bot("bad-word", "s3b")},
                         {"--deals", "1", "--concurrency", "1", "--unfair-per-process-limits"}));
     INFO(made.err);
     REQUIRE(made.status == 0);
@@ -615,7 +619,10 @@ TEST_CASE("tournament: a database of schema version 3 is read as it is, and resu
         sql.exec("UPDATE games SET state = 'pending', end = NULL WHERE id = 2");
         for (const char* column : {"games DROP COLUMN race_ms", "games DROP COLUMN contended",
                                    "games DROP COLUMN replay_of", "seats DROP COLUMN cpu_wait_ms",
-                                   "seats DROP COLUMN cpu_wait_note"})
+                                   "seats DROP COLUMN cpu_wait_note", "seats DROP COLUMN out_code",
+                                   "seats DROP COLUMN hand", "seats DROP COLUMN link_connections",
+                                   "seats DROP COLUMN link_pings", "seats DROP COLUMN link_rtt_ms",
+                                   "seats DROP COLUMN link_rtt_max_ms"})
             sql.exec(std::string("ALTER TABLE ") + column);
         sql.exec("PRAGMA user_version = 3");
     }
@@ -626,6 +633,15 @@ TEST_CASE("tournament: a database of schema version 3 is read as it is, and resu
     CHECK(json::parse(standings.out)["contended"] == 0);
     CHECK(version() == 3);  // read, not written
     CHECK(games_of(db.path)[0]["race_ms"].is_null());
+    // b's code, from its sentence; counted by it.
+    const auto b_seat = [](const json& game) {
+        return game["seats"][game["seats"][0]["bot"] == "b" ? 0 : 1];
+    };
+    CHECK(b_seat(games_of(db.path)[0])["code"] == "illegal_peel");
+    CHECK(b_seat(games_of(db.path)[0])["outcome"] == "disqualified");
+    for (const auto& bot : json::parse(standings.out)["bots"])
+        if (bot["name"] == "b")
+            CHECK(bot["out_codes"] == json({{"illegal_peel", 1}}));
     // A done game and a pending one, each row with every column.
     const Run csv = run({tournament, "games", "--db", db.path, "--csv"});
     REQUIRE(csv.status == 0);
@@ -635,12 +651,18 @@ TEST_CASE("tournament: a database of schema version 3 is read as it is, and resu
     INFO(resumed.err);
     CHECK(resumed.status == 0);
     CHECK(resumed.err.find("0 contended games will be played again") != std::string::npos);
-    CHECK(version() == 4);
+    CHECK(version() == 5);
     const json games = games_of(db.path);
     REQUIRE(games.size() == 2);
     CHECK(games[0]["race_ms"].is_null());
     CHECK(games[1]["race_ms"].is_number());
     CHECK(games[1]["seats"][0]["cpu_wait_note"].is_string());
+    // The one played before, still from its sentence; the one played now, its own code.
+    CHECK(b_seat(games[0])["code"] == "illegal_peel");
+    CHECK(b_seat(games[1])["code"] == "illegal_peel");
+    SQLite::Database sql(db.path, SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM seats WHERE out_code = 'illegal_peel'").getInt() ==
+          1);
 }
 
 TEST_CASE(

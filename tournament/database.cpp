@@ -23,7 +23,250 @@ namespace {
 // "BgTn": the file is a tournament's, not any SQLite database.
 constexpr int application_id = 0x4267546e;
 
-const char* const schema = R"(
+template <class T>
+constexpr bool is_optional = false;
+template <class T>
+constexpr bool is_optional<std::optional<T>> = true;
+
+// A value into its statement's parameter, and a column's value back: NULL is none.
+template <class T>
+void bind_value(SQLite::Statement& statement, const char* parameter, const T& value) {
+    if constexpr (is_optional<T>) {
+        if (value)
+            bind_value(statement, parameter, *value);
+        else
+            statement.bind(parameter);
+    } else if constexpr (std::is_same_v<T, bool>) {
+        statement.bind(parameter, static_cast<int>(value));
+    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+        statement.bind(parameter, static_cast<std::int64_t>(value));
+    } else {
+        statement.bind(parameter, value);
+    }
+}
+
+template <class T>
+void read_value(const SQLite::Column& column, T& value) {
+    if constexpr (is_optional<T>) {
+        if (column.isNull())
+            value.reset();
+        else
+            read_value(column, value.emplace());
+    } else if constexpr (std::is_same_v<T, bool>) {
+        value = column.getInt() != 0;
+    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+        value = static_cast<std::uint64_t>(column.getInt64());
+    } else if constexpr (std::is_same_v<T, double>) {
+        value = column.getDouble();
+    } else if constexpr (std::is_same_v<T, int>) {
+        value = column.getInt();
+    } else {
+        value = column.getString();
+    }
+}
+
+// The member a path of member pointers leads to (&PlayedGame::result, &GameResult::peels).
+template <auto First, auto... Rest, class T>
+auto& member(T& object) {
+    if constexpr (sizeof...(Rest) == 0)
+        return object.*First;
+    else
+        return member<Rest...>(object.*First);
+}
+
+// A column of a result: its name and SQL type, the schema version that added it, and how it is
+// written from the result (bound to the parameter named as the column, with a colon) and read
+// back into it (a column a database of its version lacks is read as NULL). Each list below is
+// the one place a column is named: the schema, its upgrades, the reads and the writes are made
+// from it.
+template <class Result>
+struct Column {
+    const char* name;
+    const char* type;
+    int since;
+    void (*write)(SQLite::Statement&, const char* parameter, const Result&);
+    void (*read)(const SQLite::Column&, Result&);
+};
+
+// A column that holds a member as it is (an optional one NULL when none).
+template <class Result, auto... Path>
+constexpr Column<Result> plain(const char* name, const char* type, int since) {
+    return {name, type, since,
+            [](SQLite::Statement& s, const char* p, const Result& r) {
+                bind_value(s, p, member<Path...>(r));
+            },
+            [](const SQLite::Column& c, Result& r) { read_value(c, member<Path...>(r)); }};
+}
+
+// A column that holds a text member, NULL when it is empty.
+template <class Result, auto... Path>
+constexpr Column<Result> text_or_null(const char* name, int since) {
+    return {name, "TEXT", since,
+            [](SQLite::Statement& s, const char* p, const Result& r) {
+                const std::string& text = member<Path...>(r);
+                bind_value(s, p, text.empty() ? std::nullopt : std::optional(text));
+            },
+            [](const SQLite::Column& c, Result& r) { member<Path...>(r) = c.getString(); }};
+}
+
+// The value an optional holds, made where it holds none.
+template <class T>
+T& made(std::optional<T>& value) {
+    if (!value)
+        value.emplace();
+    return *value;
+}
+
+// A column of a player's peel counts (PeelCounts), which a done game always has.
+template <auto Count>
+constexpr Column<PlayerResult> count(const char* name, const char* type) {
+    return {name, type, 1,
+            [](SQLite::Statement& s, const char* p, const PlayerResult& r) {
+                bind_value(s, p, r.counts.value_or(PeelCounts{}).*Count);
+            },
+            [](const SQLite::Column& c, PlayerResult& r) { read_value(c, made(r.counts).*Count); }};
+}
+
+// A column of a remote player's connection: NULL for a process (link_connections says which).
+template <auto Figure>
+constexpr Column<PlayerResult> link(const char* name, const char* type) {
+    return {name, type, 5,
+            [](SQLite::Statement& s, const char* p, const PlayerResult& r) {
+                if (r.remote)
+                    bind_value(s, p, *r.remote.*Figure);
+                else
+                    s.bind(p);
+            },
+            [](const SQLite::Column& c, PlayerResult& r) {
+                if (!c.isNull() || r.remote)
+                    read_value(c, made(r.remote).*Figure);
+            }};
+}
+
+using G = PlayedGame;
+using P = PlayerResult;
+
+// A done game's own columns, in the games table.
+const Column<G> game_columns[] = {
+    {"end", "TEXT", 1,
+     [](SQLite::Statement& s, const char* p, const G& g) {
+         bind_value(
+             s, p,
+             g.result.end ? std::optional(std::string(to_string(*g.result.end))) : std::nullopt);
+     },
+     [](const SQLite::Column& c, G& g) { g.result.end = end_from_string(c.getString()); }},
+    {"winner_seat", "INTEGER", 1,
+     [](SQLite::Statement& s, const char* p, const G& g) {
+         bind_value(
+             s, p,
+             g.result.winner ? std::optional(static_cast<int>(*g.result.winner)) : std::nullopt);
+     },
+     [](const SQLite::Column& c, G& g) {
+         if (!c.isNull())
+             g.result.winner = static_cast<PlayerId>(c.getInt());
+     }},
+    plain<G, &G::result, &GameResult::peels>("peels", "INTEGER", 1),
+    plain<G, &G::result, &GameResult::bunch>("bunch", "INTEGER", 1),
+    plain<G, &G::duration_ms>("duration_ms", "INTEGER", 1),
+    plain<G, &G::log>("log", "TEXT", 1),
+    text_or_null<G, &G::result, &GameResult::host_version>("host_version", 2),
+    plain<G, &G::result, &GameResult::race_ms>("race_ms", "REAL", 4),
+    plain<G, &G::result, &GameResult::contended>("contended", "INTEGER", 4),
+};
+
+// A done game's player's columns, in the seats table. Its command is the bots table's; its grid
+// is only in the game's log.
+const Column<P> seat_columns[] = {
+    {"outcome", "TEXT CHECK (outcome IN ('won', 'lost', 'disqualified'))", 1,
+     [](SQLite::Statement& s, const char* p, const P& r) {
+         s.bind(p, std::string(to_string(r.outcome)));
+     },
+     [](const SQLite::Column& c, P& r) {
+         r.outcome = outcome_from_string(c.getString()).value_or(Outcome::lost);
+     }},
+    plain<P, &P::rank>("standing", "INTEGER", 1),
+    plain<P, &P::tiles>("tiles", "INTEGER", 1),
+    plain<P, &P::peels>("peels", "INTEGER", 1),
+    plain<P, &P::dumps>("dumps", "INTEGER", 1),
+    count<&PeelCounts::stale>("stale_peels", "INTEGER"),
+    count<&PeelCounts::timed>("timed_peels", "INTEGER"),
+    count<&PeelCounts::think_ms>("think_ms", "REAL"),
+    plain<P, &P::reason>("reason", "TEXT", 1),
+    plain<P, &P::protocol>("protocol", "TEXT", 1),
+    plain<P, &P::cpu_ms>("cpu_ms", "REAL", 2),
+    plain<P, &P::memory_peak_bytes>("memory_peak_bytes", "INTEGER", 2),
+    // Before schema 3 no process was kept: every game was its process's first.
+    {"process_game", "INTEGER", 3,
+     [](SQLite::Statement& s, const char* p, const P& r) { s.bind(p, r.process_game); },
+     [](const SQLite::Column& c, P& r) { r.process_game = c.isNull() ? 1 : c.getInt(); }},
+    plain<P, &P::restarted>("restarted", "INTEGER", 3),
+    plain<P, &P::cpu_wait_ms>("cpu_wait_ms", "REAL", 4),
+    text_or_null<P, &P::cpu_wait_note>("cpu_wait_note", 4),
+    // Before schema 5 a player out has the code its sentence says (core/out_code.hpp): read
+    // after its outcome and reason.
+    {"out_code", "TEXT", 5,
+     [](SQLite::Statement& s, const char* p, const P& r) {
+         bind_value(s, p,
+                    r.out_code ? std::optional(std::string(to_string(*r.out_code))) : std::nullopt);
+     },
+     [](const SQLite::Column& c, P& r) {
+         if (!c.isNull())
+             r.out_code = out_code_from_string(c.getString()).value_or(OutCode::other);
+         else if (r.outcome == Outcome::disqualified)
+             r.out_code = out_code_of(r.reason);
+     }},
+    plain<P, &P::hand>("hand", "TEXT", 5),
+    link<&LinkUsage::connections>("link_connections", "INTEGER"),
+    link<&LinkUsage::pings>("link_pings", "INTEGER"),
+    link<&LinkUsage::rtt_ms>("link_rtt_ms", "REAL"),
+    link<&LinkUsage::rtt_max_ms>("link_rtt_max_ms", "REAL"),
+};
+
+// The columns' definitions ("name TYPE, ..."), for CREATE TABLE.
+template <class Result, std::size_t N>
+std::string definitions(const Column<Result> (&columns)[N]) {
+    std::string out;
+    for (const auto& column : columns)
+        out += fmt::format("    {} {},\n", column.name, column.type);
+    return out;
+}
+
+// Their names for a SELECT from a database of schema `version` ("NULL AS name" for a column it
+// lacks).
+template <class Result, std::size_t N>
+std::string selected(const Column<Result> (&columns)[N], int version) {
+    std::string out;
+    for (const auto& column : columns)
+        out += fmt::format(", {}{}", column.since <= version ? "" : "NULL AS ", column.name);
+    return out;
+}
+
+// Their assignments for an UPDATE ("name = :name, ...").
+template <class Result, std::size_t N>
+std::string assigned(const Column<Result> (&columns)[N]) {
+    std::string out;
+    for (const auto& column : columns)
+        out += fmt::format("{}{} = :{}", out.empty() ? "" : ", ", column.name, column.name);
+    return out;
+}
+
+template <class Result, std::size_t N>
+void write_columns(SQLite::Statement& statement, const Column<Result> (&columns)[N],
+                   const Result& result) {
+    for (const auto& column : columns)
+        column.write(statement, fmt::format(":{}", column.name).c_str(), result);
+}
+
+template <class Result, std::size_t N>
+void read_columns(const SQLite::Statement& statement, const Column<Result> (&columns)[N],
+                  Result& result) {
+    for (const auto& column : columns)
+        column.read(statement.getColumn(column.name), result);
+}
+
+// The schema of this version.
+std::string schema() {
+    return fmt::format(R"(
 CREATE TABLE tournament (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     options TEXT NOT NULL,
@@ -43,44 +286,35 @@ CREATE TABLE games (
     rotation INTEGER NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'running', 'done')),
     attempts INTEGER NOT NULL DEFAULT 0,
-    end TEXT,
-    winner_seat INTEGER,
-    peels INTEGER,
-    bunch INTEGER,
-    duration_ms INTEGER,
-    log TEXT,
-    finished TEXT,
-    host_version TEXT,
-    race_ms REAL,
-    contended INTEGER,
     replay_of INTEGER REFERENCES games (id),
-    CHECK ((state = 'done') = (end IS NOT NULL))
+    finished TEXT,
+{}    CHECK ((state = 'done') = (end IS NOT NULL))
 );
 CREATE INDEX games_state ON games (state);
 CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games (id),
     seat INTEGER NOT NULL,
     bot_id INTEGER NOT NULL REFERENCES bots (id),
-    outcome TEXT CHECK (outcome IN ('won', 'lost', 'disqualified')),
-    standing INTEGER,
-    tiles INTEGER,
-    peels INTEGER,
-    dumps INTEGER,
-    stale_peels INTEGER,
-    timed_peels INTEGER,
-    think_ms REAL,
-    reason TEXT,
-    protocol TEXT,
-    cpu_ms REAL,
-    memory_peak_bytes INTEGER,
-    process_game INTEGER,
-    restarted INTEGER,
-    cpu_wait_ms REAL,
-    cpu_wait_note TEXT,
-    PRIMARY KEY (game_id, seat)
+{}    PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX seats_bot ON seats (bot_id);
-)";
+)",
+                       definitions(game_columns), definitions(seat_columns));
+}
+
+// A database of schema `version` made this version's: the columns it lacks added (NULL for the
+// games played before). Version 4 added replay_of too.
+void upgrade(SQLite::Database& db, int version) {
+    for (const auto& column : game_columns)
+        if (column.since > version)
+            db.exec(fmt::format("ALTER TABLE games ADD COLUMN {} {}", column.name, column.type));
+    if (version < 4)
+        db.exec("ALTER TABLE games ADD COLUMN replay_of INTEGER REFERENCES games (id)");
+    for (const auto& column : seat_columns)
+        if (column.since > version)
+            db.exec(fmt::format("ALTER TABLE seats ADD COLUMN {} {}", column.name, column.type));
+    db.exec(fmt::format("PRAGMA user_version = {}", schema_version));
+}
 
 void configure(SQLite::Database& db) {
     db.exec("PRAGMA foreign_keys = ON");
@@ -190,7 +424,7 @@ std::variant<std::unique_ptr<Database>, std::string> Database::create(const std:
         SQLite::Transaction transaction(*db);
         db->exec(fmt::format("PRAGMA application_id = {}", application_id));
         db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
-        db->exec(schema);
+        db->exec(schema());
         write_schedule(*db, spec);
         transaction.commit();
         db->exec("PRAGMA synchronous = NORMAL");
@@ -234,29 +468,9 @@ std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::s
                 "{} holds a tournament of schema version {}; this program reads versions {} to {}",
                 shown(path), version, oldest_schema_version, schema_version);
         if (access == Access::write && version < schema_version) {
-            SQLite::Transaction upgrade(*db);
-            // Version 1 to 2: what each player used, and the version of the host that played
-            // each game: NULL for the games played before.
-            if (version < 2) {
-                db->exec("ALTER TABLE games ADD COLUMN host_version TEXT");
-                db->exec("ALTER TABLE seats ADD COLUMN cpu_ms REAL");
-                db->exec("ALTER TABLE seats ADD COLUMN memory_peak_bytes INTEGER");
-            }
-            // Version 2 to 3 (protocol v004): which game of its process each seat's was, and
-            // whether its process was a restart: NULL for the games played before.
-            if (version < 3) {
-                db->exec("ALTER TABLE seats ADD COLUMN process_game INTEGER");
-                db->exec("ALTER TABLE seats ADD COLUMN restarted INTEGER");
-            }
-            // Version 3 to 4 (fair races): the race, its contention and the players' waits for
-            // a CPU (NULL, not known, for the games played before), and replays.
-            db->exec("ALTER TABLE games ADD COLUMN race_ms REAL");
-            db->exec("ALTER TABLE games ADD COLUMN contended INTEGER");
-            db->exec("ALTER TABLE games ADD COLUMN replay_of INTEGER REFERENCES games (id)");
-            db->exec("ALTER TABLE seats ADD COLUMN cpu_wait_ms REAL");
-            db->exec("ALTER TABLE seats ADD COLUMN cpu_wait_note TEXT");
-            db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
-            upgrade.commit();
+            SQLite::Transaction transaction(*db);
+            upgrade(*db, version);
+            transaction.commit();
         }
         if (access == Access::write)
             db->exec("PRAGMA synchronous = NORMAL");
@@ -308,46 +522,7 @@ int Database::requeue_running() {
 
 namespace {
 
-// A seat's result into the update's columns, by name.
-void write_seat(SQLite::Statement& seat, const SeatResult& s) {
-    seat.bind(":outcome", s.outcome);
-    seat.bind(":standing", s.standing);
-    seat.bind(":tiles", s.tiles);
-    seat.bind(":peels", s.peels);
-    seat.bind(":dumps", s.dumps);
-    seat.bind(":stale_peels", s.stale_peels);
-    seat.bind(":timed_peels", s.timed_peels);
-    seat.bind(":think_ms", s.think_ms);
-    seat.bind(":reason", s.reason);
-    seat.bind(":protocol", s.protocol);
-    if (s.cpu_ms)
-        seat.bind(":cpu_ms", *s.cpu_ms);
-    else
-        seat.bind(":cpu_ms");
-    if (s.memory_peak_bytes)
-        seat.bind(":memory_peak_bytes", static_cast<std::int64_t>(*s.memory_peak_bytes));
-    else
-        seat.bind(":memory_peak_bytes");
-    if (s.process_game)
-        seat.bind(":process_game", *s.process_game);
-    else
-        seat.bind(":process_game");
-    if (s.restarted)
-        seat.bind(":restarted", static_cast<int>(*s.restarted));
-    else
-        seat.bind(":restarted");
-    if (s.cpu_wait_ms)
-        seat.bind(":cpu_wait_ms", *s.cpu_wait_ms);
-    else
-        seat.bind(":cpu_wait_ms");
-    if (s.cpu_wait_note.empty())
-        seat.bind(":cpu_wait_note");
-    else
-        seat.bind(":cpu_wait_note", s.cpu_wait_note);
-}
-
-// A game row's columns, by name (a schema 1 database has no host_version, one before schema 4
-// no race_ms, contended nor replay_of: NULL).
+// A game row's schedule and state, and its result's columns once it is done.
 FixtureRecord game_row(const SQLite::Statement& game) {
     FixtureRecord row;
     row.id = game.getColumn("id").getInt();
@@ -360,54 +535,14 @@ FixtureRecord game_row(const SQLite::Statement& game) {
                 : state == "running" ? State::running
                                      : State::pending;
     row.attempts = game.getColumn("attempts").getInt();
-    if (!game.getColumn("replay_of").isNull())
-        row.replay_of = game.getColumn("replay_of").getInt();
+    read_value(game.getColumn("replay_of"), row.replay_of);
     if (row.state != State::done)
         return row;
-    GameResult result;
-    result.end = game.getColumn("end").getString();
-    if (!game.getColumn("winner_seat").isNull())
-        result.winner_seat = game.getColumn("winner_seat").getInt();
-    result.peels = game.getColumn("peels").getInt();
-    result.bunch = game.getColumn("bunch").getInt();
-    result.duration_ms = static_cast<std::uint64_t>(game.getColumn("duration_ms").getInt64());
-    result.log = game.getColumn("log").getString();
-    result.host_version = game.getColumn("host_version").getString();  // "" when NULL
-    if (!game.getColumn("race_ms").isNull())
-        result.race_ms = game.getColumn("race_ms").getDouble();
-    if (!game.getColumn("contended").isNull())
-        result.contended = game.getColumn("contended").getInt() != 0;
-    row.result = std::move(result);
+    PlayedGame played;
+    played.result.seed = row.game.seed;
+    read_columns(game, game_columns, played);
+    row.played = std::move(played);
     return row;
-}
-
-// A seat's result columns, by name (a schema 1 database has no cpu_ms nor memory_peak_bytes, a
-// schema 2 one no process_game nor restarted, a schema 3 one no cpu_wait_ms nor cpu_wait_note).
-SeatResult seat_result(const SQLite::Statement& seat) {
-    SeatResult s;
-    s.outcome = seat.getColumn("outcome").getString();
-    s.standing = seat.getColumn("standing").getInt();
-    s.tiles = seat.getColumn("tiles").getInt();
-    s.peels = seat.getColumn("peels").getInt();
-    s.dumps = seat.getColumn("dumps").getInt();
-    s.stale_peels = seat.getColumn("stale_peels").getInt();
-    s.timed_peels = seat.getColumn("timed_peels").getInt();
-    s.think_ms = seat.getColumn("think_ms").getDouble();
-    s.reason = seat.getColumn("reason").getString();
-    s.protocol = seat.getColumn("protocol").getString();
-    if (!seat.getColumn("cpu_ms").isNull())
-        s.cpu_ms = seat.getColumn("cpu_ms").getDouble();
-    if (!seat.getColumn("memory_peak_bytes").isNull())
-        s.memory_peak_bytes =
-            static_cast<std::uint64_t>(seat.getColumn("memory_peak_bytes").getInt64());
-    if (!seat.getColumn("process_game").isNull())
-        s.process_game = seat.getColumn("process_game").getInt();
-    if (!seat.getColumn("restarted").isNull())
-        s.restarted = seat.getColumn("restarted").getInt() != 0;
-    if (!seat.getColumn("cpu_wait_ms").isNull())
-        s.cpu_wait_ms = seat.getColumn("cpu_wait_ms").getDouble();
-    s.cpu_wait_note = seat.getColumn("cpu_wait_note").getString();  // "" when NULL
-    return s;
 }
 
 }  // namespace
@@ -417,12 +552,10 @@ std::vector<FixtureRecord> Database::games() const {
     std::unordered_map<int, std::size_t> index;  // game id -> its row
     SQLite::Transaction snapshot(*db_);          // one consistent view, however the runner writes
     SQLite::Statement game(
-        *db_, std::string("SELECT id, deal, seed, table_no, rotation, state, attempts, end, "
-                          "winner_seat, peels, bunch, duration_ms, log, ") +
-                  (version_ >= 2 ? "host_version, " : "NULL AS host_version, ") +
-                  (version_ >= 4 ? "race_ms, contended, replay_of"
-                                 : "NULL AS race_ms, NULL AS contended, NULL AS replay_of") +
-                  " FROM games ORDER BY id");
+        *db_, fmt::format("SELECT id, deal, seed, table_no, rotation, state, attempts, {}{} FROM "
+                          "games ORDER BY id",
+                          version_ >= 4 ? "replay_of" : "NULL AS replay_of",
+                          selected(game_columns, version_)));
     while (game.executeStep()) {
         FixtureRecord row = game_row(game);
         if (!rows.empty() && row.id <= rows.back().id)
@@ -430,16 +563,9 @@ std::vector<FixtureRecord> Database::games() const {
         index[row.id] = rows.size();
         rows.push_back(std::move(row));
     }
-    SQLite::Statement seat(
-        *db_, std::string("SELECT game_id, seat, bot_id, outcome, standing, tiles, peels, dumps, "
-                          "stale_peels, timed_peels, think_ms, reason, protocol, ") +
-                  (version_ >= 2 ? "cpu_ms, memory_peak_bytes, "
-                                 : "NULL AS cpu_ms, NULL AS memory_peak_bytes, ") +
-                  (version_ >= 3 ? "process_game, restarted, "
-                                 : "NULL AS process_game, NULL AS restarted, ") +
-                  (version_ >= 4 ? "cpu_wait_ms, cpu_wait_note"
-                                 : "NULL AS cpu_wait_ms, NULL AS cpu_wait_note") +
-                  " FROM seats ORDER BY game_id, seat");
+    SQLite::Statement seat(*db_, fmt::format("SELECT game_id, seat, bot_id{} FROM seats ORDER BY "
+                                             "game_id, seat",
+                                             selected(seat_columns, version_)));
     while (seat.executeStep()) {
         const int id = seat.getColumn("game_id").getInt();
         const auto found = index.find(id);
@@ -448,13 +574,16 @@ std::vector<FixtureRecord> Database::games() const {
             throw std::runtime_error(fmt::format("game {}'s seats are not 0, 1, 2...", id));
         FixtureRecord& row = rows[found->second];
         row.game.seats.push_back(seat.getColumn("bot_id").getInt());
-        if (row.result)
-            row.result->seats.push_back(seat_result(seat));
+        if (row.played) {
+            PlayerResult player;
+            read_columns(seat, seat_columns, player);
+            row.played->result.players.push_back(std::move(player));
+        }
     }
     snapshot.commit();
     // A done replay takes its game's place in the standings.
     for (const auto& row : rows)
-        if (row.replay_of && row.result)
+        if (row.replay_of && row.played)
             if (const auto found = index.find(*row.replay_of); found != index.end())
                 rows[found->second].replayed_by = row.id;
     return rows;
@@ -476,7 +605,7 @@ std::vector<int> Database::add_replays() {
             *db_, "INSERT INTO seats (game_id, seat, bot_id) VALUES (:game_id, :seat, :bot_id)");
         int id = rows.empty() ? 0 : rows.back().id;
         for (const auto& row : rows) {
-            if (!row.result || row.result->contended != true || replayed.count(row.id))
+            if (!row.played || row.played->result.contended != true || replayed.count(row.id))
                 continue;
             game.bind(":id", ++id);
             game.bind(":deal", row.game.deal);
@@ -531,7 +660,7 @@ void Database::durably(const std::function<void()>& change) {
     db_->exec("PRAGMA synchronous = NORMAL");
 }
 
-void Database::record(const std::vector<std::pair<int, const GameResult*>>& results) {
+void Database::record(const std::vector<std::pair<int, const PlayedGame*>>& results) {
     durably([&] {
         SQLite::Transaction transaction(*db_);
         write_results(results, true);
@@ -539,52 +668,27 @@ void Database::record(const std::vector<std::pair<int, const GameResult*>>& resu
     });
 }
 
-void Database::write_results(const std::vector<std::pair<int, const GameResult*>>& results,
+void Database::write_results(const std::vector<std::pair<int, const PlayedGame*>>& results,
                              bool from_running) {
     SQLite::Statement game(
-        *db_, std::string("UPDATE games SET state = 'done', end = :end, winner_seat = "
-                          ":winner_seat, peels = :peels, bunch = :bunch, duration_ms = "
-                          ":duration_ms, log = :log, host_version = :host_version, race_ms = "
-                          ":race_ms, contended = :contended, finished = datetime('now') WHERE id "
-                          "= :id AND ") +
-                  (from_running ? "state = 'running'" : "state != 'done'"));
+        *db_, fmt::format("UPDATE games SET state = 'done', {}, finished = datetime('now') WHERE "
+                          "id = :id AND {}",
+                          assigned(game_columns),
+                          from_running ? "state = 'running'" : "state != 'done'"));
     SQLite::Statement seat(*db_,
-                           "UPDATE seats SET outcome = :outcome, standing = :standing, tiles = "
-                           ":tiles, peels = :peels, dumps = :dumps, stale_peels = :stale_peels, "
-                           "timed_peels = :timed_peels, think_ms = :think_ms, reason = :reason, "
-                           "protocol = :protocol, cpu_ms = :cpu_ms, memory_peak_bytes = "
-                           ":memory_peak_bytes, process_game = :process_game, restarted = "
-                           ":restarted, cpu_wait_ms = :cpu_wait_ms, cpu_wait_note = "
-                           ":cpu_wait_note WHERE game_id = :game_id AND seat = :seat");
-    for (const auto& [id, result] : results) {
-        game.bind(":end", result->end);
-        if (result->winner_seat)
-            game.bind(":winner_seat", *result->winner_seat);
-        else
-            game.bind(":winner_seat");
-        game.bind(":peels", result->peels);
-        game.bind(":bunch", result->bunch);
-        game.bind(":duration_ms", static_cast<std::int64_t>(result->duration_ms));
-        game.bind(":log", result->log);
-        if (result->host_version.empty())
-            game.bind(":host_version");
-        else
-            game.bind(":host_version", result->host_version);
-        if (result->race_ms)
-            game.bind(":race_ms", *result->race_ms);
-        else
-            game.bind(":race_ms");
-        if (result->contended)
-            game.bind(":contended", static_cast<int>(*result->contended));
-        else
-            game.bind(":contended");
+                           fmt::format("UPDATE seats SET {} WHERE game_id = :game_id AND seat = "
+                                       ":seat",
+                                       assigned(seat_columns)));
+    for (const auto& [id, played] : results) {
+        write_columns(game, game_columns, *played);
         game.bind(":id", id);
         if (game.exec() != 1)
             throw std::runtime_error(
                 fmt::format("game {} was not {}", id, from_running ? "running" : "to be done"));
         game.reset();
-        for (std::size_t i = 0; i < result->seats.size(); ++i) {
-            write_seat(seat, result->seats[i]);
+        const auto& players = played->result.players;
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            write_columns(seat, seat_columns, players[i]);
             seat.bind(":game_id", id);
             seat.bind(":seat", static_cast<int>(i));
             if (seat.exec() != 1)
@@ -596,17 +700,17 @@ void Database::write_results(const std::vector<std::pair<int, const GameResult*>
 
 Database::Merged Database::merge(const std::vector<FixtureRecord>& rows) {
     Merged merged;
-    std::unordered_map<int, const GameResult*> here;
+    std::unordered_map<int, const PlayedGame*> here;
     std::unordered_map<int, const Fixture*> scheduled;
     const std::vector<FixtureRecord> mine = games();
     for (const auto& row : mine) {
         scheduled[row.id] = &row.game;
-        if (row.result)
-            here[row.id] = &*row.result;
+        if (row.played)
+            here[row.id] = &*row.played;
     }
-    std::unordered_map<int, const GameResult*> incoming;
+    std::unordered_map<int, const PlayedGame*> incoming;
     for (const auto& row : rows) {
-        if (!row.result)
+        if (!row.played)
             continue;
         if (row.replay_of) {
             ++merged.replays;
@@ -615,11 +719,11 @@ Database::Merged Database::merge(const std::vector<FixtureRecord>& rows) {
         const auto slot = scheduled.find(row.id);
         if (slot == scheduled.end() || !(*slot->second == row.game))
             throw std::runtime_error(fmt::format("game {} is not this tournament's", row.id));
-        const auto [it, first] = incoming.try_emplace(row.id, &*row.result);
-        if (!first && !(*it->second == *row.result))
+        const auto [it, first] = incoming.try_emplace(row.id, &*row.played);
+        if (!first && !(*it->second == *row.played))
             merged.conflicts.push_back(row.id);
     }
-    std::vector<std::pair<int, const GameResult*>> added;
+    std::vector<std::pair<int, const PlayedGame*>> added;
     for (const auto& [id, result] : incoming) {
         const auto done = here.find(id);
         if (done == here.end())

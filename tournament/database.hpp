@@ -5,28 +5,21 @@
 // its result is stored. `standings` and `games` read it while
 // a run writes it.
 //
-// Schema version 2 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
+// Schema version 5 (PRAGMA user_version; PRAGMA application_id marks the file as ours):
 //   tournament(id = 1, options JSON, created, stopped): stopped says why a run ended early
 //     (the SPRT's decision), or is NULL.
 //   bots(id from 0, name unique, command)
 //   games(id from 1 in schedule order, deal, seed (decimal text: a 64-bit unsigned number),
-//     table_no, rotation, state pending|running|done, attempts (starts), and once done: end,
-//     winner_seat (from 0, or NULL), peels, bunch, duration_ms, log, finished)
-//   seats(game_id, seat from 0, bot_id, and once done: outcome won|lost|disqualified, standing
-//     (1 best, 0 disqualified), tiles, peels, dumps, stale_peels, timed_peels, think_ms (their
-//     total), reason, protocol, cpu_ms (its processes' CPU time in the game) and
-//     memory_peak_bytes (their peak memory together), both NULL where not counted)
-// Version 1 lacked seats.cpu_ms and seats.memory_peak_bytes: it is read as it is (NULL for
-// both), and upgraded in place (the two columns added) when opened for writing. Version 3 added
-// seats.process_game and seats.restarted (protocol v004). Version 4 (fair races, docs/host.md):
-//   games.race_ms (from the deal to the end), games.contended (1, 0, or NULL: not known), and
-//   games.replay_of: the game this one plays again (resume --replay-contended: the same deal,
-//   seed, table, rotation and seats), NULL for a game of the schedule; once a replay is done,
-//   its game no longer counts in the standings but is kept, and shown.
-//   seats.cpu_wait_ms (how long its processes waited for a CPU in the race; NULL: not had) and
-//   seats.cpu_wait_note (why it is missing or only a lower bound; NULL: a whole figure).
-// An older database is read as it is (NULL for what it lacks), and upgraded in place when opened
-// for writing.
+//     table_no, rotation, state pending|running|done, attempts (starts), replay_of (the game
+//     this one plays again, resume --replay-contended: the same deal, seed, table, rotation and
+//     seats; NULL for a game of the schedule), and once done its result's columns and finished)
+//   seats(game_id, seat from 0, bot_id, and once done its player's result's columns)
+// A done game's result is one PlayedGame: a game's typed result (record/result.hpp) and what
+// the runner adds. Its columns, each with the schema version that added it, are listed once, in
+// database.cpp, with how each is written from the result and read back into it; docs/
+// tournament.md says what each holds. An older database is read as it is (what it lacks is NULL,
+// read as the result of its time would have it: no out code but its sentence's, process game 1),
+// and upgraded in place (the columns added) when opened for writing.
 #pragma once
 
 #include <functional>
@@ -36,6 +29,7 @@
 #include <variant>
 #include <vector>
 
+#include "record/result.hpp"
 #include "tournament/schedule.hpp"
 #include "tournament/spec.hpp"
 
@@ -45,51 +39,17 @@ class Database;
 
 namespace bg::tournament {
 
-inline constexpr int schema_version = 4;
+inline constexpr int schema_version = 5;
 inline constexpr int oldest_schema_version = 1;
 
-struct SeatResult {
-    std::string outcome;  // won, lost or disqualified
-    int standing = 0;     // 1 best, equal for a tie; 0 disqualified
-    int tiles = 0;        // held at the end
-    int peels = 0;
-    int dumps = 0;
-    int stale_peels = 0;
-    int timed_peels = 0;
-    double think_ms = 0;  // over the timed peels, in all
-    std::string reason;   // why it was put out, or ""
-    std::string protocol;
-    // What its processes used, as its cgroup counted it (nullopt: not counted).
-    std::optional<double> cpu_ms;
-    std::optional<std::uint64_t> memory_peak_bytes;
-    // Which game of its process this was (1: a process started for it; protocol v004 keeps
-    // processes), and whether its process was started afresh because the one before could not
-    // go on (a restart); nullopt for a game played before schema version 3.
-    std::optional<int> process_game = std::nullopt;
-    std::optional<bool> restarted = std::nullopt;
-    // How long its processes waited for a CPU in the race (nullopt: not had), and why that is
-    // missing or only a lower bound ("": a whole figure); nullopt and "" before schema 4.
-    std::optional<double> cpu_wait_ms = std::nullopt;
-    std::string cpu_wait_note = "";
-    friend bool operator==(const SeatResult&, const SeatResult&) = default;
-};
-
-struct GameResult {
-    std::string end;  // bananas, last_player_standing, everyone_out, game_timeout
-    std::optional<int> winner_seat;
-    int peels = 0;
-    int bunch = 0;
+// A done game: its result, every seat's player in `result.players` (their referee's counts
+// and restarts included, not their commands or grids: the bots table and the log have those),
+// and what the runner adds.
+struct PlayedGame {
+    GameResult result;
     std::uint64_t duration_ms = 0;
     std::string log;  // its event log's path, or ""
-    // The version of the host that played it (record/version.hpp); "" for a game that a host
-    // before schema version 2 played.
-    std::string host_version;
-    std::vector<SeatResult> seats;
-    // The race, from the deal to the end, and whether a player waited too long for a CPU in it
-    // (record/result.hpp); nullopt where not known (and before schema 4).
-    std::optional<double> race_ms = std::nullopt;
-    std::optional<bool> contended = std::nullopt;
-    friend bool operator==(const GameResult&, const GameResult&) = default;
+    friend bool operator==(const PlayedGame&, const PlayedGame&) = default;
 };
 
 enum class State { pending, running, done };
@@ -100,13 +60,13 @@ struct FixtureRecord {
     Fixture game;
     State state = State::pending;
     int attempts = 0;
-    std::optional<GameResult> result;  // when done
+    std::optional<PlayedGame> played;  // when done
     // The game it plays again (resume --replay-contended), or none: a game of the schedule.
     std::optional<int> replay_of = std::nullopt;
     // Its replay, once that is done: then this game is kept and shown, but no longer counts.
     std::optional<int> replayed_by = std::nullopt;
     // Whether the standings count it: done, and not replayed.
-    bool counts() const { return result && !replayed_by; }
+    bool counts() const { return played && !replayed_by; }
 };
 
 class Database {
@@ -138,7 +98,7 @@ class Database {
     void mark_pending(int id);
     // Games' results and their state `done`, in one transaction (a game is never split over
     // two), synced to disk before it returns; each must be running.
-    void record(const std::vector<std::pair<int, const GameResult*>>& results);
+    void record(const std::vector<std::pair<int, const PlayedGame*>>& results);
     // A new pending game for every done game that was contended and has no replay yet: the same
     // deal, seed, table, rotation and seats (a replay that was contended too gets one of its
     // own). The new games' ids, in order.
@@ -164,7 +124,7 @@ class Database {
     std::optional<std::string> load_spec();
     void durably(const std::function<void()>& change);
     // Results into the games table, each game's UPDATE required to change one row.
-    void write_results(const std::vector<std::pair<int, const GameResult*>>& results,
+    void write_results(const std::vector<std::pair<int, const PlayedGame*>>& results,
                        bool from_running);
 
     std::unique_ptr<SQLite::Database> db_;

@@ -26,9 +26,9 @@ std::string csv_field(const std::string& text) {
 // Where what seat `seat` of a done game wrote to stderr is kept, or "" (no log, or nothing
 // written).
 std::string stderr_of(const FixtureRecord& row, std::size_t seat) {
-    if (!row.result || row.result->log.empty())
+    if (!row.played || row.played->log.empty())
         return "";
-    std::string path = player_stderr_path(row.result->log, static_cast<int>(seat));
+    std::string path = player_stderr_path(row.played->log, static_cast<int>(seat));
     std::error_code error;
     return std::filesystem::exists(path, error) ? path : "";
 }
@@ -52,23 +52,26 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
     for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
         nlohmann::json seat = {
             {"bot", spec.bots[static_cast<std::size_t>(row.game.seats[s])].name}};
-        if (row.result) {
-            const SeatResult& r = row.result->seats[s];
+        if (row.played) {
+            const PlayerResult& r = row.played->result.players[s];
+            const PeelCounts counts = r.counts.value_or(PeelCounts{});
             seat.update(nlohmann::json::object(
-                {{"outcome", r.outcome},
-                 {"standing", r.standing},
+                {{"outcome", to_string(r.outcome)},
+                 {"standing", r.rank},
                  {"tiles", r.tiles},
                  {"peels", r.peels},
                  {"dumps", r.dumps},
-                 {"stale_peels", r.stale_peels},
-                 {"timed_peels", r.timed_peels},
-                 {"think_ms", r.think_ms},
+                 {"stale_peels", counts.stale},
+                 {"timed_peels", counts.timed},
+                 {"think_ms", counts.think_ms},
                  {"reason",
                   r.reason.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.reason)},
+                 {"code",
+                  r.out_code ? nlohmann::json(to_string(*r.out_code)) : nlohmann::json(nullptr)},
                  {"protocol", r.protocol},
                  {"cpu_ms", bg::json_or_null(r.cpu_ms)},
                  {"memory_peak_bytes", bg::json_or_null(r.memory_peak_bytes)},
-                 {"process_game", bg::json_or_null(r.process_game)},
+                 {"process_game", r.process_game},
                  {"restarted", bg::json_or_null(r.restarted)},
                  {"cpu_wait_ms", bg::json_or_null(r.cpu_wait_ms)},
                  {"cpu_wait_note", r.cpu_wait_note.empty() ? nlohmann::json(nullptr)
@@ -90,15 +93,16 @@ nlohmann::json game_json(const FixtureRecord& row, const TournamentSpec& spec) {
                            {"replay_of", bg::json_or_null(row.replay_of)},
                            {"replayed_by", bg::json_or_null(row.replayed_by)},
                            {"counts", row.counts()}};
-    if (row.result) {
-        const auto& r = *row.result;
+    if (row.played) {
+        const GameResult& r = row.played->result;
+        const std::string& log = row.played->log;
         game.update(nlohmann::json::object(
-            {{"end", r.end},
-             {"winner_seat", bg::json_or_null(r.winner_seat)},
+            {{"end", r.end ? to_string(*r.end) : ""},
+             {"winner_seat", bg::json_or_null(r.winner)},
              {"peels", r.peels},
              {"bunch", r.bunch},
-             {"duration_ms", r.duration_ms},
-             {"log", r.log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(r.log)},
+             {"duration_ms", row.played->duration_ms},
+             {"log", log.empty() ? nlohmann::json(nullptr) : bg::bytes_to_json(log)},
              {"host_version",
               r.host_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host_version)},
              {"race_ms", bg::json_or_null(r.race_ms)},
@@ -113,20 +117,26 @@ void write_csv(const std::vector<FixtureRecord>& rows, const TournamentSpec& spe
     out.write(
         "game,deal,seed,table,rotation,state,end,duration_ms,seat,bot,outcome,standing,"
         "tiles,peels,dumps,stale_peels,think_ms,reason,log,cpu_ms,memory_peak_bytes,"
-        "host_version,stderr,cpu_wait_ms,cpu_wait_note,race_ms,contended,replay_of,replayed_by\n");
+        "host_version,stderr,cpu_wait_ms,cpu_wait_note,race_ms,contended,replay_of,replayed_by,"
+        "code\n");
     for (const auto& row : rows)
         for (std::size_t s = 0; s < row.game.seats.size(); ++s) {
             std::string line =
                 fmt::format("{},{},{},{},{},{},", row.id, row.game.deal, row.game.seed,
                             row.game.table, row.game.rotation, to_string(row.state));
-            if (row.result) {
-                const auto& r = *row.result;
-                const SeatResult& seat = r.seats[s];
+            std::string code;
+            if (row.played) {
+                const GameResult& r = row.played->result;
+                const PlayerResult& seat = r.players[s];
+                const PeelCounts counts = seat.counts.value_or(PeelCounts{});
+                if (seat.out_code)
+                    code = to_string(*seat.out_code);
                 line += fmt::format(
-                    "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{},{}\n", r.end,
-                    r.duration_ms, s + 1, csv_field(name(row.game.seats[s])), seat.outcome,
-                    seat.standing, seat.tiles, seat.peels, seat.dumps, seat.stale_peels,
-                    seat.think_ms, csv_field(seat.reason), csv_field(r.log),
+                    "{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{},{},{},{}\n",
+                    r.end ? to_string(*r.end) : "", row.played->duration_ms, s + 1,
+                    csv_field(name(row.game.seats[s])), to_string(seat.outcome), seat.rank,
+                    seat.tiles, seat.peels, seat.dumps, counts.stale, counts.think_ms,
+                    csv_field(seat.reason), csv_field(row.played->log),
                     seat.cpu_ms ? fmt::format("{:.1f}", *seat.cpu_ms) : "",
                     seat.memory_peak_bytes ? std::to_string(*seat.memory_peak_bytes) : "",
                     csv_field(r.host_version), csv_field(stderr_of(row, s)));
@@ -139,8 +149,8 @@ void write_csv(const std::vector<FixtureRecord>& rows, const TournamentSpec& spe
                 line += fmt::format(",,{},{}{}", s + 1, csv_field(name(row.game.seats[s])),
                                     std::string(18, ','));
             }
-            out.write(line + fmt::format("{},{}\n", optional_text(row.replay_of),
-                                         optional_text(row.replayed_by)));
+            out.write(line + fmt::format("{},{},{}\n", optional_text(row.replay_of),
+                                         optional_text(row.replayed_by), code));
         }
 }
 
@@ -154,20 +164,21 @@ void write_table(const std::vector<FixtureRecord>& rows, const TournamentSpec& s
             seats +=
                 (s ? "  " : "") +
                 escape_for_terminal(spec.bots[static_cast<std::size_t>(row.game.seats[s])].name);
-            if (row.result)
-                seats += fmt::format(": {} {}", row.result->seats[s].outcome,
-                                     row.result->seats[s].standing);
+            if (row.played)
+                seats += fmt::format(": {} {}", to_string(row.played->result.players[s].outcome),
+                                     row.played->result.players[s].rank);
         }
         // Contention and replays after the seats.
-        if (row.result && row.result->contended == true)
+        if (row.played && row.played->result.contended == true)
             seats += "  (contended)";
         if (row.replay_of)
             seats += fmt::format("  (replays game {})", *row.replay_of);
         if (row.replayed_by)
             seats += fmt::format("  (replayed by game {}: not counted)", *row.replayed_by);
-        out.write(fmt::format("{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id, row.game.deal,
-                              row.game.seed, row.game.rotation, to_string(row.state),
-                              row.result ? row.result->end : "", seats));
+        out.write(fmt::format(
+            "{:>6} {:>5} {:>20} {:>4} {:<8} {:<21} {}\n", row.id, row.game.deal, row.game.seed,
+            row.game.rotation, to_string(row.state),
+            row.played && row.played->result.end ? to_string(*row.played->result.end) : "", seats));
     }
 }
 

@@ -98,16 +98,16 @@ void LiveTournament::record(int game, const nlohmann::json& record) {
 
 void LiveTournament::recorded(const FixtureRecord& row) {
     running_.erase(row.id);
-    const GameResult& result = *row.result;
+    const GameResult& result = row.played->result;
     const nlohmann::json seats = seat_names(row);
     nlohmann::json done = {
         {"game", row.id},
         {"seats", seats},
-        {"end", result.end},
-        {"winner", result.winner_seat ? seats[static_cast<std::size_t>(*result.winner_seat)]
-                                      : nlohmann::json(nullptr)},
-        {"page", result.log.empty() ? nlohmann::json(nullptr)
-                                    : nlohmann::json("/games/" + std::to_string(row.id))},
+        {"end", result.end ? to_string(*result.end) : ""},
+        {"winner",
+         result.winner ? seats[static_cast<std::size_t>(*result.winner)] : nlohmann::json(nullptr)},
+        {"page", row.played->log.empty() ? nlohmann::json(nullptr)
+                                         : nlohmann::json("/games/" + std::to_string(row.id))},
         {"contended", bg::json_or_null(result.contended)},
         {"replay_of", bg::json_or_null(row.replay_of)}};
     server_->publish("game_done", dump_json(done));

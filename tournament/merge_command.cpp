@@ -84,7 +84,7 @@ int merge(const po::variables_map& vm) {
     const auto all = merged->games();
     std::vector<int> missing;
     for (const auto& row : all)
-        if (!row.result)
+        if (!row.played)
             missing.push_back(row.id);
     say("tournament: merged {} shard database{}: {} game{} added, {} already there; {} of {} "
         "games done\n",

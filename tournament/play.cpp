@@ -42,9 +42,8 @@ class Status {
     void recorded(const FixtureRecord& row, const PairTally& pairs) {
         ++done_;
         last_pairs_ = pairs;
-        if (row.result->winner_seat)
-            ++wins_[static_cast<std::size_t>(
-                row.game.seats[static_cast<std::size_t>(*row.result->winner_seat)])];
+        if (const auto winner = row.played->result.winner)
+            ++wins_[static_cast<std::size_t>(row.game.seats[static_cast<std::size_t>(*winner)])];
         const bool every = (done_ - done_at_start_) % interval_ == 0;
         if (terminal_) {
             if (every) {

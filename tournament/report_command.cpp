@@ -49,21 +49,22 @@ int report(const po::variables_map& vm) {
                                {"contended", nullptr},
                                {"replay_of", bg::json_or_null(row.replay_of)},
                                {"replayed_by", bg::json_or_null(row.replayed_by)}};
-        if (row.result) {
-            const GameResult& r = *row.result;
-            game["end"] = r.end;
+        if (row.played) {
+            const GameResult& r = row.played->result;
+            if (r.end)
+                game["end"] = to_string(*r.end);
             game["contended"] = bg::json_or_null(r.contended);
-            if (r.winner_seat)
-                game["winner"] = names[static_cast<std::size_t>(*r.winner_seat)];
+            if (r.winner)
+                game["winner"] = names[static_cast<std::size_t>(*r.winner)];
             // Wins by seat over the games that count (a replayed game's replay instead).
             for (std::size_t s = 0; s < row.game.seats.size() && row.counts(); ++s) {
                 if (seats.size() <= s)
                     seats.push_back({{"games", 0}, {"wins", 0}});
                 seats[s]["games"] = seats[s]["games"].get<int>() + 1;
-                if (r.winner_seat == static_cast<int>(s))
+                if (r.winner == static_cast<PlayerId>(s))
                     seats[s]["wins"] = seats[s]["wins"].get<int>() + 1;
             }
-            if (!r.log.empty()) {
+            if (!row.played->log.empty()) {
                 const auto name = fmt::format("games/game-{:06}.html", row.id);
                 if (!pages_folder_made) {
                     std::error_code error;
@@ -100,10 +101,10 @@ int report(const po::variables_map& vm) {
         pages, pages == 1 ? "" : "s",
         unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
     const bool logs_kept = std::any_of(rows.begin(), rows.end(), [](const FixtureRecord& row) {
-        return row.result && !row.result->log.empty();
+        return row.played && !row.played->log.empty();
     });
     if (!logs_kept && std::any_of(rows.begin(), rows.end(),
-                                  [](const FixtureRecord& row) { return row.result.has_value(); }))
+                                  [](const FixtureRecord& row) { return row.played.has_value(); }))
         say("tournament: no game has a page: its games' event logs were not kept (a run or a "
             "shard with --logs DIR keeps them; a game's page is made from its log)\n");
     return exit_done;

@@ -69,9 +69,9 @@ std::string player_stderr_path(const std::string& log_path, int seat) {
 }
 
 std::optional<std::string> replay_page(const FixtureRecord& row) {
-    if (!row.result || row.result->log.empty())
+    if (!row.played || row.played->log.empty())
         return std::nullopt;
-    const std::string& log_path = row.result->log;
+    const std::string& log_path = row.played->log;
     std::ifstream log(log_path, std::ios::binary);
     auto records = viewer::read_records(log);
     auto* read = std::get_if<std::vector<nlohmann::json>>(&records);
@@ -86,55 +86,13 @@ std::optional<std::string> replay_page(const FixtureRecord& row) {
     return viewer::game_page(*read, player_stderr);
 }
 
-GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log) {
-    const Game& game = referee.game();
-    const nlohmann::json result = referee.result();
-    GameResult out;
-    out.end = game.end() ? std::string(to_string(*game.end())) : "";
-    if (game.winner())
-        out.winner_seat = static_cast<int>(*game.winner());
-    out.peels = game.peel_number();
-    out.bunch = static_cast<int>(game.bunch_size());
-    out.duration_ms = duration_ms;
-    out.log = std::move(log);
-    out.host_version = result["host_version"].get<std::string>();
-    const std::vector<int> standings = game.standings();
-    for (std::size_t i = 0; i < game.players().size(); ++i) {
-        const PlayerState& p = game.players()[i];
-        const SeatStats& stats = referee.seat_stats(static_cast<PlayerId>(i));
-        const auto& recorded = result["players"][i];
-        SeatResult seat{recorded["outcome"].get<std::string>(),
-                        standings[i],
-                        static_cast<int>(p.hand.total()),
-                        p.peels,
-                        p.dumps,
-                        stats.stale_peels,
-                        stats.timed_peels,
-                        static_cast<double>(stats.think_ns) / 1e6,
-                        p.reason,
-                        recorded["protocol"].get<std::string>(),
-                        std::nullopt,
-                        std::nullopt};
-        if (const auto cpu = recorded.find("cpu_ms"); cpu != recorded.end() && cpu->is_number())
-            seat.cpu_ms = cpu->get<double>();
-        if (const auto peak = recorded.find("memory_peak_bytes");
-            peak != recorded.end() && peak->is_number())
-            seat.memory_peak_bytes = peak->get<std::uint64_t>();
-        seat.process_game = p.process_game;
-        if (const auto wait = recorded.find("cpu_wait_ms"); wait != recorded.end()) {
-            if (wait->is_number())
-                seat.cpu_wait_ms = wait->get<double>();
-            if (recorded["cpu_wait_note"].is_string())
-                seat.cpu_wait_note = recorded["cpu_wait_note"].get<std::string>();
-        }
-        out.seats.push_back(std::move(seat));
-    }
-    if (const auto race = result.find("race_ms"); race != result.end() && race->is_number())
-        out.race_ms = race->get<double>();
-    if (const auto contended = result.find("contended");
-        contended != result.end() && contended->is_boolean())
-        out.contended = contended->get<bool>();
-    return out;
+PlayedGame played_game(const Referee& referee, const std::vector<bool>& restarted,
+                       std::uint64_t duration_ms, std::string log) {
+    PlayedGame played{referee.result(), duration_ms, std::move(log)};
+    auto& players = played.result.players;
+    for (std::size_t s = 0; s < players.size(); ++s)
+        players[s].restarted = s < restarted.size() && restarted[s];
+    return played;
 }
 
 Runner::Runner(uv_loop_t* loop, Database& database, std::vector<FixtureRecord> pending,
@@ -323,6 +281,7 @@ void Runner::start_match(Slot& slot) {
     if (options_.on_started)
         options_.on_started(slot.row);
     Match::Options match_options;
+    match_options.keep = true;  // the lineup parks or lets go a player that stays
     if (!slot.log_path.empty())
         match_options.player_lines = [&slot](PlayerId player, const std::string& line) {
             auto& file = slot.stderr_files[static_cast<std::size_t>(player)];
@@ -399,19 +358,16 @@ void Runner::reap() {
                 database_.mark_pending(slot->row.id);  // stopped: played again on resume
                 continue;
             }
-            slot->row.result =
-                game_result(referee, uv_now(loop_) - slot->started_ms, slot->log_path);
-            for (std::size_t s = 0; s < slot->row.result->seats.size(); ++s)
-                slot->row.result->seats[s].restarted =
-                    s < slot->restarted.size() && slot->restarted[s];
+            slot->row.played = played_game(referee, slot->restarted,
+                                           uv_now(loop_) - slot->started_ms, slot->log_path);
             recorded.push_back(slot);
         } catch (const std::exception& e) {
             fail(fmt::format("the database could not be written: {}", e.what()));
         }
     }
-    std::vector<std::pair<int, const GameResult*>> results;
+    std::vector<std::pair<int, const PlayedGame*>> results;
     for (const Slot* slot : recorded)
-        results.emplace_back(slot->row.id, &*slot->row.result);
+        results.emplace_back(slot->row.id, &*slot->row.played);
     bool stored = false;
     try {
         if (!results.empty())

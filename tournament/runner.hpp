@@ -37,8 +37,10 @@ std::string player_stderr_path(const std::string& log_path, int seat);
 // without a log, or with one that cannot be read.
 std::optional<std::string> replay_page(const FixtureRecord& row);
 
-// A finished game's result as the database stores it.
-GameResult game_result(const Referee& referee, std::uint64_t duration_ms, std::string log);
+// A finished game as the database stores it: its referee's result, whether each seat's process
+// was started afresh because the one before could not go on, how long it took and its log.
+PlayedGame played_game(const Referee& referee, const std::vector<bool>& restarted,
+                       std::uint64_t duration_ms, std::string log);
 
 class Runner {
   public:

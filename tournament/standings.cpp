@@ -12,10 +12,6 @@ namespace bg::tournament {
 
 namespace {
 
-bool starts_with(const std::string& text, std::string_view prefix) {
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 // A standing to compare by: disqualified (0) below everyone.
 int place(int standing) {
     return standing == 0 ? 1 << 20 : standing;
@@ -42,33 +38,13 @@ std::string signed_elo(double elo) {
 void PairTally::add(const FixtureRecord& row) {
     if (!row.counts() || row.game.seats.size() != 2)
         return;
-    const auto& winner = row.result->winner_seat;
+    const auto& winner = row.played->result.winner;
     const int half = !winner ? 1 : row.game.seats[static_cast<std::size_t>(*winner)] == 0 ? 2 : 0;
     const auto [it, first] = open_.try_emplace(row.game.deal, half);
     if (first)
         return;
     results_.add(it->second, half);
     open_.erase(it);
-}
-
-std::string reason_kind(const std::string& reason) {
-    static const std::pair<std::string_view, std::string_view> kinds[] = {
-        {"protocol error", "protocol error"},
-        {"illegal peel", "illegal peel"},
-        {"not ready", "not ready in time"},
-        {"could not start", "could not start"},
-        {"exited", "exited"},
-        {"was killed", "exited"},
-        {"closed its output", "exited"},
-        {"does not read", "stopped reading"},
-        {"stopped reading", "stopped reading"},
-        {"flooded", "flooded"},
-        {"used more than", "used too much memory"},
-    };
-    for (const auto& [prefix, kind] : kinds)
-        if (starts_with(reason, prefix))
-            return std::string(kind);
-    return "other";
 }
 
 namespace {
@@ -82,19 +58,20 @@ struct BotSums {
 // One seat of a game that counts, into its bot's standing and sums.
 void add_seat(const GameResult& result, std::size_t s, bool contended, BotStanding& bot,
               BotSums& sums) {
-    const SeatResult& r = result.seats[s];
+    const PlayerResult& r = result.players[s];
     ++bot.games;
-    bot.wins += result.winner_seat == static_cast<int>(s);
-    sums.standing += r.standing == 0 ? static_cast<double>(result.seats.size()) : r.standing;
-    if (r.outcome == "disqualified") {
+    bot.wins += result.winner == static_cast<PlayerId>(s);
+    sums.standing += r.rank == 0 ? static_cast<double>(result.players.size()) : r.rank;
+    if (r.outcome == Outcome::disqualified) {
         ++bot.disqualified;
-        ++bot.disqualifications[reason_kind(r.reason)];
+        ++bot.disqualifications[r.out_code.value_or(OutCode::other)];
     }
-    bot.timeouts += result.end == "game_timeout";
-    bot.stalled += result.end == "stalled";
-    bot.stale_peels += r.stale_peels;
-    sums.think_ms += r.think_ms;
-    sums.timed += r.timed_peels;
+    bot.timeouts += result.end == End::game_timeout;
+    bot.stalled += result.end == End::stalled;
+    const PeelCounts counts = r.counts.value_or(PeelCounts{});
+    bot.stale_peels += counts.stale;
+    sums.think_ms += counts.think_ms;
+    sums.timed += counts.timed;
     if (r.cpu_ms) {
         sums.cpu_ms += *r.cpu_ms;
         ++sums.counted;
@@ -130,28 +107,28 @@ Standings standings(const TournamentSpec& spec, const std::vector<FixtureRecord>
     }
     for (const auto& row : rows) {
         out.total += !row.replay_of;
-        out.done += !row.replay_of && row.result;
-        out.replays += row.replay_of && row.result;
+        out.done += !row.replay_of && row.played;
+        out.replays += row.replay_of && row.played;
         if (!row.counts())
             continue;
-        const bool contended = row.result->contended == true;
+        const GameResult& result = row.played->result;
+        const bool contended = result.contended == true;
         out.contended += contended;
         if (uncontended && contended) {
             ++out.left_out;
             continue;
         }
-        const GameResult& result = *row.result;
         const auto& seats = row.game.seats;
         stats::RankedGame game{seats, {}};
         for (std::size_t s = 0; s < seats.size(); ++s) {
             const auto bot = static_cast<std::size_t>(seats[s]);
             add_seat(result, s, contended, bots[bot], sums[bot]);
-            const int standing = result.seats[s].standing;
+            const int standing = result.players[s].rank;
             game.standings.push_back(standing);
             for (std::size_t o = 0; o < seats.size(); ++o) {
                 if (o == s)
                     continue;
-                const int mine = place(standing), theirs = place(result.seats[o].standing);
+                const int mine = place(standing), theirs = place(result.players[o].rank);
                 const auto j = static_cast<std::size_t>(seats[o]);
                 out.head_to_head[bot][j] += mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
                 ++out.games_between[bot][j];
@@ -238,9 +215,9 @@ std::string standings_table(const Standings& s) {
                 : "-");
     }
     for (const auto& b : s.bots)
-        for (const auto& [kind, count] : b.disqualifications)
+        for (const auto& [code, count] : b.disqualifications)
             out += fmt::format("    {} disqualified {} time{}: {}\n", escape_for_terminal(b.name),
-                               count, count == 1 ? "" : "s", kind);
+                               count, count == 1 ? "" : "s", label(code));
     for (const auto& b : s.bots)
         if (b.remote)
             out += fmt::format(
@@ -303,7 +280,14 @@ std::string standings_table(const Standings& s) {
 nlohmann::json standings_json(const Standings& s) {
     using nlohmann::json;
     json bots = json::array();
-    for (const auto& b : s.bots)
+    for (const auto& b : s.bots) {
+        // By the codes' labels (as before codes, when "exited" held "killed" and "closed its
+        // output" too), and by the codes themselves, for programs.
+        json labels = json::object(), codes = json::object();
+        for (const auto& [code, count] : b.disqualifications) {
+            labels[std::string(label(code))] = count;
+            codes[std::string(to_string(code))] = count;
+        }
         bots.push_back({{"bot", b.bot},
                         {"name", b.name},
                         {"games", b.games},
@@ -313,7 +297,8 @@ nlohmann::json standings_json(const Standings& s) {
                         {"win_rate_high", b.win_rate.high},
                         {"mean_standing", b.mean_standing},
                         {"disqualified", b.disqualified},
-                        {"disqualifications", b.disqualifications},
+                        {"disqualifications", labels},
+                        {"out_codes", codes},
                         {"timeouts", b.timeouts},
                         {"stalled", b.stalled},
                         {"stale_peels", b.stale_peels},
@@ -328,6 +313,7 @@ nlohmann::json standings_json(const Standings& s) {
                         {"elo", b.rating.elo},
                         {"elo_low", b.rating.low},
                         {"elo_high", b.rating.high}});
+    }
     json head = json::array();
     for (std::size_t i = 0; i < s.head_to_head.size(); ++i) {
         json row = json::array();

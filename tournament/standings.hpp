@@ -1,6 +1,6 @@
 // What a tournament's games say: for every bot its games, wins and win rate (Wilson 95%), mean
-// standing, disqualifications by kind, timeouts, stale peels, think time, CPU time and peak memory
-// (where the players' cgroups counted them) and a rating on the Elo scale (stats/rating.hpp:
+// standing, disqualifications by their code, timeouts, stale peels, think time, CPU time and peak
+// memory (where the players' cgroups counted them) and a rating on the Elo scale (stats/rating.hpp:
 // Plackett-Luce over all games' standings); a head-to-head table; and for two bots the Elo
 // difference on game pairs with the SPRT's state (stats/pairs.hpp). Computed from the database's
 // rows alone, so a finished, a running and a resumed tournament read the same way.
@@ -28,9 +28,11 @@ struct BotStanding {
     stats::Interval win_rate;
     double mean_standing = 0;  // a disqualified bot stands last (the game's player count)
     int disqualified = 0;
-    std::map<std::string, int> disqualifications;  // by kind (reason_kind)
-    int timeouts = 0;                              // its games that ended at the game's time limit
-    int stalled = 0;                               // its games that ended stalled
+    // By why it was out: its code (core/out_code.hpp), never its sentence, so that rewording one
+    // changes no count.
+    std::map<OutCode, int> disqualifications;
+    int timeouts = 0;  // its games that ended at the game's time limit
+    int stalled = 0;   // its games that ended stalled
     int stale_peels = 0;
     std::optional<double> think_ms;  // mean, new tiles to its next peel
     // What its processes used, over the games its cgroups counted: mean CPU time a game (its
@@ -87,11 +89,6 @@ class PairTally {
     stats::Pentanomial results_;
     std::map<int, int> open_;  // deal -> bot 0's half-points in its first game done
 };
-
-// The kind of a disqualification's reason, for counting: "protocol error", "illegal peel", "not
-// ready in time", "could not start", "exited", "stopped reading", "flooded", "used too much
-// memory", or "other".
-std::string reason_kind(const std::string& reason);
 
 // The games that count (a replay in its first play's place); with `uncontended`, not those
 // contended either.

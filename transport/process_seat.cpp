@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
 namespace bg {
 
 ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
@@ -17,7 +21,12 @@ ProcessSeat::ProcessSeat(uv_loop_t* loop, Launch launch,
             .on_log = [this](std::string_view line) { events_.log(line); },
             .on_exit = [this](std::int64_t status, int signal) { events_.exited(status, signal); },
             .on_write_error = [this](int error) { events_.send_failed(uv_strerror(error)); },
-            .on_out_of_memory = [this] { events_.out_of_memory(memory_limit_); },
+            .on_out_of_memory =
+                [this] {
+                    events_.gone(OutCode::out_of_memory,
+                                 fmt::format("used more than {} of memory (its processes together)",
+                                             memory_amount(memory_limit_)));
+                },
             .on_finished =
                 [this] {
                     if (events_.finished)
@@ -67,19 +76,20 @@ void ProcessSeat::race_ends() {
 }
 
 bool ProcessSeat::keep() {
-    kept_ = may_keep_ && process_->running();
+    kept_ = process_->running();
     return kept_;
 }
 
-cgroups::Usage ProcessSeat::usage() const {
+PlayerUsage ProcessSeat::usage() const {
     cgroups::Usage used = process_->usage_now().value_or(cgroups::Usage{});
-    if (!game_start_)
-        return used;
-    if (used.cpu_ns && game_start_->cpu_ns)
-        used.cpu_ns = *used.cpu_ns - std::min(*used.cpu_ns, *game_start_->cpu_ns);
-    else
-        used.cpu_ns.reset();
-    return used;
+    if (game_start_) {
+        if (used.cpu_ns && game_start_->cpu_ns)
+            used.cpu_ns = *used.cpu_ns - std::min(*used.cpu_ns, *game_start_->cpu_ns);
+        else
+            used.cpu_ns.reset();
+    }
+    return PlayerUsage{used.cpu_ns, used.memory_peak_bytes, std::nullopt, cpu_wait_.ns,
+                       cpu_wait_.note};
 }
 
 std::string ProcessSeat::open() {

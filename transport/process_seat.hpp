@@ -1,7 +1,7 @@
 // A seat taken by a process: the player's command, in its sandbox (or not) and its cgroup (or
 // not), its stdin and stdout the seat's bytes, its stderr its log. Started for one game; or, when
-// its owner lets it (a player speaking v004, match/lineup.hpp), kept when the game ends and
-// attached to the next, the same process in the same cgroup.
+// its match lets it (a player speaking v004 in a lineup's game, match/lineup.hpp), kept when the
+// game ends and attached to the next, the same process in the same cgroup.
 #pragma once
 
 #include <uv.h>
@@ -35,13 +35,11 @@ class ProcessSeat final : public Seat {
     }
     bool keep() override;
     bool finished() const override { return kept_ || process_->finished(); }
-    // What it used in the game it was last attached to.
-    cgroups::Usage usage() const override;
+    // What it used in the game it was last attached to, as its cgroup counted it, and its wait
+    // for a CPU over that game's race.
+    PlayerUsage usage() const override;
     void race_begins() override;
     void race_ends() override;
-    cgroups::CpuWait cpu_wait() const override { return cpu_wait_; }
-
-    void allow_keeping(bool allowed) override { may_keep_ = allowed; }
     bool kept() const override { return kept_; }
     // The process group of its command, for looking at what it runs (host --check).
     int group() const { return process_->group(); }
@@ -53,7 +51,6 @@ class ProcessSeat final : public Seat {
     std::optional<PlayerProcess> process_;
     std::string cgroup_error_;
     std::uint64_t memory_limit_;  // its cgroup's, for an OOM kill's report
-    bool may_keep_ = false;
     bool kept_ = false;
     std::optional<cgroups::Usage> game_start_;  // its usage when its game began (not its first)
     std::optional<cgroups::WaitSample> race_start_;

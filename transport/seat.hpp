@@ -1,8 +1,9 @@
 // A player's seat, as a match talks to it: bytes in, bytes out, gone, and what it used. How the
 // bytes travel, and what a player is (a process started for the game, one that outlives it, a
 // network connection, a person's page), is the seat's business: the match and the referee know
-// only this. ProcessSeat (process_seat.hpp) is a process, for one game or kept for several;
-// RemoteSeat (remote/remote_seat.hpp) a WebSocket connection to the host's server.
+// only this, and nothing of cgroups or connections. ProcessSeat (process_seat.hpp) is a process,
+// for one game or kept for several; RemoteSeat (remote/remote_seat.hpp) a WebSocket connection to
+// the host's server.
 #pragma once
 
 #include <cstdint>
@@ -11,19 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "cgroups/cgroups.hpp"
+#include "core/out_code.hpp"
+#include "record/usage.hpp"
 
 namespace bg {
-
-// A seat taken over a network: its connection, as its game's result shows it (the race of a
-// remote player includes its network).
-struct LinkUsage {
-    int connections = 0;           // times it was taken: 1, and one more for each return
-    int pings = 0;                 // round trips measured
-    std::optional<double> rtt_ms;  // their median, in milliseconds (none: none measured)
-    std::optional<double> rtt_max_ms;
-    friend bool operator==(const LinkUsage&, const LinkUsage&) = default;
-};
 
 class Seat {
   public:
@@ -36,13 +28,12 @@ class Seat {
         std::function<void(std::string_view line)> log;  // a line it wrote for people (stderr)
         // Its process ended: a status, or the signal that killed it.
         std::function<void(std::int64_t status, int signal)> exited;
-        // It left, for a reason only the seat can name (a connection dropped).
-        std::function<void(std::string reason)> left;
+        // It is gone, for a reason only the seat can name, as a code and in words: its
+        // connection dropped and it did not come back (OutCode::left), the kernel killed one of
+        // its processes for want of memory (OutCode::out_of_memory).
+        std::function<void(OutCode code, std::string reason)> gone;
         // What was sent could not be written: it closed its input, most likely.
         std::function<void(std::string error)> send_failed;
-        // Its processes together needed more than their memory total, and the kernel killed
-        // one of them.
-        std::function<void(std::uint64_t limit_bytes)> out_of_memory;
         // Nothing of it is left: the seat may be destroyed.
         std::function<void()> finished;
         // Something of the seat that the game's log keeps and that changes nothing in the game
@@ -65,29 +56,21 @@ class Seat {
     // Its game is over, or it is out: it may leave by itself for `farewell_ms` once its input
     // has ended (none: 0), and is then made to, for good `grace_ms` later. Idempotent.
     virtual void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) = 0;
-    // The game is over and its player may stay for the next (protocol v004): true when the seat
-    // keeps it, and is then finished for this game with its player still there; false when it
-    // cannot (a process started for one game), and is to be closed.
+    // The game is over and its player may stay for the next (protocol v004), as its owner lets
+    // it (Match::Options::keep): true when the seat keeps it, and is then finished for this game
+    // with its player still there; false when it cannot (its player gone), and is to be closed.
     virtual bool keep() { return false; }
-    // Whether keep() may keep its player: its owner's choice (off for a seat taken for one game,
-    // and for one that has played its last). A seat that can never keep one ignores it.
-    virtual void allow_keeping(bool) {}
     // It holds a player kept from the game before: it needs no open() for the next.
     virtual bool kept() const { return false; }
     virtual bool finished() const = 0;
-    // What it used, once finished (CPU time and peak memory; null where nothing counted them).
-    virtual cgroups::Usage usage() const = 0;
-    // Its game's race (from the deal to the game's end) begins, and ends: over it, the seat
-    // measures how long its player waited for a CPU. Called by its match, once each a game.
+    // What its player used in the game it was last attached to, once finished: CPU time and
+    // peak memory where a cgroup counted them, how long it waited for a CPU over the race (or
+    // why there is no figure), a connection's round trips.
+    virtual PlayerUsage usage() const = 0;
+    // Its game's race (from the deal to the game's end) begins, and ends: over it, a seat that
+    // can measures how long its player waited for a CPU. Called by its match, once each a game.
     virtual void race_begins() {}
     virtual void race_ends() {}
-    // How long its player waited for a CPU over its last game's race (a figure, whole or a lower
-    // bound, or why there is none: cgroups/cpu_wait.hpp).
-    virtual cgroups::CpuWait cpu_wait() const {
-        return {std::nullopt, "not measured for this kind of seat"};
-    }
-    // Its connection's, for a seat taken over a network (none for a process's).
-    virtual std::optional<LinkUsage> link_usage() const { return std::nullopt; }
 };
 
 }  // namespace bg

@@ -1,5 +1,5 @@
 // The tournament report: standings with their rating intervals as error bars, wins by seat, the
-// head-to-head table, disqualifications by kind, and every game linking to its replay page.
+// head-to-head table, disqualifications by code, and every game linking to its replay page.
 // Bot names and reasons are set with textContent only.
 "use strict";
 (function () {
