@@ -109,8 +109,8 @@ TEST_CASE(
         const int version = nlohmann::json::parse(lines.front())["start"]["version"].get<int>();
         const nlohmann::json logged = nlohmann::json::parse(lines.back())["result"];
         const auto replayed = replay(text.str());
-        INFO((std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed)
-                                                            : ""));
+        INFO(
+            (std::holds_alternative<std::string>(replayed) ? std::get<std::string>(replayed) : ""));
         REQUIRE(std::holds_alternative<nlohmann::json>(replayed));
         CHECK(std::get<nlohmann::json>(replayed) == logged);
         const auto typed = result_from_json(logged, version);
