@@ -188,6 +188,19 @@ po::options_description reuse() {
     return options;
 }
 
+void add_remote_grace(po::options_description& options) {
+    options.add_options()("remote-grace", po::value<double>()->value_name("SEC")->default_value(10),
+                          "a remote seat's dropped connection may come back this long (sent "
+                          "then what it missed) before its player has left (docs/remote.md)");
+}
+
+std::uint64_t read_remote_grace(const po::variables_map& vm) {
+    const double grace = vm["remote-grace"].as<double>();
+    if (!(grace >= 0 && grace <= 3600))
+        throw po::error("--remote-grace is 0 to 3600 seconds");
+    return static_cast<std::uint64_t>(grace * 1000);
+}
+
 Reuse read_reuse(const po::variables_map& vm) {
     Reuse reuse;
     reuse.fresh = vm["fresh-bots"].as<bool>();

@@ -52,4 +52,9 @@ struct Reuse {
 // --fresh-bots, --games-per-process.
 po::options_description reuse();
 Reuse read_reuse(const po::variables_map& vm);
+
+// --remote-grace SEC: how long a remote seat's dropped connection may come back before its
+// player has left (docs/remote.md); 0 to 3600 seconds, 10 unless given.
+void add_remote_grace(po::options_description& options);
+std::uint64_t read_remote_grace(const po::variables_map& vm);
 }  // namespace bg::options

@@ -11,7 +11,7 @@
 #include "host/live.hpp"
 #include "match/venue.hpp"
 #include "remote/desk.hpp"
-#include "remote/remote_seat.hpp"
+#include "remote/seats.hpp"
 #include "remote/token.hpp"
 #include "transport/handles.hpp"
 
@@ -22,10 +22,10 @@ namespace {
 constexpr std::uint64_t least_connect_ms = 60'000;  // for a remote bot to connect
 constexpr int scenarios = 3;
 
-// The checker's seats: processes of the venue's, each in a cgroup of its own in one game's.
-bool process_seats(const Invocation& invocation, Venue& venue,
-                   std::unique_ptr<cgroups::GameCgroup>& cgroup, checker::Options& options,
-                   int& status) {
+// The checker's processes: each in a cgroup of its own in one game's.
+bool prepare_processes(const Invocation& invocation, Venue& venue,
+                       std::unique_ptr<cgroups::GameCgroup>& cgroup, checker::Options& options,
+                       int& status) {
     if (auto error = venue.prepare_players()) {
         say("host: {}\n", escape_for_terminal(*error));
         status = exit_no_sandbox;
@@ -39,22 +39,15 @@ bool process_seats(const Invocation& invocation, Venue& venue,
     }
     cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(game));
     options.command = invocation.setup.commands[0];
-    options.seat = [&venue, cgroup = cgroup.get(), scenario = 0](uv_loop_t* loop) mutable {
-        auto seat = venue.seat(loop, scenario++, 0, cgroup);
-        // A cgroup that cannot be made is the machine's failure, not the bot's: the check
-        // stops, said so.
-        if (!seat->cgroup_error().empty())
-            throw std::runtime_error("cannot make the bot's cgroup: " + seat->cgroup_error());
-        return std::unique_ptr<Seat>(std::move(seat));
-    };
     options.group = [](const Seat& seat) { return static_cast<const ProcessSeat&>(seat).group(); };
     return true;
 }
 
 // The checker's seats over the network: a remote seat for each scenario, with the one token,
 // taken at the server's address.
-bool remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& venue, remote::Desk& desk,
-                  std::unique_ptr<live::Observer>& server, checker::Options& options) {
+bool serve_remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& venue,
+                        remote::Desk& desk, std::unique_ptr<live::Observer>& server,
+                        checker::Options& options) {
     const std::string token(remote::token_of(invocation.setup.commands[0]));
     // The checks' games are of two players: the bot's seat and the host's part.
     Invocation checked = invocation;
@@ -70,12 +63,6 @@ bool remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& venue, r
     desk.expect(token, scenarios);
     options.command = "the bot at the remote seat";
     options.connect_ms = std::max(least_connect_ms, invocation.setup.ready_timeout_ms);
-    options.seat = [loop, &desk, token,
-                    grace = invocation.remote_grace_ms](uv_loop_t*) -> std::unique_ptr<Seat> {
-        remote::RemoteSeat::Options seat;
-        seat.grace_ms = grace;
-        return std::make_unique<remote::RemoteSeat>(loop, desk, token, seat);
-    };
     say("host: the bot connects to ws://{}{}{} for each of the checks' {} games "
         "(bananagrams-connect --games 0 --retry 10 --words from-seat URL -- CMD); each waits {} "
         "s for it\n",
@@ -110,11 +97,25 @@ int check_bot(const Invocation& invocation) {
     std::unique_ptr<live::Observer> server;
     std::unique_ptr<cgroups::GameCgroup> cgroup;
     int status = exit_failed;
-    const bool ready = remote::is_remote(setup.commands[0])
-                           ? remote_seats(invocation, loop.get(), venue, desk, server, options)
-                           : process_seats(invocation, venue, cgroup, options, status);
+    const bool remote = remote::is_remote(setup.commands[0]);
+    const bool ready =
+        remote ? serve_remote_seats(invocation, loop.get(), venue, desk, server, options)
+               : prepare_processes(invocation, venue, cgroup, options, status);
     if (!ready)
         return status;
+    // A seat a scenario, from the one source a game's seats come from.
+    remote::RemoteSeat::Options remote_options;
+    remote_options.grace_ms = invocation.remote_grace_ms;
+    const remote::Seats seats(setup.commands, remote ? &desk : nullptr, remote_options, venue);
+    options.seat = [&seats, cgroup = cgroup.get(), scenario = 0](uv_loop_t* loop) mutable {
+        auto seat = seats.seat({loop, scenario++, 0, cgroup, 1});
+        // A cgroup that cannot be made is the machine's failure, not the bot's: the check
+        // stops, said so.
+        if (const auto* process = dynamic_cast<const ProcessSeat*>(seat.get());
+            process && !process->cgroup_error().empty())
+            throw std::runtime_error("cannot make the bot's cgroup: " + process->cgroup_error());
+        return seat;
+    };
     const int failed = checker::run(loop, options, std::cout);
     std::cout.flush();
     if (server) {

@@ -148,13 +148,11 @@ void describe_options(CommandLine& line) {
          "(GET /events, docs/live.md), from the loop that plays it, until it is over; "
          "127.0.0.1:PORT is this machine alone, any other address shows the game to whoever "
          "can reach it (its seed only once it is over); port 0 picks one")
-        ("remote-grace", po::value<double>()->value_name("SEC")->default_value(10),
-         "a remote seat's dropped connection may come back this long (sent then what it "
-         "missed) before its player has left (docs/remote.md)")
         ("check", po::bool_switch(),
          "check one bot against the protocol in scripted scenarios, alone, instead of playing "
          "a game: each check is printed as pass or FAIL, with a hint");
     // clang-format on
+    bg::options::add_remote_grace(options);
     options.add(bg::options::sandbox());
     options.add(bg::options::shares());
     options.add(bg::options::reuse());
@@ -193,9 +191,7 @@ void read_remote_seats(const po::variables_map& vm, bool check, Invocation& invo
         throw po::error(
             "--check --serve checks a bot that connects to a remote seat: give remote: (or "
             "remote:TOKEN) as the bot, not a command");
-    invocation.remote_grace_ms = static_cast<std::uint64_t>(vm["remote-grace"].as<double>() * 1000);
-    if (vm["remote-grace"].as<double>() < 0 || vm["remote-grace"].as<double>() > 3600)
-        throw po::error("--remote-grace is 0 to 3600 seconds");
+    invocation.remote_grace_ms = bg::options::read_remote_grace(vm);
 }
 
 // What the command line asks of a game or a check, once it holds together; po::error if not.

@@ -1,7 +1,8 @@
 // A game, or --games N of them with the same players, in a few steps: the venue (word list,
-// sandbox, machine), the players' cgroup and their lineup (v004 bots stay from game to game)
-// once; then each game's log and live server, the match on the loop to its end, and what is
-// left to write (the log's end, the page); the players let go, the totals and the exit status.
+// sandbox, machine) and the players' table (match/table.hpp: their cgroup, their lineup, in
+// which v004 bots stay from game to game, their seats) once; then each game's files and live
+// server, the game on the loop to its end, and what is left to write (the log's end, the page);
+// the players let go, the totals and the exit status.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -15,12 +16,10 @@
 #include "core/text.hpp"
 #include "host/host.hpp"
 #include "host/live.hpp"
-#include "match/lineup.hpp"
-#include "match/match.hpp"
-#include "record/event_log.hpp"
-#include "record/output_file.hpp"
+#include "match/table.hpp"
+#include "record/game_files.hpp"
 #include "remote/desk.hpp"
-#include "remote/remote_seat.hpp"
+#include "remote/seats.hpp"
 #include "remote/token.hpp"
 #include "transport/handles.hpp"
 #include "viewer/pages.hpp"
@@ -54,31 +53,28 @@ serve::ForPlayers for_remote_players(const Invocation& invocation, const Venue& 
 namespace {
 
 // What the games share, set up once: the loop, the venue (word list, sandbox, machine), the
-// players' cgroup and lineup, and the signals that stop them. Declared in the order they must
-// go: the venue outlives the loop's last turn, the players' processes go before their cgroup,
-// and the signals' handles before their loop.
+// seats' source and the players' table, and the signals that stop them. Declared in the order
+// they must go: the venue outlives the loop's last turn, the players (the table) go before the
+// seats' source, and the signals' handles before their loop.
 struct Series {
     EventLoop loop;
     remote::Desk desk;  // the remote seats' (docs/remote.md)
     std::unique_ptr<Venue> venue;
-    std::unique_ptr<cgroups::GameCgroup> cgroup;
-    std::unique_ptr<Lineup> lineup;
+    std::unique_ptr<remote::Seats> seats;
+    std::unique_ptr<Table> table;
     std::vector<SignalWatch> signals;
-    Match* playing = nullptr;  // the game on the loop now, if any
-    int stop_signal = 0;       // a signal that stops the series: no game starts after it
+    int stop_signal = 0;  // a signal that stops the series: no game starts after it
 };
 
 // What a game is played with and leaves behind, in the order they go: its live server outlives
-// the loop's last turn of the game, the log's file and page records the match.
+// the loop's last turn of the game, its files and page records the match.
 struct Game {
     int number = 1;  // in the series, from 1
     std::uint64_t seed = 0;
-    std::string log_path;  // "" without --log or --logs
-    std::optional<OutputFile> log_file;
-    EventLog log;
+    std::unique_ptr<GameFiles> files;
     std::vector<nlohmann::json> page_records;  // --html without --log: the log kept here
     std::unique_ptr<live::Observer> live;
-    std::optional<GameResult> result;  // once played
+    std::optional<Table::Ended> ended;  // once played
 };
 
 // The seeds of the games: the first is --seed itself (one game deals as it always has), each
@@ -91,21 +87,19 @@ std::vector<std::uint64_t> series_seeds(std::uint64_t seed, int games) {
     return seeds;
 }
 
-// Where game `number`'s log goes: --log, or its file in --logs; "" for none.
-std::string log_path(const Invocation& invocation, int number) {
-    return invocation.logs.empty() ? invocation.log : game_log_path(invocation.logs, number);
-}
-
-// The log's file, made before the sandbox so that the sandbox can hide it; or why not.
-std::optional<std::string> open_log(Game& game) {
-    if (game.log_path.empty())
-        return std::nullopt;
-    auto made = OutputFile::create(game.log_path);
-    if (auto* error = std::get_if<std::string>(&made))
-        return fmt::format("cannot write log {}: {}", escape_for_terminal(game.log_path), *error);
-    game.log_file.emplace(std::move(std::get<OutputFile>(made)));
-    game.log = EventLog(game.log_file->get());
-    return std::nullopt;
+// Game `number`'s files: its log at --log, or its file in --logs, or none; false (said why)
+// when the log cannot be written. The first game's are made before the sandbox, so that the
+// sandbox can hide the log.
+bool open_files(const Invocation& invocation, Game& game) {
+    const std::string path =
+        invocation.logs.empty() ? invocation.log : game_log_path(invocation.logs, game.number);
+    auto made = GameFiles::open(path, static_cast<int>(invocation.setup.commands.size()), false);
+    if (auto* error = std::get_if<std::string>(&made)) {
+        say("host: {}\n", *error);
+        return false;
+    }
+    game.files = std::move(std::get<std::unique_ptr<GameFiles>>(made));
+    return true;
 }
 
 // The venue: its word list, which no game can do without, and --logs' folder, made; or the exit
@@ -123,18 +117,14 @@ std::optional<int> open_venue(const Invocation& invocation, Series& series) {
     return std::nullopt;
 }
 
-// The players' cgroup (the games', in cgroups' terms: their cores), for the whole series, and
-// their lineup; false (said why, and a log this host made for the first game gone) when it
-// cannot be had.
+// The players' table: their cgroup (the games', in cgroups' terms: their cores) for the whole
+// series, their lineup, their seats (a remote one's at the desk); false (said why, and a log
+// this host made for the first game gone) when it cannot be had.
 bool seat_players(const Invocation& invocation, Series& series, Game& first) {
-    auto made = series.venue->game_cgroup();
-    if (auto* why = std::get_if<cgroups::Machine::GameError>(&made)) {
-        say("host: {}\n", escape_for_terminal(why->message));
-        if (first.log_file)
-            first.log_file->abandon();
-        return false;
-    }
-    series.cgroup = std::move(std::get<std::unique_ptr<cgroups::GameCgroup>>(made));
+    remote::RemoteSeat::Options remote;
+    remote.grace_ms = invocation.remote_grace_ms;
+    series.seats = std::make_unique<remote::Seats>(invocation.setup.commands, &series.desk, remote,
+                                                   *series.venue);
     std::vector<int> commands(invocation.setup.commands.size());
     std::iota(commands.begin(), commands.end(), 0);
     Lineup::Options options;
@@ -144,24 +134,20 @@ bool seat_players(const Invocation& invocation, Series& series, Game& first) {
     options.player_lines = [](int slot, const std::string& line) {
         say("[player {}] {}\n", slot + 1, line);
     };
-    options.other_seat = [&invocation, &series](int slot) -> std::unique_ptr<Seat> {
-        const std::string& command = invocation.setup.commands[static_cast<std::size_t>(slot)];
-        if (!remote::is_remote(command))
-            return nullptr;
-        remote::RemoteSeat::Options seat;
-        seat.grace_ms = invocation.remote_grace_ms;
-        return std::make_unique<remote::RemoteSeat>(series.loop.get(), series.desk,
-                                                    std::string(remote::token_of(command)), seat);
-    };
+    auto made = Table::open(series.loop.get(), *series.venue, *series.seats, std::move(commands),
+                            std::move(options));
+    if (auto* why = std::get_if<cgroups::Machine::GameError>(&made)) {
+        say("host: {}\n", escape_for_terminal(why->message));
+        first.files->abandon();
+        return false;
+    }
+    series.table = std::move(std::get<std::unique_ptr<Table>>(made));
     // A refused connection changes nothing in the game; its log says it.
     series.desk.on_refused = [&series](const remote::Desk::Refusal& refusal,
                                        const std::string& peer) {
-        if (series.playing)
-            series.playing->note(fmt::format("refused a connection from {}: {} ({})", peer,
-                                             refusal.why, refusal.status));
+        series.table->note(fmt::format("refused a connection from {}: {} ({})", peer, refusal.why,
+                                       refusal.status));
     };
-    series.lineup = std::make_unique<Lineup>(series.loop.get(), *series.venue, series.cgroup.get(),
-                                             std::move(commands), std::move(options));
     return true;
 }
 
@@ -212,10 +198,10 @@ bool start_live(const Invocation& invocation, Series& series, Game& game) {
 
 // Every record as it is written: to the live server, and kept for the page when no file is.
 void observe_log(const Invocation& invocation, Game& game) {
-    const bool keep = !invocation.html.empty() && !game.log_file;
+    const bool keep = !invocation.html.empty() && !game.files->has_log_file();
     if (!game.live && !keep)
         return;
-    game.log.observe([&game, keep](const nlohmann::json& record) {
+    game.files->log().observe([&game, keep](const nlohmann::json& record) {
         if (game.live)
             game.live->record(record);
         if (keep)
@@ -231,92 +217,75 @@ void watch_signals(Series& series) {
         series.signals.emplace_back(series.loop.get(), signal, [&series](int signum) {
             if (series.stop_signal == 0)
                 series.stop_signal = signum;
-            if (series.playing)
-                series.playing->abort(signum);
+            series.table->abort(signum);
         });
         series.signals.back().unref();
     }
 }
 
-// The match on the loop, to its end; the result printed. The exit status so far. After the
+// The game on the loop, to its end; the result printed. The exit status so far. After the
 // last game a signal changes nothing: it must not kill the host before it has said the result.
-// Its players go back to the lineup, the ones that stay parked there; unless no game follows,
-// the loop then stops (their processes would keep it running) until the next game.
-int run_match(const Invocation& invocation, Series& series, Game& game, bool last) {
-    GameSetup setup = invocation.setup;
-    setup.game.seed = game.seed;
-    std::vector<int> slots(setup.commands.size());
-    std::iota(slots.begin(), slots.end(), 0);
-    Lineup::Seating seating = series.lineup->seat(slots);
-    setup.game.continuing = std::move(seating.continuing);
-    for (auto& command : setup.commands)
+// Its players go back to the table's lineup, the ones that stay parked there; unless no game
+// follows, the loop then stops (their processes would keep it running) until the next game.
+int run_game(const Invocation& invocation, Series& series, Game& game, bool last) {
+    Table::Game played;
+    played.setup = invocation.setup;
+    played.setup.game.seed = game.seed;
+    for (auto& command : played.setup.commands)
         command = remote::shown_command(command);
-    series.venue->describe(setup, series.cgroup.get());
-    Match::Options options;
-    options.keep = true;  // the lineup parks or lets go a player that stays
-    options.player_lines = [](PlayerId player, const std::string& line) {
+    played.slots.resize(played.setup.commands.size());
+    std::iota(played.slots.begin(), played.slots.end(), 0);
+    played.log = &game.files->log();
+    played.options.player_lines = [](PlayerId player, const std::string& line) {
         say("[player {}] {}\n", player + 1, line);
     };
     if (!invocation.quiet)
-        options.reporter = print_live_line;
-    Match* playing = nullptr;
-    options.on_done = [&series, &game, &playing, last] {
-        series.lineup->take_back(playing->release_seats(), playing->referee().game().players());
+        played.options.reporter = print_live_line;
+    series.table->play(std::move(played), [&series, &game, last](Table::Ended ended) {
+        game.ended = std::move(ended);
         if (last || series.stop_signal != 0) {
             if (last) {
                 hold_signals(Match::abort_signals);
                 series.signals.clear();
             }
-            series.lineup->dismiss();
+            series.table->dismiss();
         } else {
             series.loop.stop();
         }
         // Its clients get the end, then the server closes and the loop can run out.
         if (game.live)
             game.live->finished([] {});
-    };
-    Match match(series.loop.get(), std::move(setup), series.venue->dictionary(), game.log,
-                std::move(seating.seats), std::move(options));
-    for (std::size_t i = 0; i < seating.readers.size(); ++i)
-        if (seating.readers[i])
-            match.continue_reader(static_cast<PlayerId>(i), std::move(*seating.readers[i]));
-    playing = series.playing = &match;
-    match.start();
+    });
     // A signal that came between games (while the last one's records were written) stops this
     // one at once.
     if (series.stop_signal != 0)
-        match.abort(series.stop_signal);
+        series.table->abort(series.stop_signal);
     series.loop.run();
-    series.playing = nullptr;
-    const Referee& referee = match.referee();
-    game.result = referee.result();
-    print_result(*game.result, invocation.json);
-    if (referee.abort_signal() != 0)
-        return 128 + referee.abort_signal();
-    return referee.any_failed_to_start() ? exit_player_failed : exit_played;
+    print_result(game.ended->result, invocation.json);
+    if (game.ended->abort_signal != 0)
+        return 128 + game.ended->abort_signal;
+    return game.ended->any_failed_to_start ? exit_player_failed : exit_played;
 }
 
 // The log's end and the page, once the game's loop is done; the exit status, worse when either
 // could not be written.
 int write_records(const Invocation& invocation, Game& game, int status) {
     const bool played = status == exit_played || status == exit_player_failed;
-    if (game.log_file) {
-        const std::string closed = game.log_file->close();
-        if (game.log.failed() || !closed.empty()) {
-            say("host: the event log {} could not be written ({}){}\n",
-                escape_for_terminal(game.log_path), game.log.failed() ? game.log.error() : closed,
-                game.log.failed() ? ": the game was aborted" : "");
-            if (played)
-                status = exit_failed;
-        }
+    const bool log_failed = game.files->log().failed();
+    const std::string log_path = game.files->log_path();
+    const bool log_file = game.files->has_log_file();
+    if (const std::string error = game.files->close(); !error.empty()) {
+        say("host: {}\n", error);
+        if (played)
+            status = exit_failed;
     }
     if (invocation.html.empty())
         return status;
     bool written = false;
-    if (game.log_file) {
-        std::ifstream records(game.log_path, std::ios::binary);
-        written = write_game_page(records, game.log_path, invocation.html);
-    } else if (!game.log.failed()) {
+    if (log_file) {
+        std::ifstream records(log_path, std::ios::binary);
+        written = write_game_page(records, log_path, invocation.html);
+    } else if (!log_failed) {
         written = write_game_page(game.page_records, invocation.html);
     }
     if (written && !invocation.quiet)
@@ -333,12 +302,11 @@ int play_one(const Invocation& invocation, Series& series, Game& game, bool last
     else if (!invocation.quiet)
         say("seed {}\n", game.seed);
     if (!start_live(invocation, series, game)) {
-        if (game.log_file)
-            game.log_file->abandon();
+        game.files->abandon();
         return exit_failed;
     }
     observe_log(invocation, game);
-    int status = run_match(invocation, series, game, last);
+    int status = run_game(invocation, series, game, last);
     // The server is done (the loop ran out once it had closed): gone before the loop is.
     game.live.reset();
     return write_records(invocation, game, status);
@@ -365,15 +333,11 @@ int play_game(const Invocation& invocation) {
         games[i].seed = seeds[i];
     }
     // The first game's log before the sandbox, which hides it (--logs' folder is hidden whole).
-    games.front().log_path = log_path(invocation, 1);
-    if (auto error = open_log(games.front())) {
-        say("host: {}\n", *error);
+    if (!open_files(invocation, games.front()))
         return exit_failed;
-    }
     if (auto failed = series.venue->prepare_players()) {
         say("host: {}\n", escape_for_terminal(*failed));
-        if (games.front().log_file)
-            games.front().log_file->abandon();
+        games.front().files->abandon();
         return exit_no_sandbox;
     }
     if (!seat_players(invocation, series, games.front()))
@@ -393,19 +357,15 @@ int play_game(const Invocation& invocation) {
             status = 128 + series.stop_signal;
             break;
         }
-        if (game.number > 1) {
-            game.log_path = log_path(invocation, game.number);
-            if (auto error = open_log(game)) {
-                say("host: {}\n", *error);
-                status = exit_failed;
-                break;
-            }
+        if (game.number > 1 && !open_files(invocation, game)) {
+            status = exit_failed;
+            break;
         }
         const int game_status = play_one(invocation, series, game, game.number == invocation.games);
-        if (game.result) {
+        if (game.ended) {
             ++played;
-            if (game.result->winner)
-                ++wins[static_cast<std::size_t>(*game.result->winner)];
+            if (const auto winner = game.ended->result.winner)
+                ++wins[static_cast<std::size_t>(*winner)];
             else
                 ++no_winner;
         }
@@ -419,10 +379,9 @@ int play_game(const Invocation& invocation) {
     if (invocation.games > 1 && !invocation.json && played > 0)
         print_totals(wins, played, no_winner);
     // The players that stayed are told there is no next game, and go.
-    series.lineup->dismiss();
+    series.table->dismiss();
     series.loop.run();
-    series.lineup.reset();
-    series.cgroup.reset();
+    series.table.reset();
     series.signals.clear();
     if (!series.loop.close())
         say("host: internal: libuv handles left open\n");

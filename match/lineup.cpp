@@ -33,9 +33,9 @@ Seat::Events ending(std::function<void(const std::string& line)> player_lines,
 
 }  // namespace
 
-Lineup::Lineup(uv_loop_t* loop, const Venue& venue, cgroups::GameCgroup* cgroup,
+Lineup::Lineup(uv_loop_t* loop, const SeatSource& seats, cgroups::GameCgroup* cgroup,
                std::vector<int> commands, Options options)
-    : loop_(loop), venue_(venue), cgroup_(cgroup), options_(std::move(options)) {
+    : loop_(loop), seats_(seats), cgroup_(cgroup), options_(std::move(options)) {
     slots_.resize(commands.size());
     for (std::size_t i = 0; i < commands.size(); ++i)
         slots_[i].command = commands[i];
@@ -65,12 +65,8 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
         slot.restarts += restarted;
         seating.restarted.push_back(restarted);
         slot.games = 1;
-        std::unique_ptr<Seat> seat;
-        if (options_.other_seat)
-            seat = options_.other_seat(index);
-        slot.other = seat != nullptr;
-        if (!seat)
-            seat = venue_.seat(loop_, index, slot.command, cgroup_, ++slot.lives);
+        std::unique_ptr<Seat> seat =
+            seats_.seat({loop_, index, slot.command, cgroup_, ++slot.lives});
         slot.playing = seat.get();
         seating.continuing.emplace_back();
         seating.readers.emplace_back();
@@ -90,14 +86,14 @@ void Lineup::take_back(std::vector<Match::Released> released,
         if (!seat->kept() || !released[i].reader) {
             // Put out, gone, or it sent what it may not after its E: a v004 process that could
             // not go on is a restart.
-            slot.lost = stays && options_.keep && !slot.other;
+            slot.lost = stays && options_.keep && !seat->serves_one_game();
             let_go(index, std::move(seat), false);
             continue;
         }
         slot.version = players[i].version;
-        if (slot.other) {
-            // A seat taken some other way serves one game: its v004 player is told there is no
-            // next one in it (B.), as a process that plays its last is.
+        if (seat->serves_one_game()) {
+            // Its v004 player is told there is no next game in it (B.), as a process that plays
+            // its last is.
             let_go(index, std::move(seat), true);
             continue;
         }

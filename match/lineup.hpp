@@ -10,9 +10,10 @@
 // process that has played --games-per-process games is told B. and a fresh one takes its slot
 // (not a restart).
 //
-// A slot may be taken some other way (Options::other_seat): a remote seat is such a slot's, made
-// afresh for each game; the lineup parks none of them, and tells a v004 player in one B. at its
-// game's end, as it tells a process that has played its last.
+// Its seats come from a seat source (match/seat_source.hpp), of whatever kind: a seat that serves
+// one game only (a remote seat taken for one game) is made afresh for each; the lineup parks none
+// of them, and tells a v004 player in one B. at its game's end, as it tells a process that has
+// played its last.
 #pragma once
 
 #include <uv.h>
@@ -27,7 +28,7 @@
 #include "cgroups/cgroups.hpp"
 #include "core/game.hpp"
 #include "match/match.hpp"
-#include "match/venue.hpp"
+#include "match/seat_source.hpp"
 #include "protocol/player_reader.hpp"
 #include "transport/process_seat.hpp"
 
@@ -44,15 +45,12 @@ class Lineup {
         // A process let go has finished: finished() may now say so. Called from inside the
         // process's own callback: the lineup may not be destroyed there.
         std::function<void()> on_let_go;
-        // A seat for slot `slot` taken some other way than by a process of its command (a
-        // remote seat, remote/remote_seat.hpp), or null for the venue's process seat. Called
-        // for each game the slot has no kept player for.
-        std::function<std::unique_ptr<Seat>(int slot)> other_seat;
     };
 
-    // `slots`: the players; slot s runs command `commands[s]` of the venue's plan. Their
-    // processes go in `cgroup` (none: no cgroups), which outlives the lineup.
-    Lineup(uv_loop_t* loop, const Venue& venue, cgroups::GameCgroup* cgroup,
+    // `commands`: the players; slot s plays command `commands[s]` of the venue's plan, in a
+    // seat from `seats`. Their processes go in `cgroup` (none: no cgroups). Both outlive the
+    // lineup.
+    Lineup(uv_loop_t* loop, const SeatSource& seats, cgroups::GameCgroup* cgroup,
            std::vector<int> commands, Options options);
     Lineup(const Lineup&) = delete;
     Lineup& operator=(const Lineup&) = delete;
@@ -91,8 +89,7 @@ class Lineup {
         int version = 0;                     // the version its parked process speaks
         int games = 0;                       // games its present process has played
         int lives = 0;                       // processes started for it
-        bool lost = false;   // its v004 process could not go on: the next is a restart
-        bool other = false;  // its seat is taken some other way (Options::other_seat)
+        bool lost = false;  // its v004 process could not go on: the next is a restart
         int restarts = 0;
         Seat* playing = nullptr;  // its seat in the game under way
     };
@@ -106,7 +103,7 @@ class Lineup {
     void sweep();
 
     uv_loop_t* loop_;
-    const Venue& venue_;
+    const SeatSource& seats_;
     cgroups::GameCgroup* cgroup_;
     Options options_;
     std::vector<Slot> slots_;

@@ -151,18 +151,18 @@ std::variant<std::unique_ptr<cgroups::GameCgroup>, cgroups::Machine::GameError> 
     return machine_->game(plan_.shares.cpus_per_game);
 }
 
-std::unique_ptr<ProcessSeat> Venue::seat(uv_loop_t* loop, int seat, int command,
-                                         cgroups::GameCgroup* game, int life) const {
+std::unique_ptr<ProcessSeat> Venue::process_seat(const Request& request) const {
     std::unique_ptr<cgroups::PlayerCgroup> cgroup;
     std::string error;
-    if (game) {
-        auto made = game->player(seat, plan_.limits, life);
+    if (request.cgroup) {
+        auto made = request.cgroup->player(request.slot, plan_.limits, request.life);
         if (auto* why = std::get_if<std::string>(&made))
             error = *why;
         else
             cgroup = std::move(std::get<std::unique_ptr<cgroups::PlayerCgroup>>(made));
     }
-    return std::make_unique<ProcessSeat>(loop, launches_[static_cast<std::size_t>(command)],
+    return std::make_unique<ProcessSeat>(request.loop,
+                                         launches_[static_cast<std::size_t>(request.command)],
                                          std::move(cgroup), std::move(error));
 }
 

@@ -19,6 +19,7 @@
 
 #include "cgroups/cgroups.hpp"
 #include "core/dictionary.hpp"
+#include "match/seat_source.hpp"
 #include "match/word_list.hpp"
 #include "record/setup.hpp"
 #include "transport/process_seat.hpp"
@@ -40,7 +41,7 @@ struct VenuePlan {
     std::function<void(const std::string& line)> note;
 };
 
-class Venue {
+class Venue final : public SeatSource {
   public:
     // The venue with its word list; or why that list cannot be had.
     static std::variant<std::unique_ptr<Venue>, std::string> open(VenuePlan plan);
@@ -62,10 +63,12 @@ class Venue {
     // A game's cgroup, on cores of its own when the plan pins games (none without cgroups).
     std::variant<std::unique_ptr<cgroups::GameCgroup>, cgroups::Machine::GameError> game_cgroup()
         const;
-    // A seat for the player in seat `seat` of a game, running command `command` of the plan's,
-    // in the game's cgroup (when it has one; `life`: GameCgroup::player's).
-    std::unique_ptr<ProcessSeat> seat(uv_loop_t* loop, int seat, int command,
-                                      cgroups::GameCgroup* game, int life = 1) const;
+    // A process of the request's command of the plan's, in the table's cgroup (when it has one;
+    // the slot and the life name the player's: GameCgroup::player's).
+    std::unique_ptr<ProcessSeat> process_seat(const Request& request) const;
+    std::unique_ptr<Seat> seat(const Request& request) const override {
+        return process_seat(request);
+    }
 
   private:
     explicit Venue(VenuePlan plan) : plan_(std::move(plan)) {}

@@ -186,7 +186,7 @@ Replay replay(std::uint64_t seed, int players, LegacyDialect dialect,
     for (const auto& input : log)
         for (const auto& d : game.handle(input)) {
             out.decisions.push_back(d);
-            for (const auto& m : messages_for(d, table_of(game), dialect))
+            for (const auto& m : messages_for(d, view_of(game), dialect))
                 out.wire[static_cast<std::size_t>(m.player)] += m.bytes;
         }
     return out;

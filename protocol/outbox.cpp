@@ -13,10 +13,10 @@ namespace {
 
 class Outbox {
   public:
-    Outbox(const Table& table, LegacyDialect dialect) : table_(table), dialect_(dialect) {}
+    Outbox(const GameView& view, LegacyDialect dialect) : view_(view), dialect_(dialect) {}
 
     bool speaks_v2(PlayerId p) const {
-        return sequenced(table_.players[static_cast<std::size_t>(p)].version);
+        return sequenced(view_.players[static_cast<std::size_t>(p)].version);
     }
     // Letters a legacy player is given: bare, or '.'-terminated in v1.
     void letters(PlayerId p, std::string_view letters) {
@@ -31,14 +31,14 @@ class Outbox {
     }
     void end(PlayerId p, char outcome, const std::string& reason) {
         v2_message(p, [&] {
-            return v2::end(outcome, table_.standings[static_cast<std::size_t>(p)], table_.winner,
+            return v2::end(outcome, view_.standings[static_cast<std::size_t>(p)], view_.winner,
                            reason);
         });
     }
 
     void operator()(const decision::Greeted& d) {
         v2_message(d.player, [&] {
-            return v2::version(d.version, d.player, static_cast<int>(table_.players.size()));
+            return v2::version(d.version, d.player, static_cast<int>(view_.players.size()));
         });
     }
     void operator()(const decision::HandsDealt& d) {
@@ -47,7 +47,7 @@ class Outbox {
                 continue;
             const auto p = static_cast<PlayerId>(i);
             letters(p, d.hands[i]);
-            v2_message(p, [&] { return v2::hand(table_.peel_number, d.hands[i]); });
+            v2_message(p, [&] { return v2::hand(view_.peel_number, d.hands[i]); });
         }
     }
     // The peeler's ACK comes after its own tile: once it has read the ACK, its hand holds
@@ -77,31 +77,31 @@ class Outbox {
     }
     void operator()(const decision::Disqualified& d) { end(d.player, 'Q', d.reason); }
     void operator()(const decision::GameOver&) {
-        for (std::size_t i = 0; i < table_.players.size(); ++i) {
+        for (std::size_t i = 0; i < view_.players.size(); ++i) {
             const auto p = static_cast<PlayerId>(i);
-            if (table_.players[i].phase != PlayerState::Phase::out)
-                end(p, table_.winner == p ? 'W' : 'L', "");
+            if (view_.players[i].phase != PlayerState::Phase::out)
+                end(p, view_.winner == p ? 'W' : 'L', "");
         }
     }
 
     std::vector<Outgoing> out;
 
   private:
-    const Table& table_;
+    const GameView& view_;
     LegacyDialect dialect_;
 };
 
 }  // namespace
 
-Table table_of(const Game& game, bool with_standings) {
-    Table table;
-    table.players = game.players();
+GameView view_of(const Game& game, bool with_standings) {
+    GameView view;
+    view.players = game.players();
     if (with_standings)
-        table.standings = game.standings();
+        view.standings = game.standings();
     if (game.over())
-        table.winner = game.winner();
-    table.peel_number = game.peel_number();
-    return table;
+        view.winner = game.winner();
+    view.peel_number = game.peel_number();
+    return view;
 }
 
 bool needs_standings(const Decision& decision) {
@@ -109,9 +109,9 @@ bool needs_standings(const Decision& decision) {
            std::holds_alternative<decision::GameOver>(decision);
 }
 
-std::vector<Outgoing> messages_for(const Decision& decision, const Table& table,
+std::vector<Outgoing> messages_for(const Decision& decision, const GameView& view,
                                    LegacyDialect dialect) {
-    Outbox outbox(table, dialect);
+    Outbox outbox(view, dialect);
     std::visit(outbox, decision);
     return std::move(outbox.out);
 }

@@ -20,7 +20,7 @@ struct Outgoing {
 
 // What the outbox needs to know of the game, as it stands right after the decision: a view of
 // its players (their protocol, whether they are out), not a copy.
-struct Table {
+struct GameView {
     std::span<const PlayerState> players;
     // Each player's standing (Game::standings); needed only for Disqualified and GameOver.
     std::vector<int> standings;
@@ -28,11 +28,11 @@ struct Table {
     int peel_number = 0;
 };
 // With standings only when `with_standings` (they cost a pass over every pair of players).
-Table table_of(const Game& game, bool with_standings = true);
+GameView view_of(const Game& game, bool with_standings = true);
 // Whether encoding this decision needs the standings.
 bool needs_standings(const Decision& decision);
 
-std::vector<Outgoing> messages_for(const Decision& decision, const Table& table,
+std::vector<Outgoing> messages_for(const Decision& decision, const GameView& view,
                                    LegacyDialect dialect);
 
 }  // namespace bg

@@ -326,11 +326,11 @@ void Referee::handle(const Input& input, std::uint64_t t_ns, Effects& effects) {
     }
     count(input, decisions, t_ns);
     const bool standings = std::any_of(decisions.begin(), decisions.end(), needs_standings);
-    const Table table = table_of(game_, standings);
+    const GameView view = view_of(game_, standings);
     for (const auto& d : decisions) {
         if (options_.live_lines)
             effects.push_back(effect::Line{t_ns, live_line(d, game_)});
-        perform(d, table, effects);
+        perform(d, view, effects);
     }
     watch_for_stall(decisions, effects);
 }
@@ -386,8 +386,8 @@ void Referee::count(const Input& input, const std::vector<Decision>& decisions,
     }
 }
 
-void Referee::perform(const Decision& decision, const Table& table, Effects& effects) {
-    send(messages_for(decision, table, setup_.dialect), effects);
+void Referee::perform(const Decision& decision, const GameView& view, Effects& effects) {
+    send(messages_for(decision, view, setup_.dialect), effects);
     if (std::holds_alternative<decision::HandsDealt>(decision)) {
         effects.push_back(effect::StopTimer{{GameTimer::Kind::ready, 0}});
         if (setup_.game_timeout_ms > 0)

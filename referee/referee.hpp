@@ -242,7 +242,7 @@ class Referee {
     // A closed pipe usually means the process is dying: its exit, a moment later, says why;
     // else `reason` puts it out.
     void gone_soon(PlayerId player, OutCode code, std::string reason, Effects& effects);
-    void perform(const Decision& decision, const Table& table, Effects& effects);
+    void perform(const Decision& decision, const GameView& view, Effects& effects);
     void send(std::vector<Outgoing> messages, Effects& effects);
     void end_game(Effects& effects);
     // The stall clock runs while the bunch cannot serve a dump, from then or the last peel

@@ -66,6 +66,7 @@ class RemoteSeat final : public Seat {
     void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override;
     bool keep() override;
     bool kept() const override { return kept_; }
+    bool serves_one_game() const override { return true; }
     bool finished() const override { return finished_ || kept_; }
     // Its connection's round trips; its processes' use is not this machine's to count.
     PlayerUsage usage() const override;

@@ -1,6 +1,7 @@
 // tournament games: every game of the schedule, as a table, JSON or CSV; tournament standings.
 #include <filesystem>
 
+#include "record/game_files.hpp"
 #include "record/json_value.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/commands.hpp"

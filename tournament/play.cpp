@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "match/venue.hpp"
 #include "remote/desk.hpp"
+#include "remote/seats.hpp"
 #include "remote/token.hpp"
 #include "tournament/cli.hpp"
 #include "tournament/live.hpp"
@@ -167,13 +168,14 @@ class Run {
     Database& database_;
     const PlaySettings& settings_;
     const TournamentSpec& spec_;
+    remote::Desk desk_;  // where remote bots take their seats (docs/remote.md)
     std::unique_ptr<Venue> venue_;
+    std::unique_ptr<remote::Seats> seats_;  // each bot's, by its id: a remote one's at the desk
     int concurrency_ = 1;
     std::vector<FixtureRecord> pending_;
     PairTally pairs_;
     std::optional<Status> status_;
     SprtStop sprt_;
-    remote::Desk desk_;  // where remote bots take their seats (docs/remote.md)
     std::unique_ptr<LiveTournament> live_;
     std::optional<Runner> runner_;
     std::vector<bg::SignalWatch> signals_;
@@ -205,6 +207,12 @@ std::optional<int> Run::prepare_venue() {
     if (!made_or_said(opened))
         return exit_database;
     venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    std::vector<std::string> commands;
+    for (const auto& bot : spec_.bots)
+        commands.push_back(bot.command);
+    remote::RemoteSeat::Options remote;
+    remote.grace_ms = settings_.remote_grace_ms;
+    seats_ = std::make_unique<remote::Seats>(std::move(commands), &desk_, remote, *venue_);
     if (auto error = venue_->prepare_players()) {
         say("tournament: {}\n", escape_for_terminal(*error));
         return exit_no_sandbox;
@@ -377,8 +385,8 @@ Runner::Options Run::runner_options() {
         }
     };
     options.on_recorded = [this](const FixtureRecord& row) { recorded(row); };
+    options.seats = seats_.get();
     options.desk = &desk_;
-    options.remote_grace_ms = settings_.remote_grace_ms;
     if (live_) {
         options.on_started = [this](const FixtureRecord& row) { live_->started(row); };
         options.on_record = [this](int game, const nlohmann::json& record) {
@@ -497,10 +505,7 @@ PlaySettings play_settings(const po::variables_map& vm) {
                           std::nullopt,
                           bg::options::read_reuse(vm)};
     settings.replay_contended = vm.count("replay-contended") && vm["replay-contended"].as<bool>();
-    const double grace = vm["remote-grace"].as<double>();
-    if (grace < 0 || grace > 3600)
-        throw po::error("--remote-grace is 0 to 3600 seconds");
-    settings.remote_grace_ms = static_cast<std::uint64_t>(grace * 1000);
+    settings.remote_grace_ms = bg::options::read_remote_grace(vm);
     if (vm.count("serve")) {
         auto address = serve::parse_address(vm["serve"].as<std::string>());
         if (auto* why = std::get_if<std::string>(&address))

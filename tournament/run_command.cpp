@@ -66,11 +66,9 @@ po::options_description play_options() {
          "stream (/events) on ADDR:PORT (port 0: any free one; the address is said). Use "
          "127.0.0.1: any other address shows the games (bots' names, commands, grids and "
          "stderr) to the network. No seed of a game not over is ever sent. A bot given as "
-         "NAME=remote:TOKEN takes its seats there, over a WebSocket (docs/remote.md)")
-        ("remote-grace", po::value<double>()->value_name("SEC")->default_value(10),
-         "a remote bot's dropped connection may come back this long before its player has "
-         "left");
+         "NAME=remote:TOKEN takes its seats there, over a WebSocket (docs/remote.md)");
     // clang-format on
+    bg::options::add_remote_grace(options);
     options.add(bg::options::reuse());
     return options;
 }
