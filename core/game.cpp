@@ -244,6 +244,14 @@ bool Game::may_move(PlayerId id, char move, Decisions& out) {
     return false;
 }
 
+// The hand a peel's grid is judged against: the player's, or, for a grid that raced tiles it
+// could not have read, its hand less the newest of them.
+struct Game::JudgedHand {
+    LetterCounts hand;
+    std::size_t lacking = 0;  // the newest unread tiles it lacks
+    int reflects = 0;         // the peel number the hand is as of
+};
+
 void Game::on(const input::Peel& peel, Decisions& out) {
     if (!may_move(peel.player, 'p', out))
         return;
@@ -252,92 +260,108 @@ void Game::on(const input::Peel& peel, Decisions& out) {
     if (const auto* error = std::get_if<GridError>(&parsed))
         return disqualify(peel.player, OutCode::illegal_peel, "illegal peel: " + error->message,
                           out);
+    if (!may_reflect(peel, out))
+        return;
     const Grid& grid = std::get<Grid>(parsed);
     const GridTiles tiles = tiles_on(grid);
-    const LetterCounts& on_grid = tiles.letters;
-
-    if (peel.reflects) {
-        const int n = *peel.reflects;
-        if (n > peel_number_)
-            return disqualify(peel.player, OutCode::protocol_error,
-                              fmt::format("protocol error: its peel says it reflects peel {:04}, "
-                                          "which is from the future (the newest is {:04})",
-                                          n, peel_number_),
-                              out);
-        if (n < player.seen)
-            return disqualify(peel.player, OutCode::protocol_error,
-                              fmt::format("protocol error: its peel says it reflects peel {:04}, "
-                                          "older than peel {:04}, which its earlier peels "
-                                          "showed it had seen",
-                                          n, player.seen),
-                              out);
-        player.seen = n;
-    }
-
-    // A grid holding the hand less the newest tiles sent since the player's last accepted peel
-    // (by peels or dumps) reflects a hand it really had: it raced tiles it could not have read.
-    // It is judged against that hand. A legacy peel is taken at its tiles' word; a v2 peel may
-    // lack only tiles sent after the last peel tile it says it has.
-    const auto& unread = player.unread;
-    std::size_t lacking = 0;
-    LetterCounts seen_hand = player.hand;
-    if (on_grid != player.hand) {
-        std::size_t most = unread.size();
-        if (peel.reflects) {
-            const auto read = std::find_if(unread.rbegin(), unread.rend(), [&](const auto& u) {
-                return !u.dump && u.number <= *peel.reflects;
-            });
-            most = static_cast<std::size_t>(read - unread.rbegin());
-        }
-        LetterCounts hand = player.hand;
-        for (std::size_t k = 1; k <= most; ++k) {
-            if (!hand.remove(unread[unread.size() - k].tile))
-                break;  // dumped since: not a race
-            if (on_grid == hand || (peel.reflects && k == most)) {
-                lacking = k;
-                seen_hand = hand;
-            }
-            if (on_grid == hand)
-                break;
-        }
-    }
-    // The hand it judged against is as of the peel before the oldest tile lacked (a dump's
-    // tiles came after the peel they are numbered with).
-    int reflects = peel_number_;
-    if (lacking > 0) {
-        const auto& oldest = unread[unread.size() - lacking];
-        reflects = oldest.dump ? oldest.number : oldest.number - 1;
-    }
-
-    const Verdict verdict = judge(grid, tiles, seen_hand, *dictionary_);
+    const JudgedHand judged = judged_hand(player, tiles.letters, peel.reflects);
+    const Verdict verdict = judge(grid, tiles, judged.hand, *dictionary_);
     if (!verdict.legal()) {
         return disqualify(peel.player, OutCode::illegal_peel,
                           fmt::format("illegal peel: {}{}", verdict.message,
-                                      lacking ? fmt::format(" (judged against its hand as of "
-                                                            "peel {:04})",
-                                                            reflects)
-                                              : ""),
+                                      judged.lacking ? fmt::format(" (judged against its hand as "
+                                                                   "of peel {:04})",
+                                                                   judged.reflects)
+                                                     : ""),
                           out);
     }
-    if (lacking > 0) {
+    if (judged.lacking > 0) {
+        const auto& unread = player.unread;
         std::string lacked;
-        for (std::size_t k = unread.size() - lacking; k < unread.size(); ++k)
+        for (std::size_t k = unread.size() - judged.lacking; k < unread.size(); ++k)
             lacked += unread[k].tile;
-        out.push_back(decision::PeelStale{peel.player, std::move(lacked), reflects, peel_number_});
+        out.push_back(
+            decision::PeelStale{peel.player, std::move(lacked), judged.reflects, peel_number_});
         return;
     }
+    accept_peel(peel.player, peel.grid, out);
+}
 
+bool Game::may_reflect(const input::Peel& peel, Decisions& out) {
+    if (!peel.reflects)
+        return true;
+    auto& player = players_[peel.player];
+    const int n = *peel.reflects;
+    if (n > peel_number_) {
+        disqualify(peel.player, OutCode::protocol_error,
+                   fmt::format("protocol error: its peel says it reflects peel {:04}, which is "
+                               "from the future (the newest is {:04})",
+                               n, peel_number_),
+                   out);
+        return false;
+    }
+    if (n < player.seen) {
+        disqualify(peel.player, OutCode::protocol_error,
+                   fmt::format("protocol error: its peel says it reflects peel {:04}, older than "
+                               "peel {:04}, which its earlier peels showed it had seen",
+                               n, player.seen),
+                   out);
+        return false;
+    }
+    player.seen = n;
+    return true;
+}
+
+// A grid holding the hand less the newest tiles sent since the player's last accepted peel (by
+// peels or dumps) reflects a hand it really had: it raced tiles it could not have read. It is
+// judged against that hand. A legacy peel is taken at its tiles' word; a v2 peel may lack only
+// tiles sent after the last peel tile it says it has.
+Game::JudgedHand Game::judged_hand(const PlayerState& player, const LetterCounts& on_grid,
+                                   std::optional<int> reflects) const {
+    const auto& unread = player.unread;
+    JudgedHand judged{player.hand, 0, peel_number_};
+    if (on_grid == player.hand)
+        return judged;
+    std::size_t most = unread.size();
+    if (reflects) {
+        const auto read = std::find_if(unread.rbegin(), unread.rend(), [&](const auto& u) {
+            return !u.dump && u.number <= *reflects;
+        });
+        most = static_cast<std::size_t>(read - unread.rbegin());
+    }
+    LetterCounts hand = player.hand;
+    for (std::size_t k = 1; k <= most; ++k) {
+        if (!hand.remove(unread[unread.size() - k].tile))
+            break;  // dumped since: not a race
+        if (on_grid == hand || (reflects && k == most)) {
+            judged.lacking = k;
+            judged.hand = hand;
+        }
+        if (on_grid == hand)
+            break;
+    }
+    // The hand it is judged against is as of the peel before the oldest tile lacked (a dump's
+    // tiles came after the peel they are numbered with).
+    if (judged.lacking > 0) {
+        const auto& oldest = unread[unread.size() - judged.lacking];
+        judged.reflects = oldest.dump ? oldest.number : oldest.number - 1;
+    }
+    return judged;
+}
+
+void Game::accept_peel(PlayerId id, const std::string& grid, Decisions& out) {
+    auto& player = players_[id];
     // An accepted grid holds every tile sent before it: nothing before now is unread.
     player.unread.clear();
     ++player.peels;
-    player.grid = peel.grid;
+    player.grid = grid;
     const int number = ++peel_number_;
     // Its grid held every tile before this peel; this peel's own tile may still be unread.
     player.seen = std::max(player.seen, number - 1);
     if (static_cast<int>(bunch_.size()) < players_in()) {
-        out.push_back(decision::PeelAccepted{peel.player, number, std::string(players_.size(), '.'),
+        out.push_back(decision::PeelAccepted{id, number, std::string(players_.size(), '.'),
                                              static_cast<int>(bunch_.size())});
-        return finish(End::bananas, peel.player, out);
+        return finish(End::bananas, id, out);
     }
     std::string dealt(players_.size(), '.');
     for (std::size_t i = 0; i < players_.size(); ++i) {
@@ -348,8 +372,7 @@ void Game::on(const input::Peel& peel, Decisions& out) {
         p.hand.add(dealt[i]);
         p.unread.push_back({dealt[i], number, false});
     }
-    out.push_back(
-        decision::PeelAccepted{peel.player, number, dealt, static_cast<int>(bunch_.size())});
+    out.push_back(decision::PeelAccepted{id, number, dealt, static_cast<int>(bunch_.size())});
 }
 
 void Game::on(const input::Dump& dump, Decisions& out) {

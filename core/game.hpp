@@ -122,6 +122,13 @@ class Game {
     bool within_limits(const Input& input, Decisions& out);
     // False, after disqualifying the player, when it may not move now.
     bool may_move(PlayerId player, char move, Decisions& out);
+    // A peel's parts: whether the peel number it says it reflects may be (false, after
+    // disqualifying the player, when not); the hand its grid is judged against; its acceptance.
+    bool may_reflect(const input::Peel& peel, Decisions& out);
+    struct JudgedHand;
+    JudgedHand judged_hand(const PlayerState& player, const LetterCounts& on_grid,
+                           std::optional<int> reflects) const;
+    void accept_peel(PlayerId id, const std::string& grid, Decisions& out);
     // A message as the player's protocol spells it: 'r' is "r (ready)" to a legacy player,
     // "R (ready)" to a v2 one.
     std::string message_name(PlayerId player, char legacy) const;

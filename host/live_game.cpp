@@ -15,9 +15,11 @@ std::variant<std::unique_ptr<LiveGame>, std::string> LiveGame::start(
     content.page = [] { return viewer::live_game_page(); };
     content.snapshot = [self] { return serve::dump_json(self->snapshot()); };
     content.game = [](int) { return std::nullopt; };
-    content.desk = desk;
-    if (desk)
+    if (desk) {
+        live->seat_sockets_ = std::make_unique<remote::SeatSockets>(*desk, for_players);
+        content.sockets = live->seat_sockets_.get();
         content.play = [] { return viewer::play_page(); };
+    }
     content.for_players = std::move(for_players);
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))

@@ -23,6 +23,7 @@
 
 #include "host/live.hpp"
 #include "remote/desk.hpp"
+#include "remote/seat_sockets.hpp"
 #include "serve/server.hpp"
 
 namespace bg {
@@ -41,6 +42,8 @@ class LiveGame final : public live::Observer {
     LiveGame() = default;
     nlohmann::json snapshot() const;
 
+    // The remote seats' connections, where there are any; before the server, which uses it.
+    std::unique_ptr<remote::SeatSockets> seat_sockets_;
     std::unique_ptr<serve::Server> server_;
     nlohmann::json records_ = nlohmann::json::array();
     bool over_ = false;

@@ -75,6 +75,52 @@ class Canvas {
     std::vector<std::pair<int, int>> tiles_;
 };
 
+// Lays `text` (its letters `letters`) across or down through a tile on the canvas, the rest of
+// its tiles from `left`, which gives them up; false, and nothing laid, where it fits nowhere.
+bool lay_crossing(Canvas& canvas, const std::string& text, const LetterCounts& letters,
+                  LetterCounts& left) {
+    for (std::size_t t = 0; t < canvas.tiles().size(); ++t) {
+        const auto [ax, ay] = canvas.tiles()[t];
+        const char anchor = canvas.at(ax, ay);
+        // The word crosses the anchor, so the other tiles come from the hand.
+        const bool across_free = canvas.at(ax - 1, ay) == '.' && canvas.at(ax + 1, ay) == '.';
+        const bool down_free = canvas.at(ax, ay - 1) == '.' && canvas.at(ax, ay + 1) == '.';
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] != anchor)
+                continue;
+            LetterCounts needs = letters;
+            needs.remove(anchor);
+            if (!left.contains(needs))
+                continue;
+            const int offset = static_cast<int>(i);
+            for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
+                if ((dx == 1 && !across_free) || (dy == 1 && !down_free))
+                    continue;
+                const int x = ax - dx * offset, y = ay - dy * offset;
+                if (!canvas.fits(text, x, y, dx, dy))
+                    continue;
+                // The word may run through more tiles than the anchor: only its empty cells
+                // take tiles from the hand.
+                LetterCounts laid;
+                for (std::size_t k = 0; k < text.size(); ++k)
+                    if (canvas.at(x + dx * static_cast<int>(k), y + dy * static_cast<int>(k)) ==
+                        '.')
+                        laid.add(text[k]);
+                if (!left.contains(laid))
+                    continue;
+                for (std::size_t k = 0; k < text.size(); ++k) {
+                    const int cx = x + dx * static_cast<int>(k), cy = y + dy * static_cast<int>(k);
+                    if (canvas.at(cx, cy) == '.')
+                        canvas.set(cx, cy, text[k]);
+                }
+                left -= laid;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 Crossword::Crossword(std::vector<std::string> words) {
@@ -146,49 +192,7 @@ Crossword::Layout Crossword::build(const LetterCounts& hand, int attempts,
                     continue;
                 if (word->letters.minus_saturating(left).total() > 1)
                     continue;
-                for (std::size_t t = 0; t < canvas.tiles().size() && !placed; ++t) {
-                    const auto [ax, ay] = canvas.tiles()[t];
-                    const char anchor = canvas.at(ax, ay);
-                    // The word crosses the anchor, so the other tiles come from the hand.
-                    const bool across_free =
-                        canvas.at(ax - 1, ay) == '.' && canvas.at(ax + 1, ay) == '.';
-                    const bool down_free =
-                        canvas.at(ax, ay - 1) == '.' && canvas.at(ax, ay + 1) == '.';
-                    for (std::size_t i = 0; i < word->text.size() && !placed; ++i) {
-                        if (word->text[i] != anchor)
-                            continue;
-                        LetterCounts needs = word->letters;
-                        needs.remove(anchor);
-                        if (!left.contains(needs))
-                            continue;
-                        const int offset = static_cast<int>(i);
-                        for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
-                            if ((dx == 1 && !across_free) || (dy == 1 && !down_free))
-                                continue;
-                            const int x = ax - dx * offset, y = ay - dy * offset;
-                            if (!canvas.fits(word->text, x, y, dx, dy))
-                                continue;
-                            // The word may run through more tiles than the anchor: only
-                            // its empty cells take tiles from the hand.
-                            LetterCounts laid;
-                            for (std::size_t k = 0; k < word->text.size(); ++k)
-                                if (canvas.at(x + dx * static_cast<int>(k),
-                                              y + dy * static_cast<int>(k)) == '.')
-                                    laid.add(word->text[k]);
-                            if (!left.contains(laid))
-                                continue;
-                            for (std::size_t k = 0; k < word->text.size(); ++k) {
-                                const int cx = x + dx * static_cast<int>(k),
-                                          cy = y + dy * static_cast<int>(k);
-                                if (canvas.at(cx, cy) == '.')
-                                    canvas.set(cx, cy, word->text[k]);
-                            }
-                            left -= laid;
-                            placed = true;
-                            break;
-                        }
-                    }
-                }
+                placed = lay_crossing(canvas, word->text, word->letters, left);
                 if (placed)
                     break;
             }

@@ -46,8 +46,10 @@ int Desk::games_after(const RemoteSeat& seat) const {
     return games;
 }
 
-std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(std::string_view path, std::string_view origin,
-                                                     std::string_view host) const {
+std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(const Knock& knock) const {
+    const std::string_view path = knock.path;
+    const std::string_view origin = knock.origin;
+    const std::string_view host = knock.host;
     if (!path.starts_with(seat_path))
         return Refusal{404, "no seat is taken there"};
     // A browser names the page that opened the connection: only the server's own pages (served

@@ -16,16 +16,12 @@
 #include <variant>
 #include <vector>
 
+#include "remote/gate.hpp"
+
 namespace bg::remote {
 
-class RemoteSeat;
-
-class Desk {
+class Desk final : public Gate {
   public:
-    struct Refusal {
-        int status = 403;
-        std::string why;
-    };
     // A refusal, with the peer's address, for the log.
     std::function<void(const Refusal& refusal, const std::string& peer)> on_refused;
 
@@ -41,18 +37,16 @@ class Desk {
     // connection with one is told that its games are over.
     void expect_no_more();
 
-    // What an upgrade to `path` (no query) gets, sent with `origin` ("" when the client sent
-    // none) to `host` (its Host header): the seat, or why not. Says nothing to the owner: the
+    // What an upgrade gets: the seat, or why not. Says nothing to the owner: the connection's
     // server tells refused() what it did refuse.
-    std::variant<RemoteSeat*, Refusal> admit(std::string_view path, std::string_view origin,
-                                             std::string_view host) const;
-    void refused(const Refusal& refusal, const std::string& peer) const {
+    std::variant<RemoteSeat*, Refusal> admit(const Knock& knock) const override;
+    void refused(const Refusal& refusal, const std::string& peer) const override {
         if (on_refused)
             on_refused(refusal, peer);
     }
-    // How many games its player has after the one of `seat` (the other seats of its token
-    // still to be played, and those still to be made): none once this one is its last.
-    int games_after(const RemoteSeat& seat) const;
+    // The other seats of its token still to be played, and those still to be made: none once
+    // this one is its last.
+    int games_after(const RemoteSeat& seat) const override;
 
   private:
     struct Known {

@@ -16,27 +16,20 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "remote/remote_seat.hpp"
 #include "serve/gzip.hpp"
 
 namespace bg::serve {
 
 namespace {
 
-// What a connection's per-session memory (zeroed by libwebsockets) holds.
+// What a connection's per-session memory (zeroed by libwebsockets) holds: where the server
+// keeps the connection (the server owns both).
 struct SessionSlot {
     Server::Session* session;  // an HTTP connection's
     Server::Socket* socket;    // a WebSocket connection's
 };
 
 constexpr std::size_t chunk_bytes = 16 * 1024;
-
-// The servers alive: a callback for a connection of a server already destroyed (libwebsockets
-// closes them on the loop after) finds none.
-std::vector<Server*>& live_servers() {
-    static std::vector<Server*> live;
-    return live;
-}
 
 // The pages are the program's own, drawn by their inline script and style: nothing else may
 // load, and the page may connect only to this server.
@@ -56,8 +49,6 @@ bool add_header(lws* wsi, const char* name, const std::string& value, unsigned c
                                        static_cast<int>(value.size()), p, end) == 0;
 }
 
-using Headers = std::vector<std::pair<const char*, std::string>>;
-
 // Writes a response's headers: the status, the type and length (none for a stream), and
 // headers that keep a browser from sniffing, and from caching unless `more` says otherwise.
 bool write_headers(lws* wsi, unsigned status, const char* type, lws_filepos_t length,
@@ -67,14 +58,14 @@ bool write_headers(lws* wsi, unsigned status, const char* type, lws_filepos_t le
     unsigned char* p = start;
     unsigned char* end = buffer + sizeof buffer - 1;
     const bool cached = std::any_of(more.begin(), more.end(), [](const auto& header) {
-        return std::string_view(header.first) == "cache-control:";
+        return header.first == "cache-control:";
     });
     if (lws_add_http_common_headers(wsi, status, type, length, &p, end) != 0 ||
         (!cached && !add_header(wsi, "cache-control:", "no-store", &p, end)) ||
         !add_header(wsi, "x-content-type-options:", "nosniff", &p, end))
         return false;
     for (const auto& [name, value] : more)
-        if (!add_header(wsi, name, value, &p, end))
+        if (!add_header(wsi, name.c_str(), value, &p, end))
             return false;
     return lws_finalize_write_http_header(wsi, start, &p, end) == 0;
 }
@@ -140,54 +131,99 @@ std::string peer_of(lws* wsi) {
     return peer;
 }
 
-// The bytes a reconnecting client says it had received (?received=N), or 0.
-std::uint64_t received_arg(lws* wsi) {
-    char arg[48] = {};
-    const char* value = lws_get_urlarg_by_name(wsi, "received=", arg, sizeof arg);
-    if (value == nullptr || *value < '0' || *value > '9')
-        return 0;
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(value, &end, 10);
-    return end && *end == '\0' ? n : 0;
+// A request header by its lower-case name without a colon: a known one by its token, any other
+// as libwebsockets keeps custom headers.
+std::string header_named(lws* wsi, std::string_view name) {
+    if (name == "origin")
+        return header(wsi, WSI_TOKEN_ORIGIN);
+    if (name == "host")
+        return header(wsi, WSI_TOKEN_HOST);
+    const std::string custom = std::string(name) + ":";
+    const int length = lws_hdr_custom_length(wsi, custom.c_str(), static_cast<int>(custom.size()));
+    if (length <= 0 || length > 1024)
+        return "";
+    std::string value(static_cast<std::size_t>(length) + 1, '\0');
+    if (lws_hdr_custom_copy(wsi, value.data(), length + 1, custom.c_str(),
+                            static_cast<int>(custom.size())) != length)
+        return "";
+    value.resize(static_cast<std::size_t>(length));
+    return value;
 }
+
+// An upgrade request, read through libwebsockets while its callback runs.
+class LwsUpgrade final : public WebSocketService::Upgrade {
+  public:
+    explicit LwsUpgrade(lws* wsi) : wsi_(wsi) {}
+    std::string path() const override { return header(wsi_, WSI_TOKEN_GET_URI); }
+    std::string header(std::string_view name) const override { return header_named(wsi_, name); }
+    std::string arg(std::string_view name) const override {
+        char value[256] = {};
+        const std::string key = std::string(name) + "=";
+        const char* found = lws_get_urlarg_by_name(wsi_, key.c_str(), value, sizeof value);
+        return found ? std::string(found) : std::string();
+    }
+    std::string peer() const override { return peer_of(wsi_); }
+
+  private:
+    static std::string header(lws* wsi, lws_token_indexes token) {
+        return bg::serve::header(wsi, token);
+    }
+    lws* wsi_;
+};
 
 }  // namespace
 
-// A WebSocket connection that has taken a remote seat: the seat's link. Its bytes go out as
-// text frames (the protocol's bytes are printable ASCII); pings carry their send time.
-struct Server::Socket final : remote::RemoteSeat::Link {
-    Socket(lws* wsi, remote::RemoteSeat* seat, std::size_t limit)
-        : wsi(wsi), seat(seat), out(limit) {}
-    void send(std::string_view bytes) override {
-        if (!out.push(bytes))
-            overflowed = true;
-        lws_callback_on_writable(wsi);
-    }
+// Where libwebsockets' context finds the server: its user pointer. It outlives the server while
+// the context may still call back (a server's connections are closed on the loop after it is
+// destroyed), and then says there is none.
+struct Server::Anchor {
+    Server* server = nullptr;
+    lws_context* context = nullptr;  // cleared by libwebsockets (info.pcontext) once it is gone
+};
+
+// A WebSocket connection let in: its messages out, bounded, and what its service made of it.
+struct Server::Socket final : WebSocket {
+    Socket(lws* wsi, std::size_t limit) : wsi(wsi), out(limit) {}
+    void send_text(std::string_view bytes) override { queued(out.push_text(bytes)); }
+    void send_binary(std::string_view message) override { queued(out.push_binary(message)); }
     std::size_t unsent_bytes() const override { return out.size(); }
     void ping() override {
         ping_due = true;
         lws_callback_on_writable(wsi);
     }
     void close(int code, std::string_view reason) override {
-        seat = nullptr;
         closing = true;
         close_code = code;
         close_reason = std::string(reason.substr(0, 120));
         lws_callback_on_writable(wsi);
     }
+    void queued(bool taken) {
+        if (closing)
+            return;
+        overflowed = overflowed || !taken;
+        lws_callback_on_writable(wsi);
+    }
 
     lws* wsi;
-    remote::RemoteSeat* seat;  // null once it has let the connection go
-    SendQueue out;
+    std::unique_ptr<WebSocketService::Connection> connection;
+    MessageQueue out;
     std::string peer;
-    std::uint64_t had = 0;          // bytes it says it had received, coming back (?received=N)
     std::size_t message_bytes = 0;  // of the message being received
     bool ping_due = false;
     bool overflowed = false;
     bool closing = false;
     bool close_sent = false;
+    bool gone = false;  // its connection was told
     int close_code = 1000;
     std::string close_reason;
+};
+
+struct Server::Session {
+    enum Kind { idle, body, stream };
+    explicit Session(std::size_t limit) : out(limit) {}
+    Kind kind = idle;
+    SendQueue out;
+    lws* wsi = nullptr;
 };
 
 namespace {
@@ -201,7 +237,7 @@ bool write_whole(lws* wsi, std::string_view bytes, lws_write_protocol how) {
            static_cast<int>(bytes.size());
 }
 
-// A socket's turn to write: a ping that is due, then its bytes, then, once they are all
+// A socket's turn to write: a ping that is due, then its messages, then, once they are all
 // written and it is closing, its close frame.
 int write_socket(lws* wsi, Server::Socket& socket) {
     if (socket.overflowed)
@@ -215,10 +251,10 @@ int write_socket(lws* wsi, Server::Socket& socket) {
         return 0;
     }
     if (!socket.out.empty()) {
-        const std::string_view chunk = socket.out.front(chunk_bytes);
-        if (!write_whole(wsi, chunk, LWS_WRITE_TEXT))
+        const auto next = socket.out.front(chunk_bytes);
+        if (!write_whole(wsi, next.bytes, next.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT))
             return -1;
-        socket.out.sent(chunk.size());
+        socket.out.sent(next.bytes.size());
         if (!socket.out.empty() || socket.closing)
             lws_callback_on_writable(wsi);
         return 0;
@@ -238,21 +274,13 @@ int write_socket(lws* wsi, Server::Socket& socket) {
 
 }  // namespace
 
-struct Server::Session {
-    enum Kind { idle, body, stream };
-    explicit Session(std::size_t limit) : out(limit) {}
-    Kind kind = idle;
-    SendQueue out;
-    lws* wsi = nullptr;
-};
-
 Server::Server(uv_loop_t* loop, Content content, Limits limits)
     : loop_(loop),
       content_(std::move(content)),
       limits_(limits),
       stream_(first_id_now(), limits.history_bytes),
-      context_(new lws_context*(nullptr)) {
-    live_servers().push_back(this);
+      anchor_(std::make_unique<Anchor>()) {
+    anchor_->server = this;
 }
 
 std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop,
@@ -272,21 +300,22 @@ std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop
     info.port = address.port;
     info.iface = address.host.c_str();
     info.protocols = protocols;
-    info.user = server.get();
-    info.pcontext = server->context_;
+    info.user = server->anchor_.get();
+    info.pcontext = &server->anchor_->context;
     info.max_http_header_data = static_cast<unsigned short>(limits.header_bytes);
     info.timeout_secs = limits.header_seconds;
     info.vhost_name = "bananagrams";
-    *server->context_ = lws_create_context(&info);
+    lws_context* context = lws_create_context(&info);
+    server->anchor_->context = context;
     const std::string refused = fmt::format(
         "cannot serve on {}: it is in use, or not an address of this machine", address.authority());
-    if (!*server->context_)
+    if (!context)
         return refused;
     // Bound a moment ago by the check above, the address was taken since: libwebsockets made a
     // context without its vhost. Its destruction on a foreign loop unloads the libuv plugin
     // while the loop still holds the plugin's callbacks, so it is left as it is, unused, until
     // the program (which stops here) ends.
-    lws_vhost* vhost = lws_get_vhost_by_name(*server->context_, "bananagrams");
+    lws_vhost* vhost = lws_get_vhost_by_name(context, "bananagrams");
     server->port_ = vhost ? lws_get_vhost_listen_port(vhost) : 0;
     if (server->port_ <= 0) {
         server->abandoned_ = true;
@@ -298,47 +327,42 @@ std::variant<std::unique_ptr<Server>, std::string> Server::start(uv_loop_t* loop
 }
 
 Server::~Server() {
-    auto& live = live_servers();
-    live.erase(std::remove(live.begin(), live.end(), this), live.end());
+    // From here the context's callbacks find no server (and touch nothing it owned).
+    anchor_->server = nullptr;
     // With a foreign loop, libwebsockets destroys a context in two calls: the first closes its
     // connections and handles on the loop (finish()); the second, once the loop has closed
-    // them, frees the context. Destroyed before finish(), the server makes the first here, and
-    // the cell is left for libwebsockets to clear should the loop run again.
-    if (*context_ && !abandoned_)
-        lws_context_destroy(*context_);
-    if (*context_ && !destroying_)
-        context_ = nullptr;
-    else if (!*context_)
-        delete context_;
-    if (finish_timer_)
-        uv_close(reinterpret_cast<uv_handle_t*>(finish_timer_),
-                 [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
+    // them, frees the context. Destroyed before finish(), the server makes the first here.
+    if (anchor_->context && !abandoned_)
+        lws_context_destroy(anchor_->context);
+    // A context not gone yet (the loop has not run since) still calls back and clears its
+    // cell: the anchor is left to it, for as long as the program runs.
+    if (anchor_->context)
+        static_cast<void>(anchor_.release());
 }
 
 int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len) {
     lws_context* context = lws_get_context(wsi);
-    auto* server = context ? static_cast<Server*>(lws_context_user(context)) : nullptr;
-    const auto& live = live_servers();
-    if (std::find(live.begin(), live.end(), server) == live.end())
-        server = nullptr;
+    auto* anchor = context ? static_cast<Anchor*>(lws_context_user(context)) : nullptr;
+    Server* server = anchor ? anchor->server : nullptr;
     auto* slot = static_cast<SessionSlot*>(user);
     switch (static_cast<lws_callback_reasons>(reason)) {
-        case LWS_CALLBACK_HTTP: {
-            if (!server || !slot)
-                return -1;
-            if (!slot->session)
-                slot->session = new Session(server->limits_.queue_bytes);
-            slot->session->wsi = wsi;
-            return server->on_request(wsi, *slot->session, static_cast<const char*>(in));
-        }
+        case LWS_CALLBACK_HTTP:
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            if (!server || !slot || !slot->session)
-                return 0;
-            return server->on_writable(wsi, *slot->session);
+        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        case LWS_CALLBACK_CLOSED_HTTP:
+            if (!server)  // its server is gone, and with it everything it kept of the connection
+                return static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_HTTP ? -1 : 0;
+            if (!slot) {
+                // A connection closed before a request of it came whole (none had a place for
+                // it): where connections are let in, a handshake that never ended is refused.
+                if (static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_CLOSED_HTTP &&
+                    server->content_.sockets && !server->destroying_)
+                    server->refuse(wsi, {408, "its request never came whole"});
+                return static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_HTTP ? -1 : 0;
+            }
+            return server->on_http(wsi, reason, slot->session, static_cast<const char*>(in));
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            if (!server)
-                return -1;
-            return server->on_upgrade(wsi);
+            return server ? server->on_upgrade(wsi) : -1;
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         case LWS_CALLBACK_ADD_HEADERS:
         case LWS_CALLBACK_ESTABLISHED:
@@ -347,41 +371,38 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
         case LWS_CALLBACK_SERVER_WRITEABLE:
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         case LWS_CALLBACK_CLOSED:
-            if (!slot)
-                return -1;
-            if (!server) {
-                // Its server is gone: so is the seat's game.
-                if (reason == LWS_CALLBACK_CLOSED && slot->socket) {
-                    delete slot->socket;
-                    slot->socket = nullptr;
-                }
+            if (!server || !slot)
                 return reason == LWS_CALLBACK_CLOSED ? 0 : -1;
-            }
             return server->on_socket(wsi, reason, slot->socket, in, len);
-        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
-        case LWS_CALLBACK_CLOSED_HTTP:
-            // A connection closed before a request of it came whole (none had a place for it):
-            // where seats are taken, a handshake that never ended is noted as a refusal.
-            if (!slot && server && server->content_.desk && !server->destroying_ &&
-                static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_CLOSED_HTTP)
-                server->refuse(wsi, {408, "its request never came whole"});
-            if (slot && slot->session) {
-                if (server) {
-                    auto& streams = server->streams_;
-                    streams.erase(std::remove(streams.begin(), streams.end(), slot->session),
-                                  streams.end());
-                    server->counts_.streams = static_cast<int>(streams.size());
-                }
-                delete slot->session;
-                slot->session = nullptr;
-                if (server)
-                    server->check_finished();
-            }
-            return 0;
         default:
             break;
     }
     return lws_callback_http_dummy(wsi, static_cast<lws_callback_reasons>(reason), user, in, len);
+}
+
+int Server::on_http(lws* wsi, int reason, Session*& session, const char* path) {
+    switch (static_cast<lws_callback_reasons>(reason)) {
+        case LWS_CALLBACK_HTTP:
+            if (!session) {
+                sessions_.push_back(std::make_unique<Session>(limits_.queue_bytes));
+                session = sessions_.back().get();
+            }
+            session->wsi = wsi;
+            return on_request(wsi, *session, path);
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return session ? on_writable(wsi, *session) : 0;
+        default:  // closed
+            if (session)
+                closed(*std::exchange(session, nullptr));
+            return 0;
+    }
+}
+
+void Server::closed(Session& session) {
+    streams_.erase(std::remove(streams_.begin(), streams_.end(), &session), streams_.end());
+    counts_.streams = static_cast<int>(streams_.size());
+    std::erase_if(sessions_, [&](const auto& kept) { return kept.get() == &session; });
+    check_finished();
 }
 
 int Server::on_request(lws* wsi, Session& session, const char* path) {
@@ -391,10 +412,11 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     else if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
         method = Method::head;
     const Route found = route(method, path ? path : "");
+    const bool head = method == Method::head;
     const auto plain = [&](unsigned status, const std::string& text, const Headers& more = {}) {
         if (!write_headers(wsi, status, "text/plain; charset=utf-8", text.size(), more))
             return -1;
-        if (method == Method::head || text.empty())
+        if (head || text.empty())
             return lws_http_transaction_completed(wsi) ? -1 : 0;
         session.kind = Session::body;
         session.out.push(text);
@@ -404,10 +426,10 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     if (finishing_)
         return plain(503, "the games are over: this server is closing\n");
     // The live page and stream show every player's tiles as they are dealt, and a finished
-    // game's page the deal that its other seatings play again: where remote players play, who
-    // can reach this server, they could read what their opponents hold or will be dealt.
-    if (content_.desk && (found.kind == Route::page || found.kind == Route::events ||
-                          found.kind == Route::game_page))
+    // game's page the deal that its other seatings play again: where players connect, who can
+    // reach this server, they could read what their opponents hold or will be dealt.
+    if (content_.sockets && (found.kind == Route::page || found.kind == Route::events ||
+                             found.kind == Route::game_page))
         return plain(403,
                      "not served while remote players play: the live pages and the games' pages "
                      "show players' tiles\n");
@@ -423,63 +445,64 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
             body = content_.page();
             break;
         case Route::play:
-            if (!content_.desk || !content_.play)
+            if (!content_.sockets || !content_.play)
                 return plain(404, "no seat here is taken from a page\n");
             body = content_.play();
             break;
         case Route::rules:
         case Route::word_list_text:
-            return serve_word_list(wsi, session, found, method == Method::head);
+            return serve_word_list(wsi, session, found, head);
         case Route::game_page:
             if (content_.game)
                 body = content_.game(found.game);
             if (!body)
                 return plain(404, "no such game here, or not over yet\n");
             break;
-        case Route::events: {
+        case Route::events:
             if (static_cast<int>(streams_.size()) >= limits_.streams)
                 return plain(503, "too many streams\n", {{"retry-after:", "10"}});
-            if (!write_headers(wsi, 200, "text/event-stream", LWS_ILLEGAL_HTTP_CONTENT_LEN))
-                return -1;
-            if (method == Method::head)
-                return lws_http_transaction_completed(wsi) ? -1 : 0;
-            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);  // a stream lasts as long as the games
-            session.kind = Session::stream;
-            streams_.push_back(&session);
-            counts_.streams = static_cast<int>(streams_.size());
-            ++counts_.served;
-            // Where the client was, if it still can be caught up; else the present state.
-            std::optional<std::uint64_t> last_seen;
-            char value[64] = {};
-            const int length = lws_hdr_custom_length(wsi, "last-event-id:", 14);
-            if (length > 0 && length < static_cast<int>(sizeof value) &&
-                lws_hdr_custom_copy(wsi, value, sizeof value, "last-event-id:", 14) > 0)
-                last_seen = parse_last_event_id(value);
-            std::string first = "retry: 1000\n\n";
-            const auto missed = last_seen ? stream_.since(*last_seen) : std::nullopt;
-            if (missed) {
-                for (const Event* event : *missed)
-                    first += wire(*event);
-            } else {
-                first += wire(Event{stream_.last_id(), "snapshot", content_.snapshot()});
-            }
-            if (!session.out.push(first)) {
-                drop(session);
-                return 0;
-            }
-            lws_callback_on_writable(wsi);
-            return 0;
-        }
+            return open_stream(wsi, session, head);
     }
     if (!write_headers(wsi, 200, "text/html; charset=utf-8", body->size(),
                        {{"content-security-policy:", page_policy}}))
         return -1;
-    if (method == Method::head)
+    if (head)
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     session.kind = Session::body;
-    SendQueue whole(body->size());
-    session.out = std::move(whole);
+    session.out = SendQueue(body->size());
     session.out.push(*body);
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+// GET /events: the stream's headers, then where the client was (Last-Event-ID), if it still
+// can be caught up, or the present state; then every event as it is published.
+int Server::open_stream(lws* wsi, Session& session, bool head) {
+    if (!write_headers(wsi, 200, "text/event-stream", LWS_ILLEGAL_HTTP_CONTENT_LEN))
+        return -1;
+    if (head)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);  // a stream lasts as long as the games
+    session.kind = Session::stream;
+    streams_.push_back(&session);
+    counts_.streams = static_cast<int>(streams_.size());
+    ++counts_.served;
+    std::optional<std::uint64_t> last_seen;
+    if (const std::string value = header_named(wsi, "last-event-id");
+        !value.empty() && value.size() < 64)
+        last_seen = parse_last_event_id(value);
+    std::string first = "retry: 1000\n\n";
+    const auto missed = last_seen ? stream_.since(*last_seen) : std::nullopt;
+    if (missed) {
+        for (const Event* event : *missed)
+            first += wire(*event);
+    } else {
+        first += wire(Event{stream_.last_id(), "snapshot", content_.snapshot()});
+    }
+    if (!session.out.push(first)) {
+        drop(session);
+        return 0;
+    }
     lws_callback_on_writable(wsi);
     return 0;
 }
@@ -546,29 +569,24 @@ int Server::on_writable(lws* wsi, Session& session) {
     return 0;
 }
 
-void Server::refuse(lws* wsi, const remote::Desk::Refusal& refusal) {
+void Server::refuse(lws* wsi, const WebSocketService::Refusal& refusal) {
     ++counts_.refused;
-    if (content_.desk)
-        content_.desk->refused(refusal, peer_of(wsi));
+    if (content_.sockets)
+        content_.sockets->refused(refusal, peer_of(wsi));
 }
 
-// A WebSocket upgrade: let in (0) only for a seat the desk opens to it; else refused with the
-// desk's status, or 503 past the cap on connections (1: the response is written).
+// A WebSocket upgrade: let in (0) only where the service lets it in; else refused with the
+// service's status, or 503 past the cap on connections (1: the response is written).
 int Server::on_upgrade(lws* wsi) {
-    std::optional<remote::Desk::Refusal> refusal;
-    if (!content_.desk)
-        refusal = remote::Desk::Refusal{404, "no seat is taken here"};
+    std::optional<WebSocketService::Refusal> refusal;
+    if (!content_.sockets)
+        refusal = WebSocketService::Refusal{404, "no seat is taken here"};
     else if (finishing_)
-        refusal = remote::Desk::Refusal{410, "the games are over: this server is closing"};
+        refusal = WebSocketService::Refusal{410, "the games are over: this server is closing"};
     else if (static_cast<int>(sockets_.size()) >= limits_.sockets)
-        refusal = remote::Desk::Refusal{503, "too many connections"};
-    else {
-        auto admitted =
-            content_.desk->admit(header(wsi, WSI_TOKEN_GET_URI), header(wsi, WSI_TOKEN_ORIGIN),
-                                 header(wsi, WSI_TOKEN_HOST));
-        if (auto* why = std::get_if<remote::Desk::Refusal>(&admitted))
-            refusal = *why;
-    }
+        refusal = WebSocketService::Refusal{503, "too many connections"};
+    else
+        refusal = content_.sockets->check(LwsUpgrade(wsi));
     if (!refusal)
         return 0;
     refuse(wsi, *refusal);
@@ -580,118 +598,102 @@ int Server::on_upgrade(lws* wsi) {
 }
 
 int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size_t len) {
-    switch (static_cast<lws_callback_reasons>(reason)) {
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
-            // Let in a moment ago (on_upgrade), in this same call: the seat is the desk's again.
-            auto admitted = content_.desk ? content_.desk->admit(header(wsi, WSI_TOKEN_GET_URI),
-                                                                 header(wsi, WSI_TOKEN_ORIGIN),
-                                                                 header(wsi, WSI_TOKEN_HOST))
-                                          : remote::Desk::Refusal{};
-            auto** seat = std::get_if<remote::RemoteSeat*>(&admitted);
-            if (!seat)
-                return 1;
-            socket = new Socket(wsi, *seat, limits_.queue_bytes);
-            socket->peer = peer_of(wsi);
-            socket->had = received_arg(wsi);
-            sockets_.push_back(socket);
-            counts_.sockets = static_cast<int>(sockets_.size());
-            return 0;
-        }
+    const auto reason_is = static_cast<lws_callback_reasons>(reason);
+    if (reason_is == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION) {
+        // Let in a moment ago (on_upgrade), in this same call: the service makes it its own.
+        if (!content_.sockets)
+            return 1;
+        auto made = std::make_unique<Socket>(wsi, limits_.queue_bytes);
+        made->connection = content_.sockets->open(LwsUpgrade(wsi), *made);
+        if (!made->connection)
+            return 1;
+        made->peer = peer_of(wsi);
+        socket = made.get();
+        sockets_.push_back(std::move(made));
+        counts_.sockets = static_cast<int>(sockets_.size());
+        return 0;
+    }
+    if (!socket)
+        return reason_is == LWS_CALLBACK_CLOSED ? 0 : -1;
+    switch (reason_is) {
         case LWS_CALLBACK_ADD_HEADERS:
-            return socket && socket->seat
-                       ? add_seat_headers(wsi, *socket, *static_cast<lws_process_html_args*>(in))
-                       : 0;
+            return add_headers(wsi, *socket, *static_cast<lws_process_html_args*>(in));
         case LWS_CALLBACK_ESTABLISHED:
-            if (!socket || !socket->seat)
-                return -1;
-            socket->seat->join(*socket, socket->had);
+            socket->connection->opened();
             return 0;
-        case LWS_CALLBACK_RECEIVE: {
-            if (!socket)
-                return -1;
-            socket->message_bytes += len;
-            if (socket->message_bytes + lws_remaining_packet_payload(wsi) > limits_.frame_bytes) {
-                refuse(wsi, {1009, fmt::format("a message over {} bytes", limits_.frame_bytes)});
-                if (auto* seat = std::exchange(socket->seat, nullptr))
-                    seat->drop(fmt::format("it sent a message over {} bytes", limits_.frame_bytes));
-                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nullptr, 0);
-                return -1;
-            }
-            if (lws_is_final_fragment(wsi))
-                socket->message_bytes = 0;
-            if (socket->seat && len > 0)
-                socket->seat->receive(std::string_view(static_cast<const char*>(in), len));
-            return 0;
-        }
+        case LWS_CALLBACK_RECEIVE:
+            receive(wsi, *socket, std::string_view(static_cast<const char*>(in), len));
+            return socket->gone ? -1 : 0;
         case LWS_CALLBACK_RECEIVE_PONG: {
             std::uint64_t sent = 0;
-            if (socket && socket->seat && len == sizeof sent) {
+            if (len == sizeof sent) {
                 std::memcpy(&sent, in, sizeof sent);
                 const std::uint64_t now = uv_hrtime();
                 if (sent <= now)
-                    socket->seat->pong(static_cast<double>(now - sent) / 1e6);
+                    socket->connection->pong(static_cast<double>(now - sent) / 1e6);
             }
             return 0;
         }
         case LWS_CALLBACK_SERVER_WRITEABLE:
-            return socket ? write_socket(wsi, *socket) : -1;
-        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            if (socket && socket->seat)
-                closed_by_player(*socket, static_cast<const unsigned char*>(in), len);
+            return write_socket(wsi, *socket);
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: {
+            const auto* frame = static_cast<const unsigned char*>(in);
+            const int code = len >= 2 ? (frame[0] << 8 | frame[1]) : 1005;
+            const std::string_view why =
+                len > 2 ? std::string_view(reinterpret_cast<const char*>(frame) + 2,
+                                           std::min<std::size_t>(len - 2, 123))
+                        : std::string_view();
+            if (!socket->gone)
+                socket->connection->closed_by_peer(code, why);
             return 0;
+        }
         case LWS_CALLBACK_CLOSED:
-            if (socket) {
-                sockets_.erase(std::remove(sockets_.begin(), sockets_.end(), socket),
-                               sockets_.end());
-                counts_.sockets = static_cast<int>(sockets_.size());
-                if (auto* seat = std::exchange(socket->seat, nullptr))
-                    seat->drop("the connection closed");
-                delete socket;
-                socket = nullptr;
-                check_finished();
-            }
+            closed(*std::exchange(socket, nullptr));
             return 0;
         default:
             return 0;
     }
 }
 
-// The upgrade's response to a seat's connection: how many of its bytes the host has (a client
-// that comes back sends on from there), how many games its player has after this one, and the
-// word list that judges it.
-int Server::add_seat_headers(lws* wsi, Socket& socket, lws_process_html_args& args) {
-    Headers headers = {
-        {"x-bananagrams-received:", std::to_string(socket.seat->received())},
-        {"x-bananagrams-games-after:", std::to_string(content_.desk->games_after(*socket.seat))}};
-    if (const auto& served = content_.for_players) {
-        const WordList& words = served->word_list;
-        headers.emplace_back("x-bananagrams-wordlist:", words.name);
-        headers.emplace_back("x-bananagrams-wordlist-fingerprint:",
-                             fmt::format("{:016x}", words.fingerprint));
-        headers.emplace_back("x-bananagrams-wordlist-url:", word_list_path(words.fingerprint));
+// A message's bytes as they come, within the cap on a message's size: past it, the connection
+// is refused (1009) and closed.
+void Server::receive(lws* wsi, Socket& socket, std::string_view bytes) {
+    if (socket.gone)
+        return;
+    socket.message_bytes += bytes.size();
+    if (socket.message_bytes + lws_remaining_packet_payload(wsi) > limits_.frame_bytes) {
+        refuse(wsi, {1009, fmt::format("a message over {} bytes", limits_.frame_bytes)});
+        socket.gone = true;
+        socket.connection->gone(
+            fmt::format("it sent a message over {} bytes", limits_.frame_bytes));
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nullptr, 0);
+        return;
     }
+    if (lws_is_final_fragment(wsi))
+        socket.message_bytes = 0;
+    if (!bytes.empty())
+        socket.connection->received(bytes);
+}
+
+void Server::closed(Socket& socket) {
+    if (!socket.gone) {
+        socket.gone = true;
+        socket.connection->gone("the connection closed");
+    }
+    std::erase_if(sockets_, [&](const auto& kept) { return kept.get() == &socket; });
+    counts_.sockets = static_cast<int>(sockets_.size());
+    check_finished();
+}
+
+// The upgrade's response: the headers its connection adds.
+int Server::add_headers(lws* wsi, Socket& socket, lws_process_html_args& args) {
     auto* p = reinterpret_cast<unsigned char*>(args.p);
-    for (const auto& [name, value] : headers)
-        if (!add_header(wsi, name, value, &p, p + args.max_len))
+    for (const auto& [name, value] : socket.connection->response_headers())
+        if (!add_header(wsi, name.c_str(), value, &p, p + args.max_len))
             return 1;
     args.max_len -= static_cast<int>(p - reinterpret_cast<unsigned char*>(args.p));
     args.p = reinterpret_cast<char*>(p);
     return 0;
-}
-
-// The player closed its connection, as a process closes its output: it has left; but a client
-// going away (1001: a page reloaded or closed, a laptop going to sleep) has dropped it, and may
-// come back within the grace.
-void Server::closed_by_player(Socket& socket, const unsigned char* frame, std::size_t len) {
-    const int code = len >= 2 ? (frame[0] << 8 | frame[1]) : 1005;
-    const std::string why = len > 2 ? std::string(reinterpret_cast<const char*>(frame) + 2,
-                                                  std::min<std::size_t>(len - 2, 123))
-                                    : "";
-    std::exchange(socket.seat, nullptr)
-        ->drop(
-            fmt::format("it {} its connection ({}{}{})", code == 1001 ? "went away from" : "closed",
-                        code, why.empty() ? "" : ": ", why),
-            code != 1001);
 }
 
 void Server::publish(std::string name, std::string data) {
@@ -720,12 +722,12 @@ void Server::finish(std::uint64_t grace_ms, std::function<void()> done) {
     finishing_ = true;
     done_ = std::move(done);
     finish_by_ = uv_now(loop_) + grace_ms;
-    finish_timer_ = new uv_timer_t;
-    uv_timer_init(loop_, finish_timer_);
-    finish_timer_->data = this;
-    uv_timer_start(
-        finish_timer_,
-        [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->check_finished(); }, 20, 20);
+    finish_timer_ = std::make_unique<Timer>(loop_, [this] {
+        check_finished();
+        if (finish_timer_)
+            finish_timer_->start(20);
+    });
+    finish_timer_->start(20);
 }
 
 void Server::check_finished() {
@@ -736,7 +738,7 @@ void Server::check_finished() {
     const bool sent = std::all_of(streams_.begin(), streams_.end(), [](const Session* s) {
         return s->out.empty() && (!s->wsi || !lws_partial_buffered(s->wsi));
     });
-    // And every seat's connection has had its close frame (each seat closed its own at its
+    // And every WebSocket connection has had its close frame (each seat closed its own at its
     // game's end).
     if ((!sent || !sockets_.empty()) && uv_now(loop_) < finish_by_)
         return;
@@ -746,9 +748,8 @@ void Server::check_finished() {
         session->wsi = nullptr;
     streams_.clear();
     destroying_ = true;  // what libwebsockets calls back while it closes finds it done
-    uv_close(reinterpret_cast<uv_handle_t*>(std::exchange(finish_timer_, nullptr)),
-             [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
-    lws_context_destroy(*context_);
+    finish_timer_.reset();
+    lws_context_destroy(anchor_->context);
     if (auto done = std::exchange(done_, nullptr))
         done();
 }

@@ -8,15 +8,15 @@
 // refuses more) and must come in time; a client that reads slower than the events come is
 // dropped once its queue is full.
 //
-// Where the program has remote seats (remote/desk.hpp), it also takes WebSocket connections to
-// /seat/TOKEN, each the connection of one seat (docs/remote.md), serves a person's page for
-// one (GET /play), the games' rules (GET /rules: the players, the tiles, the bunch at the deal,
-// the clocks, which word list) and the word list that judges them (/wordlist/FINGERPRINT.txt,
-// gzipped for a client that takes it, cached for good by its name); and then not the live page,
-// the stream nor the games' pages (403), which show
-// players' tiles (a finished game's, the deal its other seatings play again), for a remote
-// player could read them. The desk says who may take a seat; the server refuses everyone else with
-// the status the desk says (or 503 beyond its cap on connections), and caps a frame's size.
+// Where the program gives it a WebSocket service (websocket.hpp: the remote seats'), it also
+// takes WebSocket connections, each let in or refused by the service (503 beyond its cap on
+// connections, 410 once it is finishing), their messages' size capped; serves a person's page
+// for one (GET /play), the games' rules (GET /rules: the players, the tiles, the bunch at the
+// deal, the clocks, which word list) and the word list that judges them
+// (/wordlist/FINGERPRINT.txt, gzipped for a client that takes it, cached for good by its name);
+// and then not the live page, the stream nor the games' pages (403), which show players' tiles
+// (a finished game's, the deal its other seatings play again), for a player connecting could
+// read them.
 #pragma once
 
 #include <uv.h>
@@ -28,9 +28,10 @@
 #include <string>
 #include <variant>
 
-#include "remote/desk.hpp"
 #include "serve/request.hpp"
 #include "serve/stream.hpp"
+#include "serve/websocket.hpp"
+#include "transport/handles.hpp"
 
 struct lws;
 struct lws_context;
@@ -45,7 +46,8 @@ class Server {
         std::function<std::string()> page;                    // GET /
         std::function<std::string()> snapshot;                // the data of a snapshot event
         std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
-        remote::Desk* desk = nullptr;       // the remote seats taken here (none: 404)
+        // What takes the WebSocket connections (none: 404); it outlives the server.
+        WebSocketService* sockets = nullptr;
         std::function<std::string()> play;  // GET /play, where there are remote seats
         // GET /rules and the word list, where there are remote seats
         std::optional<ForPlayers> for_players;
@@ -85,20 +87,25 @@ class Server {
     void finish(std::uint64_t grace_ms, std::function<void()> done);
     Counts counts() const { return counts_; }
 
-    struct Session;  // one connection's
-    struct Socket;   // one WebSocket connection's, the link of a remote seat
+    struct Session;  // one HTTP connection's
+    struct Socket;   // one WebSocket connection's
+    struct Anchor;   // what libwebsockets' context holds of the server
     // libwebsockets' callback for every connection (reason: an lws_callback_reasons).
     static int callback(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
 
   private:
     Server(uv_loop_t* loop, Content content, Limits limits);
+    int on_http(struct lws* wsi, int reason, Session*& session, const char* path);
     int on_request(struct lws* wsi, Session& session, const char* path);
+    int open_stream(struct lws* wsi, Session& session, bool head);
     int on_writable(struct lws* wsi, Session& session);
     int on_upgrade(struct lws* wsi);
     int on_socket(struct lws* wsi, int reason, Socket*& socket, void* in, std::size_t len);
-    int add_seat_headers(struct lws* wsi, Socket& socket, struct lws_process_html_args& args);
-    void closed_by_player(Socket& socket, const unsigned char* frame, std::size_t len);
-    void refuse(struct lws* wsi, const remote::Desk::Refusal& refusal);
+    int add_headers(struct lws* wsi, Socket& socket, struct lws_process_html_args& args);
+    void receive(struct lws* wsi, Socket& socket, std::string_view bytes);
+    void closed(Socket& socket);
+    void closed(Session& session);
+    void refuse(struct lws* wsi, const WebSocketService::Refusal& refusal);
     void drop(Session& session);
     void check_finished();
 
@@ -109,18 +116,18 @@ class Server {
     std::string word_list_gzip_;  // the word list's text, gzipped once
     Limits limits_;
     Stream stream_;
-    // libwebsockets clears it (info.pcontext) once its context is gone; a cell of its own, so
-    // that a server destroyed before then leaves it a place to write.
-    struct lws_context** context_;
+    // Outlives the server while libwebsockets' context may still call back (see ~Server).
+    std::unique_ptr<Anchor> anchor_;
     bool destroying_ = false;
     bool abandoned_ = false;  // made without its listening socket: never destroyed
     int port_ = 0;
     Counts counts_;
-    std::vector<Session*> streams_;
-    std::vector<Socket*> sockets_;
+    std::vector<std::unique_ptr<Session>> sessions_;  // every HTTP connection's
+    std::vector<Session*> streams_;                   // those of event streams
+    std::vector<std::unique_ptr<Socket>> sockets_;
     bool finishing_ = false;
     std::uint64_t finish_by_ = 0;
-    uv_timer_t* finish_timer_ = nullptr;
+    std::unique_ptr<Timer> finish_timer_;
     std::function<void()> done_;
 };
 

@@ -70,4 +70,54 @@ void SendQueue::sent(std::size_t bytes) {
     }
 }
 
+bool MessageQueue::push_text(std::string_view bytes) {
+    if (bytes.size() > limit_ - size_)
+        return false;
+    if (bytes.empty())
+        return true;
+    if (!parts_.empty() && !parts_.back().binary) {
+        Part& back = parts_.back();
+        // Alone, it is being sent: what was sent is dropped once it is most of it.
+        if (parts_.size() == 1 && start_ > 0 && start_ >= back.bytes.size() / 2) {
+            back.bytes.erase(0, start_);
+            start_ = 0;
+        }
+        back.bytes.append(bytes);
+    } else {
+        parts_.push_back({false, std::string(bytes)});
+    }
+    size_ += bytes.size();
+    return true;
+}
+
+bool MessageQueue::push_binary(std::string_view message) {
+    if (message.size() > limit_ - size_)
+        return false;
+    parts_.push_back({true, std::string(message)});
+    size_ += message.size();
+    return true;
+}
+
+MessageQueue::Front MessageQueue::front(std::size_t most) const {
+    if (parts_.empty())
+        return {};
+    const Part& part = parts_.front();
+    if (part.binary)
+        return {part.bytes, true};
+    return {std::string_view(part.bytes).substr(start_, most), false};
+}
+
+void MessageQueue::sent(std::size_t bytes) {
+    if (parts_.empty())
+        return;
+    const std::size_t left = parts_.front().bytes.size() - start_;
+    bytes = std::min(bytes, left);
+    start_ += bytes;
+    size_ -= bytes;
+    if (bytes == left) {
+        parts_.pop_front();
+        start_ = 0;
+    }
+}
+
 }  // namespace bg::serve

@@ -74,4 +74,35 @@ class SendQueue {
     std::size_t start_ = 0;  // bytes of buffer_ already sent
 };
 
+// A WebSocket connection's messages not yet sent, at most `limit` bytes of them: the bytes of a
+// stream (sent as text messages, split anywhere) and whole binary messages between them, in the
+// order they were given.
+class MessageQueue {
+  public:
+    explicit MessageQueue(std::size_t limit) : limit_(limit) {}
+
+    // False, and nothing taken, when the bytes would take it over its limit.
+    bool push_text(std::string_view bytes);
+    bool push_binary(std::string_view message);
+    struct Front {
+        std::string_view bytes;  // a text message's (up to `most`), or a binary one's whole
+        bool binary = false;
+    };
+    // What goes next; then sent() with how many of its bytes were.
+    Front front(std::size_t most) const;
+    void sent(std::size_t bytes);
+    bool empty() const { return parts_.empty(); }
+    std::size_t size() const { return size_; }
+
+  private:
+    struct Part {
+        bool binary = false;
+        std::string bytes;
+    };
+    std::size_t limit_;
+    std::size_t size_ = 0;
+    std::size_t start_ = 0;  // bytes of the front part already sent
+    std::deque<Part> parts_;
+};
+
 }  // namespace bg::serve

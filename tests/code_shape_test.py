@@ -2,8 +2,9 @@
 """The shape the code keeps (docs/architecture.md): no function of the engine's and the programs'
 folders is longer than 100 lines, as Universal Ctags counts them (each function's first and last
 line); nothing in tournament/ includes a header of host/ (the program), whose engine is match/'s;
-and the Match and the Referee know no kind of seat (no header of transport/ but seat.hpp and
-the owned handles). Each finding is named with its file and line.
+the Match, the Table and the Referee know no kind of seat (no header of transport/ but seat.hpp
+and the owned handles, nothing of remote/); and serve/ knows nothing of seats (no header of
+remote/: the remote seats' connections are a service it is given). Each finding is named with its file and line.
 
     code_shape_test.py SOURCE_DIR
 """
@@ -12,8 +13,10 @@ import re
 import subprocess
 import sys
 
-FOLDERS = ["host", "tournament", "transport", "cgroups", "serve", "referee", "match", "remote",
-           "connect"]
+# Every folder of the product: the engine's, the programs' and the bundled players'.
+FOLDERS = ["core", "compat", "protocol", "record", "referee", "cgroups", "transport", "serve",
+           "remote", "match", "cli", "host", "tournament", "checker", "connect", "viewer", "stats",
+           "wordlist", "players"]
 LONGEST = 100
 
 
@@ -58,18 +61,24 @@ def main():
     # The match and the referee talk to seats through their interface alone.
     allowed = {"transport/seat.hpp", "transport/handles.hpp"}
     seat_blind = [found for found in includes(source, "match")
-                  if found[0] in ("match/match.hpp", "match/match.cpp")]
+                  if found[0] in ("match/match.hpp", "match/match.cpp", "match/table.hpp",
+                                  "match/table.cpp")]
     seat_blind += includes(source, "referee")
     for path, number, header in seat_blind:
-        if header.startswith("transport/") and header not in allowed:
+        if (header.startswith("transport/") and header not in allowed) or \
+                header.startswith("remote/"):
             problems.append("%s:%d: includes %s: a match knows seats, not their kinds" %
+                            (path, number, header))
+    for path, number, header in includes(source, "serve"):
+        if header.startswith("remote/"):
+            problems.append("%s:%d: includes %s: the server knows no seat" %
                             (path, number, header))
     for problem in problems:
         print(problem)
     if problems:
         sys.exit("code shape: %d finding%s" % (len(problems), "" if len(problems) == 1 else "s"))
     print("code shape: every function of %s is %d lines or fewer; tournament/ includes nothing "
-          "of host/; the match and the referee know seats only" % (", ".join(FOLDERS), LONGEST))
+          "of host/; the match, the table and the referee know seats only; serve/ knows none" % (", ".join(FOLDERS), LONGEST))
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
     {
         RemoteSeat seat(loop.get(), desk, token, {});
         const auto status = [&](std::string_view path, std::string_view origin = "") {
-            auto admitted = desk.admit(path, origin, "127.0.0.1:8080");
+            auto admitted = desk.admit({path, origin, "127.0.0.1:8080"});
             const auto* refusal = std::get_if<Desk::Refusal>(&admitted);
             return refusal ? refusal->status : 0;
         };

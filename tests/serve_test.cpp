@@ -146,6 +146,42 @@ TEST_CASE("serve: a client's queue holds up to its limit, in order, and refuses 
 }
 
 TEST_CASE(
+    "serve: a WebSocket's queue keeps binary messages whole and in place between a stream's "
+    "bytes, up to its limit",
+    "[serve]") {
+    MessageQueue out(12);
+    CHECK(out.empty());
+    CHECK(out.push_text("abc"));
+    CHECK(out.push_text("def"));  // joined to the text before it
+    CHECK(out.push_binary("{x}"));
+    CHECK(out.push_text("gh"));
+    CHECK_FALSE(out.push_text("ijkl"));  // over the limit: refused, nothing taken
+    CHECK_FALSE(out.push_binary("{yy}"));
+    CHECK(out.size() == 11);
+    auto next = out.front(4);
+    CHECK(next.bytes == "abcd");
+    CHECK_FALSE(next.binary);
+    out.sent(4);
+    // Text given now joins the text after the binary message, never the one before it.
+    CHECK(out.push_text("i"));
+    CHECK(out.front(100).bytes == "ef");
+    out.sent(2);
+    next = out.front(1);  // a binary message goes whole, whatever the most asked for
+    CHECK(next.bytes == "{x}");
+    CHECK(next.binary);
+    out.sent(3);
+    CHECK(out.front(100).bytes == "ghi");
+    CHECK_FALSE(out.front(100).binary);
+    out.sent(3);
+    CHECK(out.empty());
+    CHECK(out.push_binary(""));  // an empty message is a message
+    CHECK_FALSE(out.empty());
+    CHECK(out.front(10).binary);
+    out.sent(0);
+    CHECK(out.empty());
+}
+
+TEST_CASE(
     "serve: a record's event is named for its decision or its kind, never shows a seed "
     "before the end, and says a seed as text too",
     "[serve]") {

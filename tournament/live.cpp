@@ -31,9 +31,11 @@ std::variant<std::unique_ptr<LiveTournament>, std::string> LiveTournament::start
     content.page = [] { return viewer::live_tournament_page(); };
     content.snapshot = [self] { return dump_json(self->snapshot()); };
     content.game = [self](int game) { return self->game_page(game); };
-    content.desk = desk;
-    if (desk)
+    if (desk) {
+        live->seat_sockets_ = std::make_unique<remote::SeatSockets>(*desk, for_players);
+        content.sockets = live->seat_sockets_.get();
         content.play = [] { return viewer::play_page(); };
+    }
     content.for_players = std::move(for_players);
     auto started = serve::Server::start(loop, address, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started))

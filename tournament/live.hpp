@@ -29,6 +29,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "remote/desk.hpp"
+#include "remote/seat_sockets.hpp"
 #include "serve/server.hpp"
 #include "tournament/database.hpp"
 #include "tournament/standings.hpp"
@@ -67,6 +69,8 @@ class LiveTournament {
 
     uv_loop_t* loop_;
     const Database& database_;
+    // The remote seats' connections, where there are any; before the server, which uses it.
+    std::unique_ptr<remote::SeatSockets> seat_sockets_;
     std::unique_ptr<serve::Server> server_;
     std::map<int, Running> running_;
     std::deque<nlohmann::json> finished_;  // the newest last
