@@ -91,7 +91,14 @@ Connector::Connector(uv_loop_t* loop, ClientContext& context, Settings settings)
                       connected_ = false;
                       check_end();
                   }),
-      ender_(loop, [this] { next_or_end(); }) {}
+      ender_(loop, [this] { next_or_end(); }),
+      bot_gone_(loop, [this] {
+          // Its game did not end with it: the bot left it, and its seat is let go.
+          if (done_)
+              return;
+          say(close_reason_);
+          finish();
+      }) {}
 
 Connector::~Connector() = default;
 
@@ -243,12 +250,14 @@ void Connector::games_over(const std::string& why) {
 }
 
 void Connector::say_games_over(const std::string& why) {
+    const std::string over =
+        session_ ? fmt::format(" over {}", plural(connections_, "connection")) : "";
     if (settings_.games == 0 || played_ >= settings_.games) {
-        say(fmt::format("played {}; the host has no more for the bot ({})", plural(played_, "game"),
-                        why));
+        say(fmt::format("played {}{}; the host has no more for the bot ({})",
+                        plural(played_, "game"), over, why));
     } else {
-        say(fmt::format("played {} of {}: the host has no more for the bot ({})", played_,
-                        settings_.games, why));
+        say(fmt::format("played {} of {}{}: the host has no more for the bot ({})", played_,
+                        settings_.games, over, why));
         status_ = exit_failed;
     }
 }
@@ -285,6 +294,8 @@ void Connector::stop(int signum) {
     // politely if the host answers in time.
     if (bot_)
         bot_->hurry(stop_kill_ms);
+    for (const auto& bot : let_go_)
+        bot->hurry(stop_kill_ms);
     if (wsi_)
         stop_timer_.start(stop_ms);
     check_end();
@@ -293,7 +304,8 @@ void Connector::stop(int signum) {
 // Once the seat is done, the bot gone and the connection closed: everything of this program
 // goes from the loop, from a turn of its own (not inside libwebsockets' callback).
 void Connector::check_end() {
-    if (done_ && !ending_ && !wsi_ && (!bot_ || bot_->finished())) {
+    std::erase_if(let_go_, [](const auto& bot) { return bot->finished(); });
+    if (done_ && !ending_ && !wsi_ && (!bot_ || bot_->finished()) && let_go_.empty()) {
         ending_ = true;
         ender_.start(0);
     }
@@ -320,7 +332,7 @@ void Connector::next_or_end() {
     games_after_.reset();
     attempts_ = 0;
     connected_ = ever_connected_ = host_closed_ = closing_ = close_sent_ = done_ = ending_ =
-        game_over_ = false;
+        game_over_ = session_over_ = in_game_ = false;
     close_reason_ = "the bot is done";
     // The next game's seat may not be open yet: it is tried for --retry, a second at least.
     give_up_at_ =
@@ -335,7 +347,9 @@ void Connector::end() {
     attempt_timer_.close();
     stop_timer_.close();
     ender_.close();
+    bot_gone_.close();
     bot_.reset();
+    let_go_.clear();
     fetch_.reset();
     context_.close();
 }
@@ -343,6 +357,8 @@ void Connector::end() {
 // ---- the bot ----
 
 void Connector::start_bot() {
+    const int started = ++bots_started_;
+    const auto current = [this, started] { return started == bots_started_; };
     Launch launch = unsandboxed_launch(
         settings_.command,
         settings_.words.empty()
@@ -350,26 +366,33 @@ void Connector::start_bot() {
             : std::vector<std::string>{"BANANAGRAMS_WORDLIST=" + settings_.words});
     ProcessEvents events{
         .on_output =
-            [this](std::string_view bytes) {
+            [this, current](std::string_view bytes) {
+                if (!current())
+                    return;
                 sent_ += bytes;
                 if (wsi_ && connected_)
                     lws_callback_on_writable(wsi_);
             },
-        .on_output_end = [this] { bot_left("its output ended"); },
+        .on_output_end =
+            [this, current] {
+                if (current())
+                    bot_left("its output ended");
+            },
         .on_log =
             [](std::string_view line) {
                 std::fprintf(stderr, "[bot] %s\n", escape_for_terminal(line).c_str());
             },
         .on_exit =
-            [this](std::int64_t status, int signal) {
-                bot_left(signal ? fmt::format("it was killed by SIG{}", sigabbrev_np(signal))
-                                : fmt::format("it exited with status {}", status));
+            [this, current](std::int64_t status, int signal) {
+                if (current())
+                    bot_left(signal ? fmt::format("it was killed by SIG{}", sigabbrev_np(signal))
+                                    : fmt::format("it exited with status {}", status));
             },
         .on_write_error = [](int) {},
         .on_out_of_memory = [] {},
         .on_finished = [this] { check_end(); },
     };
-    bot_.emplace(loop_, std::move(launch), std::move(events));
+    bot_ = std::make_unique<PlayerProcess>(loop_, std::move(launch), std::move(events));
     if (bot_->spawn() < 0) {
         say("the bot cannot start: " + bot_->spawn_error());
         status_ = exit_no_bot;
@@ -378,13 +401,72 @@ void Connector::start_bot() {
     }
 }
 
-// The bot is gone before the host ended the game: its player leaves, as it would there.
+void Connector::let_bot_go() {
+    ++bots_started_;  // what it does from now on is no longer the bot's of the seat
+    bot_gone_.stop();
+    if (!bot_)
+        return;
+    const auto grace = static_cast<std::uint64_t>(settings_.kill_grace_seconds * 1000);
+    bot_->terminate(grace, grace);
+    let_go_.push_back(std::move(bot_));
+    check_end();
+}
+
+// The bot is gone before the host ended the game: its player leaves, as it would there. In a
+// session, a bot that leaves as its game ends (a v2 bot told E) is let go by the host a moment
+// later: it is given that moment.
 void Connector::bot_left(const std::string& why) {
     if (done_)
         return;
     close_reason_ = "the bot left: " + why;
-    say("the bot left: " + why);
+    if (session_)
+        return bot_gone_.start(1000);
+    say(close_reason_);
     finish();
+}
+
+// ---- a session's messages ----
+
+void Connector::on_control(const std::string& message) {
+    const auto parsed = nlohmann::json::parse(message, nullptr, false);
+    const auto field = [&parsed](const char* key) {
+        return parsed.is_object() && parsed.contains(key) ? parsed[key] : nlohmann::json();
+    };
+    const nlohmann::json after = field("games_after");
+    if (after.is_number_integer())
+        games_after_ =
+            static_cast<int>(std::clamp<std::int64_t>(after.get<std::int64_t>(), 0, 1'000'000));
+    const nlohmann::json type = field("type");
+    const nlohmann::json bot = field("bot");
+    if (type == "start" && bot.is_string())
+        return on_start(bot.get<std::string>());
+    if (type == "end")
+        return on_end();
+    // A message of a later version: nothing this one needs to do.
+}
+
+void Connector::on_start(const std::string& bot) {
+    in_game_ = true;
+    if (bot != "resumed")
+        ++played_;  // counted as it begins: a kept bot's game ends with no message
+    if (bot != "fresh") {
+        // Kept for this game (told G next), or this game resumed after a drop: the bot goes on,
+        // sending on from what the host has of its bytes (said as the connection was made).
+        if (!bot_)
+            start_bot();
+        return;
+    }
+    let_bot_go();
+    sent_.clear();
+    sent_from_ = 0;
+    received_ = 0;
+    start_bot();
+}
+
+void Connector::on_end() {
+    in_game_ = false;
+    close_reason_ = "the bot is done";
+    let_bot_go();
 }
 
 // ---- libwebsockets' events ----
@@ -407,6 +489,17 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
                 return on_connection_error(wsi, const_cast<char*>(what), std::strlen(what));
             }
             return on_closed();
+        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
+            // Every game the host has (--games 0): a session is asked for.
+            if (settings_.games != 0)
+                return 0;
+            auto** p = static_cast<unsigned char**>(in);
+            const auto* name = reinterpret_cast<const unsigned char*>("x-bananagrams-session:");
+            return lws_add_http_header_by_name(
+                       wsi, name, reinterpret_cast<const unsigned char*>("1"), 1, p, *p + len)
+                       ? -1
+                       : 0;
+        }
         case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH: {
             // The response's headers, while they are still there: how many of the bot's bytes
             // the host has (a connection that comes back sends on from there), how many games
@@ -418,11 +511,20 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
                                  : std::nullopt;
             seat_words_ = number(response_header(wsi, "x-bananagrams-wordlist-fingerprint:"), 16);
             seat_words_name_ = response_header(wsi, "x-bananagrams-wordlist:").value_or("?");
+            session_ = response_header(wsi, "x-bananagrams-session:") == "1";
             return 0;
         }
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             return on_established(wsi);
         case LWS_CALLBACK_CLIENT_RECEIVE:
+            if (session_ && lws_frame_is_binary(wsi)) {
+                control_.append(static_cast<const char*>(in), len);
+                if (control_.size() > info_bytes)
+                    return -1;
+                if (lws_is_final_fragment(wsi))
+                    on_control(std::exchange(control_, {}));
+                return 0;
+            }
             received_ += len;
             if (bot_ && len > 0)
                 bot_->write(std::string(static_cast<const char*>(in), len));
@@ -438,6 +540,8 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
                 len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2, len - 2) : "";
             if (code != 1000)
                 say(fmt::format("the host closed the seat ({}): {}", code, text));
+            else if (session_)
+                session_over_ = true;  // between games: the host has no more
             else
                 game_over_ = true;
             return 0;
@@ -511,9 +615,11 @@ int Connector::on_established(lws* wsi) {
     }
     connected_ = true;
     ever_connected_ = true;
+    ++connections_;
     attempts_ = 0;
     sent_from_ = static_cast<std::size_t>(host_has_.value_or(0));
-    if (!bot_)
+    // A session's bot starts when the host says its game does.
+    if (!bot_ && !session_)
         start_bot();
     lws_callback_on_writable(wsi);
     return 0;
@@ -554,6 +660,11 @@ int Connector::on_closed() {
     connected_ = false;
     wsi_ = nullptr;
     stop_timer_.stop();
+    if (session_over_ && !done_) {
+        games_over(games_after_ == 0 ? "the host said this game was its last"
+                                     : "the host closed the session");
+        return 0;
+    }
     if (host_closed_ || done_) {
         finish();
         return 0;

@@ -6,6 +6,12 @@
 // allows; the host's close frame ends the game, and the bot is ended as the host ends its own:
 // its input closed, then SIGTERM, then SIGKILL.
 //
+// For every game the host has (--games 0) it asks for a session: one connection for all of the
+// bot's games, the host saying in binary messages beside the bot's bytes as each game begins
+// (the bot started afresh, kept, or the game resumed after a drop) and as the bot is let go
+// (ended as at a game's end). A host before 1.6.0 answers without a session: a connection a
+// game, as before.
+//
 // Every wait is bounded: a connection attempt by `attempt_ms`, trying again by --retry (a
 // dropped connection by --grace), the word list's fetch by its own deadline, the bot's end by
 // --kill-grace; a signal (SIGINT, SIGTERM, SIGHUP) ends everything within a second, the bot
@@ -43,7 +49,7 @@ struct Settings {
     double retry_seconds = 0;      // to keep trying while no seat is had
     double grace_seconds = 10;     // to keep trying again a connection that dropped
     double kill_grace_seconds = 2;
-    int games = 1;  // one after another, each its own connection and bot; 0: while seated
+    int games = 1;  // one after another, each with its own bot; 0: while the host has more
 };
 
 class Connector final : public Handler {
@@ -85,7 +91,14 @@ class Connector final : public Handler {
     void end();
 
     void start_bot();
+    // The bot is ended (as at a game's end), and its events heard no more.
+    void let_bot_go();
     void bot_left(const std::string& why);
+    // A session's message from the host, beside the bot's bytes: a game begins, or its bot is
+    // let go.
+    void on_control(const std::string& message);
+    void on_start(const std::string& bot);
+    void on_end();
     int on_connection_error(lws* wsi, void* in, std::size_t len);
     int on_established(lws* wsi);
     void warn_of_word_list();
@@ -107,7 +120,9 @@ class Connector final : public Handler {
     Timer ender_;
     std::function<void()> again_;
     std::vector<SignalWatch> signals_;
-    std::optional<PlayerProcess> bot_;
+    std::unique_ptr<PlayerProcess> bot_;
+    std::vector<std::unique_ptr<PlayerProcess>> let_go_;  // bots ended, until they are gone
+    int bots_started_ = 0;  // to tell the events of the bot now from those of one let go
     std::uint64_t give_up_at_ = 0;
     std::uint64_t attempt_began_ = 0;
     int attempts_ = 0;                         // in a row, without a seat
@@ -119,6 +134,12 @@ class Connector final : public Handler {
     std::optional<std::uint64_t> seat_words_;  // the word list the seat's game is judged by
     std::string seat_words_name_;
     std::optional<std::uint64_t> checked_words_;  // the seat's list last held to the bot's
+    bool session_ = false;       // the host holds the connection for all of the bot's games
+    bool session_over_ = false;  // the host closed it with 1000 between games: no more
+    bool in_game_ = false;       // a session's: between a game's start and its bot let go
+    std::string control_;        // a session's binary message being received
+    int connections_ = 0;        // made, over the bot's games
+    Timer bot_gone_;             // a session's bot that left: the host has the time to end its game
     bool connected_ = false;
     bool ever_connected_ = false;
     bool host_closed_ = false;

@@ -58,6 +58,7 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
             seating.readers.push_back(std::exchange(slot.reader, std::nullopt));
             seating.restarted.push_back(false);
             slot.playing = slot.parked.get();
+            slot.parked->continues();
             seating.seats.push_back(std::move(slot.parked));
             continue;
         }

@@ -23,6 +23,9 @@ class SeatSource {
     };
     virtual ~SeatSource() = default;
     virtual std::unique_ptr<Seat> seat(const Request& request) const = 0;
+    // Whether the player of `command` plays one game at a time (a remote bot: one connection),
+    // so that a run never seats it at two tables at once.
+    virtual bool one_game_at_a_time(int /*command*/) const { return false; }
 };
 
 }  // namespace bg

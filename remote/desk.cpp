@@ -21,32 +21,75 @@ void Desk::add(RemoteSeat* seat) {
     entry->to_come = std::max(0, entry->to_come - 1);
 }
 
-void Desk::remove(RemoteSeat* seat) {
-    seats_.erase(std::remove(seats_.begin(), seats_.end(), seat), seats_.end());
+void Desk::continues(const RemoteSeat& seat) {
+    Known* entry = known(seat.token());
+    entry->to_come = std::max(0, entry->to_come - 1);
 }
 
-void Desk::expect(std::string token, int seats) {
-    known(token)->to_come = std::max(0, seats);
+void Desk::remove(RemoteSeat* seat) {
+    seats_.erase(std::remove(seats_.begin(), seats_.end(), seat), seats_.end());
+    no_more_for_waiting();
+}
+
+void Desk::expect(std::string token, int games) {
+    known(token)->to_come = std::max(0, games);
 }
 
 void Desk::expect_no_more() {
     for (Known& entry : known_)
         entry.to_come = 0;
+    no_more_for_waiting();
 }
 
-int Desk::games_after(const RemoteSeat& seat) const {
+int Desk::games_after(std::string_view token, const RemoteSeat* playing) const {
     int games = 0;
     for (const Known& entry : known_)
-        if (entry.token == seat.token())
+        if (same_token(token, entry.token))
             games += entry.to_come;
     for (const RemoteSeat* other : seats_)
-        if (other != &seat && other->token() == seat.token() &&
+        if (other != playing && same_token(token, other->token()) &&
             other->door() != RemoteSeat::Door::closed)
             ++games;
     return games;
 }
 
-std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(const Knock& knock) const {
+void Desk::wait(std::string token, Sitter& sitter) {
+    for (RemoteSeat* seat : seats_)
+        if (seat->door() == RemoteSeat::Door::open && same_token(token, seat->token()))
+            return sitter.sit(*seat);
+    if (games_after(token, nullptr) == 0)
+        return sitter.no_more_games();
+    waiting_.push_back({std::move(token), &sitter});
+}
+
+void Desk::stop_waiting(Sitter& sitter) {
+    std::erase_if(waiting_, [&](const Waiting& entry) { return entry.sitter == &sitter; });
+}
+
+void Desk::opened(RemoteSeat& seat) {
+    const auto found = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& entry) {
+        return same_token(entry.token, seat.token());
+    });
+    if (found == waiting_.end())
+        return;
+    Sitter* sitter = found->sitter;
+    waiting_.erase(found);
+    sitter->sit(seat);
+}
+
+void Desk::no_more_for_waiting() {
+    std::vector<Sitter*> told;
+    std::erase_if(waiting_, [&](const Waiting& entry) {
+        if (games_after(entry.token, nullptr) > 0)
+            return false;
+        told.push_back(entry.sitter);
+        return true;
+    });
+    for (Sitter* sitter : told)
+        sitter->no_more_games();
+}
+
+std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& knock) const {
     const std::string_view path = knock.path;
     const std::string_view origin = knock.origin;
     const std::string_view host = knock.host;
@@ -93,6 +136,9 @@ std::variant<RemoteSeat*, Desk::Refusal> Desk::admit(const Knock& knock) const {
         return found;
     if (found && found->door() == RemoteSeat::Door::taken)
         return Refusal{409, "the seat is taken"};
+    // A session waits here for its player's next seat.
+    if (knock.session && ((found && found->door() == RemoteSeat::Door::not_yet) || to_come > 0))
+        return Wait{};
     if (found && found->door() == RemoteSeat::Door::not_yet)
         return Refusal{503, "the seat's game has not begun"};
     // A tournament's bot between its games (its last game's seat closing, the next not made yet)

@@ -6,8 +6,8 @@
 //
 // The desk also knows how many seats are still to come for a token (a tournament's remote bot
 // has one for each of its games): a connection between two of them is told to try again (503),
-// and one after the last that its games are over (410), so that a bot never waits for a seat
-// that will not come.
+// or, a session, waits here for the next; and one after the last is told that its games are over
+// (410), so that a bot never waits for a seat that will not come.
 #pragma once
 
 #include <functional>
@@ -25,38 +25,54 @@ class Desk final : public Gate {
     // A refusal, with the peer's address, for the log.
     std::function<void(const Refusal& refusal, const std::string& peer)> on_refused;
 
-    // A seat made with its token (each seat is one of those expected for it, if any were).
+    // A seat made with its token: a game of it begins (one of those expected for it, if any
+    // were).
     void add(RemoteSeat* seat);
+    // A seat kept for its next game (a session's): another game of its token begins.
+    void continues(const RemoteSeat& seat);
     void remove(RemoteSeat* seat);
     bool empty() const { return seats_.empty(); }
-    // `seats` more seats will be made for `token`, none of which may wait for it now (a
-    // tournament's remote bot's games not yet begun): a connection with it is told to try again
-    // (503), not that it is wrong or that its games are over.
-    void expect(std::string token, int seats);
+    // `games` more games will begin for `token`, each in a seat made for it or kept for it, none
+    // of which may wait for it now (a tournament's remote bot's games not yet begun): a
+    // connection with it is told to try again (503), or waits (a session), not that it is wrong
+    // or that its games are over.
+    void expect(std::string token, int games);
     // No more seats will be made for any token (the run stops): once its seats are closed, a
     // connection with one is told that its games are over.
     void expect_no_more();
 
-    // What an upgrade gets: the seat, or why not. Says nothing to the owner: the connection's
-    // server tells refused() what it did refuse.
-    std::variant<RemoteSeat*, Refusal> admit(const Knock& knock) const override;
+    // What an upgrade gets: the seat, or that it waits (a session), or why not. Says nothing to
+    // the owner: the connection's server tells refused() what it did refuse.
+    std::variant<RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const override;
     void refused(const Refusal& refusal, const std::string& peer) const override {
         if (on_refused)
             on_refused(refusal, peer);
     }
-    // The other seats of its token still to be played, and those still to be made: none once
-    // this one is its last.
-    int games_after(const RemoteSeat& seat) const override;
+    // The seats of its token still to be played (but `playing`), and those still to be made:
+    // none once `playing` is its last.
+    int games_after(std::string_view token, const RemoteSeat* playing) const override;
+    void wait(std::string token, Sitter& sitter) override;
+    void stop_waiting(Sitter& sitter) override;
+    // `seat`'s door has opened: a session waiting for its token takes it.
+    void opened(RemoteSeat& seat);
 
   private:
     struct Known {
         std::string token;
-        int to_come = 0;  // seats still to be made for it
+        int to_come = 0;  // games of it still to begin
     };
     Known* known(std::string_view token);
 
+    struct Waiting {
+        std::string token;
+        Sitter* sitter = nullptr;
+    };
+    // Each waiting session with no seat to come told so.
+    void no_more_for_waiting();
+
     std::vector<RemoteSeat*> seats_;
     std::vector<Known> known_;  // every token a seat had or is expected to have
+    std::vector<Waiting> waiting_;
 };
 
 // The path a seat is taken at: /seat/TOKEN.

@@ -2,6 +2,10 @@
 // is let in, and for what its response tells it. The desk (desk.hpp) answers for the tokens a
 // host, a checker or a tournament was given; the arena's store of bot accounts is to answer
 // next. The connections themselves are seat_sockets.hpp's.
+//
+// A session (docs/remote.md, "Sessions") is a connection that stays for its player's games, one
+// after another: between them it waits at the gate, which hands it the next seat of its token
+// as that seat opens.
 #pragma once
 
 #include <string>
@@ -23,11 +27,31 @@ class Gate {
         std::string_view path;
         std::string_view origin;
         std::string_view host;
+        bool session = false;  // it stays for its player's games
     };
-    // The seat it takes, or why not (an HTTP status and a sentence).
-    virtual std::variant<RemoteSeat*, Refusal> admit(const Knock& knock) const = 0;
-    // How many games the player of `seat` has after the one of `seat`.
-    virtual int games_after(const RemoteSeat& seat) const = 0;
+    // A session's answer when no seat of its token is open now but one will be: it waits.
+    struct Wait {};
+    // The seat it takes, or (a session) that it waits, or why not (an HTTP status and a
+    // sentence).
+    virtual std::variant<RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const = 0;
+    // How many games the player with `token` has after the one of `playing` (none: from now).
+    virtual int games_after(std::string_view token, const RemoteSeat* playing) const = 0;
+
+    // A session between its player's games.
+    class Sitter {
+      public:
+        // A seat of its token has opened: it is this session's now, no longer waiting.
+        virtual void sit(RemoteSeat& seat) = 0;
+        // No seat of its token will open again: no longer waiting.
+        virtual void no_more_games() = 0;
+
+      protected:
+        ~Sitter() = default;
+    };
+    // `sitter` waits for the next seat of `token` (given at once where one is open), until it
+    // is given one, told there is none, or stops waiting.
+    virtual void wait(std::string token, Sitter& sitter) = 0;
+    virtual void stop_waiting(Sitter& sitter) = 0;
     // A connection refused (by the gate, or by the server: its caps), with the client's address.
     virtual void refused(const Refusal& refusal, const std::string& peer) const = 0;
 

@@ -39,7 +39,14 @@ RemoteSeat::~RemoteSeat() {
 
 std::string RemoteSeat::open() {
     opened_ = true;
+    desk_.opened(*this);  // a session waiting for its token takes it now
     return "";
+}
+
+void RemoteSeat::continues() {
+    desk_.continues(*this);
+    if (link_)
+        link_->begins(Link::Begins::kept);
 }
 
 RemoteSeat::Door RemoteSeat::door() const {
@@ -57,10 +64,14 @@ bool RemoteSeat::keep() {
 
 std::uint64_t RemoteSeat::join(Link& link, std::uint64_t received) {
     link_ = &link;
+    session_ = link.session();
     grace_.stop();
-    ++connections_;
-    // What it had not received; a client that claims more than it was sent is given it all.
-    const std::size_t from = received <= sent_.size() ? static_cast<std::size_t>(received) : 0;
+    const bool first = connections_++ == 0;
+    link.begins(first ? Link::Begins::fresh : Link::Begins::resumed);
+    // What it had not received; a client that claims more than it was sent, or anything of a
+    // seat it never held, is given it all.
+    const std::size_t from =
+        !first && received <= sent_.size() ? static_cast<std::size_t>(received) : 0;
     note(connections_ == 1
              ? "connected"
              : fmt::format("connected again, having received {} of {} bytes", from, sent_.size()));

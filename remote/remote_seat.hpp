@@ -11,8 +11,10 @@
 // itself (a close frame) has left at once, unless it said it was going away (1001: a page
 // reloaded or closed), which is a drop. Pings measure the round trip.
 //
-// A `v004` player's seat is kept at its game's end (keep()), as a process is: its owner (the
-// lineup) then tells it B. and closes it, for the seat serves one game.
+// A `v004` player's seat is kept at its game's end (keep()), as a process is. Taken by a
+// connection for one game, its owner (the lineup) then tells it B. and closes it; taken by a
+// session (a connection that stays for its player's games, docs/remote.md), it is parked as a
+// process is, and its player is sent G for the next game.
 #pragma once
 
 #include <uv.h>
@@ -41,9 +43,16 @@ class RemoteSeat final : public Seat {
         virtual std::size_t unsent_bytes() const = 0;
         // A WebSocket ping: pong() when its answer comes.
         virtual void ping() = 0;
-        // After what it was sent, a close frame with `code` and `reason`, and the connection
-        // ends; the seat has let it go, and hears nothing more from it.
+        // The seat has let it go and hears nothing more from it: after what it was sent, a
+        // close frame with `code` and `reason`, and the connection ends (a session's waits for
+        // its player's next seat instead).
         virtual void close(int code, std::string_view reason) = 0;
+        // Whether it stays for its player's games (a session).
+        virtual bool session() const { return false; }
+        // How the seat's game begins for the player on it: its first connection to the seat,
+        // its next game in a seat kept for it, or a connection that comes back to it.
+        enum class Begins { fresh, kept, resumed };
+        virtual void begins(Begins) {}
     };
     struct Options {
         std::uint64_t grace_ms = 10'000;  // for a dropped connection to come back
@@ -66,7 +75,9 @@ class RemoteSeat final : public Seat {
     void close(std::uint64_t farewell_ms, std::uint64_t grace_ms) override;
     bool keep() override;
     bool kept() const override { return kept_; }
-    bool serves_one_game() const override { return true; }
+    void continues() override;
+    // One taken by a session is parked between its games, as a process is.
+    bool serves_one_game() const override { return !session_; }
     bool finished() const override { return finished_ || kept_; }
     // Its connection's round trips; its processes' use is not this machine's to count.
     PlayerUsage usage() const override;
@@ -101,6 +112,7 @@ class RemoteSeat final : public Seat {
     bool finished_ = false;
     bool left_ = false;
     bool kept_ = false;             // its game is over, its player still there
+    bool session_ = false;          // its last connection stays for its player's games
     std::string sent_;              // every byte sent to its player in this game
     std::uint64_t received_ = 0;    // bytes received from its player
     std::uint64_t dropped_at_ = 0;  // of sent_, what its last connection had been given

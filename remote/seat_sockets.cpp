@@ -4,7 +4,9 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "remote/desk.hpp"
 #include "remote/remote_seat.hpp"
 
 namespace bg::remote {
@@ -20,12 +22,24 @@ std::uint64_t received_arg(const std::string& value) {
     return end && *end == '\0' ? n : 0;
 }
 
-// A connection that has taken a seat: the seat's link, until one of them lets the other go.
-class SeatLink final : public serve::WebSocketService::Connection, public RemoteSeat::Link {
+// A connection let in at /seat/TOKEN: its seat's link while it holds one; a session's, between
+// its player's games, waiting at the gate for the next.
+class SeatLink final : public serve::WebSocketService::Connection,
+                       public RemoteSeat::Link,
+                       public Gate::Sitter {
   public:
-    SeatLink(serve::WebSocket& socket, RemoteSeat& seat, std::uint64_t had, serve::Headers headers)
-        : socket_(socket), seat_(&seat), had_(had), headers_(std::move(headers)) {}
+    SeatLink(Gate& gate, serve::WebSocket& socket, std::string token, RemoteSeat* seat,
+             bool session, std::uint64_t had, serve::Headers headers)
+        : gate_(gate),
+          socket_(socket),
+          token_(std::move(token)),
+          seat_(seat),
+          session_(session),
+          had_(had),
+          headers_(std::move(headers)) {}
     ~SeatLink() override {
+        if (std::exchange(waiting_, false))
+            gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
             seat->drop("the connection closed");
     }
@@ -35,21 +49,49 @@ class SeatLink final : public serve::WebSocketService::Connection, public Remote
     std::size_t unsent_bytes() const override { return socket_.unsent_bytes(); }
     void ping() override { socket_.ping(); }
     void close(int code, std::string_view reason) override {
-        seat_ = nullptr;
-        socket_.close(code, reason);
+        RemoteSeat* seat = std::exchange(seat_, nullptr);
+        if (!session_)
+            return socket_.close(code, reason);
+        // A session's bot is let go (ended, as at a game's end); the connection stays for the
+        // next seat, if any is to come.
+        const int after = gate_.games_after(token_, seat);
+        control({{"type", "end"}, {"games_after", after}});
+        wait();
+    }
+    bool session() const override { return session_; }
+    void begins(Begins how) override {
+        static constexpr const char* names[] = {"fresh", "kept", "resumed"};
+        if (session_)
+            control({{"type", "start"},
+                     {"bot", names[static_cast<int>(how)]},
+                     {"games_after", gate_.games_after(token_, seat_)}});
+    }
+
+    // The gate's side.
+    void sit(RemoteSeat& seat) override {
+        waiting_ = false;
+        seat_ = &seat;
+        seat.join(*this, 0);
+    }
+    void no_more_games() override {
+        waiting_ = false;
+        socket_.close(1000, "the games are over");
     }
 
     // The server's side.
     serve::Headers response_headers() override {
         serve::Headers headers = std::move(headers_);
-        if (seat_)
-            headers.insert(headers.begin(),
-                           {"x-bananagrams-received:", std::to_string(seat_->received())});
+        headers.insert(headers.begin(),
+                       {"x-bananagrams-received:", std::to_string(seat_ ? seat_->received() : 0)});
+        if (session_)
+            headers.emplace_back("x-bananagrams-session:", SeatSockets::session_version);
         return headers;
     }
     void opened() override {
         if (seat_)
             seat_->join(*this, had_);
+        else if (session_)
+            wait();
         else
             socket_.close(1001, "the seat is gone");
     }
@@ -65,6 +107,8 @@ class SeatLink final : public serve::WebSocketService::Connection, public Remote
     // client going away (1001: a page reloaded or closed, a laptop going to sleep) has dropped
     // it, and may come back within the grace.
     void closed_by_peer(int code, std::string_view reason) override {
+        if (std::exchange(waiting_, false))
+            gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
             seat->drop(fmt::format("it {} its connection ({}{}{})",
                                    code == 1001 ? "went away from" : "closed", code,
@@ -72,21 +116,33 @@ class SeatLink final : public serve::WebSocketService::Connection, public Remote
                        code != 1001);
     }
     void gone(std::string why) override {
+        if (std::exchange(waiting_, false))
+            gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
             seat->drop(std::move(why));
     }
 
   private:
+    void control(const nlohmann::json& message) { socket_.send_binary(message.dump()); }
+    // Waits at the gate for the next seat (which may be given at once, or be none).
+    void wait() {
+        waiting_ = true;
+        gate_.wait(token_, *this);
+    }
+
+    Gate& gate_;
     serve::WebSocket& socket_;
-    RemoteSeat* seat_;  // null once either has let the other go
+    std::string token_;  // as the connection offered it
+    RemoteSeat* seat_;   // null while it holds none
+    bool session_;
+    bool waiting_ = false;
     std::uint64_t had_;
     serve::Headers headers_;
 };
 
 }  // namespace
 
-SeatSockets::SeatSockets(const Gate& gate, const std::optional<serve::ForPlayers>& served)
-    : gate_(gate) {
+SeatSockets::SeatSockets(Gate& gate, const std::optional<serve::ForPlayers>& served) : gate_(gate) {
     if (!served)
         return;
     const auto& words = served->word_list;
@@ -96,11 +152,24 @@ SeatSockets::SeatSockets(const Gate& gate, const std::optional<serve::ForPlayers
         {"x-bananagrams-wordlist-url:", serve::word_list_path(words.fingerprint)}};
 }
 
+namespace {
+
+// What the gate is asked of an upgrade, kept while it is asked.
+struct Asked {
+    explicit Asked(const serve::WebSocketService::Upgrade& upgrade)
+        : path(upgrade.path()),
+          origin(upgrade.header("origin")),
+          host(upgrade.header("host")),
+          session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version) {}
+    Gate::Knock knock() const { return {path, origin, host, session}; }
+    std::string path, origin, host;
+    bool session;
+};
+
+}  // namespace
+
 std::optional<serve::WebSocketService::Refusal> SeatSockets::check(const Upgrade& upgrade) {
-    const std::string path = upgrade.path();
-    const std::string origin = upgrade.header("origin");
-    const std::string host = upgrade.header("host");
-    auto admitted = gate_.admit({path, origin, host});
+    auto admitted = gate_.admit(Asked(upgrade).knock());
     if (auto* refusal = std::get_if<Refusal>(&admitted))
         return *refusal;
     return std::nullopt;
@@ -109,18 +178,17 @@ std::optional<serve::WebSocketService::Refusal> SeatSockets::check(const Upgrade
 std::unique_ptr<serve::WebSocketService::Connection> SeatSockets::open(const Upgrade& upgrade,
                                                                        serve::WebSocket& socket) {
     // Let in a moment ago (check), in the same call: the seat is the gate's again.
-    const std::string path = upgrade.path();
-    const std::string origin = upgrade.header("origin");
-    const std::string host = upgrade.header("host");
-    auto admitted = gate_.admit({path, origin, host});
-    auto** seat = std::get_if<RemoteSeat*>(&admitted);
-    if (!seat)
+    const Asked asked(upgrade);
+    auto admitted = gate_.admit(asked.knock());
+    if (std::holds_alternative<Refusal>(admitted))
         return nullptr;
-    serve::Headers headers = {
-        {"x-bananagrams-games-after:", std::to_string(gate_.games_after(**seat))}};
+    auto* const* seat = std::get_if<RemoteSeat*>(&admitted);
+    const std::string token = asked.path.substr(seat_path.size());
+    serve::Headers headers = {{"x-bananagrams-games-after:",
+                               std::to_string(gate_.games_after(token, seat ? *seat : nullptr))}};
     headers.insert(headers.end(), word_list_.begin(), word_list_.end());
-    return std::make_unique<SeatLink>(socket, **seat, received_arg(upgrade.arg("received")),
-                                      std::move(headers));
+    return std::make_unique<SeatLink>(gate_, socket, token, seat ? *seat : nullptr, asked.session,
+                                      received_arg(upgrade.arg("received")), std::move(headers));
 }
 
 }  // namespace bg::remote

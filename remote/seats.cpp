@@ -16,4 +16,9 @@ std::unique_ptr<Seat> Seats::seat(const Request& request) const {
     return others_.seat(request);
 }
 
+bool Seats::one_game_at_a_time(int command) const {
+    return is_remote(commands_.at(static_cast<std::size_t>(command))) ||
+           others_.one_game_at_a_time(command);
+}
+
 }  // namespace bg::remote

@@ -22,6 +22,7 @@ class Seats final : public SeatSource {
     Seats(std::vector<std::string> commands, Desk* desk, RemoteSeat::Options options,
           const SeatSource& others);
     std::unique_ptr<Seat> seat(const Request& request) const override;
+    bool one_game_at_a_time(int command) const override;
 
   private:
     std::vector<std::string> commands_;

@@ -121,7 +121,7 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
         FakeLink link;
         seat.join(link, 0);
         CHECK(status("/seat/" + token) == 409);
-        CHECK(desk.games_after(seat) == 0);
+        CHECK(desk.games_after(token, &seat) == 0);
         seat.close(0, 0);
         CHECK(status("/seat/" + token) == 410);
         // A bot of a tournament between its games: told to try again, not that it is wrong,
@@ -136,11 +136,11 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
         next.attach(Seat::Events{});
         next.open();
         CHECK(status("/seat/" + token) == 0);
-        CHECK(desk.games_after(next) == 1);
+        CHECK(desk.games_after(token, &next) == 1);
         // Two at once (a tournament's concurrent games): each counts the other.
         RemoteSeat beside(loop.get(), desk, token, {});
-        CHECK(desk.games_after(next) == 1);
-        CHECK(desk.games_after(beside) == 1);
+        CHECK(desk.games_after(token, &next) == 1);
+        CHECK(desk.games_after(token, &beside) == 1);
         beside.attach(Seat::Events{});
         beside.close(0, 0);
         next.close(0, 0);
@@ -153,6 +153,72 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
         CHECK(status("/seat/another_token_0123456789") == 410);
     }
     CHECK(desk.empty());
+    loop.run();
+}
+
+// A session at the desk between its player's games.
+struct FakeSitter final : Gate::Sitter {
+    void sit(RemoteSeat& seat) override { seated = &seat; }
+    void no_more_games() override { told_none = true; }
+    RemoteSeat* seated = nullptr;
+    bool told_none = false;
+};
+
+TEST_CASE(
+    "remote: a session waits at the desk for its player's next seat, and is told when none "
+    "will come",
+    "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    const std::string other = "another_token_0123456789";
+    desk.expect(token, 2);
+    desk.expect(other, 1);
+    const auto admitted = [&](bool session) {
+        return desk.admit({"/seat/" + token, "", "127.0.0.1:8080", session});
+    };
+    // Between games a connection for one game is told to try again; a session waits.
+    CHECK(std::get<Desk::Refusal>(admitted(false)).status == 503);
+    CHECK(std::holds_alternative<Gate::Wait>(admitted(true)));
+    FakeSitter sitter, bystander;
+    desk.wait(token, sitter);
+    desk.wait(other, bystander);
+    {
+        RemoteSeat first(loop.get(), desk, token, {});
+        first.attach(Seat::Events{});
+        CHECK(std::holds_alternative<Gate::Wait>(admitted(true)));  // made, its door not open
+        CHECK(sitter.seated == nullptr);
+        first.open();  // its door opens: the waiting session takes it, the other waits on
+        CHECK(sitter.seated == &first);
+        CHECK(bystander.seated == nullptr);
+        CHECK(desk.games_after(token, &first) == 1);
+        // Its game over, the session waits again; the next seat, open before it comes back,
+        // is given to it at once.
+        first.close(0, 0);
+        RemoteSeat second(loop.get(), desk, token, {});
+        second.attach(Seat::Events{});
+        second.open();
+        FakeSitter back;
+        desk.wait(token, back);
+        CHECK(back.seated == &second);
+        CHECK(desk.games_after(token, &second) == 0);
+        second.close(0, 0);
+        // After its last game a session is told at once that none will come.
+        FakeSitter late;
+        desk.wait(token, late);
+        CHECK(late.told_none);
+        CHECK(std::get<Desk::Refusal>(admitted(true)).status == 410);
+    }
+    // A run that stops: a session waiting for a seat that will not come is told so.
+    CHECK_FALSE(bystander.told_none);
+    desk.expect_no_more();
+    CHECK(bystander.told_none);
+    // One that stops waiting is told nothing more.
+    desk.expect(other, 1);
+    FakeSitter gone;
+    desk.wait(other, gone);
+    desk.stop_waiting(gone);
+    desk.expect_no_more();
+    CHECK_FALSE(gone.told_none);
     loop.run();
 }
 

@@ -19,13 +19,15 @@
   what it had received, and is sent what it missed and told what the host has; it then drops
   and does not come back: after --remote-grace its player has left.
 - bananagrams-connect behind a network that fails mid-game (a proxy that cuts every
-  connection): it connects again, nothing is lost, and the game goes on to bananas.
+  connection), for one game and as a session: it connects again, nothing is lost, and the game
+  goes on to bananas.
 - What a seat says beside the protocol: the games after this one, the word list (whose rules and
   gzipped, cached file the server serves); a v004 player told B. after its E; a client that goes
   away (1001) comes back within the grace.
-- A tournament with a remote bot (bananagrams-connect --games 0): a seat for each of its games,
-  it stops as the host says its last is over, the standings say it plays remotely, and no log
-  holds its token.
+- A tournament with a remote bot (bananagrams-connect --games 0): one connection, a session, for
+  all of its games, never refused between them; it stops as the host says its last is over, the
+  standings say it plays remotely, and no log holds its token. The same with a connection a game
+  (--games 4, as a client before sessions plays): told to try again between games, as before.
 - A seat nobody takes: out at the ready timeout. bananagrams-connect with a wrong token: exit 1,
   with the host's status.
 """
@@ -146,29 +148,37 @@ class Proxy(remote_host.Listener):
         self.pairs = []
 
 
-log = os.path.join(work, "reconnect.jsonl")
-game, port, seats = start_host("--log", log, "--json", "--quiet", "--remote-grace", "10",
-                               "remote:" + TOKEN, reference)
-proxy = Proxy(port)
-bot = subprocess.Popen([connect, "ws://127.0.0.1:%d%s" % (proxy.port,
-                                                          seats[1]), "--", reference],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-deadline = time.time() + 30
-while proxy.forwarded < 2000 and time.time() < deadline:
-    time.sleep(0.01)
-proxy.cut()
-bot_out, bot_err = bot.communicate(timeout=120)
-status, out, err = finish(game)
-check(bot.returncode == 0 and "the connection dropped; trying again" in bot_err, "connect: %d %s"
-      % (bot.returncode, bot_err))
-check(status == 0, "the host exited %d: %s" % (status, err))
-result = json.loads(out)
-check(result["end"] == "bananas" and result["players"][0]["outcome"] != "disqualified",
-      "after the cut: %s" % result)
-check(result["players"][0]["remote"]["connections"] == 2, "not back: %s" % result["players"][0])
-notes = [r["note"]["what"] for r in records(log) if "note" in r]
-check(any(n.startswith("connected again, having received") for n in notes), "notes: %s" % notes)
-replays_to(log, result)
+# Once a connection for one game, once a session (--games 0): the session comes back into the
+# same game (resumed), its bot not started again.
+for games in ("1", "0"):
+    log = os.path.join(work, "reconnect-%s.jsonl" % games)
+    game, port, seats = start_host("--log", log, "--json", "--quiet", "--remote-grace", "10",
+                                   "remote:" + TOKEN, reference)
+    proxy = Proxy(port)
+    bot = subprocess.Popen([connect, "--games", games, "ws://127.0.0.1:%d%s" % (proxy.port,
+                                                                                seats[1]),
+                            "--", reference],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while proxy.forwarded < 2000 and time.time() < deadline:
+        time.sleep(0.01)
+    proxy.cut()
+    bot_out, bot_err = bot.communicate(timeout=120)
+    status, out, err = finish(game)
+    check(bot.returncode == 0 and "the connection dropped; trying again" in bot_err,
+          "connect --games %s: %d %s" % (games, bot.returncode, bot_err))
+    if games == "0":
+        check("played 1 game over 2 connections" in bot_err, "the session: %s" % bot_err)
+    check(status == 0, "the host exited %d: %s" % (status, err))
+    result = json.loads(out)
+    check(result["end"] == "bananas" and result["players"][0]["outcome"] != "disqualified",
+          "after the cut: %s" % result)
+    check(result["players"][0]["remote"]["connections"] == 2, "not back: %s"
+          % result["players"][0])
+    notes = [r["note"]["what"] for r in records(log) if "note" in r]
+    check(any(n.startswith("connected again, having received") for n in notes),
+          "notes: %s" % notes)
+    replays_to(log, result)
 
 # Everyone who may not take the seat, while its own connection plays.
 log = os.path.join(work, "refused.jsonl")
@@ -344,47 +354,60 @@ bad = subprocess.run([connect, "http://127.0.0.1:%d/" % port, "--", reference],
                      capture_output=True, text=True, timeout=60)
 check(bad.returncode == 2 and "ws://" in bad.stderr, "a bad URL: %s" % bad.stderr)
 finish(game)
-# A tournament with a remote bot: it takes a seat for each of its games, one connection each
-# (bananagrams-connect --games 0), and the standings say it plays remotely.
+# A tournament with a remote bot: bananagrams-connect --games 0 holds one connection (a session)
+# for all of its games, never told to try again (503), and the standings say it plays remotely.
 tournament = os.path.join(build, "tournament")
 db = os.path.join(work, "t.db")
 logs = os.path.join(work, "t-logs")
 run = subprocess.run([tournament, "run", "--db", db, "--bot", "far=remote:" + TOKEN, "--bot",
                       "near=" + reference], capture_output=True, text=True, timeout=60)
 check(run.returncode == 2 and "give --serve" in run.stderr, "no --serve: %s" % run.stderr)
-runner = subprocess.Popen([tournament, "run", "--db", db, "--deals", "2", "--logs", logs,
-                           "--serve", "127.0.0.1:0", "--json", "--bot", "far=remote:" + TOKEN,
-                           "--bot", "near=" + reference], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-url = None
-while url is None:
-    line = runner.stderr.readline()
-    check(line, "the tournament said no URL")
-    found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
-    url = found.group(1) if found else None
-tournament_port = int(re.search(r":(\d+)/", url).group(1))
-for page in ("/", "/events", "/games/1"):
-    with socket.create_connection(("127.0.0.1", tournament_port)) as s:
-        s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % page).encode())
-        check(s.recv(64).split(b" ")[1] == b"403", "the tournament served %s" % page)
-bot = subprocess.run([connect, "--games", "0", "--retry", "5", url, "--", reference],
-                     capture_output=True, text=True, timeout=300)
-out, err = runner.communicate(timeout=120)
-check(runner.returncode == 0, "the tournament exited %d: %s" % (runner.returncode, err))
-# It stopped as its last game ended, told so by the host, not after --retry.
-check(bot.returncode == 0 and "played 4 games; the host has no more for the bot (the host said "
-      "this game was its last)" in bot.stderr, "connect: %d %s" % (bot.returncode, bot.stderr))
-standings = json.loads(out)
-bots = {b["name"]: b for b in standings["bots"]}
-check(bots["far"]["games"] == 4 and bots["far"]["remote"] and not bots["near"]["remote"],
-      "the standings: %s" % bots)
-for name in sorted(os.listdir(logs)):
-    if not name.endswith(".jsonl"):
-        continue
-    path = os.path.join(logs, name)
-    check(TOKEN not in open(path).read(), "the token in " + name)
-    result = records(path)[-1]["result"]
-    far = [p for p in result["players"] if p["command"] == "remote:"]
-    check(len(far) == 1 and far[0]["remote"]["connections"] == 1, "%s: %s" % (name, far))
-    replays_to(path, result)
+for games in ("0", "4"):
+    session = games == "0"
+    db = os.path.join(work, "t-%s.db" % games)
+    logs = os.path.join(work, "t-logs-%s" % games)
+    runner = subprocess.Popen([tournament, "run", "--db", db, "--deals", "2", "--logs", logs,
+                               "--serve", "127.0.0.1:0", "--json", "--concurrency", "2",
+                               "--bot", "far=remote:" + TOKEN, "--bot", "near=" + reference],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = None
+    while url is None:
+        line = runner.stderr.readline()
+        check(line, "the tournament said no URL")
+        found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
+        url = found.group(1) if found else None
+    tournament_port = int(re.search(r":(\d+)/", url).group(1))
+    for page in ("/", "/events", "/games/1"):
+        with socket.create_connection(("127.0.0.1", tournament_port)) as s:
+            s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % page).encode())
+            check(s.recv(64).split(b" ")[1] == b"403", "the tournament served %s" % page)
+    bot = subprocess.run([connect, "--games", games, "--retry", "5", url, "--", reference],
+                         capture_output=True, text=True, timeout=300)
+    out, err = runner.communicate(timeout=120)
+    check(runner.returncode == 0, "the tournament exited %d: %s" % (runner.returncode, err))
+    # It stopped as its last game ended, told so by the host, not after --retry; a session
+    # over one connection, never told to try again.
+    said = ("played 4 games over 1 connection; the host has no more for the bot (the host said "
+            "this game was its last)" if session else "")
+    check(bot.returncode == 0 and said in bot.stderr and
+          (not session or "503" not in bot.stderr),
+          "connect --games %s: %d %s" % (games, bot.returncode, bot.stderr))
+    standings = json.loads(out)
+    bots = {b["name"]: b for b in standings["bots"]}
+    check(bots["far"]["games"] == 4 and bots["far"]["remote"] and not bots["near"]["remote"],
+          "the standings: %s" % bots)
+    for name in sorted(os.listdir(logs)):
+        if not name.endswith(".jsonl"):
+            continue
+        path = os.path.join(logs, name)
+        check(TOKEN not in open(path).read(), "the token in " + name)
+        result = records(path)[-1]["result"]
+        refused = [r for r in records(path) if "refused" in str(r.get("note", ""))]
+        check(not session or not refused, "%s: a connection refused: %s" % (name, refused))
+        far = [p for p in result["players"] if p["command"] == "remote:"]
+        check(len(far) == 1 and far[0]["remote"]["connections"] == 1, "%s: %s" % (name, far))
+        # The session's v004 bot stays from game to game of its table, as a local one does.
+        if session and name != "game-000001.jsonl":
+            check(far[0]["process_game"] > 1, "%s: started afresh: %s" % (name, far))
+        replays_to(path, result)
 print("remote_test: all passed")

@@ -313,16 +313,17 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
             shown.loopback() ? ""
                              : " (not a loopback address: anyone who can reach this machine can "
                                "watch)");
-    // Each remote bot's URL: it takes a seat there for each of its games, one connection each;
-    // between them it is told to try again, and after its last that its games are over.
+    // Each remote bot's URL: it takes a seat there for each of its games (a session: over one
+    // connection; else one connection each, told to try again between them), and after its
+    // last is told that its games are over.
     for (std::size_t id = 0; id < spec_.bots.size(); ++id) {
         const Bot& bot = spec_.bots[id];
         if (remote::is_remote(bot.command)) {
-            int seats = 0;
+            int games = 0;
             for (const auto& row : pending_)
-                seats += static_cast<int>(
+                games += static_cast<int>(
                     std::count(row.game.seats.begin(), row.game.seats.end(), static_cast<int>(id)));
-            desk_.expect(std::string(remote::token_of(bot.command)), seats);
+            desk_.expect(std::string(remote::token_of(bot.command)), games);
             say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
                 "(bananagrams-connect --games 0 --words from-seat URL -- CMD)\n",
                 bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));

@@ -169,6 +169,14 @@ bool Runner::take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next) {
         }
         retire(lane);
     }
+    // The first game none of whose bots that play one game at a time (a remote bot, on its one
+    // connection) is at another table now.
+    next = std::find_if(pending_.begin(), pending_.end(),
+                        [&](const auto& row) { return !held_elsewhere(bots_of(row.game)); });
+    if (next == pending_.end()) {
+        retry_.start(retry_ms);
+        return false;
+    }
     const std::vector<int> bots = bots_of(next->game);
     Lineup::Options lineup;
     lineup.keep = !options_.reuse.fresh;
@@ -193,11 +201,24 @@ bool Runner::take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next) {
     return true;
 }
 
+bool Runner::held_elsewhere(const std::vector<int>& bots) const {
+    const auto holds = [&](const std::vector<int>& table) {
+        return std::any_of(bots.begin(), bots.end(), [&](int bot) {
+            return options_.seats->one_game_at_a_time(bot) &&
+                   std::find(table.begin(), table.end(), bot) != table.end();
+        });
+    };
+    return std::any_of(lanes_.begin(), lanes_.end(),
+                       [&](const auto& lane) { return lane->table && holds(lane->bots); }) ||
+           std::any_of(retired_.begin(), retired_.end(),
+                       [&](const Retired& retired) { return holds(retired.bots); });
+}
+
 void Runner::retire(Lane& lane) {
     if (!lane.table)
         return;
     lane.table->dismiss();
-    retired_.push_back(std::move(lane.table));
+    retired_.push_back({std::exchange(lane.bots, {}), std::move(lane.table)});
 }
 
 void Runner::start_game(Lane& lane) {
@@ -249,7 +270,7 @@ bool Runner::finish_game(Lane& lane) {
 // that ended in this turn are committed together: one sync to disk, not one each.
 void Runner::reap() {
     // Tables let go whose players are gone: their cgroups (and cores) go with them.
-    std::erase_if(retired_, [](const auto& table) { return table->finished(); });
+    std::erase_if(retired_, [](const Retired& retired) { return retired.table->finished(); });
     std::vector<Lane*> recorded;
     for (Lane* lane : done_) {
         try {
@@ -279,6 +300,10 @@ void Runner::reap() {
         lane->files.reset();
         start_next(*lane);
     }
+    // A lane that waited for a bot held at another table (swept now, perhaps) tries again.
+    for (auto& lane : lanes_)
+        if (!lane->table)
+            start_next(*lane);
     finish_if_idle();
 }
 
@@ -289,10 +314,13 @@ void Runner::finish_if_idle() {
     // starts the reaper, which comes back here).
     for (auto& lane : lanes_)
         retire(*lane);
-    std::erase_if(retired_, [](const auto& table) { return table->finished(); });
+    std::erase_if(retired_, [](const Retired& retired) { return retired.table->finished(); });
     if (!retired_.empty())
         return;
     finished_ = true;
+    // No remote bot's seat is made from now on: a session waiting for one is told so.
+    if (options_.desk)
+        options_.desk->expect_no_more();
     reaper_.close();
     retry_.close();
     if (options_.on_finished)

@@ -1,5 +1,6 @@
 // Plays a tournament's pending games, many at once on one libuv loop. Each of --concurrency
-// lanes plays the games of one table of bots in a row (a deal's rotations, then the next deal's)
+// lanes plays the games of one table of bots in a row (a deal's rotations, then the next deal's;
+// a bot that plays one game at a time, a remote one, is never at two lanes' tables at once)
 // at a Table (match/table.hpp: the table's cgroup, with its cores, and its lineup, in which its
 // v004 bots stay from game to game), every seat from the run's seat source, the word list shared
 // by all; other bots, and all with --fresh-bots, are started for each game. A game is marked
@@ -76,6 +77,9 @@ class Runner {
     // pending game's; false when the game cannot start now (it waits for cores, or the run
     // failed).
     bool take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next);
+    // Whether any of `bots` that plays one game at a time is at a table of another lane, or at
+    // one let go whose players are not all gone yet.
+    bool held_elsewhere(const std::vector<int>& bots) const;
     // Its table's players let go (told B.), to be swept once gone.
     void retire(Lane& lane);
     void start_game(Lane& lane);
@@ -91,7 +95,11 @@ class Runner {
     std::deque<FixtureRecord> pending_;
     Options options_;
     std::vector<std::unique_ptr<Lane>> lanes_;
-    std::vector<std::unique_ptr<Table>> retired_;  // let go, until their players are gone
+    struct Retired {
+        std::vector<int> bots;
+        std::unique_ptr<Table> table;
+    };
+    std::vector<Retired> retired_;  // let go, until their players are gone
     std::vector<Lane*> done_;
     Timer reaper_;
     Timer retry_;  // a game that found no free cores tries again

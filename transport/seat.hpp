@@ -62,9 +62,11 @@ class Seat {
     virtual bool keep() { return false; }
     // It holds a player kept from the game before: it needs no open() for the next.
     virtual bool kept() const { return false; }
+    // A kept seat's next game begins (its player is sent G, not started).
+    virtual void continues() {}
     // It serves its one game only: a player it keeps at the game's end is to be told there is
-    // no next game in it (B.) and closed, never parked for the next (a remote seat taken for
-    // one game).
+    // no next game in it (B.) and closed, never parked for the next (a remote seat taken by a
+    // connection for one game).
     virtual bool serves_one_game() const { return false; }
     virtual bool finished() const = 0;
     // What its player used in the game it was last attached to, once finished: CPU time and
