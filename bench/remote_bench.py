@@ -23,7 +23,6 @@ alone). The two kinds of game alternate, so that the machine's noise falls on bo
 import argparse
 import json
 import os
-import re
 import socket
 import statistics
 import subprocess
@@ -36,6 +35,8 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
 sys.path.insert(0, os.path.join(SOURCE, "tests"))
 from ws_client import handshake_bytes  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from served import served_port  # noqa: E402
 
 TOKEN = "remote_bench_token_0000000000"
 
@@ -48,13 +49,7 @@ def game(build, folder, first, second, remote, before_start=None, sets=1):
             "--no-sandbox", "--unfair-per-process-limits", "--quiet", "--log", log,
             "remote:" + TOKEN if remote else first, second]
     host = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    port = None
-    while port is None:
-        line = host.stderr.readline()
-        if not line:
-            sys.exit("remote_bench: the host said no address")
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        port = int(found.group(1)) if found else None
+    port = served_port(host.stderr, "remote_bench", "host")
     if before_start:
         before_start(port)
     bot = None

@@ -16,16 +16,22 @@
 #include "record/replay.hpp"
 #include "referee/referee.hpp"
 #include "support/staircase.hpp"
+#include "wordlist/default_wordlist.hpp"
 
 using namespace bg;
 
 namespace {
 
-// A log replayed: its result as the log's version writes it, or what is wrong with the log.
+// A log replayed: its result as the log's version writes it, or what is wrong with the log. A
+// game judged by the built-in list (the bundled bots' logs) is judged by it again; any other by
+// the two-letter words the tests play with.
 std::variant<nlohmann::json, std::string> replay(const std::string& text) {
     std::istringstream in(text);
     auto replayed =
-        replay_log(in, [](const GameSetup&) -> std::variant<const Dictionary*, std::string> {
+        replay_log(in, [](const GameSetup& setup) -> std::variant<const Dictionary*, std::string> {
+            if (setup.dictionary.empty() &&
+                setup.dictionary_fingerprint == default_wordlist().stats().fingerprint)
+                return &default_wordlist();
             return &two_letter_words();
         });
     if (auto* error = std::get_if<std::string>(&replayed))
