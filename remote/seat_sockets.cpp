@@ -50,7 +50,9 @@ class SeatLink final : public serve::WebSocketService::Connection,
     void ping() override { socket_.ping(); }
     void close(int code, std::string_view reason) override {
         RemoteSeat* seat = std::exchange(seat_, nullptr);
-        if (!session_)
+        // A session stays for the next game unless the seat goes for another reason than its
+        // game's end (the host going: 1001).
+        if (!session_ || code != 1000)
             return socket_.close(code, reason);
         // A session's bot is let go (ended, as at a game's end); the connection stays for the
         // next seat, if any is to come.

@@ -31,6 +31,9 @@ struct Runner::Lane {
     std::unique_ptr<GameFiles> files;
     std::optional<Table::Ended> ended;  // its game's, once over
     std::uint64_t started_ms = 0;
+    // No game of it is under way or waiting to be recorded (its files are the game's, from its
+    // start until the reaper has recorded it).
+    bool idle() const { return !files; }
 };
 
 namespace {
@@ -84,8 +87,9 @@ Runner::Runner(uv_loop_t* loop, Database& database, std::vector<FixtureRecord> p
       options_(std::move(options)),
       reaper_(loop, [this] { reap(); }),
       retry_(loop, [this] {
+          // Never a lane whose game is over but not yet recorded: the reaper starts its next.
           for (auto& lane : lanes_)
-              if (!lane->table || !lane->table->playing())
+              if (lane->idle())
                   start_next(*lane);
           finish_if_idle();
       }) {}
@@ -302,7 +306,7 @@ void Runner::reap() {
     }
     // A lane that waited for a bot held at another table (swept now, perhaps) tries again.
     for (auto& lane : lanes_)
-        if (!lane->table)
+        if (lane->idle())
             start_next(*lane);
     finish_if_idle();
 }
