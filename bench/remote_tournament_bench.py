@@ -27,37 +27,30 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from served import served_port  # noqa: E402
+sys.path.insert(0, os.path.join(SOURCE, "tests"))
+from remote_host import Listener  # noqa: E402
 TOKEN = "remote_tournament_bench_000000"
 
 
-class Relay:
+class Relay(Listener):
     """Forwards every connection to `upstream` on the loopback, counting them."""
 
     def __init__(self, upstream):
         self.upstream, self.connections = upstream, 0
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__()
 
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            self.connections += 1
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.upstream))
-            except OSError:
-                client.close()
-                continue
-            # As the host and connect set theirs: no byte waits for another (Nagle).
-            for s in (client, upstream):
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+    def take(self, client):
+        self.connections += 1
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream))
+        except OSError:
+            client.close()
+            return
+        # As the host and connect set theirs: no byte waits for another (Nagle).
+        for s in (client, upstream):
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
 
     @staticmethod
     def pump(source, sink):

@@ -17,10 +17,10 @@ Desk::Known* Desk::known(std::string_view token) {
 
 void Desk::add(RemoteSeat* seat) {
     seats_.push_back(seat);
-    Known* entry = known(seat->token());
-    entry->to_come = std::max(0, entry->to_come - 1);
+    continues(*seat);  // a game of its token begins in it
 }
 
+// A game of the seat's token begins: one fewer to come.
 void Desk::continues(const RemoteSeat& seat) {
     Known* entry = known(seat.token());
     entry->to_come = std::max(0, entry->to_come - 1);
