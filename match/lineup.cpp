@@ -45,15 +45,29 @@ Lineup::Lineup(uv_loop_t* loop, const SeatSource& seats, cgroups::GameCgroup* cg
 // left dies with its handles' owners, as an abandoned match's players do.
 Lineup::~Lineup() = default;
 
-Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
+bool Lineup::seen(std::uint64_t deal) const {
+    return std::any_of(slots_.begin(), slots_.end(), [deal](const Slot& slot) {
+        return slot.parked &&
+               std::find(slot.deals.begin(), slot.deals.end(), deal) != slot.deals.end();
+    });
+}
+
+Lineup::Seating Lineup::seat(const std::vector<int>& slots, std::uint64_t deal) {
     sweep();
     seated_ = slots;
     Seating seating;
     for (std::size_t i = 0; i < slots.size(); ++i) {
         const int index = slots[i];
         Slot& slot = slots_[static_cast<std::size_t>(index)];
+        if (slot.parked &&
+            std::find(slot.deals.begin(), slot.deals.end(), deal) != slot.deals.end()) {
+            // It knows this deal: a fresh process plays it (not a restart).
+            slot.reader.reset();
+            let_go(index, std::move(slot.parked), true);
+        }
         if (slot.parked) {
             ++slot.games;
+            slot.deals.push_back(deal);
             seating.continuing.push_back(Continuing{slot.version, slot.games});
             seating.readers.push_back(std::exchange(slot.reader, std::nullopt));
             seating.restarted.push_back(false);
@@ -66,6 +80,7 @@ Lineup::Seating Lineup::seat(const std::vector<int>& slots) {
         slot.restarts += restarted;
         seating.restarted.push_back(restarted);
         slot.games = 1;
+        slot.deals = {deal};
         std::unique_ptr<Seat> seat =
             seats_.seat({loop_, index, slot.command, cgroup_, ++slot.lives});
         slot.playing = seat.get();

@@ -8,7 +8,9 @@
 // its exit, its output's end, or going over its memory total, and it is ended, to be started
 // afresh for its next game (a restart, counted). So is one that was put out of its game. A
 // process that has played --games-per-process games is told B. and a fresh one takes its slot
-// (not a restart).
+// (not a restart). Nor does a process play a deal twice: one parked after a game of the deal
+// to come (another seat rotation of it) is told B. and a fresh one takes its slot (not a
+// restart), for it knows that deal's hands and the tiles each seat will be given.
 //
 // Its seats come from a seat source (match/seat_source.hpp), of whatever kind: a seat that serves
 // one game only (a remote seat taken for one game) is made afresh for each; the lineup parks none
@@ -64,7 +66,10 @@ class Lineup {
         std::vector<std::optional<PlayerReader>> readers;
         std::vector<bool> restarted;  // started afresh, its process before unable to go on
     };
-    Seating seat(const std::vector<int>& slots);
+    // `deal`: the game's deal (its seed), which no process plays twice.
+    Seating seat(const std::vector<int>& slots, std::uint64_t deal);
+    // Whether a process parked now has played `deal`: seated for it, it would be let go.
+    bool seen(std::uint64_t deal) const;
     // After the game (its match's release_seats(), and its players' states): each seat back to
     // its slot, a player that stays parked, the rest let go.
     void take_back(std::vector<Match::Released> released, const std::vector<PlayerState>& players);
@@ -88,6 +93,7 @@ class Lineup {
         std::size_t parked_bytes = 0;        // what it has sent since it was parked
         int version = 0;                     // the version its parked process speaks
         int games = 0;                       // games its present process has played
+        std::vector<std::uint64_t> deals;    // and the deals of those games
         int lives = 0;                       // processes started for it
         bool lost = false;  // its v004 process could not go on: the next is a restart
         int restarts = 0;

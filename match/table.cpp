@@ -25,7 +25,7 @@ Table::~Table() {
 void Table::play(Game game, std::function<void(Ended)> done) {
     match_.reset();
     over_ = false;
-    Lineup::Seating seating = lineup_->seat(game.slots);
+    Lineup::Seating seating = lineup_->seat(game.slots, game.setup.game.seed);
     game.setup.game.continuing = std::move(seating.continuing);
     venue_.describe(game.setup, cgroup_.get());
     // The lineup parks or lets go a player that stays.

@@ -68,6 +68,9 @@ class Table {
     void dismiss() { lineup_->dismiss(); }
     bool finished() { return !playing() && lineup_->finished(); }
     cgroups::GameCgroup* cgroup() const { return cgroup_.get(); }
+    // Whether a player kept at the table has played the deal of `seed`: no process plays a deal
+    // twice, so a game of it would start that player afresh.
+    bool seen(std::uint64_t seed) const { return lineup_->seen(seed); }
 
   private:
     Table(uv_loop_t* loop, const Venue& venue, std::unique_ptr<cgroups::GameCgroup> cgroup)

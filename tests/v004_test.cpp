@@ -272,8 +272,31 @@ void remove_db(const std::string& db) {
 
 }  // namespace
 
-TEST_CASE("v004: a tournament keeps a table's v004 bots from game to game, each game alone",
-          "[e2e][v004][tournament]") {
+// Each game's hands by seat with the process that was dealt each (LIFE), from the games'
+// players' stderr files beside their logs ("life LIFE hand TILES").
+std::vector<std::vector<std::pair<std::string, std::string>>> dealt(const json& games) {
+    static const std::regex line(R"(life ([0-9a-f]+) hand ([A-Z]+))");
+    std::vector<std::vector<std::pair<std::string, std::string>>> all;
+    for (const auto& game : games) {
+        std::string log = game["log"].get<std::string>();
+        log.erase(log.size() - std::string(".jsonl").size());
+        auto& seats = all.emplace_back();
+        for (std::size_t seat = 1; seat <= game["seats"].size(); ++seat) {
+            std::ifstream err(fmt::format("{}.player-{}.stderr", log, seat));
+            for (std::string text; std::getline(err, text);) {
+                std::smatch m;
+                if (std::regex_search(text, m, line))
+                    seats.emplace_back(m[1], m[2]);
+            }
+        }
+    }
+    return all;
+}
+
+TEST_CASE(
+    "v004: a tournament keeps a table's v004 bots from game to game, each game alone, and no "
+    "process plays a deal twice",
+    "[e2e][v004][tournament]") {
     const std::string db = scratch("v004-tournament.db"), tag = scratch("v004-tournament");
     remove_db(db);
     const Run r = run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "3",
@@ -284,13 +307,14 @@ TEST_CASE("v004: a tournament keeps a table's v004 bots from game to game, each 
     REQUIRE(r.status == 0);
     const json games = tournament_games(db);
     REQUIRE(games.size() == 6);
-    // One slot plays the table's six games in a row (three deals, both seatings): each bot is
-    // one process for all six, whatever its seat.
+    // One lane plays the table's six games: the three deals' first rotations by one process of
+    // each bot, then their second rotations by a fresh one (told B., not restarted): a process
+    // that played a deal would know the hand its opponent now holds and the tiles it is to get.
     for (std::size_t g = 0; g < games.size(); ++g) {
         INFO("game " << g + 1);
         CHECK(games[g]["end"] == "bananas");
         for (const auto& seat : games[g]["seats"]) {
-            CHECK(seat["process_game"] == static_cast<int>(g) + 1);
+            CHECK(seat["process_game"] == games[g]["deal"].get<int>() + 1);
             CHECK(seat["restarted"] == false);
             CHECK(seat["reason"].is_null());
         }
@@ -302,6 +326,25 @@ TEST_CASE("v004: a tournament keeps a table's v004 bots from game to game, each 
     }
     for (const auto& bot : json::parse(r.out)["bots"])
         CHECK(bot["restarts"] == 0);
+    // What a process remembers: no hand it was dealt is one that an opponent of it held in any
+    // game it played (another rotation of a deal deals that deal's hands to other seats).
+    std::map<std::string, std::set<std::string>> own, opponents;
+    for (const auto& seats : dealt(games)) {
+        REQUIRE(seats.size() == 2);
+        for (const auto& [life, hand] : seats) {
+            own[life].insert(hand);
+            for (const auto& other : seats)
+                if (other.first != life)
+                    opponents[life].insert(other.second);
+        }
+    }
+    CHECK(own.size() == 4);  // two processes a bot, each dealt three hands
+    for (const auto& [life, hands] : own) {
+        INFO("process " << life);
+        CHECK(hands.size() == 3);
+        for (const std::string& hand : hands)
+            CHECK(opponents[life].count(hand) == 0);
+    }
     CHECK(processes_tagged(tag).empty());
 
     // --fresh-bots: a process a game.
@@ -326,19 +369,19 @@ TEST_CASE("v004: a tournament restarts a bot that crashes, hangs or leaks, and c
         const std::string db = scratch("v004-faults.db"), tag = scratch("v004-faults");
         remove_db(db);
         const Run r =
-            run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "4",
+            run({tournament, "run", "--db", db, "--dict", two_letters, "--deals", "6",
                  "--concurrency", "1", "--ready-timeout", "1", "--memory", "100", "--json", "--bot",
                  "ok=" + v004_bot("stay", tag), "--bot", "faulty=" + v004_bot(mode, tag)},
                 180);
         INFO(r.err);
         REQUIRE(r.status == 0);
         const json games = tournament_games(db);
-        REQUIRE(games.size() == 8);
+        REQUIRE(games.size() == 12);
         int restarts = 0;
         for (std::size_t g = 0; g < games.size(); ++g)
             for (const auto& seat : games[g]["seats"]) {
-                if (seat["bot"] == "ok")
-                    CHECK(seat["process_game"] == static_cast<int>(g) + 1);
+                if (seat["bot"] == "ok")  // each deal's rotations by processes of their own
+                    CHECK(seat["process_game"] == games[g]["deal"].get<int>() + 1);
                 else if (seat["restarted"] == true) {
                     ++restarts;
                     CHECK(seat["process_game"] == 1);
@@ -391,15 +434,16 @@ TEST_CASE(
         INFO(stopped.err << resumed.err);
         REQUIRE(resumed.status == 0);
         CHECK(json::parse(resumed.out)["done"] == 6);
-        // The kept processes went with the stopped run: the game it was playing is played again
-        // by processes started afresh.
+        // The kept processes went with the stopped run: the resume's are started afresh (its
+        // first game is the first of their processes), and none of them counts as a restart.
         for (const auto& g : tournament_games(db)) {
             INFO("game " << g["id"]);
             CHECK(g["state"] == "done");
-            if (g["attempts"] == 2)
-                for (const auto& seat : g["seats"])
-                    CHECK(seat["process_game"] == 1);
+            for (const auto& seat : g["seats"])
+                CHECK(seat["restarted"] == false);
         }
+        for (const auto& bot : json::parse(resumed.out)["bots"])
+            CHECK(bot["restarts"] == 0);
         CHECK(processes_tagged(tag).empty());
         remove_db(db);
     }

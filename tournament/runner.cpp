@@ -20,6 +20,10 @@ namespace {
 
 // How soon a game that found no free cores looks again.
 constexpr std::uint64_t retry_ms = 250;
+// How many deals ahead a lane looks for a game that its kept players have not seen a rotation
+// of: they play that many deals' first rotations, then are started afresh for the next
+// rotations, so that complete sets of rotations still finish every few games.
+constexpr int lookahead_deals = 16;
 
 }  // namespace
 
@@ -164,10 +168,7 @@ void Runner::start_next(Lane& lane) {
 
 bool Runner::take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next) {
     if (lane.table) {
-        const auto own = std::find_if(pending_.begin(), pending_.end(), [&](const auto& row) {
-            return bots_of(row.game) == lane.bots;
-        });
-        if (own != pending_.end()) {
+        if (const auto own = own_next(lane); own != pending_.end()) {
             next = own;
             return true;
         }
@@ -203,6 +204,21 @@ bool Runner::take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next) {
     lane.table = std::move(std::get<std::unique_ptr<Table>>(made));
     lane.bots = bots;
     return true;
+}
+
+std::deque<FixtureRecord>::iterator Runner::own_next(const Lane& lane) {
+    auto first = pending_.end();
+    for (auto row = pending_.begin(); row != pending_.end(); ++row) {
+        if (bots_of(row->game) != lane.bots)
+            continue;
+        if (first == pending_.end())
+            first = row;
+        if (row->game.deal >= first->game.deal + lookahead_deals)
+            continue;
+        if (!lane.table->seen(row->game.seed))
+            return row;
+    }
+    return first;
 }
 
 bool Runner::held_elsewhere(const std::vector<int>& bots) const {

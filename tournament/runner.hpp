@@ -1,5 +1,6 @@
 // Plays a tournament's pending games, many at once on one libuv loop. Each of --concurrency
-// lanes plays the games of one table of bots in a row (a deal's rotations, then the next deal's;
+// lanes plays the games of one table of bots in a row (the deals' first rotations, a few deals
+// ahead, then their next rotations by players started afresh, for no process plays a deal twice;
 // a bot that plays one game at a time, a remote one, is never at two lanes' tables at once)
 // at a Table (match/table.hpp: the table's cgroup, with its cores, and its lineup, in which its
 // v004 bots stay from game to game), every seat from the run's seat source, the word list shared
@@ -77,6 +78,10 @@ class Runner {
     // pending game's; false when the game cannot start now (it waits for cores, or the run
     // failed).
     bool take_table(Lane& lane, std::deque<FixtureRecord>::iterator& next);
+    // The lane's next game of its own table: the first pending, unless its kept players have
+    // played that deal (another of its rotations: no process plays a deal twice), when a game of
+    // a deal they have not, a few deals ahead, comes first; end() when none is pending.
+    std::deque<FixtureRecord>::iterator own_next(const Lane& lane);
     // Whether any of `bots` that plays one game at a time is at a table of another lane, or at
     // one let go whose players are not all gone yet.
     bool held_elsewhere(const std::vector<int>& bots) const;

@@ -3,7 +3,8 @@
 (protocol-v2.md, "v004"), peeling staircases (staircase.py: legal under
 tests/data/two_letters.txt), and between games behaves as MODE says. At the start of every game
 it writes "life LIFE game N seat SS of NN" on its stderr (LIFE: a token of its process, the same
-for all the games the process plays), which the host passes on as "[player N] ...". It exits
+for all the games the process plays), and "life LIFE hand TILES" as its hand comes, which the
+host passes on as "[player N] ...". It exits
 with status 1 (out, failing the test) when the host breaks the protocol.
 
     v004_bot.py MODE
@@ -91,6 +92,8 @@ def play():
             if int(message[1:5]) != 0:
                 fail("a hand at peel " + message[1:5])
             hand.extend(message[5:])
+            sys.stderr.write("life %s hand %s\n" % (life, message[5:]))
+            sys.stderr.flush()
         elif kind == "P":
             seen = int(message[1:5])
             hand.append(message[5])
