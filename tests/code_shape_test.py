@@ -15,7 +15,7 @@ import sys
 
 # Every folder of the product: the engine's, the programs' and the bundled players'.
 FOLDERS = ["core", "compat", "protocol", "record", "referee", "cgroups", "transport", "serve",
-           "remote", "match", "cli", "host", "tournament", "checker", "connect", "viewer", "stats",
+           "remote", "match", "cli", "host", "tournament", "checker", "connect", "viewer", "stats", "arena",
            "wordlist", "players"]
 LONGEST = 100
 
