@@ -92,7 +92,7 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
     std::vector<bool> seated(n, false);
 
     for (const int first : by_need(queue, config, now_ms)) {
-        if (seated[static_cast<std::size_t>(first)])
+        if (seated[static_cast<std::size_t>(first)] || at(first).filler)
             continue;
         // The nearest free seats of other owners on each side, each at its blurred distance.
         std::vector<std::pair<double, int>> candidates;

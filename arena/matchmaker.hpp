@@ -4,6 +4,7 @@
 // (fuzz/fuzz_matchmaker.cpp) for the rules below; its parameters are published (`arena config`).
 //
 // The rules, in the order they decide:
+// - Tables are made for those who came to play (a house bot's free seat only fills them).
 // - The neediest is seated first: whoever has waited past --max-wait, longest first; then
 //   whoever has played fewest matches, then the least certain rating, then the longest wait.
 // - A table never holds two seats of one owner (so never two of one bot: a bot's several
@@ -39,6 +40,9 @@ struct Waiting {
     double sigma = 0;
     int matches = 0;             // matches its entry has played
     std::uint64_t since_ms = 0;  // when it began to wait
+    // A house bot's free seat: it fills tables, but no table is made for it (house bots play
+    // when someone who came to play does), and it never counts as kept waiting.
+    bool filler = false;
 };
 
 // A recent match: its entries. The caller keeps as many as it wants avoided (the last few

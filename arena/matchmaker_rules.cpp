@@ -30,11 +30,13 @@ std::string broken_rule(const std::vector<Waiting>& queue, const MatchmakerConfi
                     queue[static_cast<std::size_t>(table[b])].owner)
                     return fmt::format("owner {} twice at a table",
                                        queue[static_cast<std::size_t>(table[a])].owner);
+        if (queue[static_cast<std::size_t>(table[0])].filler)
+            return "a table made for a house bot's free seat";
         if (size < config.max_players && !late(table[0]))
             return fmt::format("a table of {} before its first seat waited its time", size);
     }
     for (std::size_t i = 0; i < queue.size(); ++i) {
-        if (seated[i] || !late(static_cast<int>(i)))
+        if (seated[i] || queue[i].filler || !late(static_cast<int>(i)))
             continue;
         for (std::size_t j = 0; j < queue.size(); ++j)
             if (!seated[j] && queue[j].owner != queue[i].owner)

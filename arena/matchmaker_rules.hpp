@@ -11,9 +11,10 @@
 namespace bg::arena {
 
 // "" when `tables`, made from these arguments, keep every rule; else the first rule broken:
-// each table 2 to max_players seats, none twice, no owner twice at a table, a short table only
-// for one whose first seat (the one it was made for) has waited max_wait, and no seat left
-// waiting past max_wait while a seat of another owner is left free.
+// each table 2 to max_players seats, none twice, no owner twice at a table, made for a seat
+// that is not a filler, a short table only for one whose first seat (the one it was made for)
+// has waited max_wait, and no seat but a filler left waiting past max_wait while a seat of
+// another owner is left free.
 std::string broken_rule(const std::vector<Waiting>& queue, const MatchmakerConfig& config,
                         std::uint64_t now_ms, const std::vector<std::vector<int>>& tables);
 

@@ -490,15 +490,22 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
             }
             return on_closed();
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
-            // Every game the host has (--games 0): a session is asked for.
-            if (settings_.games != 0)
-                return 0;
+            // Every game the host has (--games 0): a session is asked for; an arena's bot says
+            // its token and its version.
             auto** p = static_cast<unsigned char**>(in);
-            const auto* name = reinterpret_cast<const unsigned char*>("x-bananagrams-session:");
-            return lws_add_http_header_by_name(
-                       wsi, name, reinterpret_cast<const unsigned char*>("1"), 1, p, *p + len)
-                       ? -1
-                       : 0;
+            const auto add = [&](const char* name, const std::string& value) {
+                return lws_add_http_header_by_name(
+                    wsi, reinterpret_cast<const unsigned char*>(name),
+                    reinterpret_cast<const unsigned char*>(value.data()),
+                    static_cast<int>(value.size()), p, *p + len);
+            };
+            if (settings_.games == 0 && add("x-bananagrams-session:", "1"))
+                return -1;
+            if (!settings_.token.empty() && add("authorization:", "Bearer " + settings_.token))
+                return -1;
+            if (!settings_.version.empty() && add("x-bananagrams-bot-version:", settings_.version))
+                return -1;
+            return 0;
         }
         case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH: {
             // The response's headers, while they are still there: how many of the bot's bytes

@@ -1,7 +1,10 @@
 // bananagrams-connect: a bot on this machine takes a remote seat of a host elsewhere
 // (docs/remote.md). This file reads the command line; connector.cpp does the rest.
+#include <cctype>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -29,6 +32,9 @@ the host: the protocol's bytes on its stdin and stdout, its stderr here. Its wor
 A tournament's remote bot plays each of its games on a seat of its own, one connection each:
 --games 0 plays them all, one after another, and stops once the host says it has no more.
 
+An arena's bot (URL ws://ADDR:PORT/bot, docs/arena.md) gives its token from --token-file or
+$BANANAGRAMS_TOKEN and stays connected, playing match after match until the arena closes.
+
 Every wait is bounded: a connection's handshake by 10 s, trying again by --retry (a dropped
 connection by --grace), the bot's end by --kill-grace. Each try that fails is said on stderr,
 with what it met. SIGINT, SIGTERM or SIGHUP end it within a second, the bot too.
@@ -39,6 +45,41 @@ answer within --retry), its connection was lost for good, the host had fewer gam
 or the word list could not be had; 2 bad options; 3 the bot could not start; 128+N stopped by
 signal N (the bot is ended, and the host sees the seat's player leave).
 )";
+
+// An arena's bot (ws://HOST:PORT/bot): its token, from --token-file or $BANANAGRAMS_TOKEN (never
+// the command line, where other users could read it), its version, and a session.
+void read_arena_settings(const po::variables_map& vm, Settings& settings) {
+    if (vm.count("bot-version"))
+        settings.version = vm["bot-version"].as<std::string>();
+    if (settings.version.size() > 64 ||
+        settings.version.find_first_of(" \t\r\n") != std::string::npos)
+        throw po::error("--bot-version is up to 64 characters, no spaces");
+    if (vm.count("token-file")) {
+        const std::string path = vm["token-file"].as<std::string>();
+        std::ifstream file(path);
+        if (!file || !std::getline(file, settings.token))
+            throw po::error(fmt::format("--token-file {}: cannot be read", path));
+    } else if (const char* token = std::getenv("BANANAGRAMS_TOKEN")) {
+        settings.token = token;
+    }
+    while (!settings.token.empty() &&
+           std::isspace(static_cast<unsigned char>(settings.token.back())))
+        settings.token.pop_back();
+    if (settings.token.size() > 64 || settings.token.find_first_of(" \t") != std::string::npos)
+        throw po::error("the token is up to 64 characters, no spaces");
+    if (!settings.url.arena()) {
+        if (vm.count("token-file") || vm.count("bot-version"))
+            throw po::error("--token-file and --bot-version are for an arena's URL (ws://.../bot)");
+        settings.token.clear();
+        return;
+    }
+    if (settings.token.empty())
+        throw po::error("an arena's bot needs its token: --token-file FILE or $BANANAGRAMS_TOKEN");
+    if (vm["games"].defaulted())
+        settings.games = 0;  // match after match, until the arena closes
+    else if (settings.games != 0)
+        throw po::error("an arena's bot stays for match after match: --games 0 (or none)");
+}
 
 // What the command line asks for, or po::error.
 Settings read_settings(const po::variables_map& vm) {
@@ -72,6 +113,7 @@ Settings read_settings(const po::variables_map& vm) {
         games.find_first_not_of("0123456789") != std::string::npos)
         throw po::error("--games is a number of games, 0 for as many as the host has for the bot");
     settings.games = std::stoi(games);
+    read_arena_settings(vm, settings);
     return settings;
 }
 
@@ -96,6 +138,11 @@ int run(int argc, char** argv) {
          "fresh bot; 0: every game the host has for the bot, until it says there are no more")
         ("grace", po::value<double>()->value_name("SEC")->default_value(10),
          "a connection that drops is taken again for this long (the host's --remote-grace)")
+        ("token-file", po::value<std::string>()->value_name("FILE"),
+         "an arena's bot (URL ws://ADDR:PORT/bot): the file that holds its token (else "
+         "$BANANAGRAMS_TOKEN); never give a token on the command line")
+        ("bot-version", po::value<std::string>()->value_name("LABEL"),
+         "an arena's bot: its version; a new one is rated apart from the old")
         ("kill-grace", po::value<double>()->value_name("SEC")->default_value(2),
          "once the game is over, the bot's input is closed: it has this long to leave by "
          "itself before SIGTERM, and as long again before SIGKILL");

@@ -57,9 +57,11 @@ std::variant<SeatUrl, std::string> parse_seat_url(std::string_view text) {
             return fmt::format("{}: the port must be a number from 1 to 65535", shown);
         url.port = value;
     }
+    if (url.path == "/bot")
+        return url;  // an arena's: its token goes in a header, never in the URL
     if (!url.path.starts_with("/seat/") || url.path.size() == 6 ||
         url.path.find_first_of("?# ") != std::string::npos)
-        return fmt::format("{}: the path of a seat is /seat/TOKEN", shown);
+        return fmt::format("{}: the path of a seat is /seat/TOKEN (or an arena's, /bot)", shown);
     return url;
 }
 

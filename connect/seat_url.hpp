@@ -1,4 +1,5 @@
-// A remote seat's URL, as the host says it: ws://HOST:PORT/seat/TOKEN.
+// A remote seat's URL, as the host says it: ws://HOST:PORT/seat/TOKEN; or an arena's,
+// ws://HOST:PORT/bot (its token in a header).
 #pragma once
 
 #include <string>
@@ -11,7 +12,8 @@ struct SeatUrl {
     std::string text;  // as given
     std::string host;  // a name, an IPv4 address, or an IPv6 one without its brackets
     int port = 80;
-    std::string path;  // /seat/TOKEN
+    std::string path;  // /seat/TOKEN, or /bot
+    bool arena() const { return path == "/bot"; }
     // HOST:PORT, as a Host header says it.
     std::string authority() const;
 };

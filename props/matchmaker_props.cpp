@@ -37,6 +37,7 @@ rc::Gen<Case> cases() {
             w.sigma = *rc::gen::inRange(1, 90) / 10.0;
             w.matches = *rc::gen::inRange(0, 40);
             w.since_ms = static_cast<std::uint64_t>(*rc::gen::inRange(0, 100'000));
+            w.filler = *rc::gen::inRange(0, 4) == 0;
             c.queue.push_back(w);
         }
         const int matches = *rc::gen::inRange(0, 20);
@@ -84,4 +85,6 @@ TEST_CASE("matchmaker: a matchmaker that breaks a rule is caught", "[props][matc
     config.max_players = 3;
     CHECK(broken_rule(queue, config, 0, {{0, 2}}) != "");     // short before its time
     CHECK(broken_rule(queue, config, 5000, {{0, 2}}) != "");  // 1 and 3 left past time
+    queue[2].filler = true;
+    CHECK(broken_rule(queue, config, 5000, {{2, 3, 0}}) != "");  // made for a filler
 }

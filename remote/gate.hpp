@@ -22,12 +22,16 @@ class Gate {
   public:
     using Refusal = serve::WebSocketService::Refusal;
     // A connection asking for a seat: the path of its upgrade (no query), its Origin ("" when
-    // it sent none) and its Host.
+    // it sent none) and its Host; the token of its Authorization header (Bearer), its bot's
+    // version (X-Bananagrams-Bot-Version) and its address.
     struct Knock {
         std::string_view path;
         std::string_view origin;
         std::string_view host;
         bool session = false;  // it stays for its player's games
+        std::string_view bearer = {};
+        std::string_view version = {};
+        std::string_view peer = {};
     };
     // A session's answer when no seat of its token is open now but one will be: it waits.
     struct Wait {};

@@ -162,10 +162,22 @@ struct Asked {
         : path(upgrade.path()),
           origin(upgrade.header("origin")),
           host(upgrade.header("host")),
-          session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version) {}
-    Gate::Knock knock() const { return {path, origin, host, session}; }
+          session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version),
+          bearer(bearer_of(upgrade.header("authorization"))),
+          version(upgrade.header("x-bananagrams-bot-version")),
+          peer(upgrade.peer()) {}
+    Gate::Knock knock() const { return {path, origin, host, session, bearer, version, peer}; }
+    // The seat's token: the path's (/seat/TOKEN), or else the Authorization header's.
+    std::string token() const {
+        return path.starts_with(seat_path) ? path.substr(seat_path.size()) : bearer;
+    }
+    static std::string bearer_of(const std::string& header) {
+        constexpr std::string_view scheme = "Bearer ";
+        return header.starts_with(scheme) ? header.substr(scheme.size()) : "";
+    }
     std::string path, origin, host;
     bool session;
+    std::string bearer, version, peer;
 };
 
 }  // namespace
@@ -185,7 +197,7 @@ std::unique_ptr<serve::WebSocketService::Connection> SeatSockets::open(const Upg
     if (std::holds_alternative<Refusal>(admitted))
         return nullptr;
     auto* const* seat = std::get_if<RemoteSeat*>(&admitted);
-    const std::string token = asked.path.substr(seat_path.size());
+    const std::string token = asked.token();
     serve::Headers headers = {{"x-bananagrams-games-after:",
                                std::to_string(gate_.games_after(token, seat ? *seat : nullptr))}};
     headers.insert(headers.end(), word_list_.begin(), word_list_.end());

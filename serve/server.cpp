@@ -138,6 +138,8 @@ std::string header_named(lws* wsi, std::string_view name) {
         return header(wsi, WSI_TOKEN_ORIGIN);
     if (name == "host")
         return header(wsi, WSI_TOKEN_HOST);
+    if (name == "authorization")
+        return header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION);
     const std::string custom = std::string(name) + ":";
     const int length = lws_hdr_custom_length(wsi, custom.c_str(), static_cast<int>(custom.size()));
     if (length <= 0 || length > 1024)
@@ -428,8 +430,10 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     // The live page and stream show every player's tiles as they are dealt, and a finished
     // game's page the deal that its other seatings play again: where players connect, who can
     // reach this server, they could read what their opponents hold or will be dealt.
-    if (content_.sockets && (found.kind == Route::page || found.kind == Route::events ||
-                             found.kind == Route::game_page))
+    const bool shows_tiles =
+        found.kind == Route::game_page ||
+        (!content_.public_stream && (found.kind == Route::page || found.kind == Route::events));
+    if (content_.sockets && shows_tiles)
         return plain(403,
                      "not served while remote players play: the live pages and the games' pages "
                      "show players' tiles\n");
@@ -440,8 +444,13 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
             // until it is read, and it is never read. The connection goes on, or closes.
             return plain(405, "", {{"allow:", "GET, HEAD"}});
         case Route::not_found:
+            if (const std::string_view asked = path ? path : "";
+                content_.api && asked.starts_with("/api/"))
+                return serve_api(wsi, session, std::string(asked), head);
             return plain(404, "not found\n");
         case Route::page:
+            if (!content_.page)
+                return plain(404, "not found\n");
             body = content_.page();
             break;
         case Route::play:
@@ -466,13 +475,7 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     if (!write_headers(wsi, 200, "text/html; charset=utf-8", body->size(),
                        {{"content-security-policy:", page_policy}}))
         return -1;
-    if (head)
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
-    session.kind = Session::body;
-    session.out = SendQueue(body->size());
-    session.out.push(*body);
-    lws_callback_on_writable(wsi);
-    return 0;
+    return send_body(wsi, session, *body, head);
 }
 
 // GET /events: the stream's headers, then where the client was (Last-Event-ID), if it still
@@ -539,6 +542,11 @@ int Server::serve_word_list(lws* wsi, Session& session, const Route& found, bool
         if (!write_headers(wsi, 200, type, body.size(), more))
             return -1;
     }
+    return send_body(wsi, session, body, head);
+}
+
+// After a response's headers, its body (none for HEAD), sent as the client takes it.
+int Server::send_body(lws* wsi, Session& session, const std::string& body, bool head) {
     if (head)
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     session.kind = Session::body;
@@ -546,6 +554,16 @@ int Server::serve_word_list(lws* wsi, Session& session, const Route& found, bool
     session.out.push(body);
     lws_callback_on_writable(wsi);
     return 0;
+}
+
+// GET /api/...: the program's JSON for the path, or 404.
+int Server::serve_api(lws* wsi, Session& session, const std::string& path, bool head) {
+    const std::optional<std::string> json = content_.api(path);
+    const std::string body = json ? *json + "\n" : "{\"error\": \"not found\"}\n";
+    if (!write_headers(wsi, json ? 200 : 404, "application/json", body.size(),
+                       {{"cache-control:", "no-store"}}))
+        return -1;
+    return send_body(wsi, session, body, head);
 }
 
 int Server::on_writable(lws* wsi, Session& session) {

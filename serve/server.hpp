@@ -51,6 +51,11 @@ class Server {
         std::function<std::string()> play;  // GET /play, where there are remote seats
         // GET /rules and the word list, where there are remote seats
         std::optional<ForPlayers> for_players;
+        // The page and the stream show nothing a player could use (the arena's finished
+        // matches): served beside the WebSocket connections, not refused.
+        bool public_stream = false;
+        // GET /api/...: a JSON document by its path (and query), or none (404).
+        std::function<std::optional<std::string>(const std::string& path)> api;
     };
     struct Limits {
         int streams = 32;                       // event streams at once
@@ -110,6 +115,8 @@ class Server {
     void check_finished();
 
     int serve_word_list(struct lws* wsi, Session& session, const Route& route, bool head);
+    int serve_api(struct lws* wsi, Session& session, const std::string& path, bool head);
+    int send_body(struct lws* wsi, Session& session, const std::string& body, bool head);
 
     uv_loop_t* loop_;
     Content content_;

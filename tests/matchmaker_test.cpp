@@ -83,6 +83,12 @@ TEST_CASE("matchmaker: fewer seats only after the wait, and never one owner twic
     // Two connections of one bot (one owner) never meet, however long they wait.
     queue = {seat(0, 25), seat(0, 25)};
     CHECK(make_tables(queue, {}, config, 1'000'000, 1).empty());
+    // A house bot's free seat fills a table, but none is made for it alone.
+    queue = {seat(1, 25), seat(2, 26)};
+    queue[0].filler = queue[1].filler = true;
+    CHECK(make_tables(queue, {}, config, 1'000'000, 1).empty());
+    queue[1].filler = false;
+    CHECK(make_tables(queue, {}, config, 1'000'000, 1).size() == 1);
     // A configuration that cannot be used is said why, and makes no table.
     config.max_players = 1;
     CHECK(check(config) != "");

@@ -1,0 +1,178 @@
+#include "arena/admin.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arena/api.hpp"
+#include "arena/ladder.hpp"
+#include "core/text.hpp"
+
+namespace bg::arena {
+
+Console out(stdout);
+Console err(stderr);
+
+namespace {
+
+std::optional<Bot> named_bot(Store& store, const std::string& name) {
+    auto bot = store.bot(name);
+    if (!bot || bot->state == "removed")
+        say("arena: there is no bot named {}{}\n", escape_for_terminal(name),
+            bot ? " (it was removed)" : "");
+    return bot && bot->state != "removed" ? bot : std::nullopt;
+}
+
+std::string status(const Bot& bot) {
+    if (bot.state != "active")
+        return bot.state;
+    return bot.paused.empty() ? "active" : "paused: " + bot.paused;
+}
+
+nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
+    nlohmann::json versions = nlohmann::json::array();
+    for (const Entry& e : entries)
+        versions.push_back({{"version", e.label},
+                            {"rating", to_json(e.belief)},
+                            {"matches", e.matches},
+                            {"since", e.created}});
+    return {{"name", bot.name},
+            {"owner", bot.owner},
+            {"kind", bot.command ? "house" : "remote"},
+            {"command", bot.command ? nlohmann::json(*bot.command) : nlohmann::json()},
+            {"anchor", bot.anchor ? nlohmann::json(*bot.anchor) : nlohmann::json()},
+            {"state", bot.state},
+            {"paused", bot.paused.empty() ? nlohmann::json() : nlohmann::json(bot.paused)},
+            {"created", bot.created},
+            {"versions", versions}};
+}
+
+}  // namespace
+
+int bot_add(Store& store, const std::string& name, const std::string& owner,
+            const std::optional<std::string>& command, const std::optional<double>& anchor) {
+    try {
+        const std::string token = store.add_bot(name, owner, command, anchor);
+        if (command) {  // the arena starts it: no token lets anyone in as it
+            say("arena: added house bot {}{}\n", name,
+                anchor ? fmt::format(", the anchor at {}", *anchor) : "");
+            return exit_done;
+        }
+        say("arena: added remote bot {}; its token (shown once, kept only as a hash):\n", name);
+        out.write(token + "\n");
+        return exit_done;
+    } catch (const std::invalid_argument& e) {
+        say("arena: {}\n", e.what());
+        return exit_usage;
+    }
+}
+
+int bot_list(Store& store, bool json) {
+    const auto bots = store.bots(true);
+    if (json) {
+        nlohmann::json all = nlohmann::json::array();
+        for (const Bot& bot : bots)
+            all.push_back(bot_json(bot, store.entries_of(bot.id)));
+        out.write(all.dump(2) + "\n");
+        return exit_done;
+    }
+    out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", "bot", "owner", "kind", "versions",
+                          "state"));
+    for (const Bot& bot : bots)
+        out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", bot.name, bot.owner,
+                              bot.command ? "house" : "remote", store.entries_of(bot.id).size(),
+                              escape_for_terminal(status(bot))));
+    return exit_done;
+}
+
+int bot_change(Store& store, const std::string& what, const std::string& name) {
+    const auto bot = named_bot(store, name);
+    if (!bot)
+        return exit_usage;
+    if (what == "rotate-token") {
+        const std::string token = store.rotate_token(bot->id);
+        say("arena: {} has a new token (its old one no longer connects):\n", name);
+        out.write(token + "\n");
+        return exit_done;
+    }
+    const std::string state = what == "enable"    ? "active"
+                              : what == "disable" ? "disabled"
+                                                  : "removed";
+    store.set_state(bot->id, state);
+    say("arena: {} is {}{}\n", name, state,
+        state == "removed" ? " (its matches stay in the archive)" : "");
+    return exit_done;
+}
+
+int show_config(Store& store, bool json) {
+    nlohmann::json config = config_json(store);
+    if (json) {
+        out.write(config.dump(2) + "\n");
+        return exit_done;
+    }
+    config.erase("version");
+    for (const auto& [part, values] : config.items())
+        for (const auto& [key, value] : values.items())
+            out.write(fmt::format("{}.{} = {}\n", part, key, value.dump()));
+    return exit_done;
+}
+
+int standings(Store& store, bool json) {
+    if (json) {  // as the API gives it
+        out.write(leaderboard_json(store).dump(2) + "\n");
+        return exit_done;
+    }
+    const auto rows = leaderboard(store.bots(), store.entries(), store.rated_in_order());
+    out.write(fmt::format("{:>3}  {:<20} {:>7} {:>12} {:>7}  {:>15}  {}\n", "#", "bot", "rating",
+                          "mu +- sigma", "matches", "fit (Elo, 95%)", "state"));
+    for (const Row& row : rows) {
+        const std::string fit = row.fit ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", row.fit->elo,
+                                                      row.fit->low, row.fit->high)
+                                        : "-";
+        out.write(fmt::format(
+            "{:>3}  {:<20} {:>7.2f} {:>6.2f} +-{:>4.2f} {:>7}  {:>15}  {}{}{}\n", row.rank,
+            row.bot.name, row.conservative, row.entry.belief.mu, row.entry.belief.sigma,
+            row.entry.matches, fit, escape_for_terminal(status(row.bot)),
+            row.provisional ? ", provisional" : "", row.bot.anchor ? ", anchor" : ""));
+    }
+    out.write(
+        "rating: mu - 3 sigma (Weng-Lin); fit: the order-free maximum-likelihood fit of "
+        "every rated match (Plackett-Luce), its mean 0\n");
+    return exit_done;
+}
+
+int rerate_command(Store& store, bool json) {
+    const auto rated = store.rated_in_order();
+    const auto entries = store.entries();
+    const Rerated again =
+        rerate(rated, starts(entries, store.bots(true), store.model()), store.model());
+    int differing_entries = 0;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Entry& e : entries) {
+        const stats::Belief& computed = again.beliefs.at(e.id);
+        const bool same = computed == e.belief;
+        differing_entries += !same;
+        rows.push_back({{"entry", e.id},
+                        {"stored", to_json(e.belief)},
+                        {"recomputed", to_json(computed)},
+                        {"same", same}});
+    }
+    const bool agree = differing_entries == 0 && again.differing.empty();
+    if (json)
+        out.write(nlohmann::json{{"matches", again.matches},
+                                 {"agree", agree},
+                                 {"differing_matches", again.differing},
+                                 {"entries", rows}}
+                      .dump(2) +
+                  "\n");
+    else
+        out.write(
+            fmt::format("arena: {} rated matches recomputed in the order they were rated: "
+                        "{}\n",
+                        again.matches,
+                        agree ? "every rating is exactly the stored one"
+                              : fmt::format("{} entries and {} matches differ", differing_entries,
+                                            again.differing.size())));
+    return agree ? exit_done : exit_differ;
+}
+
+}  // namespace bg::arena

@@ -1,0 +1,40 @@
+// The arena's commands on its database, run on the arena's machine only (the server has no way
+// to add a bot or show a token): bot add, list, disable, enable, remove, rotate-token; config;
+// standings; rerate. What was asked goes to stdout (a new token on its own last line), what
+// happened to stderr.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "arena/store.hpp"
+#include "cli/console.hpp"
+
+namespace bg::arena {
+
+constexpr int exit_done = 0;
+constexpr int exit_database = 1;  // an unusable database
+constexpr int exit_usage = 2;
+constexpr int exit_differ = 3;  // rerate: the stored ratings are not the archive's
+
+extern Console out;
+extern Console err;
+
+template <class... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
+    err.write(fmt::format(format, std::forward<Args>(args)...));
+}
+
+int bot_add(Store& store, const std::string& name, const std::string& owner,
+            const std::optional<std::string>& command, const std::optional<double>& anchor);
+int bot_list(Store& store, bool json);
+// disable, enable, remove or rotate-token.
+int bot_change(Store& store, const std::string& what, const std::string& name);
+int show_config(Store& store, bool json);
+int standings(Store& store, bool json);
+int rerate_command(Store& store, bool json);
+
+}  // namespace bg::arena

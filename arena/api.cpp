@@ -1,0 +1,116 @@
+#include "arena/api.hpp"
+
+#include <map>
+
+#include "arena/ladder.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+std::map<int, std::pair<std::string, std::string>> entry_names(const Store& store) {
+    std::map<int, std::string> bot_names;
+    for (const Bot& bot : store.bots(true))
+        bot_names[bot.id] = bot.name;
+    std::map<int, std::pair<std::string, std::string>> names;  // entry -> (bot, version)
+    for (const Entry& e : store.entries())
+        names[e.id] = {bot_names[e.bot], e.label};
+    return names;
+}
+
+nlohmann::json rated_json(const Rated& r) {
+    return {{"seat", r.seat},
+            {"rank", r.rank},
+            {"before", to_json(r.before)},
+            {"after", to_json(r.after)}};
+}
+
+}  // namespace
+
+nlohmann::json leaderboard_json(const Store& store) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Row& row : leaderboard(store.bots(), store.entries(), store.rated_in_order()))
+        rows.push_back(to_json(row));
+    return {{"version", api_version}, {"leaderboard", rows}};
+}
+
+std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name) {
+    const auto bot = store.bot(name);
+    if (!bot || bot->state == "removed")
+        return std::nullopt;
+    nlohmann::json versions = nlohmann::json::array();
+    for (const Entry& e : store.entries_of(bot->id)) {
+        nlohmann::json matches = nlohmann::json::array();
+        for (const auto& played : store.history(e.id)) {
+            nlohmann::json m = rated_json(played.rated);
+            m["match"] = played.match;
+            m["finished"] = played.finished;
+            matches.push_back(std::move(m));
+        }
+        versions.push_back({{"version", e.label},
+                            {"since", e.created},
+                            {"rating", to_json(e.belief)},
+                            {"conservative", stats::conservative(e.belief)},
+                            {"matches_played", e.matches},
+                            {"matches", matches}});
+    }
+    return nlohmann::json{
+        {"version", api_version},
+        {"name", bot->name},
+        {"owner", bot->owner},
+        {"kind", bot->command ? "house" : "remote"},
+        {"anchor", bot->anchor ? nlohmann::json(*bot->anchor) : nlohmann::json()},
+        {"state", bot->state},
+        {"paused", bot->paused.empty() ? nlohmann::json() : nlohmann::json(bot->paused)},
+        {"versions", versions}};
+}
+
+std::optional<nlohmann::json> match_json(const Store& store, int id) {
+    const auto match = store.match(id);
+    if (!match)
+        return std::nullopt;
+    const auto names = entry_names(store);
+    nlohmann::json entrants = nlohmann::json::array();
+    for (const Rated& r : match->entrants) {
+        nlohmann::json e = rated_json(r);
+        e["bot"] = names.at(r.entry).first;
+        e["bot_version"] = names.at(r.entry).second;
+        entrants.push_back(std::move(e));
+    }
+    nlohmann::json games = nlohmann::json::array();
+    if (match->state != "running")
+        for (const StoredGame& g : store.games_of(id))
+            games.push_back({{"rotation", g.rotation}, {"result", to_json(g.result)}});
+    return nlohmann::json{
+        {"version", api_version},
+        {"id", match->id},
+        {"state", match->state},
+        {"started", match->started},
+        {"finished", match->finished.empty() ? nlohmann::json() : nlohmann::json(match->finished)},
+        {"why", match->why.empty() ? nlohmann::json() : nlohmann::json(match->why)},
+        {"entrants", entrants},
+        {"games", games}};
+}
+
+nlohmann::json config_json(const Store& store) {
+    const stats::WengLin& m = store.model();
+    const MatchmakerConfig c = store.matchmaker();
+    return {{"version", api_version},
+            {"rating",
+             {{"model", "weng-lin-plackett-luce"},
+              {"mu", m.mu},
+              {"sigma", m.sigma},
+              {"beta", m.beta},
+              {"kappa", m.kappa},
+              {"tau", m.tau},
+              {"provisional_matches", provisional_matches},
+              {"leaderboard", "mu - 3 sigma"}}},
+            {"matchmaker",
+             {{"max_players", c.max_players},
+              {"max_wait_ms", c.max_wait_ms},
+              {"randomness", c.randomness},
+              {"repeat_penalty", c.repeat_penalty},
+              {"window", c.window}}}};
+}
+
+}  // namespace bg::arena

@@ -1,0 +1,157 @@
+#include "arena/lobby.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+constexpr std::string_view bot_path = "/bot";
+
+bool valid_version(std::string_view version) {
+    return version.size() <= 64 &&
+           std::all_of(version.begin(), version.end(), [](char c) { return c > ' ' && c < 127; });
+}
+
+}  // namespace
+
+std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lobby::admit(
+    const Knock& knock) const {
+    if (closing_)
+        return Refusal{410, "the arena is closing"};
+    if (knock.path != bot_path)
+        return Refusal{404, "the arena's bots connect to /bot"};
+    if (knock.bearer.empty())
+        return Refusal{401, "no token: send it as Authorization: Bearer TOKEN"};
+    const std::string bearer(knock.bearer);
+    const auto bot = store_.bot_by_token(bearer);
+    if (!bot)
+        return Refusal{401, "no active bot has this token"};
+    if (bot->command)
+        return Refusal{403,
+                       fmt::format("{} is a house bot: the arena starts it itself", bot->name)};
+    if (!bot->paused.empty())
+        return Refusal{403, fmt::format("{} is paused ({}): its owner asks the organiser to "
+                                        "enable it again",
+                                        bot->name, bot->paused)};
+    if (!knock.session)
+        return Refusal{400,
+                       "an arena's bot stays for match after match: send "
+                       "X-Bananagrams-Session: 1 (bananagrams-connect does)"};
+    if (!valid_version(knock.version))
+        return Refusal{400, "X-Bananagrams-Bot-Version: up to 64 printable characters, no spaces"};
+    if (connections(bot->id) >= options_.connections_per_bot)
+        return Refusal{429, fmt::format("{} has {} connections already, its most: try again once "
+                                        "one has closed",
+                                        bot->name, options_.connections_per_bot)};
+    knocked_[token_hash(bearer)] = {std::string(knock.version), std::string(knock.peer)};
+    return Wait{};
+}
+
+int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
+    // A standing arena has games after every one, until it closes.
+    return closing_ ? 0 : 1;
+}
+
+void Lobby::wait(std::string token, Sitter& sitter) {
+    const std::string hash = token_hash(token);
+    if (const auto playing = playing_.find(&sitter);
+        playing != playing_.end() && playing->second.bearer_hash == hash) {
+        // Between two games of its match: the next seat made for it comes from the desk.
+        desk_.wait(playing->second.seat_token, sitter);
+        return;
+    }
+    playing_.erase(&sitter);
+    if (closing_) {
+        sitter.no_more_games();
+        return;
+    }
+    const auto bot = store_.bot_by_token(token);
+    if (!bot || !bot->paused.empty()) {
+        sitter.no_more_games();  // disabled, removed or paused meanwhile
+        return;
+    }
+    const auto said = knocked_.find(hash);
+    const std::string version = said == knocked_.end() ? "" : said->second.first;
+    const std::string peer = said == knocked_.end() ? "" : said->second.second;
+    const bool returning = std::any_of(queue_.begin(), queue_.end(),
+                                       [&](const Queued& q) { return q.sitter == &sitter; });
+    if (returning)
+        return;
+    queue_.push_back({&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash});
+    if (on_note && arrived_.insert(&sitter).second)
+        on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, peer,
+                            version.empty() ? "" : " as version " + escape_for_terminal(version),
+                            connections(bot->id), connections(bot->id) == 1 ? "" : "s"));
+    if (on_queue)
+        on_queue();
+}
+
+void Lobby::stop_waiting(Sitter& sitter) {
+    desk_.stop_waiting(sitter);
+    arrived_.erase(&sitter);
+    const auto queued = std::find_if(queue_.begin(), queue_.end(),
+                                     [&](const Queued& q) { return q.sitter == &sitter; });
+    if (queued != queue_.end()) {
+        if (on_note)
+            on_note(fmt::format("bot {} left (a connection closed)", queued->bot.name));
+        queue_.erase(queued);
+    }
+}
+
+void Lobby::refused(const Refusal& refusal, const std::string& peer) const {
+    if (on_note)
+        on_note(fmt::format("refused a connection from {}: {} ({})", peer, refusal.why,
+                            refusal.status));
+}
+
+void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
+    const auto queued = std::find_if(queue_.begin(), queue_.end(),
+                                     [&](const Queued& q) { return q.sitter == sitter; });
+    if (queued == queue_.end())
+        return;
+    // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
+    playing_[sitter] = {queued->bearer_hash, seat_token, queued->bot.id};
+    queue_.erase(queued);
+    desk_.expect(seat_token, games);
+    desk_.wait(seat_token, *sitter);
+}
+
+void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
+    std::erase_if(playing_, [&](const auto& entry) {
+        return std::find(seat_tokens.begin(), seat_tokens.end(), entry.second.seat_token) !=
+               seat_tokens.end();
+    });
+}
+
+void Lobby::turn_away(const std::function<bool(const Bot&)>& away) {
+    std::vector<Sitter*> gone;
+    std::erase_if(queue_, [&](const Queued& q) {
+        if (!away(q.bot))
+            return false;
+        gone.push_back(q.sitter);
+        return true;
+    });
+    for (Sitter* sitter : gone)
+        sitter->no_more_games();
+}
+
+void Lobby::close() {
+    closing_ = true;
+    for (const Queued& q : std::exchange(queue_, {}))
+        q.sitter->no_more_games();
+}
+
+int Lobby::connections(int bot) const {
+    const auto waiting = std::count_if(queue_.begin(), queue_.end(),
+                                       [&](const Queued& q) { return q.bot.id == bot; });
+    const auto playing = std::count_if(playing_.begin(), playing_.end(),
+                                       [&](const auto& p) { return p.second.bot == bot; });
+    return static_cast<int>(waiting + playing);
+}
+
+}  // namespace bg::arena

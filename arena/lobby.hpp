@@ -1,0 +1,91 @@
+// The arena's door and its waiting room: the gate (remote/gate.hpp) for the connections of
+// remote bots at /bot. A connection is let in with the token of an active bot in its
+// Authorization header (Bearer), as a session (it stays for match after match); it then waits
+// here, in the queue, until the matchmaker seats it at a match. Within a match it waits between
+// the match's games at the desk, for the seats made for it (a token of the arena's own for each
+// connection and match, never shown to anyone); once the match is over it is back in the queue.
+//
+// Refused, with an HTTP status and a sentence: another path (404), no token or one no active
+// bot has (401), a house bot's token (403), a connection that is not a session (400), a bot with
+// --connections-per-bot connections already (429).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arena/store.hpp"
+#include "remote/desk.hpp"
+#include "remote/gate.hpp"
+
+namespace bg::arena {
+
+class Lobby final : public remote::Gate {
+  public:
+    struct Options {
+        int connections_per_bot = 4;
+    };
+    // A connection waiting in the queue.
+    struct Queued {
+        Sitter* sitter = nullptr;
+        Bot bot;
+        Entry entry;
+        std::uint64_t since_ms = 0;
+        std::string peer;
+        std::string bearer_hash;  // its bot's token's
+    };
+    // A line for the arena's log (a bot connecting, leaving, refused).
+    std::function<void(const std::string&)> on_note;
+    // Something changed in the queue: a time to match.
+    std::function<void()> on_queue;
+
+    Lobby(Store& store, remote::Desk& desk, std::function<std::uint64_t()> now_ms, Options options)
+        : store_(store), desk_(desk), now_ms_(std::move(now_ms)), options_(options) {}
+
+    // The gate's side.
+    std::variant<remote::RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const override;
+    int games_after(std::string_view token, const remote::RemoteSeat* playing) const override;
+    void wait(std::string token, Sitter& sitter) override;
+    void stop_waiting(Sitter& sitter) override;
+    void refused(const Refusal& refusal, const std::string& peer) const override;
+
+    // The matchmaker's side: who waits, and taking one of them to a match of `games` games,
+    // whose seats the desk gives it under `seat_token`.
+    const std::vector<Queued>& queue() const { return queue_; }
+    void take(Sitter* sitter, const std::string& seat_token, int games);
+    // A match is over: none of its connections waits at the desk for it any more.
+    void match_over(const std::vector<std::string>& seat_tokens);
+    // The waiting connections of bots that may not play now (disabled, removed, paused) are told
+    // there are no more games.
+    void turn_away(const std::function<bool(const Bot&)>& away);
+    // The arena is closing: every waiting connection is told there are no more games.
+    void close();
+    bool closing() const { return closing_; }
+    // Connections open now, by bot id.
+    int connections(int bot) const;
+
+  private:
+    struct Playing {
+        std::string bearer_hash;  // its bot's token's
+        std::string seat_token;
+        int bot = 0;
+    };
+
+    Store& store_;
+    remote::Desk& desk_;
+    std::function<std::uint64_t()> now_ms_;
+    Options options_;
+    std::vector<Queued> queue_;
+    std::map<Sitter*, Playing> playing_;  // connections within a match
+    // What the last connection admitted with a token said (its version, its address), by the
+    // token's hash: read as it begins to wait.
+    mutable std::map<std::string, std::pair<std::string, std::string>> knocked_;
+    std::set<Sitter*> arrived_;  // connections said to have connected
+    bool closing_ = false;
+};
+
+}  // namespace bg::arena

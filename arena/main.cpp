@@ -1,0 +1,183 @@
+// arena: a standing ladder of bots (docs/arena.md). This file reads the command line and calls
+// the command: the bots and their tokens, the configuration, the standings and rerate
+// (admin.cpp), and the server (serve.cpp).
+#include <csignal>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+
+#include "arena/admin.hpp"
+#include "arena/serve.hpp"
+#include "core/text.hpp"
+#include "record/version.hpp"
+
+namespace po = boost::program_options;
+using namespace bg::arena;
+
+namespace {
+
+const char* const usage_text =
+    R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]]
+       arena bot list --db FILE [--json]
+       arena bot disable|enable|remove|rotate-token --db FILE NAME
+       arena serve --db FILE --listen ADDR:PORT [--logs DIR] [options]
+       arena standings --db FILE [--json]
+       arena rerate --db FILE [--json]
+       arena config --db FILE [--json]
+       arena --version
+(arena is build/arena in a build tree, bananagrams-arena once installed; its manual: man
+bananagrams-arena, or docs/arena.md.)
+
+A standing ladder: bots come (remote ones connect to /bot with their token and stay; house bots
+are started by the arena), wait in a queue, are matched by rating, and play matches of one deal
+in every seat rotation; each match moves their ratings (Weng and Lin's Bayesian Plackett-Luce
+update). Everything is kept in one SQLite database.
+
+  bot add       a new bot: remote, or a house bot with --command; prints its token once, on
+                its last line (only a hash of it is kept). --anchor R holds a house bot's
+                rating at R, so that a figure means the same next month
+  bot list      every bot: its owner, kind, versions and state (paused, and why)
+  bot disable   it is not queued, and its token does not connect; enable undoes it
+  bot remove    it is gone from the leaderboard and cannot connect; its matches stay
+  bot rotate-token  a new token for it; the old one no longer connects
+  serve         the arena itself, until SIGTERM or SIGINT
+  standings     the leaderboard: mean less three deviations, provisional entries marked, and
+                the order-free maximum-likelihood fit beside each
+  rerate        every rating recomputed from the archive, in the order the matches were rated:
+                exit status 0 when each is exactly the stored one, 3 when not
+  config        the rating model's and the matchmaker's parameters
+
+Exit status: 0 done; 1 the database could not be used; 2 bad options; 3 rerate disagrees.
+)";
+
+struct Parsed {
+    std::string command;  // "bot add", "serve", ...
+    po::variables_map vm;
+};
+
+po::options_description options_of(const std::string& command) {
+    po::options_description o;
+    o.add_options()("db", po::value<std::string>()->value_name("FILE"), "the arena's database")(
+        "help,h", "this help");
+    if (command == "bot add")
+        o.add_options()("name", po::value<std::string>(), "")(
+            "owner", po::value<std::string>()->value_name("WHO"),
+            "its owner: no two bots of one owner meet (default: the bot's own name)")(
+            "command", po::value<std::string>()->value_name("CMD"),
+            "a house bot: the command the arena starts it with")(
+            "anchor", po::value<double>()->value_name("R"), "hold this house bot's rating at R");
+    else if (command == "bot disable" || command == "bot enable" || command == "bot remove" ||
+             command == "bot rotate-token")
+        o.add_options()("name", po::value<std::string>(), "");
+    else if (command == "serve")
+        o.add(serve_options());
+    else if (command == "bot list" || command == "standings" || command == "rerate" ||
+             command == "config")
+        o.add_options()("json", po::bool_switch(), "as JSON");
+    else
+        throw po::error(
+            fmt::format("unknown command '{}': bot add|list|disable|enable|remove|"
+                        "rotate-token, serve, standings, rerate or config",
+                        bg::escape_for_terminal(command)));
+    return o;
+}
+
+Parsed parse(int argc, char** argv) {
+    Parsed parsed;
+    int first = 2;
+    parsed.command = argv[1];
+    if (parsed.command == "bot") {
+        if (argc < 3)
+            throw po::error("bot what? add, list, disable, enable, remove or rotate-token");
+        parsed.command += std::string(" ") + argv[2];
+        first = 3;
+    }
+    const po::options_description accepted = options_of(parsed.command);
+    po::positional_options_description positional;
+    positional.add("name", 1);
+    // The parser takes its first argument for the program's name: the command's last word.
+    po::store(po::command_line_parser(argc - first + 1, argv + first - 1)
+                  .options(accepted)
+                  .positional(positional)
+                  .run(),
+              parsed.vm);
+    po::notify(parsed.vm);
+    if (!parsed.vm.count("help") && !parsed.vm.count("db"))
+        throw po::error("--db FILE is needed: the arena's database");
+    if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
+        !parsed.vm.count("help"))
+        throw po::error("which bot? give its name");
+    return parsed;
+}
+
+int run(const Parsed& p) {
+    const po::variables_map& vm = p.vm;
+    const std::string db = vm["db"].as<std::string>();
+    auto opened = Store::open(db, p.command == "bot add");
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        say("arena: {}\n", *error);
+        return exit_database;
+    }
+    Store& store = *std::get<std::unique_ptr<Store>>(opened);
+    const auto json = [&] { return vm.count("json") && vm["json"].as<bool>(); };
+    const auto text = [&](const char* name) -> std::optional<std::string> {
+        if (!vm.count(name))
+            return std::nullopt;
+        return vm[name].as<std::string>();
+    };
+    if (p.command == "bot add") {
+        std::optional<double> anchor;
+        if (vm.count("anchor"))
+            anchor = vm["anchor"].as<double>();
+        return bot_add(store, *text("name"), text("owner").value_or(""), text("command"), anchor);
+    }
+    if (p.command == "bot list")
+        return bot_list(store, json());
+    if (p.command.starts_with("bot "))
+        return bot_change(store, p.command.substr(4), *text("name"));
+    if (p.command == "config")
+        return show_config(store, json());
+    if (p.command == "standings")
+        return standings(store, json());
+    if (p.command == "rerate")
+        return rerate_command(store, json());
+    return serve(store, db, vm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::signal(SIGPIPE, SIG_IGN);
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (first == "--version") {
+        out.write(bg::version_line("bananagrams-arena") + "\n");
+        return exit_done;
+    }
+    if (first.empty() || first == "--help" || first == "-h" || first == "help") {
+        out.write(usage_text);
+        std::ostringstream serve_help;
+        serve_help << serve_options();
+        out.write("\nserve's options:\n" + serve_help.str());
+        return first.empty() ? exit_usage : exit_done;
+    }
+    Parsed parsed;
+    try {
+        parsed = parse(argc, argv);
+    } catch (const po::error& e) {
+        say("arena: {}\n(arena --help says how to use it)\n", e.what());
+        return exit_usage;
+    }
+    if (parsed.vm.count("help")) {
+        out.write(usage_text);
+        return exit_done;
+    }
+    try {
+        return run(parsed);
+    } catch (const std::exception& e) {
+        say("arena: the database could not be used: {}\n", e.what());
+        return exit_database;
+    }
+}

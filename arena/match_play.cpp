@@ -1,0 +1,134 @@
+#include "arena/match_play.hpp"
+
+#include <fmt/format.h>
+
+#include "remote/token.hpp"
+
+namespace bg::arena {
+
+std::string match_log_path(const std::string& dir, int match, int rotation) {
+    return fmt::format("{}/match-{:06d}-{}.jsonl", dir, match, rotation);
+}
+
+MatchPlay::MatchPlay(uv_loop_t* loop, const Venue& venue, const SeatSource& seats, Plan plan,
+                     std::function<void()> over)
+    : loop_(loop),
+      venue_(venue),
+      seats_(seats),
+      plan_(std::move(plan)),
+      over_cb_(std::move(over)),
+      next_(loop, [this] { play(rotation_); }) {}
+
+MatchPlay::~MatchPlay() = default;
+
+std::string MatchPlay::start() {
+    std::vector<int> commands;
+    for (const Entrant& e : plan_.entrants)
+        commands.push_back(e.command);
+    Lineup::Options lineup;
+    lineup.kill_grace_ms = plan_.base.kill_grace_ms;
+    auto made = Table::open(loop_, venue_, seats_, std::move(commands), std::move(lineup));
+    if (auto* error = std::get_if<cgroups::Machine::GameError>(&made)) {
+        why_ = error->message;
+        over_ = true;
+        return why_;
+    }
+    table_ = std::move(std::get<std::unique_ptr<Table>>(made));
+    next_.start(0);
+    return "";
+}
+
+void MatchPlay::play(int rotation) {
+    const int k = static_cast<int>(plan_.entrants.size());
+    auto opened = GameFiles::open(
+        plan_.logs.empty() ? "" : match_log_path(plan_.logs, plan_.id, rotation), k, true);
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        why_ = *error;
+        over_ = true;
+        over_cb_();
+        return;
+    }
+    files_ = std::move(std::get<std::unique_ptr<GameFiles>>(opened));
+    Table::Game game;
+    game.setup = plan_.base;
+    game.setup.game = RulesConfig{plan_.seed, k, plan_.base.game.sets};
+    game.setup.commands.clear();
+    for (int seat = 0; seat < k; ++seat) {
+        const int entrant = (seat + rotation) % k;
+        game.slots.push_back(entrant);
+        const Entrant& e = plan_.entrants[static_cast<std::size_t>(entrant)];
+        game.setup.commands.push_back(e.bot.command ? *e.bot.command : std::string(remote::prefix));
+    }
+    game.log = &files_->log();
+    game.options.player_lines = [files = files_.get()](PlayerId player, const std::string& line) {
+        files->player_line(player, line);
+    };
+    table_->play(std::move(game), [this](Table::Ended ended) { this->ended(std::move(ended)); });
+}
+
+void MatchPlay::ended(Table::Ended ended) {
+    const std::string error = files_->close();
+    const bool aborted = ended.result.end == End::aborted;
+    if (!error.empty() || aborted) {
+        why_ = !error.empty() ? error
+                              : fmt::format("the arena stopped during its game {}", rotation_ + 1);
+        over_ = true;
+        over_cb_();
+        return;
+    }
+    games_.push_back(
+        {rotation_, files_->has_log_file() ? files_->log_path() : "", std::move(ended.result)});
+    files_.reset();
+    if (++rotation_ < static_cast<int>(plan_.entrants.size())) {
+        next_.start(0);  // the next game, from the loop: never from inside the last one's end
+        return;
+    }
+    over_ = true;
+    over_cb_();
+}
+
+void MatchPlay::abort(int signal) {
+    if (table_)
+        table_->abort(signal);
+}
+
+bool MatchPlay::complete() const {
+    return why_.empty() && games_.size() == plan_.entrants.size();
+}
+
+std::vector<std::vector<int>> MatchPlay::places() const {
+    const int k = static_cast<int>(plan_.entrants.size());
+    std::vector<std::vector<int>> places;
+    for (const StoredGame& game : games_) {
+        std::vector<int>& row = places.emplace_back(static_cast<std::size_t>(k), 0);
+        for (int seat = 0; seat < k && seat < static_cast<int>(game.result.players.size()); ++seat)
+            row[static_cast<std::size_t>((seat + game.rotation) % k)] =
+                game.result.players[static_cast<std::size_t>(seat)].rank;
+    }
+    return places;
+}
+
+std::vector<std::optional<OutCode>> MatchPlay::faults() const {
+    const int k = static_cast<int>(plan_.entrants.size());
+    std::vector<std::optional<OutCode>> faults(static_cast<std::size_t>(k));
+    for (const StoredGame& game : games_)
+        for (int seat = 0; seat < k && seat < static_cast<int>(game.result.players.size());
+             ++seat) {
+            auto& fault = faults[static_cast<std::size_t>((seat + game.rotation) % k)];
+            if (!fault)
+                fault = game.result.players[static_cast<std::size_t>(seat)].out_code;
+        }
+    return faults;
+}
+
+void MatchPlay::dismiss() {
+    next_.stop();
+    if (table_)
+        table_->dismiss();
+}
+
+bool MatchPlay::finished() {
+    return !table_ || table_->finished();
+}
+
+}  // namespace bg::arena

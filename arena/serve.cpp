@@ -1,0 +1,593 @@
+#include "arena/serve.hpp"
+
+#include <sys/random.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "arena/admin.hpp"
+#include "arena/api.hpp"
+#include "arena/ladder.hpp"
+#include "arena/lobby.hpp"
+#include "arena/match_play.hpp"
+#include "cli/options.hpp"
+#include "core/text.hpp"
+#include "match/venue.hpp"
+#include "match/word_list.hpp"
+#include "remote/desk.hpp"
+#include "remote/remote_seat.hpp"
+#include "remote/seat_sockets.hpp"
+#include "remote/token.hpp"
+#include "serve/server.hpp"
+#include "transport/handles.hpp"
+
+namespace bg::arena {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr std::uint64_t tick_ms = 200;
+constexpr int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
+constexpr std::size_t recent_kept = 200;
+
+struct Settings {
+    serve::Address listen;
+    std::string logs;
+    MatchmakerConfig matchmaker;
+    int concurrency = 2;  // matches at once
+    int house_seats = 1;  // matches at once of each house bot
+    Lobby::Options lobby;
+    std::uint64_t stop_grace_ms = 20'000;
+    GameSetup game;
+    std::optional<SandboxConfig> sandbox;
+    cgroups::Shares shares;
+    SandboxLimits limits;
+};
+
+std::uint64_t random_seed() {
+    std::uint64_t seed = 0;
+    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+        throw std::runtime_error("the kernel's random source cannot be read");
+    return seed;
+}
+
+Settings read_settings(const po::variables_map& vm) {
+    Settings s;
+    if (!vm.count("listen"))
+        throw po::error("--listen ADDR:PORT is needed: where bots connect and the API answers");
+    auto address = serve::parse_address(vm["listen"].as<std::string>());
+    if (auto* why = std::get_if<std::string>(&address))
+        throw po::error("--listen: " + *why);
+    s.listen = std::get<serve::Address>(address);
+    if (vm.count("logs"))
+        s.logs = vm["logs"].as<std::string>();
+    s.matchmaker.max_players = static_cast<int>(options::count(vm, "max-players", 2, 8));
+    s.matchmaker.max_wait_ms = options::milliseconds(vm, "max-wait", false);
+    s.concurrency = static_cast<int>(options::count(vm, "concurrency", 1, 1000));
+    s.house_seats = static_cast<int>(options::count(vm, "house-seats", 1, 100));
+    s.lobby.connections_per_bot =
+        static_cast<int>(options::count(vm, "connections-per-bot", 1, 100));
+    s.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
+    options::read_game(vm, s.game);
+    SandboxConfig sandbox;
+    const bool sandboxed = options::read_sandbox(vm, sandbox);
+    s.shares = options::read_shares(vm, sandbox);
+    s.limits = sandbox.limits;
+    if (sandboxed)
+        s.sandbox = sandbox;
+    return s;
+}
+
+// The seats of the arena's matches: a house bot's process from the venue (its command is the
+// venue's), a remote bot's at the desk, under the token of its connection's match.
+class ArenaSeats final : public SeatSource {
+  public:
+    ArenaSeats(const Venue& venue, remote::Desk& desk, int houses)
+        : venue_(venue), desk_(desk), next_(houses) {}
+    int add_remote(const std::string& seat_token) {
+        remote_[next_] = seat_token;
+        return next_++;
+    }
+    void remove(int command) { remote_.erase(command); }
+    std::unique_ptr<Seat> seat(const Request& request) const override {
+        const auto remote = remote_.find(request.command);
+        if (remote == remote_.end())
+            return venue_.seat(request);
+        remote::RemoteSeat::Options options;
+        options.grace_ms = 0;  // a bot comes back to /bot, not to a seat: its player has left
+        return std::make_unique<remote::RemoteSeat>(request.loop, desk_, remote->second, options);
+    }
+    bool one_game_at_a_time(int command) const override { return remote_.count(command) > 0; }
+
+  private:
+    const Venue& venue_;
+    remote::Desk& desk_;
+    int next_;
+    std::map<int, std::string> remote_;
+};
+
+class Arena {
+  public:
+    Arena(Store& store, std::string db_path, Settings settings)
+        : store_(store), db_path_(std::move(db_path)), settings_(std::move(settings)) {}
+    int run();
+
+  private:
+    struct House {
+        Bot bot;
+        int command = 0;
+        int in_use = 0;
+    };
+    std::optional<int> open_venue();
+    std::optional<int> start_server(uv_loop_t* loop);
+    void tick();
+    void start_match(const std::vector<int>& table,
+                     const std::vector<std::pair<Lobby::Queued*, House*>>& sources);
+    void match_over();
+    void record(MatchPlay& match);
+    void rate(MatchPlay& match);
+    void note_faults(MatchPlay& match);
+    void release(MatchPlay& match);
+    void stop(int signal);
+    void reload();
+    void finish_if_done();
+    std::optional<std::string> api(const std::string& path);
+    nlohmann::json queue_json() const;
+    template <class... Args>
+    void note(fmt::format_string<Args...> format, Args&&... args) {
+        say("arena: {}\n", fmt::format(format, std::forward<Args>(args)...));
+    }
+
+    Store& store_;
+    std::string db_path_;
+    Settings settings_;
+    uv_loop_t* loop_ = nullptr;
+    remote::Desk desk_;
+    std::unique_ptr<Lobby> lobby_;
+    std::unique_ptr<Venue> venue_;
+    std::unique_ptr<ArenaSeats> seats_;
+    std::unique_ptr<remote::SeatSockets> sockets_;
+    std::unique_ptr<serve::Server> server_;
+    std::vector<House> houses_;
+    std::vector<std::unique_ptr<MatchPlay>> playing_;
+    std::vector<std::unique_ptr<MatchPlay>> leaving_;  // over, their players going
+    std::deque<RecentMatch> recent_;
+    std::map<int, int> faults_;  // by bot: matches in a row it was out of for its own fault
+    std::unique_ptr<Timer> tick_timer_, reaper_, stop_timer_;
+    std::vector<SignalWatch> signals_;
+    std::uint64_t seed_ = random_seed();
+    int signal_ = 0;
+    bool server_done_ = false;
+};
+
+// The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
+std::optional<int> Arena::open_venue() {
+    VenuePlan plan;
+    plan.dictionary = settings_.game.dictionary;
+    for (const Bot& bot : store_.bots())
+        if (bot.command) {
+            houses_.push_back({bot, static_cast<int>(plan.commands.size()), 0});
+            plan.commands.push_back(*bot.command);
+        }
+    plan.sandbox = settings_.sandbox;
+    // No player may read the arena's database (its tokens' hashes, every deal) or a log.
+    for (const std::string suffix : {"", "-wal", "-shm"})
+        if (std::filesystem::exists(db_path_ + suffix))
+            plan.secret_paths.push_back(db_path_ + suffix);
+    plan.log_folder = settings_.logs;
+    plan.shares = settings_.shares;
+    plan.limits = player_limits(settings_.limits);
+    plan.note = [this](const std::string& line) { note("{}", line); };
+    auto opened = Venue::open(std::move(plan));
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        note("{}", escape_for_terminal(*error));
+        return exit_database;
+    }
+    venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    if (auto error = venue_->prepare_players()) {
+        note("{}", escape_for_terminal(*error));
+        return 5;
+    }
+    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_, static_cast<int>(houses_.size()));
+    settings_.game.dictionary_fingerprint = venue_->dictionary().stats().fingerprint;
+    return std::nullopt;
+}
+
+std::optional<int> Arena::start_server(uv_loop_t* loop) {
+    lobby_ = std::make_unique<Lobby>(
+        store_, desk_, [loop] { return uv_now(loop); }, settings_.lobby);
+    lobby_->on_note = [this](const std::string& line) { note("{}", line); };
+    lobby_->on_queue = [this] { tick_timer_->start(0); };
+    const Dictionary& dictionary = venue_->dictionary();
+    auto for_players = serve::for_players(
+        settings_.game, settings_.matchmaker.max_players, dictionary,
+        word_list_name(settings_.game.dictionary, dictionary.stats().fingerprint), 0);
+    sockets_ = std::make_unique<remote::SeatSockets>(*lobby_, for_players);
+    serve::Server::Content content;
+    content.title = "arena";
+    content.snapshot = [this] { return leaderboard_json(store_).dump(); };
+    content.sockets = sockets_.get();
+    content.for_players = std::move(for_players);
+    content.public_stream = true;  // finished matches only
+    content.api = [this](const std::string& path) { return api(path); };
+    auto started = serve::Server::start(loop, settings_.listen, std::move(content), {});
+    if (auto* error = std::get_if<std::string>(&started)) {
+        note("cannot listen on {}: {}", settings_.listen.authority(), *error);
+        return exit_database;
+    }
+    server_ = std::move(std::get<std::unique_ptr<serve::Server>>(started));
+    serve::Address shown = settings_.listen;
+    shown.port = server_->port();
+    note(
+        "listening on http://{}/ (bots connect to ws://{}/bot with their tokens; the API is "
+        "under /api/)",
+        shown.authority(), shown.authority());
+    return std::nullopt;
+}
+
+int Arena::run() {
+    const int voided = store_.void_running("the arena stopped before the match ended");
+    if (voided > 0)
+        note("{} match{} left running by an arena that stopped voided", voided,
+             voided == 1 ? "" : "es");
+    store_.set_matchmaker(settings_.matchmaker);
+    for (const Match& m : store_.rated_in_order()) {
+        RecentMatch group;
+        for (const Rated& r : m.entrants)
+            group.push_back(r.entry);
+        recent_.push_back(std::move(group));
+        if (recent_.size() > recent_kept)
+            recent_.pop_front();
+    }
+    if (auto status = open_venue())
+        return *status;
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+    EventLoop loop;
+    loop_ = loop.get();
+    tick_timer_ = std::make_unique<Timer>(loop_, [this] { tick(); });
+    reaper_ = std::make_unique<Timer>(loop_, [this] { match_over(); });
+    stop_timer_ = std::make_unique<Timer>(loop_, [this] {
+        for (auto& match : playing_)
+            match->abort(SIGTERM);
+    });
+    if (auto status = start_server(loop_))
+        return *status;
+    for (const int signum : {SIGTERM, SIGINT})
+        signals_.emplace_back(loop_, signum, [this](int s) { stop(s); });
+    signals_.emplace_back(loop_, SIGHUP, [this](int) { reload(); });
+    tick_timer_->start(0);
+    loop.run();
+    signals_.clear();
+    lobby_.reset();
+    loop.run();
+    note("closed{}", signal_ ? fmt::format(" (SIG{})", sigabbrev_np(signal_)) : "");
+    return exit_done;
+}
+
+// The matchmaker's turn: whoever waits (the lobby's connections, the house bots' free seats),
+// made into tables, each a match, as long as there is room for one more.
+void Arena::tick() {
+    if (signal_ || static_cast<int>(playing_.size()) >= settings_.concurrency)
+        return;
+    std::map<int, Entry> entries;
+    for (const Entry& e : store_.entries())
+        entries[e.id] = e;
+    std::vector<Waiting> queue;
+    std::vector<std::pair<Lobby::Queued*, House*>> sources;
+    const auto add = [&](const Bot& bot, const Entry& entry, std::uint64_t since, bool filler) {
+        const Entry& now = entries.count(entry.id) ? entries[entry.id] : entry;
+        queue.push_back(
+            {now.id, bot.owner, now.belief.mu, now.belief.sigma, now.matches, since, filler});
+    };
+    for (const Lobby::Queued& q : lobby_->queue()) {
+        add(q.bot, q.entry, q.since_ms, false);
+        sources.emplace_back(const_cast<Lobby::Queued*>(&q), nullptr);
+    }
+    for (House& house : houses_) {
+        if (house.bot.state != "active" || !house.bot.paused.empty())
+            continue;
+        const Entry entry = store_.entry(house.bot, *house.bot.command);
+        for (int free = settings_.house_seats - house.in_use; free > 0; --free) {
+            add(house.bot, entry, 0, true);
+            sources.emplace_back(nullptr, &house);
+        }
+    }
+    const std::vector<RecentMatch> recent(recent_.begin(), recent_.end());
+    const auto tables = make_tables(queue, recent, settings_.matchmaker, uv_now(loop_), seed_++);
+    for (const auto& table : tables) {
+        if (static_cast<int>(playing_.size()) >= settings_.concurrency)
+            break;
+        start_match(table, sources);
+    }
+    // Waiting seats wait for time, not only for arrivals: a short table may be due.
+    tick_timer_->start(tick_ms);
+}
+
+void Arena::start_match(const std::vector<int>& table,
+                        const std::vector<std::pair<Lobby::Queued*, House*>>& sources) {
+    MatchPlay::Plan plan;
+    plan.seed = random_seed();
+    plan.id = store_.begin_match(plan.seed);
+    plan.base = settings_.game;
+    plan.logs = settings_.logs;
+    std::vector<Lobby::Sitter*> taken;
+    for (const int index : table) {
+        const auto& [queued, house] = sources[static_cast<std::size_t>(index)];
+        Entrant e;
+        if (house) {
+            e.bot = house->bot;
+            e.entry = store_.entry(house->bot, *house->bot.command);
+            e.command = house->command;
+            ++house->in_use;
+        } else {
+            e.bot = queued->bot;
+            e.entry = queued->entry;
+            e.seat_token = remote::draw_token();
+            e.command = seats_->add_remote(e.seat_token);
+            taken.push_back(queued->sitter);
+        }
+        plan.entrants.push_back(std::move(e));
+    }
+    // Taken from the queue last: the sources point into it.
+    const int games = static_cast<int>(plan.entrants.size());
+    for (std::size_t i = 0, t = 0; i < plan.entrants.size(); ++i)
+        if (!plan.entrants[i].seat_token.empty())
+            lobby_->take(taken[t++], plan.entrants[i].seat_token, games);
+    std::string names;
+    for (const Entrant& e : plan.entrants)
+        names += (names.empty() ? "" : ", ") + e.bot.name;
+    note("match {} begins: {}", plan.id, names);
+    auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
+                                             [this] { reaper_->start(0); });
+    MatchPlay& started = *match;
+    playing_.push_back(std::move(match));
+    if (const std::string error = started.start(); !error.empty()) {
+        note("match {} could not begin: {}", started.plan().id, escape_for_terminal(error));
+        reaper_->start(0);
+    }
+}
+
+// Matches over: each rated or voided, its players let go; and those let go swept once gone.
+void Arena::match_over() {
+    for (auto it = playing_.begin(); it != playing_.end();) {
+        if (!(*it)->over()) {
+            ++it;
+            continue;
+        }
+        record(**it);
+        release(**it);
+        (*it)->dismiss();
+        leaving_.push_back(std::move(*it));
+        it = playing_.erase(it);
+    }
+    std::erase_if(leaving_, [](const auto& match) { return match->finished(); });
+    if (!leaving_.empty())
+        reaper_->start(100);
+    if (!signal_)
+        tick_timer_->start(0);
+    finish_if_done();
+}
+
+void Arena::record(MatchPlay& match) {
+    const int id = match.plan().id;
+    try {
+        if (match.complete()) {
+            rate(match);
+            note_faults(match);
+        } else {
+            store_.void_match(id, match.why());
+            note("match {} void: {}", id, escape_for_terminal(match.why()));
+        }
+    } catch (const std::exception& e) {
+        // The database could not be written: the match is not rated; a restart voids it.
+        note("match {} could not be recorded: {}", id, e.what());
+    }
+    if (auto json = match_json(store_, id); json && server_)
+        server_->publish("match", json->dump());
+}
+
+// One result for the match (match_ranks: each entrant's places summed over the rotations), its
+// entrants' ratings updated from their ratings now, stored with its games in one transaction.
+void Arena::rate(MatchPlay& match) {
+    const auto& entrants = match.plan().entrants;
+    const std::vector<int> ranks = match_ranks(match.places());
+    std::map<int, Entry> now;
+    for (const Entry& e : store_.entries())
+        now[e.id] = e;
+    std::vector<stats::Entrant> rating;
+    for (std::size_t i = 0; i < entrants.size(); ++i)
+        rating.push_back(
+            {now.at(entrants[i].entry.id).belief, ranks[i], entrants[i].bot.anchor.has_value()});
+    const auto after = stats::rate(rating, store_.model());
+    std::vector<Rated> rated;
+    std::string said;
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+        rated.push_back(
+            {entrants[i].entry.id, static_cast<int>(i), ranks[i], rating[i].belief, after[i]});
+        said += fmt::format("{}{} {} ({:.2f} -> {:.2f})", said.empty() ? "" : ", ",
+                            entrants[i].bot.name, ranks[i], rating[i].belief.mu, after[i].mu);
+    }
+    store_.rate_match(match.plan().id, rated, match.games());
+    RecentMatch group;
+    for (const Entrant& e : entrants)
+        group.push_back(e.entry.id);
+    recent_.push_back(std::move(group));
+    if (recent_.size() > recent_kept)
+        recent_.pop_front();
+    note("match {} rated: {}", match.plan().id, said);
+}
+
+// A bot out of a match's game for its own fault, `faults_to_pause` matches in a row, is paused
+// with the reason: not matched again until the organiser enables it.
+void Arena::note_faults(MatchPlay& match) {
+    const auto faults = match.faults();
+    const auto& entrants = match.plan().entrants;
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+        const Bot& bot = entrants[i].bot;
+        if (!faults[i] || *faults[i] == OutCode::other) {
+            faults_[bot.id] = 0;
+            continue;
+        }
+        if (++faults_[bot.id] < faults_to_pause)
+            continue;
+        const std::string why =
+            fmt::format("out of {} matches in a row for its own fault, the last: {}",
+                        faults_to_pause, label(*faults[i]));
+        store_.set_paused(bot.id, why);
+        for (House& house : houses_)
+            if (house.bot.id == bot.id)
+                house.bot.paused = why;
+        note("bot {} paused: {} ('arena bot enable {}' lets it play again)", bot.name, why,
+             bot.name);
+    }
+}
+
+void Arena::release(MatchPlay& match) {
+    std::vector<std::string> tokens;
+    for (const Entrant& e : match.plan().entrants) {
+        if (!e.seat_token.empty()) {
+            tokens.push_back(e.seat_token);
+            seats_->remove(e.command);
+        }
+        for (House& house : houses_)
+            if (e.bot.command && house.bot.id == e.bot.id && house.in_use > 0)
+                --house.in_use;
+    }
+    if (lobby_)
+        lobby_->match_over(tokens);
+}
+
+// SIGTERM, SIGINT: no new match; those playing get --stop-grace to finish, then are voided. A
+// second signal voids them at once.
+void Arena::stop(int signal) {
+    if (signal_) {
+        for (auto& match : playing_)
+            match->abort(signal);
+        return;
+    }
+    signal_ = signal;
+    tick_timer_->stop();
+    lobby_->close();
+    if (!playing_.empty())
+        note("SIG{}: {} match{} playing may finish within {} s (again: void them now)",
+             sigabbrev_np(signal), playing_.size(), playing_.size() == 1 ? "" : "es",
+             settings_.stop_grace_ms / 1000.0);
+    stop_timer_->start(settings_.stop_grace_ms);
+    finish_if_done();
+}
+
+// SIGHUP: the bots again from the database. A house bot disabled, removed or paused plays no
+// new match, nor does a remote bot's waiting connection; a house bot added since needs a restart
+// (the players' commands are set when the arena starts).
+void Arena::reload() {
+    std::map<int, Bot> now;
+    for (const Bot& bot : store_.bots(true))
+        now[bot.id] = bot;
+    for (House& house : houses_)
+        if (now.count(house.bot.id))
+            house.bot = now[house.bot.id];
+    lobby_->turn_away([&](const Bot& bot) {
+        return !now.count(bot.id) || now[bot.id].state != "active" || !now[bot.id].paused.empty();
+    });
+    note("the bots read again (SIGHUP)");
+}
+
+void Arena::finish_if_done() {
+    if (!signal_ || !playing_.empty() || !leaving_.empty() || server_done_)
+        return;
+    server_done_ = true;
+    tick_timer_->stop();
+    stop_timer_->stop();
+    signals_.clear();
+    server_->finish(1000, [] {});
+}
+
+nlohmann::json Arena::queue_json() const {
+    nlohmann::json waiting = nlohmann::json::array();
+    for (const Lobby::Queued& q : lobby_->queue())
+        waiting.push_back({{"bot", q.bot.name},
+                           {"bot_version", q.entry.label},
+                           {"waiting_ms", uv_now(loop_) - q.since_ms}});
+    nlohmann::json playing = nlohmann::json::array();
+    for (const auto& match : playing_) {
+        nlohmann::json bots = nlohmann::json::array();
+        for (const Entrant& e : match->plan().entrants)
+            bots.push_back(e.bot.name);
+        playing.push_back({{"match", match->plan().id}, {"bots", bots}});
+    }
+    return {{"version", api_version}, {"waiting", waiting}, {"playing", playing}};
+}
+
+std::optional<std::string> Arena::api(const std::string& path) {
+    if (path == "/api/leaderboard")
+        return leaderboard_json(store_).dump();
+    if (path == "/api/queue")
+        return queue_json().dump();
+    if (path == "/api/config")
+        return config_json(store_).dump();
+    if (path.starts_with("/api/bots/")) {
+        const auto json = bot_json(store_, path.substr(std::string("/api/bots/").size()));
+        return json ? std::optional(json->dump()) : std::nullopt;
+    }
+    if (path.starts_with("/api/matches/")) {
+        const std::string id = path.substr(std::string("/api/matches/").size());
+        if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
+        const auto json = match_json(store_, std::stoi(id));
+        return json ? std::optional(json->dump()) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+po::options_description serve_options() {
+    po::options_description o("serve");
+    // clang-format off
+    o.add_options()
+        ("listen", po::value<std::string>()->value_name("ADDR:PORT"),
+         "where bots connect (/bot) and the API answers (/api/...); port 0: any free one, said")
+        ("logs", po::value<std::string>()->value_name("DIR"),
+         "keep every game's event log there (match-NNNNNN-R.jsonl), and its players' stderr")
+        ("max-players", po::value<std::string>()->value_name("N")->default_value("4"),
+         "the most seats at a table, 2 to 8")
+        ("max-wait", po::value<double>()->value_name("SEC")->default_value(30),
+         "after this long waiting a bot plays at a table of fewer seats rather than wait on")
+        ("concurrency", po::value<std::string>()->value_name("N")->default_value("2"),
+         "matches played at once")
+        ("house-seats", po::value<std::string>()->value_name("N")->default_value("1"),
+         "matches at once of each house bot")
+        ("connections-per-bot", po::value<std::string>()->value_name("N")->default_value("4"),
+         "a remote bot's connections at once (each one its own match): more are refused (429)")
+        ("stop-grace", po::value<double>()->value_name("SEC")->default_value(20),
+         "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
+         "they are voided");
+    // clang-format on
+    options::add_game(o);
+    o.add(options::sandbox()).add(options::shares());
+    return o;
+}
+
+int serve(Store& store, const std::string& db_path, const po::variables_map& vm) {
+    Settings settings;
+    try {
+        settings = read_settings(vm);
+    } catch (const po::error& e) {
+        say("arena: {}\n", e.what());
+        return exit_usage;
+    }
+    Arena arena(store, db_path, std::move(settings));
+    return arena.run();
+}
+
+}  // namespace bg::arena

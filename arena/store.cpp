@@ -1,0 +1,555 @@
+#include "arena/store.hpp"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+#include "remote/token.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+constexpr int application_id = 0x42674172;  // "BgAr"
+
+const char* schema() {
+    return R"(
+CREATE TABLE arena (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    created TEXT NOT NULL,
+    rating TEXT NOT NULL,
+    matchmaker TEXT NOT NULL
+);
+CREATE TABLE bots (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    command TEXT,
+    anchor REAL,
+    token_hash TEXT NOT NULL UNIQUE,
+    state TEXT NOT NULL CHECK (state IN ('active', 'disabled', 'removed')),
+    paused TEXT,
+    created TEXT NOT NULL
+);
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    bot_id INTEGER NOT NULL REFERENCES bots (id),
+    label TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL,
+    UNIQUE (bot_id, label)
+);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    seed TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'rated', 'void')),
+    started TEXT NOT NULL,
+    finished TEXT,
+    rated_order INTEGER UNIQUE,
+    why TEXT
+);
+CREATE TABLE match_entries (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    entry_id INTEGER NOT NULL REFERENCES entries (id),
+    seat INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    PRIMARY KEY (match_id, entry_id)
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    rotation INTEGER NOT NULL,
+    log TEXT,
+    result TEXT NOT NULL
+);
+CREATE INDEX games_by_match ON games (match_id);
+CREATE INDEX match_entries_by_entry ON match_entries (entry_id);
+)";
+}
+
+const char* const now_sql = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+nlohmann::json model_json(const stats::WengLin& m) {
+    return {{"model", "weng-lin-plackett-luce"},
+            {"mu", m.mu},
+            {"sigma", m.sigma},
+            {"beta", m.beta},
+            {"kappa", m.kappa},
+            {"tau", m.tau}};
+}
+
+stats::WengLin model_from(const nlohmann::json& j) {
+    stats::WengLin m;
+    m.mu = j.at("mu").get<double>();
+    m.sigma = j.at("sigma").get<double>();
+    m.beta = j.at("beta").get<double>();
+    m.kappa = j.at("kappa").get<double>();
+    m.tau = j.at("tau").get<double>();
+    return m;
+}
+
+nlohmann::json config_json(const MatchmakerConfig& c) {
+    return {{"max_players", c.max_players},
+            {"max_wait_ms", c.max_wait_ms},
+            {"randomness", c.randomness},
+            {"repeat_penalty", c.repeat_penalty},
+            {"window", c.window}};
+}
+
+Bot bot_from(SQLite::Statement& q) {
+    Bot b;
+    b.id = q.getColumn("id").getInt();
+    b.name = q.getColumn("name").getString();
+    b.owner = q.getColumn("owner").getString();
+    if (!q.getColumn("command").isNull())
+        b.command = q.getColumn("command").getString();
+    if (!q.getColumn("anchor").isNull())
+        b.anchor = q.getColumn("anchor").getDouble();
+    b.state = q.getColumn("state").getString();
+    b.paused = q.getColumn("paused").isNull() ? "" : q.getColumn("paused").getString();
+    b.created = q.getColumn("created").getString();
+    return b;
+}
+
+Entry entry_from(SQLite::Statement& q) {
+    return {q.getColumn("id").getInt(),
+            q.getColumn("bot_id").getInt(),
+            q.getColumn("label").getString(),
+            {q.getColumn("mu").getDouble(), q.getColumn("sigma").getDouble()},
+            q.getColumn("matches").getInt(),
+            q.getColumn("created").getString()};
+}
+
+const char* const bot_columns = "id, name, owner, command, anchor, state, paused, created";
+const char* const entry_columns = "id, bot_id, label, mu, sigma, matches, created";
+
+void configure(SQLite::Database& db) {
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA busy_timeout = 10000");
+}
+
+std::variant<std::unique_ptr<SQLite::Database>, std::string> create_file(
+    const std::string& path, const stats::WengLin& model) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return fmt::format("cannot create the arena database {}: {}", escape_for_terminal(path),
+                           std::strerror(errno));
+    ::close(fd);
+    try {
+        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
+        configure(*db);
+        db->exec("PRAGMA journal_mode = WAL");
+        SQLite::Transaction transaction(*db);
+        db->exec(fmt::format("PRAGMA application_id = {}", application_id));
+        db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
+        db->exec(schema());
+        SQLite::Statement insert(*db, fmt::format("INSERT INTO arena (id, created, rating, "
+                                                  "matchmaker) VALUES (1, {}, ?, ?)",
+                                                  now_sql));
+        insert.bind(1, model_json(model).dump());
+        insert.bind(2, config_json(MatchmakerConfig{}).dump());
+        insert.exec();
+        transaction.commit();
+        return db;
+    } catch (const std::exception& e) {
+        std::remove(path.c_str());
+        return fmt::format("cannot create the arena database {}: {}", escape_for_terminal(path),
+                           e.what());
+    }
+}
+
+}  // namespace
+
+bool valid_name(const std::string& name) {
+    return !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '.' || c == '-';
+    });
+}
+
+std::string token_hash(const std::string& token) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_Digest(token.data(), token.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+        throw std::runtime_error("SHA-256 is not available");
+    std::string hex;
+    for (unsigned int i = 0; i < length; ++i)
+        hex += fmt::format("{:02x}", digest[i]);
+    return hex;
+}
+
+std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string& path, bool create,
+                                                              const stats::WengLin& model) {
+    struct stat status {};
+    std::unique_ptr<SQLite::Database> db;
+    if (::stat(path.c_str(), &status) != 0) {
+        if (errno != ENOENT || !create)
+            return fmt::format("cannot open the arena database {}: {}{}", escape_for_terminal(path),
+                               std::strerror(errno),
+                               errno == ENOENT ? " (add a bot to make it: arena bot add)" : "");
+        auto made = create_file(path, model);
+        if (auto* error = std::get_if<std::string>(&made))
+            return *error;
+        db = std::move(std::get<std::unique_ptr<SQLite::Database>>(made));
+    }
+    try {
+        if (!db) {
+            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
+            configure(*db);
+        }
+        if (db->execAndGet("PRAGMA application_id").getInt() != application_id)
+            return fmt::format("{} is not an arena's database", escape_for_terminal(path));
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        if (version != schema_version)
+            return fmt::format("{} holds an arena of schema version {}; this program reads {}",
+                               escape_for_terminal(path), version, schema_version);
+        db->exec("PRAGMA synchronous = FULL");
+        std::unique_ptr<Store> store(new Store(std::move(db)));
+        store->model_ = model_from(nlohmann::json::parse(
+            store->db_->execAndGet("SELECT rating FROM arena WHERE id = 1").getString()));
+        return store;
+    } catch (const std::exception& e) {
+        return fmt::format("{} is not an arena's database: {}", escape_for_terminal(path),
+                           e.what());
+    }
+}
+
+Store::Store(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
+Store::~Store() = default;
+
+MatchmakerConfig Store::matchmaker() const {
+    const auto j = nlohmann::json::parse(
+        db_->execAndGet("SELECT matchmaker FROM arena WHERE id = 1").getString());
+    MatchmakerConfig c;
+    c.max_players = j.at("max_players").get<int>();
+    c.max_wait_ms = j.at("max_wait_ms").get<std::uint64_t>();
+    c.randomness = j.at("randomness").get<double>();
+    c.repeat_penalty = j.at("repeat_penalty").get<double>();
+    c.window = j.at("window").get<int>();
+    return c;
+}
+
+void Store::set_matchmaker(const MatchmakerConfig& config) {
+    SQLite::Statement update(*db_, "UPDATE arena SET matchmaker = ? WHERE id = 1");
+    update.bind(1, config_json(config).dump());
+    update.exec();
+}
+
+std::string Store::add_bot(const std::string& name, const std::string& owner,
+                           const std::optional<std::string>& command,
+                           const std::optional<double>& anchor) {
+    if (!valid_name(name))
+        throw std::invalid_argument(
+            fmt::format("'{}' cannot be a bot's name: 1 to 40 of a-z A-Z 0-9 _ . -",
+                        escape_for_terminal(name)));
+    if (!owner.empty() && !valid_name(owner))
+        throw std::invalid_argument(
+            fmt::format("'{}' cannot be an owner's name: 1 to 40 of a-z A-Z 0-9 _ . -",
+                        escape_for_terminal(owner)));
+    if (anchor && !command)
+        throw std::invalid_argument("only a house bot (--command) can be the anchor");
+    for (const Bot& b : bots(true)) {
+        if (b.name == name)
+            throw std::invalid_argument(fmt::format("there is a bot named {} already{}", name,
+                                                    b.state == "removed" ? " (removed)" : ""));
+        if (anchor && b.anchor && b.state != "removed")
+            throw std::invalid_argument(
+                fmt::format("{} is the anchor already: an arena has one", b.name));
+    }
+    const std::string token = remote::draw_token();
+    SQLite::Statement insert(
+        *db_, fmt::format("INSERT INTO bots (name, owner, command, anchor, token_hash, state, "
+                          "created) VALUES (?, ?, ?, ?, ?, 'active', {})",
+                          now_sql));
+    insert.bind(1, name);
+    insert.bind(2, owner.empty() ? name : owner);
+    if (command)
+        insert.bind(3, *command);
+    if (anchor)
+        insert.bind(4, *anchor);
+    insert.bind(5, token_hash(token));
+    insert.exec();
+    return token;
+}
+
+std::vector<Bot> Store::bots(bool removed_too) const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM bots{} ORDER BY name", bot_columns,
+                                          removed_too ? "" : " WHERE state != 'removed'"));
+    std::vector<Bot> all;
+    while (q.executeStep())
+        all.push_back(bot_from(q));
+    return all;
+}
+
+std::optional<Bot> Store::bot(const std::string& name) const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM bots WHERE name = ?", bot_columns));
+    q.bind(1, name);
+    if (!q.executeStep())
+        return std::nullopt;
+    return bot_from(q);
+}
+
+std::optional<Bot> Store::bot_by_token(const std::string& token) const {
+    // Looked up by the token's hash: what is compared is not the token, and a wrong token's
+    // hash says nothing of a right one.
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM bots WHERE token_hash = ? AND state = "
+                                          "'active'",
+                                          bot_columns));
+    q.bind(1, token_hash(token));
+    if (!q.executeStep())
+        return std::nullopt;
+    return bot_from(q);
+}
+
+void Store::set_state(int bot, const std::string& state) {
+    SQLite::Statement update(*db_, "UPDATE bots SET state = ? WHERE id = ?");
+    update.bind(1, state);
+    update.bind(2, bot);
+    update.exec();
+}
+
+void Store::set_paused(int bot, const std::string& why) {
+    SQLite::Statement update(*db_, "UPDATE bots SET paused = ? WHERE id = ?");
+    if (!why.empty())
+        update.bind(1, why);
+    update.bind(2, bot);
+    update.exec();
+}
+
+std::string Store::rotate_token(int bot) {
+    const std::string token = remote::draw_token();
+    SQLite::Statement update(*db_, "UPDATE bots SET token_hash = ? WHERE id = ?");
+    update.bind(1, token_hash(token));
+    update.bind(2, bot);
+    update.exec();
+    return token;
+}
+
+Entry Store::entry(const Bot& bot, const std::string& label) {
+    SQLite::Statement q(
+        *db_, fmt::format("SELECT {} FROM entries WHERE bot_id = ? AND label = ?", entry_columns));
+    q.bind(1, bot.id);
+    q.bind(2, label);
+    if (q.executeStep())
+        return entry_from(q);
+    const stats::Belief first = bot.anchor ? stats::Belief{*bot.anchor, 0} : model_.initial();
+    SQLite::Statement insert(*db_, fmt::format("INSERT INTO entries (bot_id, label, mu, sigma, "
+                                               "created) VALUES (?, ?, ?, ?, {})",
+                                               now_sql));
+    insert.bind(1, bot.id);
+    insert.bind(2, label);
+    insert.bind(3, first.mu);
+    insert.bind(4, first.sigma);
+    insert.exec();
+    return entry(bot, label);
+}
+
+std::vector<Entry> Store::entries() const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM entries ORDER BY id", entry_columns));
+    std::vector<Entry> all;
+    while (q.executeStep())
+        all.push_back(entry_from(q));
+    return all;
+}
+
+std::vector<Entry> Store::entries_of(int bot) const {
+    SQLite::Statement q(
+        *db_, fmt::format("SELECT {} FROM entries WHERE bot_id = ? ORDER BY id", entry_columns));
+    q.bind(1, bot);
+    std::vector<Entry> all;
+    while (q.executeStep())
+        all.push_back(entry_from(q));
+    return all;
+}
+
+int Store::begin_match(std::uint64_t seed) {
+    SQLite::Statement insert(
+        *db_, fmt::format("INSERT INTO matches (seed, state, started) VALUES (?, 'running', {})",
+                          now_sql));
+    insert.bind(1, std::to_string(seed));
+    insert.exec();
+    return static_cast<int>(db_->getLastInsertRowid());
+}
+
+void Store::rate_match(int match, const std::vector<Rated>& entrants,
+                       const std::vector<StoredGame>& games) {
+    SQLite::Transaction transaction(*db_);
+    SQLite::Statement state(*db_, fmt::format("UPDATE matches SET state = 'rated', finished = {}, "
+                                              "rated_order = (SELECT COALESCE(MAX(rated_order), "
+                                              "0) + 1 FROM matches) WHERE id = ? AND state = "
+                                              "'running'",
+                                              now_sql));
+    state.bind(1, match);
+    if (state.exec() != 1)
+        throw std::logic_error(fmt::format("match {} is not running: it cannot be rated", match));
+    for (const Rated& r : entrants) {
+        SQLite::Statement insert(*db_, "INSERT INTO match_entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        insert.bind(1, match);
+        insert.bind(2, r.entry);
+        insert.bind(3, r.seat);
+        insert.bind(4, r.rank);
+        insert.bind(5, r.before.mu);
+        insert.bind(6, r.before.sigma);
+        insert.bind(7, r.after.mu);
+        insert.bind(8, r.after.sigma);
+        insert.exec();
+        SQLite::Statement update(
+            *db_, "UPDATE entries SET mu = ?, sigma = ?, matches = matches + 1 WHERE id = ?");
+        update.bind(1, r.after.mu);
+        update.bind(2, r.after.sigma);
+        update.bind(3, r.entry);
+        update.exec();
+    }
+    for (const StoredGame& g : games) {
+        SQLite::Statement insert(
+            *db_, "INSERT INTO games (match_id, rotation, log, result) VALUES (?, ?, ?, ?)");
+        insert.bind(1, match);
+        insert.bind(2, g.rotation);
+        if (!g.log.empty())
+            insert.bind(3, g.log);
+        insert.bind(4, to_json(g.result).dump());
+        insert.exec();
+    }
+    transaction.commit();
+}
+
+void Store::void_match(int match, const std::string& why) {
+    SQLite::Statement update(*db_, fmt::format("UPDATE matches SET state = 'void', finished = {}, "
+                                               "why = ? WHERE id = ? AND state = 'running'",
+                                               now_sql));
+    update.bind(1, why);
+    update.bind(2, match);
+    update.exec();
+}
+
+int Store::void_running(const std::string& why) {
+    SQLite::Statement update(*db_, fmt::format("UPDATE matches SET state = 'void', finished = {}, "
+                                               "why = ? WHERE state = 'running'",
+                                               now_sql));
+    update.bind(1, why);
+    return update.exec();
+}
+
+namespace {
+
+const char* const match_columns = "id, seed, state, started, finished, rated_order, why";
+
+Match match_from(SQLite::Statement& q) {
+    Match m;
+    m.id = q.getColumn("id").getInt();
+    m.seed = std::stoull(q.getColumn("seed").getString());
+    m.state = q.getColumn("state").getString();
+    m.started = q.getColumn("started").getString();
+    m.finished = q.getColumn("finished").isNull() ? "" : q.getColumn("finished").getString();
+    if (!q.getColumn("rated_order").isNull())
+        m.rated_order = q.getColumn("rated_order").getInt();
+    m.why = q.getColumn("why").isNull() ? "" : q.getColumn("why").getString();
+    return m;
+}
+
+}  // namespace
+
+std::vector<Rated> Store::entrants_of(int match) const {
+    SQLite::Statement q(*db_,
+                        "SELECT entry_id, seat, rank, mu_before, sigma_before, mu_after, "
+                        "sigma_after FROM match_entries WHERE match_id = ? ORDER BY seat");
+    q.bind(1, match);
+    std::vector<Rated> all;
+    while (q.executeStep())
+        all.push_back({q.getColumn(0).getInt(),
+                       q.getColumn(1).getInt(),
+                       q.getColumn(2).getInt(),
+                       {q.getColumn(3).getDouble(), q.getColumn(4).getDouble()},
+                       {q.getColumn(5).getDouble(), q.getColumn(6).getDouble()}});
+    return all;
+}
+
+std::vector<Match> Store::matches() const {
+    SQLite::Statement q(*db_,
+                        fmt::format("SELECT {} FROM matches ORDER BY id DESC", match_columns));
+    std::vector<Match> all;
+    while (q.executeStep())
+        all.push_back(match_from(q));
+    for (Match& m : all)
+        if (m.state == "rated")
+            m.entrants = entrants_of(m.id);
+    return all;
+}
+
+std::vector<Match> Store::rated_in_order() const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM matches WHERE state = 'rated' ORDER BY "
+                                          "rated_order",
+                                          match_columns));
+    std::vector<Match> all;
+    while (q.executeStep())
+        all.push_back(match_from(q));
+    for (Match& m : all)
+        m.entrants = entrants_of(m.id);
+    return all;
+}
+
+std::optional<Match> Store::match(int id) const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM matches WHERE id = ?", match_columns));
+    q.bind(1, id);
+    if (!q.executeStep())
+        return std::nullopt;
+    Match m = match_from(q);
+    if (m.state == "rated")
+        m.entrants = entrants_of(m.id);
+    return m;
+}
+
+std::vector<Store::Played> Store::history(int entry) const {
+    SQLite::Statement q(*db_,
+                        "SELECT m.id, m.finished, e.seat, e.rank, e.mu_before, "
+                        "e.sigma_before, e.mu_after, e.sigma_after FROM match_entries e "
+                        "JOIN matches m ON m.id = e.match_id WHERE e.entry_id = ? ORDER BY "
+                        "m.rated_order");
+    q.bind(1, entry);
+    std::vector<Played> all;
+    while (q.executeStep())
+        all.push_back({q.getColumn(0).getInt(),
+                       q.getColumn(1).getString(),
+                       {entry,
+                        q.getColumn(2).getInt(),
+                        q.getColumn(3).getInt(),
+                        {q.getColumn(4).getDouble(), q.getColumn(5).getDouble()},
+                        {q.getColumn(6).getDouble(), q.getColumn(7).getDouble()}}});
+    return all;
+}
+
+std::vector<StoredGame> Store::games_of(int match) const {
+    SQLite::Statement q(
+        *db_, "SELECT rotation, log, result FROM games WHERE match_id = ? ORDER BY rotation");
+    q.bind(1, match);
+    std::vector<StoredGame> all;
+    while (q.executeStep()) {
+        StoredGame g;
+        g.rotation = q.getColumn(0).getInt();
+        g.log = q.getColumn(1).isNull() ? "" : q.getColumn(1).getString();
+        auto read = result_from_json(nlohmann::json::parse(q.getColumn(2).getString()));
+        if (auto* result = std::get_if<GameResult>(&read))
+            g.result = std::move(*result);
+        all.push_back(std::move(g));
+    }
+    return all;
+}
+
+}  // namespace bg::arena
