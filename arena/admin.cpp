@@ -98,8 +98,11 @@ int bot_change(Store& store, const std::string& what, const std::string& name) {
                               : what == "disable" ? "disabled"
                                                   : "removed";
     store.set_state(bot->id, state);
-    say("arena: {} is {}{}\n", name, state,
-        state == "removed" ? " (its matches stay in the archive)" : "");
+    if (what == "enable")
+        store.set_paused(bot->id, "");  // a paused bot plays again
+    say("arena: {} is {}{}{}\n", name, state,
+        state == "removed" ? " (its matches stay in the archive)" : "",
+        state == "active" ? " (a running arena reads it at SIGHUP or when it connects)" : "");
     return exit_done;
 }
 

@@ -59,9 +59,11 @@ int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
 
 void Lobby::wait(std::string token, Sitter& sitter) {
     const std::string hash = token_hash(token);
-    if (const auto playing = playing_.find(&sitter);
-        playing != playing_.end() && playing->second.bearer_hash == hash) {
+    if (const auto playing = playing_.find(&sitter); playing != playing_.end() &&
+                                                     playing->second.queued.bearer_hash == hash &&
+                                                     playing->second.games_left > 0) {
         // Between two games of its match: the next seat made for it comes from the desk.
+        playing->second.at_desk = true;
         desk_.wait(playing->second.seat_token, sitter);
         return;
     }
@@ -93,6 +95,7 @@ void Lobby::wait(std::string token, Sitter& sitter) {
 
 void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
+    playing_.erase(&sitter);  // gone between two games of its match
     arrived_.erase(&sitter);
     const auto queued = std::find_if(queue_.begin(), queue_.end(),
                                      [&](const Queued& q) { return q.sitter == &sitter; });
@@ -115,17 +118,43 @@ void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
     if (queued == queue_.end())
         return;
     // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
-    playing_[sitter] = {queued->bearer_hash, seat_token, queued->bot.id};
+    playing_[sitter] = {*queued, seat_token, games, true};
     queue_.erase(queued);
     desk_.expect(seat_token, games);
     desk_.wait(seat_token, *sitter);
 }
 
+void Lobby::seat_made(const std::string& seat_token) {
+    for (auto& [sitter, playing] : playing_)
+        if (playing.seat_token == seat_token) {
+            --playing.games_left;
+            playing.at_desk = false;
+        }
+}
+
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
+    std::vector<Queued> back;
     std::erase_if(playing_, [&](const auto& entry) {
-        return std::find(seat_tokens.begin(), seat_tokens.end(), entry.second.seat_token) !=
-               seat_tokens.end();
+        const auto& [sitter, playing] = entry;
+        if (std::find(seat_tokens.begin(), seat_tokens.end(), playing.seat_token) ==
+            seat_tokens.end())
+            return false;
+        if (playing.at_desk) {
+            desk_.stop_waiting(*sitter);
+            back.push_back(playing.queued);
+        }
+        return true;
     });
+    for (Queued& q : back) {
+        if (closing_) {
+            q.sitter->no_more_games();
+            continue;
+        }
+        q.since_ms = now_ms_();
+        queue_.push_back(std::move(q));
+    }
+    if (!back.empty() && on_queue && !closing_)
+        on_queue();
 }
 
 void Lobby::turn_away(const std::function<bool(const Bot&)>& away) {
@@ -149,8 +178,9 @@ void Lobby::close() {
 int Lobby::connections(int bot) const {
     const auto waiting = std::count_if(queue_.begin(), queue_.end(),
                                        [&](const Queued& q) { return q.bot.id == bot; });
-    const auto playing = std::count_if(playing_.begin(), playing_.end(),
-                                       [&](const auto& p) { return p.second.bot == bot; });
+    const auto playing = std::count_if(playing_.begin(), playing_.end(), [&](const auto& p) {
+        return p.second.queued.bot.id == bot;
+    });
     return static_cast<int>(waiting + playing);
 }
 

@@ -57,7 +57,10 @@ class Lobby final : public remote::Gate {
     // whose seats the desk gives it under `seat_token`.
     const std::vector<Queued>& queue() const { return queue_; }
     void take(Sitter* sitter, const std::string& seat_token, int games);
-    // A match is over: none of its connections waits at the desk for it any more.
+    // A seat has been made under `seat_token` (one of its match's games begins).
+    void seat_made(const std::string& seat_token);
+    // A match is over: a connection of it waiting at the desk for a game that will not come
+    // (the match was cut short) is back in the queue.
     void match_over(const std::vector<std::string>& seat_tokens);
     // The waiting connections of bots that may not play now (disabled, removed, paused) are told
     // there are no more games.
@@ -70,9 +73,10 @@ class Lobby final : public remote::Gate {
 
   private:
     struct Playing {
-        std::string bearer_hash;  // its bot's token's
+        Queued queued;  // as it waited
         std::string seat_token;
-        int bot = 0;
+        int games_left = 0;    // seats still to be made for it
+        bool at_desk = false;  // waiting there for the next
     };
 
     Store& store_;

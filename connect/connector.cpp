@@ -51,7 +51,23 @@ std::optional<std::uint64_t> number(const std::optional<std::string>& text, int 
     return end && *end == '\0' ? std::optional<std::uint64_t>(n) : std::nullopt;
 }
 
-std::string refusal_text(int status) {
+std::string refusal_text(int status, bool arena) {
+    if (arena)  // docs/arena.md, "Connecting a bot"
+        switch (status) {
+            case 401:
+                return "no active bot has this token (wrong, disabled or removed)";
+            case 403:
+                return "a house bot's token, or the bot is paused: the organiser's 'arena bot "
+                       "enable' lets it play again";
+            case 404:
+                return "not an arena's /bot";
+            case 410:
+                return "the arena is closing";
+            case 429:
+                return "the bot has as many connections as the arena allows it";
+            default:
+                return "see the arena's log";
+        }
     switch (status) {
         case 401:
             return "no token";
@@ -572,7 +588,8 @@ int Connector::on_connection_error(lws* wsi, void* in, std::size_t len) {
         games_over("HTTP 410: its games are over");
     } else if (status >= 400 && status != 502 && status != 503 && status != 504) {
         // Refused: trying again changes nothing.
-        fail(fmt::format("the host refused the seat (HTTP {}): {}", status, refusal_text(status)));
+        fail(fmt::format("the host refused the seat (HTTP {}): {}", status,
+                         refusal_text(status, settings_.url.arena())));
     } else if (status > 0) {
         // 503: the host's seat is not open yet (its game has not begun, or the bot is between
         // two of its games); 502 and 504: a proxy whose host is down.

@@ -1,0 +1,191 @@
+// The arena's database and ladder (arena/store.hpp, arena/ladder.hpp): tokens kept only as
+// hashes, a match rated once with its games or void, ratings recomputed from the archive to the
+// same bits (and a stored rating changed behind its back found), one result from a match's
+// rotations, and the leaderboard's order.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include "arena/ladder.hpp"
+#include "arena/store.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+
+namespace {
+
+struct ScratchArena {
+    explicit ScratchArena(const std::string& name)
+        : path((std::filesystem::temp_directory_path() /
+                fmt::format("bg-arena-test-{}-{}.db", ::getpid(), name))
+                   .string()) {
+        remove();
+        auto made = Store::open(path, true);
+        REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
+        store = std::move(std::get<std::unique_ptr<Store>>(made));
+    }
+    ~ScratchArena() {
+        store.reset();
+        remove();
+    }
+    void remove() const {
+        for (const char* suffix : {"", "-wal", "-shm"})
+            std::filesystem::remove(path + suffix);
+    }
+    std::string bytes() const {
+        std::string all;
+        for (const char* suffix : {"", "-wal"}) {
+            std::ifstream in(path + suffix, std::ios::binary);
+            all.append(std::istreambuf_iterator<char>(in), {});
+        }
+        return all;
+    }
+    std::string path;
+    std::unique_ptr<Store> store;
+};
+
+GameResult won_by(int seat, int players) {
+    GameResult result;
+    result.end = End::bananas;
+    result.winner = static_cast<PlayerId>(seat);
+    for (int s = 0; s < players; ++s) {
+        PlayerResult p;
+        p.rank = s == seat ? 1 : 2;
+        p.outcome = s == seat ? Outcome::won : Outcome::lost;
+        result.players.push_back(p);
+    }
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("arena: a bot's token is kept only as its hash, and lets in only while it is active",
+          "[arena][store]") {
+    ScratchArena arena("tokens");
+    Store& store = *arena.store;
+    const std::string token = store.add_bot("alpha", "ann", std::nullopt, std::nullopt);
+    CHECK(token.size() == 32);
+    CHECK(arena.bytes().find(token) == std::string::npos);
+    CHECK(arena.bytes().find(token_hash(token)) != std::string::npos);
+    REQUIRE(store.bot_by_token(token));
+    CHECK(store.bot_by_token(token)->name == "alpha");
+    CHECK(!store.bot_by_token(token + "x"));
+    CHECK(!store.bot_by_token(""));
+    const int id = store.bot("alpha")->id;
+    store.set_state(id, "disabled");
+    CHECK(!store.bot_by_token(token));
+    store.set_state(id, "active");
+    const std::string rotated = store.rotate_token(id);
+    CHECK(!store.bot_by_token(token));
+    CHECK(store.bot_by_token(rotated));
+    // Names are checked, never taken twice; one anchor, a house bot's.
+    CHECK_THROWS_AS(store.add_bot("alpha", "", std::nullopt, std::nullopt), std::invalid_argument);
+    CHECK_THROWS_AS(store.add_bot("a b", "", std::nullopt, std::nullopt), std::invalid_argument);
+    CHECK_THROWS_AS(store.add_bot("x", "", std::nullopt, 25.0), std::invalid_argument);
+    store.add_bot("house", "", std::string("true"), 25.0);
+    CHECK_THROWS_AS(store.add_bot("house2", "", std::string("true"), 30.0), std::invalid_argument);
+    CHECK(store.bot("alpha")->owner == "ann");
+    CHECK(store.bot("house")->owner == "house");
+    // An entry a version; the anchor's held at its rating.
+    const Entry first = store.entry(*store.bot("alpha"), "");
+    CHECK(first.belief == store.model().initial());
+    CHECK(store.entry(*store.bot("alpha"), "v2").id != first.id);
+    CHECK(store.entry(*store.bot("alpha"), "").id == first.id);
+    CHECK(store.entry(*store.bot("house"), "true").belief == stats::Belief{25.0, 0});
+}
+
+TEST_CASE("arena: a match is rated once with its games or void, and rerate finds the stored bits",
+          "[arena][store]") {
+    ScratchArena arena("matches");
+    Store& store = *arena.store;
+    store.add_bot("a", "", std::nullopt, std::nullopt);
+    store.add_bot("b", "", std::nullopt, std::nullopt);
+    store.add_bot("h", "", std::string("true"), 25.0);
+    const Entry a = store.entry(*store.bot("a"), "");
+    const Entry b = store.entry(*store.bot("b"), "");
+    const Entry h = store.entry(*store.bot("h"), "true");
+    const auto play = [&](const std::vector<Entry>& who, const std::vector<int>& ranks) {
+        const int id = store.begin_match(42);
+        std::vector<stats::Entrant> in;
+        for (std::size_t i = 0; i < who.size(); ++i) {
+            Entry now;
+            for (const Entry& e : store.entries())
+                if (e.id == who[i].id)
+                    now = e;
+            in.push_back({now.belief, ranks[i], who[i].id == h.id});
+        }
+        const auto after = stats::rate(in, store.model());
+        std::vector<Rated> rated;
+        std::vector<StoredGame> games;
+        for (std::size_t i = 0; i < who.size(); ++i) {
+            rated.push_back({who[i].id, static_cast<int>(i), ranks[i], in[i].belief, after[i]});
+            games.push_back({static_cast<int>(i), "", won_by(0, static_cast<int>(who.size()))});
+        }
+        store.rate_match(id, rated, games);
+        return id;
+    };
+    const int first = play({a, b, h}, {1, 2, 2});
+    play({b, h}, {1, 2});
+    play({a, h}, {2, 1});
+    // Rated once: a second time is refused, and nothing of it is kept.
+    CHECK_THROWS(store.rate_match(first, {}, {}));
+    CHECK(store.games_of(first).size() == 3);
+    CHECK(store.games_of(first)[0].result == won_by(0, 3));
+    // Left running by an arena that stopped: void, never rated.
+    const int cut = store.begin_match(7);
+    CHECK(store.void_running("stopped") == 1);
+    CHECK(store.match(cut)->state == "void");
+    CHECK(store.match(cut)->why == "stopped");
+    CHECK_THROWS(store.rate_match(cut, {}, {}));
+    // The anchor is held; the others moved; rerate arrives at exactly the stored ratings.
+    for (const Entry& e : store.entries()) {
+        if (e.id == h.id)
+            CHECK(e.belief == stats::Belief{25.0, 0});
+        else
+            CHECK(e.belief != store.model().initial());
+    }
+    CHECK(store.entries()[0].matches == 2);
+    const auto from = starts(store.entries(), store.bots(true), store.model());
+    const Rerated again = rerate(store.rated_in_order(), from, store.model());
+    CHECK(again.matches == 3);
+    CHECK(again.differing.empty());
+    for (const Entry& e : store.entries())
+        CHECK(again.beliefs.at(e.id) == e.belief);
+    // A stored rating changed behind the archive's back is found.
+    {
+        SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
+        db.exec("UPDATE match_entries SET mu_after = mu_after + 1e-9 WHERE match_id = 2");
+    }
+    CHECK(rerate(store.rated_in_order(), from, store.model()).differing == std::vector<int>{2});
+}
+
+TEST_CASE(
+    "arena: a match's rotations come to one result, and the leaderboard ranks by mu - 3 sigma",
+    "[arena][ladder]") {
+    // Places summed over the rotations (out of a game: last): fewest first, equal sums tied.
+    CHECK(match_ranks({{1, 2, 2}, {2, 1, 2}, {1, 2, 2}}) == std::vector<int>{1, 2, 3});
+    CHECK(match_ranks({{1, 2}, {2, 1}}) == std::vector<int>{1, 1});
+    CHECK(match_ranks({{1, 0}, {0, 1}, {1, 2}}) == std::vector<int>{1, 2});
+    std::vector<Bot> bots(3);
+    std::vector<Entry> entries(3);
+    for (int i = 0; i < 3; ++i) {
+        bots[static_cast<std::size_t>(i)].id = i + 1;
+        bots[static_cast<std::size_t>(i)].name = std::string(1, static_cast<char>('a' + i));
+        entries[static_cast<std::size_t>(i)] = {i + 1, i + 1, "", {25.0 + i, 8.0 - 3 * i},
+                                                4 * i, ""};
+    }
+    const auto rows = leaderboard(bots, entries, {});
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].bot.name == "c");  // 27 - 3 * 2
+    CHECK(rows[2].bot.name == "a");  // 25 - 3 * 8
+    CHECK(rows[0].provisional);      // 8 matches
+    bots[2].state = "removed";
+    CHECK(leaderboard(bots, entries, {}).size() == 2);
+}

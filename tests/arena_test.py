@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The arena, end to end, with real processes and sockets (docs/arena.md).
+
+    arena_test.py BUILD_DIR SOURCE_DIR
+
+- Bots are added from the command line: a remote bot's token printed once, on its last line,
+  and found nowhere in the database; bad input refused with exit status 2.
+- An arena with three house bots (the reference bot at levels 5, 3 and 1, level 3 the anchor)
+  and three remote bots through bananagrams-connect (two of one owner, one that sends garbage)
+  plays: every bot plays, no match seats two bots of one owner, the bot that breaks the
+  protocol is paused after three matches and then refused, level 5 ends above level 1, and the
+  anchor is held.
+- Everyone who may not connect is refused with the status docs/arena.md says: no token and a
+  wrong one (401), a connection that is not a session (400), another path (404), a bot past its
+  connections (429), a paused bot (403).
+- Killed with SIGKILL mid-match and started again: the match it was playing is void, nothing is
+  rated twice, no player's process is left, the remote bots come back; SIGTERM then ends it,
+  and the connected bots with it.
+- Afterwards: `arena rerate` arrives at exactly the stored ratings; every rated match has one
+  game a rotation, each replaying from its log to its stored result; the API's documents.
+"""
+import atexit
+import json
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import remote_host
+from ws_client import handshake_bytes
+
+tree = remote_host.Tree(sys.argv, "arena-test-")
+build, source, work = tree.build, tree.source, tree.work
+arena, host, connect, reference = (os.path.join(build, "arena"), tree.host, tree.connect,
+                                   tree.reference)
+db = os.path.join(work, "arena.db")
+logs = os.path.join(work, "logs")
+garbage = "exec python3 %s garbage" % os.path.join(source, "tests", "bots", "test_bot.py")
+started = time.monotonic()
+started_processes = []  # ended however the test ends
+
+
+@atexit.register
+def end_them():
+    for process in started_processes:
+        if process.poll() is None:
+            process.kill()
+
+
+def check(condition, what):
+    remote_host.check(condition, what, "arena_test")
+
+
+def run(*args, timeout=60):
+    return subprocess.run([arena, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def api(port, path):
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, None
+
+
+def upgrade_status(port, path, extra=()):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(handshake_bytes("127.0.0.1", port, path, extra=extra))
+        return int(s.recv(4096).split(b" ")[1])
+
+
+class Arena:
+    """The arena serving, its stderr read as it comes (every line kept)."""
+
+    def __init__(self, port=0):
+        self.process = subprocess.Popen(
+            [arena, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port, "--logs", logs,
+             "--max-wait", "2", "--concurrency", "2", "--connections-per-bot", "1",
+             "--stop-grace", "5",
+             # Levels 3 and 1 take seconds over each move: no game waits for them for long.
+             "--game-timeout", "10"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        started_processes.append(self.process)
+        self.lines = []
+        found = None
+        while not found:
+            line = self.process.stderr.readline()
+            check(line, "the arena said no address: %s" % self.said())
+            self.lines.append(line)
+            found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+        self.port = int(found.group(1))
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def said(self):
+        return "".join(self.lines)
+
+
+def start_bot(token_file, command, version=None):
+    args = [connect, "--token-file", token_file, "--retry", "20", "--words", "from-seat"]
+    if version:
+        args += ["--bot-version", version]
+    bot = subprocess.Popen(args + ["ws://127.0.0.1:%d/bot" % port, "--", command],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started_processes.append(bot)
+    return bot
+
+
+def players_left():
+    ps = subprocess.run(["pgrep", "-f", r"/reference_bot --level [531]$|test_bot.py garbage"],
+                        capture_output=True, text=True)
+    return ps.stdout.split()
+
+
+def wait_until(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.25)
+    check(False, "waited %d s for %s" % (seconds, what))
+
+
+# ---- bots, from the command line ----
+check(run("bot", "add", "x").returncode == 2, "bot add without --db")
+for name, level, anchor in (("L5", 5, None), ("L3", 3, "25"), ("L1", 1, None)):
+    args = ["bot", "add", "--db", db, name, "--command", "%s --level %d" % (reference, level)]
+    added = run(*args + (["--anchor", anchor] if anchor else []))
+    check(added.returncode == 0 and added.stdout == "", "a house bot: %s" % added.stderr)
+tokens = {}
+for name, owner in (("r1", "alice"), ("r2", "alice"), ("bad", "carol")):
+    added = run("bot", "add", "--db", db, name, "--owner", owner)
+    check(added.returncode == 0 and re.fullmatch(r"[A-Za-z0-9_-]{32}\n", added.stdout),
+          "a remote bot's token on its last line: %r %s" % (added.stdout, added.stderr))
+    tokens[name] = added.stdout.strip()
+    path = os.path.join(work, name + ".token")
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(tokens[name] + "\n")
+for file in (db, db + "-wal"):
+    if os.path.exists(file):
+        held = open(file, "rb").read()
+        check(all(t.encode() not in held for t in tokens.values()), "a token in " + file)
+for args, said in [(["bot", "add", "--db", db, "r1"], "already"),
+                   (["bot", "add", "--db", db, "has space"], "cannot be a bot's name"),
+                   (["bot", "add", "--db", db, "x", "--anchor", "3"], "house bot"),
+                   (["bot", "disable", "--db", db, "nobody"], "no bot named"),
+                   (["serve", "--db", db], "--listen")]:
+    refused = run(*args)
+    check(refused.returncode == 2 and said in refused.stderr, "%s: %s" % (args, refused.stderr))
+
+# ---- the arena plays ----
+served = Arena()
+port = served.port
+token_file = {name: os.path.join(work, name + ".token") for name in tokens}
+# The remote bots run the reference bot by another name: a house bot's processes are found by
+# its own.
+remote_reference = os.path.join(work, "remote_reference_bot")
+os.symlink(os.path.abspath(reference), remote_reference)
+bots = [start_bot(token_file["r1"], "%s --level 5" % remote_reference, "v1"),
+        start_bot(token_file["r2"], "%s --level 4" % remote_reference),
+        start_bot(token_file["bad"], garbage)]
+with open(os.path.join(work, "wrong.token"), "w") as f:
+    f.write("W" * 32 + "\n")
+wrong = subprocess.run([connect, "--token-file", os.path.join(work, "wrong.token"),
+                        "ws://127.0.0.1:%d/bot" % port, "--", "true"],
+                       capture_output=True, text=True, timeout=60)
+check(wrong.returncode == 1 and "401" in wrong.stderr, "a wrong token: %s" % wrong.stderr)
+for path, extra, status in [
+        ("/bot", (), 401),
+        ("/bot", ("Authorization: Bearer " + "W" * 32, "X-Bananagrams-Session: 1"), 401),
+        ("/bot", ("Authorization: Bearer " + tokens["r2"],), 400),
+        ("/seat/" + tokens["r2"], ("X-Bananagrams-Session: 1",), 404)]:
+    got = upgrade_status(port, path, extra)
+    check(got == status, "%s %s: %d, not %d" % (path, extra, got, status))
+# r1 connects once: a second connection is over its --connections-per-bot.
+wait_until(lambda: any(w["bot"] == "r1" for w in api(port, "/api/queue")[1]["waiting"]) or
+           any("r1" in m["bots"] for m in api(port, "/api/queue")[1]["playing"]), 30,
+           "r1 in the queue")
+second = subprocess.run([connect, "--token-file", token_file["r1"],
+                         "ws://127.0.0.1:%d/bot" % port, "--", "true"],
+                        capture_output=True, text=True, timeout=60)
+check(second.returncode == 1 and "429" in second.stderr, "a second connection: %s" % second.stderr)
+
+
+def played(name):
+    status, bot = api(port, "/api/bots/" + name)
+    return sum(v["matches_played"] for v in bot["versions"]) if status == 200 else 0
+
+
+def paused(name):
+    return api(port, "/api/bots/" + name)[1]["paused"]
+
+
+wait_until(lambda: paused("bad"), 120, "the bot that sends garbage paused: " + served.said())
+check("protocol error" in paused("bad") or "protocol" in paused("bad"),
+      "why it is paused: %s" % paused("bad"))
+listed = run("bot", "list", "--db", db)
+check(re.search(r"bad .* paused: out of 3 matches in a row", listed.stdout), listed.stdout)
+again = subprocess.run([connect, "--token-file", token_file["bad"], "ws://127.0.0.1:%d/bot" % port,
+                        "--", garbage], capture_output=True, text=True, timeout=60)
+check(again.returncode == 1 and "403" in again.stderr and "paused" in again.stderr,
+      "a paused bot connecting: %s" % again.stderr)
+wait_until(lambda: all(played(b) >= 2 for b in ("L5", "L3", "L1", "r1", "r2")), 150,
+           "every bot to play two matches: %s" % served.said())
+
+# ---- killed mid-match, and started again ----
+wait_until(lambda: api(port, "/api/queue")[1]["playing"], 30, "a match playing")
+served.process.kill()
+served.process.wait(timeout=30)
+wait_until(lambda: not players_left(), 15, "no player left of the killed arena")
+served = Arena(port)  # where the bots come back
+wait_until(lambda: "voided" in served.said(), 10, "the restarted arena to void the match")
+# The remote bots come back (connect tries again) and play on.
+before = {b: played(b) for b in ("r1", "r2")}
+wait_until(lambda: all(played(b) > before[b] for b in before), 90, "the remote bots to play again")
+served.process.send_signal(15)
+served.process.wait(timeout=60)
+time.sleep(0.2)
+check(served.process.returncode == 0 and "closed (SIGTERM)" in served.said(),
+      "SIGTERM: %s" % served.said())
+for bot in bots[:2]:
+    bot_out, bot_err = bot.communicate(timeout=30)
+    check(bot.returncode == 0 and "the host has no more" in bot_err,
+          "a remote bot when the arena closed: %d %s" % (bot.returncode, bot_err))
+bots[2].communicate(timeout=30)
+check(not players_left(), "players left: %s" % players_left())
+
+# ---- afterwards: the archive ----
+rerated = run("rerate", "--db", db, "--json")
+check(rerated.returncode == 0 and json.loads(rerated.stdout)["agree"], rerated.stdout)
+con = sqlite3.connect(db)
+owners = dict(con.execute("SELECT e.id, b.owner FROM entries e JOIN bots b ON b.id = e.bot_id"))
+states = dict(con.execute("SELECT state, COUNT(*) FROM matches GROUP BY state"))
+check(states.get("void", 0) >= 1 and states.get("rated", 0) >= 8 and "running" not in states,
+      "the matches' states: %s" % states)
+for (match,) in con.execute("SELECT id FROM matches WHERE state = 'rated'"):
+    entries = [e for (e,) in con.execute("SELECT entry_id FROM match_entries WHERE match_id = ?",
+                                         (match,))]
+    games = list(con.execute("SELECT rotation, log, result FROM games WHERE match_id = ? "
+                             "ORDER BY rotation", (match,)))
+    check(len(set(owners[e] for e in entries)) == len(entries), "match %d: one owner twice" % match)
+    check([g[0] for g in games] == list(range(len(entries))), "match %d: its rotations" % match)
+    for rotation, log, result in games:
+        stored = json.loads(result)
+        replay = subprocess.run([host, "--replay", log, "--json", "--quiet"], capture_output=True,
+                                text=True, timeout=60)
+        check(replay.returncode == 0, "match %d game %d: %s" % (match, rotation, replay.stderr))
+        replayed = json.loads(replay.stdout)
+        check(replayed["winner"] == stored["winner"] and
+              [p["rank"] for p in replayed["players"]] == [p["rank"] for p in stored["players"]],
+              "match %d game %d replays to another result" % (match, rotation))
+for (match,) in con.execute("SELECT id FROM matches WHERE state = 'void'"):
+    check(con.execute("SELECT COUNT(*) FROM match_entries WHERE match_id = ?",
+                      (match,)).fetchone()[0] == 0, "a void match %d rated" % match)
+
+standings = json.loads(run("standings", "--db", db, "--json").stdout)["leaderboard"]
+order = [row["name"] for row in standings]
+check(order.index("L5") < order.index("L1"), "level 5 below level 1: %s" % order)
+anchor = next(row for row in standings if row["name"] == "L3")
+check(anchor["rating"] == {"mu": 25.0, "sigma": 0.0}, "the anchor moved: %s" % anchor)
+check(all(row["matches"] >= 1 for row in standings), "a bot never played: %s" % standings)
+r1 = [row for row in standings if row["name"] == "r1"][0]
+check(r1["version"] == "v1", "r1's version: %s" % r1)
+print("arena_test: all passed in %.0f s" % (time.monotonic() - started))
