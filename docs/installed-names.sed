@@ -24,6 +24,7 @@ s/(^|[^[:alnum:]_./-])(build|\$B)\/host([^-_.[:alnum:]]|$)/\1bananagrams-host\3/
 s/(^|[^[:alnum:]_./-])(build|\$B)\/tournament([^-_.[:alnum:]]|$)/\1bananagrams-tournament\3/g
 s/(^|[^[:alnum:]_./-])(build|\$B)\/reference_bot([^-_.[:alnum:]]|$)/\1bananagrams-reference-bot\3/g
 s/(^|[^[:alnum:]_./-])(build|\$B)\/connect([^-_.[:alnum:]]|$)/\1bananagrams-connect\3/g
+s/(^|[^[:alnum:]_./-])(build|\$B)\/arena([^-_.[:alnum:]]|$)/\1bananagrams-arena\3/g
 s/(^|[^[:alnum:]_./-])(build|\$B)\/example_player_(cpp|go)([^-_.[:alnum:]]|$)/\1.\/example_player_\3\4/g
 s/B=build; //g
 #    "`X` (installed as `X`)", which step 2 makes of a sentence that names both, says it once.

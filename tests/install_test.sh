@@ -87,7 +87,7 @@ assert not long, long
 print("changelog: %s, with its %d bullets of NEWS.md" % (found, len(bullets)))
 PY
 # Every installed program says the one version.
-for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot \
+for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot bananagrams-arena \
         bananagrams-connect; do
     [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
