@@ -61,9 +61,9 @@ void Lobby::wait(std::string token, Sitter& sitter) {
     const std::string hash = token_hash(token);
     if (const auto playing = playing_.find(&sitter); playing != playing_.end() &&
                                                      playing->second.queued.bearer_hash == hash &&
-                                                     playing->second.games_left > 0) {
-        // Between two games of its match: the next seat made for it comes from the desk.
-        playing->second.at_desk = true;
+                                                     --playing->second.games_left > 0) {
+        // Between two games of its match (one has just ended for it): the next seat made for
+        // it comes from the desk.
         desk_.wait(playing->second.seat_token, sitter);
         return;
     }
@@ -118,18 +118,14 @@ void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
     if (queued == queue_.end())
         return;
     // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
-    playing_[sitter] = {*queued, seat_token, games, true};
+    playing_[sitter] = {*queued, seat_token, games};
     queue_.erase(queued);
     desk_.expect(seat_token, games);
     desk_.wait(seat_token, *sitter);
 }
 
-void Lobby::seat_made(const std::string& seat_token) {
-    for (auto& [sitter, playing] : playing_)
-        if (playing.seat_token == seat_token) {
-            --playing.games_left;
-            playing.at_desk = false;
-        }
+void Lobby::forget(Sitter& sitter) {
+    stop_waiting(sitter);
 }
 
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
@@ -139,13 +135,18 @@ void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
         if (std::find(seat_tokens.begin(), seat_tokens.end(), playing.seat_token) ==
             seat_tokens.end())
             return false;
-        if (playing.at_desk) {
+        // Cut short, it waits at the desk for a seat that will not come: back to the queue. (One
+        // in a seat, or whose game has just ended, comes back by itself: wait().)
+        if (desk_.waiting(*sitter)) {
             desk_.stop_waiting(*sitter);
             back.push_back(playing.queued);
         }
         return true;
     });
     for (Queued& q : back) {
+        if (std::any_of(queue_.begin(), queue_.end(),
+                        [&](const Queued& in) { return in.sitter == q.sitter; }))
+            continue;
         if (closing_) {
             q.sitter->no_more_games();
             continue;

@@ -51,14 +51,13 @@ class Lobby final : public remote::Gate {
     int games_after(std::string_view token, const remote::RemoteSeat* playing) const override;
     void wait(std::string token, Sitter& sitter) override;
     void stop_waiting(Sitter& sitter) override;
+    void forget(Sitter& sitter) override;
     void refused(const Refusal& refusal, const std::string& peer) const override;
 
     // The matchmaker's side: who waits, and taking one of them to a match of `games` games,
     // whose seats the desk gives it under `seat_token`.
     const std::vector<Queued>& queue() const { return queue_; }
     void take(Sitter* sitter, const std::string& seat_token, int games);
-    // A seat has been made under `seat_token` (one of its match's games begins).
-    void seat_made(const std::string& seat_token);
     // A match is over: a connection of it waiting at the desk for a game that will not come
     // (the match was cut short) is back in the queue.
     void match_over(const std::vector<std::string>& seat_tokens);
@@ -75,8 +74,7 @@ class Lobby final : public remote::Gate {
     struct Playing {
         Queued queued;  // as it waited
         std::string seat_token;
-        int games_left = 0;    // seats still to be made for it
-        bool at_desk = false;  // waiting there for the next
+        int games_left = 0;  // its match's games not yet over for it
     };
 
     Store& store_;

@@ -101,13 +101,9 @@ class ArenaSeats final : public SeatSource {
             return venue_.seat(request);
         remote::RemoteSeat::Options options;
         options.grace_ms = 0;  // a bot comes back to /bot, not to a seat: its player has left
-        if (on_seat)
-            on_seat(remote->second);
         return std::make_unique<remote::RemoteSeat>(request.loop, desk_, remote->second, options);
     }
     bool one_game_at_a_time(int command) const override { return remote_.count(command) > 0; }
-    // A remote seat is being made, under this token.
-    std::function<void(const std::string& seat_token)> on_seat;
 
   private:
     const Venue& venue_;
@@ -208,7 +204,6 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
         store_, desk_, [loop] { return uv_now(loop); }, settings_.lobby);
     lobby_->on_note = [this](const std::string& line) { note("{}", line); };
     lobby_->on_queue = [this] { tick_timer_->start(0); };
-    seats_->on_seat = [this](const std::string& token) { lobby_->seat_made(token); };
     const Dictionary& dictionary = venue_->dictionary();
     auto for_players = serve::for_players(
         settings_.game, settings_.matchmaker.max_players, dictionary,

@@ -62,6 +62,11 @@ void Desk::wait(std::string token, Sitter& sitter) {
     waiting_.push_back({std::move(token), &sitter});
 }
 
+bool Desk::waiting(const Sitter& sitter) const {
+    return std::any_of(waiting_.begin(), waiting_.end(),
+                       [&](const Waiting& w) { return w.sitter == &sitter; });
+}
+
 void Desk::stop_waiting(Sitter& sitter) {
     std::erase_if(waiting_, [&](const Waiting& entry) { return entry.sitter == &sitter; });
 }

@@ -53,6 +53,8 @@ class Desk final : public Gate {
     int games_after(std::string_view token, const RemoteSeat* playing) const override;
     void wait(std::string token, Sitter& sitter) override;
     void stop_waiting(Sitter& sitter) override;
+    // Whether `sitter` waits here now for a seat of its token.
+    bool waiting(const Sitter& sitter) const;
     // `seat`'s door has opened: a session waiting for its token takes it.
     void opened(RemoteSeat& seat);
 

@@ -56,6 +56,8 @@ class Gate {
     // is given one, told there is none, or stops waiting.
     virtual void wait(std::string token, Sitter& sitter) = 0;
     virtual void stop_waiting(Sitter& sitter) = 0;
+    // `sitter`'s connection is gone, whatever it was doing: nothing may be asked of it again.
+    virtual void forget(Sitter&) {}
     // A connection refused (by the gate, or by the server: its caps), with the client's address.
     virtual void refused(const Refusal& refusal, const std::string& peer) const = 0;
 

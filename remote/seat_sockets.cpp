@@ -42,6 +42,7 @@ class SeatLink final : public serve::WebSocketService::Connection,
             gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
             seat->drop("the connection closed");
+        gate_.forget(*this);
     }
 
     // The seat's side.
@@ -58,7 +59,11 @@ class SeatLink final : public serve::WebSocketService::Connection,
         // next seat, if any is to come.
         const int after = gate_.games_after(token_, seat);
         control({{"type", "end"}, {"games_after", after}});
-        wait();
+        // What the bot wrote before the client took its end may still be on its way: nothing
+        // of the connection is read until the answer to a fence sent after the end, which
+        // comes after all of it; then the session waits for its next seat.
+        draining_ = true;
+        socket_.fence();
     }
     bool session() const override { return session_; }
     void begins(Begins how) override {
@@ -105,6 +110,10 @@ class SeatLink final : public serve::WebSocketService::Connection,
         if (seat_)
             seat_->pong(rtt_ms);
     }
+    void fenced() override {
+        if (std::exchange(draining_, false))
+            wait();
+    }
     // The player closed its connection, as a process closes its output: it has left; but a
     // client going away (1001: a page reloaded or closed, a laptop going to sleep) has dropped
     // it, and may come back within the grace.
@@ -138,6 +147,7 @@ class SeatLink final : public serve::WebSocketService::Connection,
     RemoteSeat* seat_;   // null while it holds none
     bool session_;
     bool waiting_ = false;
+    bool draining_ = false;  // a session's game over: until the fence's answer
     std::uint64_t had_;
     serve::Headers headers_;
 };

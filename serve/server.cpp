@@ -193,6 +193,10 @@ struct Server::Socket final : WebSocket {
         ping_due = true;
         lws_callback_on_writable(wsi);
     }
+    void fence() override {
+        out.push_fence();
+        queued(true);
+    }
     void close(int code, std::string_view reason) override {
         closing = true;
         close_code = code;
@@ -239,6 +243,9 @@ bool write_whole(lws* wsi, std::string_view bytes, lws_write_protocol how) {
            static_cast<int>(bytes.size());
 }
 
+// The last byte of a fence's ping (WebSocket::fence), which a ping's payload never has.
+constexpr char fence_mark = 'F';
+
 // A socket's turn to write: a ping that is due, then its messages, then, once they are all
 // written and it is closing, its close frame.
 int write_socket(lws* wsi, Server::Socket& socket) {
@@ -254,6 +261,18 @@ int write_socket(lws* wsi, Server::Socket& socket) {
     }
     if (!socket.out.empty()) {
         const auto next = socket.out.front(chunk_bytes);
+        if (next.fence) {
+            // Its payload tells its answer from a ping's: the mark after the time.
+            char payload[sizeof(std::uint64_t) + 1];
+            const std::uint64_t now = uv_hrtime();
+            std::memcpy(payload, &now, sizeof now);
+            payload[sizeof now] = fence_mark;
+            if (!write_whole(wsi, {payload, sizeof payload}, LWS_WRITE_PING))
+                return -1;
+            socket.out.sent(0);
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
         if (!write_whole(wsi, next.bytes, next.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT))
             return -1;
         socket.out.sent(next.bytes.size());
@@ -644,7 +663,9 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
             return socket->gone ? -1 : 0;
         case LWS_CALLBACK_RECEIVE_PONG: {
             std::uint64_t sent = 0;
-            if (len == sizeof sent) {
+            if (len == sizeof sent + 1 && static_cast<const char*>(in)[sizeof sent] == fence_mark)
+                socket->connection->fenced();
+            else if (len == sizeof sent) {
                 std::memcpy(&sent, in, sizeof sent);
                 const std::uint64_t now = uv_hrtime();
                 if (sent <= now)

@@ -75,7 +75,7 @@ bool MessageQueue::push_text(std::string_view bytes) {
         return false;
     if (bytes.empty())
         return true;
-    if (!parts_.empty() && !parts_.back().binary) {
+    if (!parts_.empty() && parts_.back().kind == Part::text) {
         Part& back = parts_.back();
         // Alone, it is being sent: what was sent is dropped once it is most of it.
         if (parts_.size() == 1 && start_ > 0 && start_ >= back.bytes.size() / 2) {
@@ -84,7 +84,7 @@ bool MessageQueue::push_text(std::string_view bytes) {
         }
         back.bytes.append(bytes);
     } else {
-        parts_.push_back({false, std::string(bytes)});
+        parts_.push_back({Part::text, std::string(bytes)});
     }
     size_ += bytes.size();
     return true;
@@ -93,16 +93,22 @@ bool MessageQueue::push_text(std::string_view bytes) {
 bool MessageQueue::push_binary(std::string_view message) {
     if (message.size() > limit_ - size_)
         return false;
-    parts_.push_back({true, std::string(message)});
+    parts_.push_back({Part::binary, std::string(message)});
     size_ += message.size();
     return true;
+}
+
+void MessageQueue::push_fence() {
+    parts_.push_back({Part::fence, {}});
 }
 
 MessageQueue::Front MessageQueue::front(std::size_t most) const {
     if (parts_.empty())
         return {};
     const Part& part = parts_.front();
-    if (part.binary)
+    if (part.kind == Part::fence)
+        return {{}, false, true};
+    if (part.kind == Part::binary)
         return {part.bytes, true};
     return {std::string_view(part.bytes).substr(start_, most), false};
 }

@@ -84,9 +84,12 @@ class MessageQueue {
     // False, and nothing taken, when the bytes would take it over its limit.
     bool push_text(std::string_view bytes);
     bool push_binary(std::string_view message);
+    // A fence: a ping sent after everything queued before it (WebSocket::fence).
+    void push_fence();
     struct Front {
         std::string_view bytes;  // a text message's (up to `most`), or a binary one's whole
         bool binary = false;
+        bool fence = false;  // no bytes: the fence's ping goes now (then sent(0))
     };
     // What goes next; then sent() with how many of its bytes were.
     Front front(std::size_t most) const;
@@ -96,7 +99,7 @@ class MessageQueue {
 
   private:
     struct Part {
-        bool binary = false;
+        enum Kind { text, binary, fence } kind = text;
         std::string bytes;
     };
     std::size_t limit_;

@@ -30,6 +30,9 @@ class WebSocket {
     virtual std::size_t unsent_bytes() const = 0;
     // A ping: its answer comes to Connection::pong.
     virtual void ping() = 0;
+    // A ping sent after everything given so far: its answer comes to Connection::fenced, after
+    // every byte the client sent before it read what came before the fence.
+    virtual void fence() = 0;
     // After what it was given, a close frame with `code` and `reason` (cut to 120 bytes), and
     // the connection ends.
     virtual void close(int code, std::string_view reason) = 0;
@@ -66,6 +69,8 @@ class WebSocketService {
         // A message's bytes as they come (a message may come in parts), text or binary.
         virtual void received(std::string_view bytes) = 0;
         virtual void pong(double rtt_ms) = 0;
+        // The answer to the fence (WebSocket::fence).
+        virtual void fenced() {}
         // The client sent a close frame, with its code (1005: none) and reason.
         virtual void closed_by_peer(int code, std::string_view reason) = 0;
         // The connection is gone, for `why` (after closed_by_peer too); nothing follows.

@@ -210,3 +210,30 @@ TEST_CASE(
     const json peel = {{"decision", {{"type", "peel_accepted"}, {"bunch", 3}}}};
     CHECK(bg::serve::without_seed(peel) == peel);
 }
+
+TEST_CASE("serve: a fence in a WebSocket's queue goes after what was queued before it, in order",
+          "[serve][websocket]") {
+    bg::serve::MessageQueue queue(1024);
+    REQUIRE(queue.push_text("P0001AB"));
+    queue.push_fence();
+    REQUIRE(queue.push_binary("{\"type\":\"start\"}"));
+    auto front = queue.front(100);
+    CHECK(front.bytes == "P0001AB");
+    CHECK_FALSE(front.fence);
+    queue.sent(front.bytes.size());
+    front = queue.front(100);
+    CHECK(front.fence);
+    CHECK(front.bytes.empty());
+    queue.sent(0);
+    front = queue.front(100);
+    CHECK(front.binary);
+    CHECK(front.bytes == "{\"type\":\"start\"}");
+    // Text after a fence is not joined to text before it.
+    bg::serve::MessageQueue texts(1024);
+    REQUIRE(texts.push_text("a"));
+    texts.push_fence();
+    REQUIRE(texts.push_text("b"));
+    CHECK(texts.front(100).bytes == "a");
+    texts.sent(1);
+    CHECK(texts.front(100).fence);
+}
