@@ -254,6 +254,24 @@ int Arena::run() {
     }
     EventLoop loop;
     loop_ = loop.get();
+    // What runs on the loop goes before the loop does, however this ends: its handles are closed
+    // while their loop is there to close them.
+    struct Release {
+        Arena& arena;
+        EventLoop& loop;
+        ~Release() {
+            arena.signals_.clear();
+            arena.playing_.clear();
+            arena.leaving_.clear();
+            arena.server_.reset();
+            arena.sockets_.reset();
+            arena.lobby_.reset();
+            arena.tick_timer_.reset();
+            arena.reaper_.reset();
+            arena.stop_timer_.reset();
+            loop.run();
+        }
+    } release{*this, loop};
     tick_timer_ = std::make_unique<Timer>(loop_, [this] { tick(); });
     reaper_ = std::make_unique<Timer>(loop_, [this] { match_over(); });
     stop_timer_ = std::make_unique<Timer>(loop_, [this] {
@@ -266,9 +284,6 @@ int Arena::run() {
         signals_.emplace_back(loop_, signum, [this](int s) { stop(s); });
     signals_.emplace_back(loop_, SIGHUP, [this](int) { reload(); });
     tick_timer_->start(0);
-    loop.run();
-    signals_.clear();
-    lobby_.reset();
     loop.run();
     note("closed{}", signal_ ? fmt::format(" (SIG{})", sigabbrev_np(signal_)) : "");
     return exit_done;
