@@ -45,11 +45,42 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     if (!valid_version(knock.version))
         return Refusal{400, "X-Bananagrams-Bot-Version: up to 64 printable characters, no spaces"};
     if (connections(bot->id) >= options_.connections_per_bot)
-        return Refusal{429, fmt::format("{} has {} connections already, its most: try again once "
-                                        "one has closed",
-                                        bot->name, options_.connections_per_bot)};
+        return Refusal{429,
+                       fmt::format("{} has {} connections already, its most: try again once "
+                                   "one has closed",
+                                   bot->name, options_.connections_per_bot),
+                       10};
+    if (auto over = minute_limit(*bot))
+        return *over;
+    if (auto over = day_limit(*bot))
+        return *over;
     knocked_[token_hash(bearer)] = {std::string(knock.version), std::string(knock.peer)};
     return Wait{};
+}
+
+std::optional<remote::Gate::Refusal> Lobby::minute_limit(const Bot& bot) const {
+    const std::uint64_t now = now_ms_();
+    auto& arrived = arrivals_[bot.id];
+    while (!arrived.empty() && arrived.front() + 60'000 <= now)
+        arrived.pop_front();
+    if (static_cast<int>(arrived.size()) >= options_.connections_a_minute)
+        return Refusal{429,
+                       fmt::format("{} has connected {} times in the last minute, its most",
+                                   bot.name, options_.connections_a_minute),
+                       static_cast<int>((arrived.front() + 60'000 - now + 999) / 1000)};
+    return std::nullopt;
+}
+
+std::optional<remote::Gate::Refusal> Lobby::day_limit(const Bot& bot) const {
+    if (options_.matches_a_day <= 0)
+        return std::nullopt;
+    const auto [played, wait_s] = store_.matches_in_last_day(bot.id);
+    if (played < options_.matches_a_day)
+        return std::nullopt;
+    return Refusal{
+        429,
+        fmt::format("{} has played {} matches in the last 24 hours, its most", bot.name, played),
+        std::max(wait_s, 1)};
 }
 
 int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
@@ -73,8 +104,8 @@ void Lobby::wait(std::string token, Sitter& sitter) {
         return;
     }
     const auto bot = store_.bot_by_token(token);
-    if (!bot || !bot->paused.empty()) {
-        sitter.no_more_games();  // disabled, removed or paused meanwhile
+    if (!bot || !bot->paused.empty() || day_limit(*bot)) {
+        sitter.no_more_games();  // disabled, removed, paused, or its day's matches played
         return;
     }
     const auto said = knocked_.find(hash);
@@ -85,7 +116,10 @@ void Lobby::wait(std::string token, Sitter& sitter) {
     if (returning)
         return;
     queue_.push_back({&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash});
-    if (on_note && arrived_.insert(&sitter).second)
+    const bool arriving = arrived_.insert(&sitter).second;
+    if (arriving)
+        arrivals_[bot->id].push_back(now_ms_());
+    if (on_note && arriving)
         on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, peer,
                             version.empty() ? "" : " as version " + escape_for_terminal(version),
                             connections(bot->id), connections(bot->id) == 1 ? "" : "s"));

@@ -6,11 +6,13 @@
 // connection and match, never shown to anyone); once the match is over it is back in the queue.
 //
 // Refused, with an HTTP status and a sentence: another path (404), no token or one no active
-// bot has (401), a house bot's token (403), a connection that is not a session (400), a bot with
-// --connections-per-bot connections already (429).
+// bot has (401), a house bot's token or a paused bot's (403), a connection that is not a session
+// (400), a bot past a limit (429, with the seconds to wait: its connections at once, its new
+// connections in the last minute, its matches in the last day).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -27,7 +29,9 @@ namespace bg::arena {
 class Lobby final : public remote::Gate {
   public:
     struct Options {
-        int connections_per_bot = 4;
+        int connections_per_bot = 4;    // at once
+        int connections_a_minute = 30;  // new ones, per bot
+        int matches_a_day = 0;          // per bot, in the last 24 hours (0: no limit)
     };
     // A connection waiting in the queue.
     struct Queued {
@@ -87,6 +91,11 @@ class Lobby final : public remote::Gate {
     // token's hash: read as it begins to wait.
     mutable std::map<std::string, std::pair<std::string, std::string>> knocked_;
     std::set<Sitter*> arrived_;  // connections said to have connected
+    // Why a bot may not connect now: its new connections in the last minute; its matches in
+    // the last day (nor play on); none when it may.
+    std::optional<Refusal> minute_limit(const Bot& bot) const;
+    std::optional<Refusal> day_limit(const Bot& bot) const;
+    mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
     bool closing_ = false;
 };
 

@@ -73,6 +73,9 @@ Settings read_settings(const po::variables_map& vm) {
     s.house_seats = static_cast<int>(options::count(vm, "house-seats", 1, 100));
     s.lobby.connections_per_bot =
         static_cast<int>(options::count(vm, "connections-per-bot", 1, 100));
+    s.lobby.connections_a_minute =
+        static_cast<int>(options::count(vm, "connections-a-minute", 1, 10'000));
+    s.lobby.matches_a_day = static_cast<int>(options::count(vm, "matches-a-day", 0, 1'000'000));
     s.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
     SandboxConfig sandbox;
@@ -586,6 +589,12 @@ po::options_description serve_options() {
          "matches at once of each house bot")
         ("connections-per-bot", po::value<std::string>()->value_name("N")->default_value("4"),
          "a remote bot's connections at once (each one its own match): more are refused (429)")
+        ("connections-a-minute", po::value<std::string>()->value_name("N")->default_value("30"),
+         "a remote bot's new connections in any minute: more are refused (429, with the seconds "
+         "to wait)")
+        ("matches-a-day", po::value<std::string>()->value_name("N")->default_value("0"),
+         "a remote bot's matches in any 24 hours, 0 for no limit: past it, its connections are "
+         "closed after their match and refused (429, with the seconds to wait)")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(20),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
          "they are voided");

@@ -535,6 +535,18 @@ std::vector<Store::Played> Store::history(int entry) const {
     return all;
 }
 
+std::pair<int, int> Store::matches_in_last_day(int bot) const {
+    SQLite::Statement q(*db_,
+                        "SELECT COUNT(*), COALESCE(CAST((julianday(MIN(m.finished)) + 1 - "
+                        "julianday('now')) * 86400 AS INTEGER) + 1, 0) FROM match_entries e "
+                        "JOIN entries n ON n.id = e.entry_id JOIN matches m ON m.id = "
+                        "e.match_id WHERE n.bot_id = ? AND m.finished >= strftime("
+                        "'%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')");
+    q.bind(1, bot);
+    q.executeStep();
+    return {q.getColumn(0).getInt(), q.getColumn(1).getInt()};
+}
+
 std::vector<StoredGame> Store::games_of(int match) const {
     SQLite::Statement q(
         *db_, "SELECT rotation, log, result FROM games WHERE match_id = ? ORDER BY rotation");

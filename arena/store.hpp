@@ -131,6 +131,9 @@ class Store {
         Rated rated;
     };
     std::vector<Played> history(int entry) const;
+    // The bot's matches (rated or void) that finished in the last 24 hours, and the seconds
+    // until the first of them is 24 hours old (0 when none).
+    std::pair<int, int> matches_in_last_day(int bot) const;
 
   private:
     explicit Store(std::unique_ptr<SQLite::Database> db);

@@ -628,8 +628,11 @@ int Server::on_upgrade(lws* wsi) {
         return 0;
     refuse(wsi, *refusal);
     const std::string body = refusal->why + "\n";
+    Headers more;
+    if (refusal->retry_after_s > 0)
+        more.emplace_back("retry-after:", std::to_string(refusal->retry_after_s));
     if (!write_headers(wsi, static_cast<unsigned>(refusal->status), "text/plain; charset=utf-8",
-                       body.size()))
+                       body.size(), more))
         return -1;
     return write_whole(wsi, body, LWS_WRITE_HTTP_FINAL) ? 1 : -1;
 }

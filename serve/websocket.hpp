@@ -43,6 +43,7 @@ class WebSocketService {
     struct Refusal {
         int status = 403;  // an HTTP status; or, once open, a close code (1009: too large)
         std::string why;
+        int retry_after_s = 0;  // the seconds to wait before trying again (Retry-After), or 0
     };
     // The upgrade request as the service reads it.
     class Upgrade {

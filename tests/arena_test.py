@@ -69,20 +69,34 @@ def api(port, path):
         return e.code, None
 
 
-def upgrade_status(port, path, extra=()):
+def upgrade(port, path, extra=()):
+    """An upgrade's status and response headers (lower-case names)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(handshake_bytes("127.0.0.1", port, path, extra=extra))
-        return int(s.recv(4096).split(b" ")[1])
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    lines = head.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, _, v in
+                   (line.partition(":") for line in lines[1:]))
+    return int(lines[0].split()[1]), headers
+
+
+def upgrade_status(port, path, extra=()):
+    return upgrade(port, path, extra)[0]
 
 
 class Arena:
     """The arena serving, its stderr read as it comes (every line kept)."""
 
-    def __init__(self, port=0):
+    def __init__(self, port=0, limits=()):
         self.process = subprocess.Popen(
             [arena, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port, "--logs", logs,
              "--max-wait", "2", "--concurrency", "2", "--connections-per-bot", "1",
-             "--stop-grace", "5",
+             "--stop-grace", "5", *limits,
              # Levels 3 and 1 take seconds over each move: no game waits for them for long.
              "--game-timeout", "10"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -270,4 +284,19 @@ check(anchor["rating"] == {"mu": 25.0, "sigma": 0.0}, "the anchor moved: %s" % a
 check(all(row["matches"] >= 1 for row in standings), "a bot never played: %s" % standings)
 r1 = [row for row in standings if row["name"] == "r1"][0]
 check(r1["version"] == "v1", "r1's version: %s" % r1)
+# ---- limits: past them, 429 with the seconds to wait ----
+r3 = run("bot", "add", "--db", db, "r3").stdout.strip()
+served = Arena(limits=("--matches-a-day", "1", "--connections-a-minute", "2"))
+session = ("X-Bananagrams-Session: 1",)
+status, headers = upgrade(served.port, "/bot", ("Authorization: Bearer " + tokens["r2"],) + session)
+check(status == 429 and 0 < int(headers.get("retry-after", "0")) <= 86400,
+      "a bot past its matches a day: %d %s" % (status, headers))
+for attempt in range(3):
+    status, headers = upgrade(served.port, "/bot", ("Authorization: Bearer " + r3,) + session)
+    time.sleep(0.3)  # closed: the arena sees it go before the next
+    expected = 101 if attempt < 2 else 429
+    check(status == expected, "r3's connection %d: %d, not %d" % (attempt + 1, status, expected))
+check(0 < int(headers.get("retry-after", "0")) <= 60, "past its connections a minute: %s" % headers)
+served.process.send_signal(15)
+served.process.wait(timeout=60)
 print("arena_test: all passed in %.0f s" % (time.monotonic() - started))
