@@ -120,7 +120,10 @@ class Arena:
 
 
 def start_bot(token_file, command, version=None):
-    args = [connect, "--token-file", token_file, "--retry", "20", "--words", "from-seat"]
+    # --grace: a connection that drops (the arena killed) is tried again while the arena comes
+    # back, however long its players take to go under a loaded machine.
+    args = [connect, "--token-file", token_file, "--retry", "20", "--grace", "120", "--words",
+            "from-seat"]
     if version:
         args += ["--bot-version", version]
     bot = subprocess.Popen(args + ["ws://127.0.0.1:%d/bot" % port, "--", command],
