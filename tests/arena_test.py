@@ -17,7 +17,10 @@
   rated twice, no player's process is left, the remote bots come back; SIGTERM then ends it,
   and the connected bots with it.
 - Afterwards: `arena rerate` arrives at exactly the stored ratings; every rated match has one
-  game a rotation, each replaying from its log to its stored result; the API's documents.
+  game a rotation, each replaying from its log to its stored result.
+- Limits: a bot past its matches a day and one past its connections a minute are refused with
+  429 and Retry-After. The API's documents have the fields docs/arena.md names (config, a
+  match, a bot, 404 for what is not there), and /events begins with the leaderboard.
 """
 import atexit
 import json
@@ -287,9 +290,33 @@ check(anchor["rating"] == {"mu": 25.0, "sigma": 0.0}, "the anchor moved: %s" % a
 check(all(row["matches"] >= 1 for row in standings), "a bot never played: %s" % standings)
 r1 = [row for row in standings if row["name"] == "r1"][0]
 check(r1["version"] == "v1", "r1's version: %s" % r1)
-# ---- limits: past them, 429 with the seconds to wait ----
+# ---- limits: past them, 429 with the seconds to wait; and the API's documents ----
 r3 = run("bot", "add", "--db", db, "r3").stdout.strip()
 served = Arena(limits=("--matches-a-day", "1", "--connections-a-minute", "2"))
+status, config = api(served.port, "/api/config")
+check(status == 200 and config["version"] == 1 and config["matchmaker"]["max_players"] == 4 and
+      config["rating"]["model"] == "weng-lin-plackett-luce", "/api/config: %s" % config)
+(rated_id,) = con.execute("SELECT id FROM matches WHERE state = 'rated' LIMIT 1").fetchone()
+status, match = api(served.port, "/api/matches/%d" % rated_id)
+check(status == 200 and match["state"] == "rated" and
+      len(match["games"]) == len(match["entrants"]) and
+      all(set(e) >= {"bot", "bot_version", "seat", "rank", "before", "after"}
+          for e in match["entrants"]) and
+      all(g["result"]["players"] for g in match["games"]), "/api/matches/%d: %s" % (rated_id, match))
+status, bot = api(served.port, "/api/bots/L5")
+check(status == 200 and bot["kind"] == "house" and bot["versions"][0]["matches"] and
+      set(bot["versions"][0]["matches"][0]) >= {"match", "rank", "before", "after"},
+      "/api/bots/L5: %s" % bot)
+for missing in ("/api/matches/999999", "/api/bots/nobody", "/api/nothing"):
+    check(api(served.port, missing)[0] == 404, missing + " found")
+with urllib.request.urlopen("http://127.0.0.1:%d/events" % served.port, timeout=10) as stream:
+    first = []
+    while len(first) < 10 and not first[-1:] == [""] and \
+            not any(line.startswith("data:") for line in first):
+        first.append(stream.readline().decode())
+snapshot = next((line for line in first if line.startswith("data:")), "")
+check("event: snapshot" in "".join(first) and
+      json.loads(snapshot[len("data:"):])["leaderboard"], "/events: %s" % first)
 session = ("X-Bananagrams-Session: 1",)
 status, headers = upgrade(served.port, "/bot", ("Authorization: Bearer " + tokens["r2"],) + session)
 check(status == 429 and 0 < int(headers.get("retry-after", "0")) <= 86400,
