@@ -26,6 +26,7 @@ import atexit
 import json
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -44,7 +45,15 @@ arena, host, connect, reference = (os.path.join(build, "arena"), tree.host, tree
                                    tree.reference)
 db = os.path.join(work, "arena.db")
 logs = os.path.join(work, "logs")
-garbage = "exec python3 %s garbage" % os.path.join(source, "tests", "bots", "test_bot.py")
+# This run's players are found by names of its own (other tests run the same bots at once): the
+# house bots' reference bot through a link in a folder of this run's (under the build tree, which
+# the sandbox shows its players; /tmp it does not), the garbage bot with a tag.
+house_folder = os.path.join(os.path.abspath(build), "arena-test-%d" % os.getpid())
+os.makedirs(house_folder, exist_ok=True)
+house_reference = os.path.join(house_folder, "reference_bot")
+os.symlink(os.path.abspath(reference), house_reference)
+garbage = "exec python3 %s garbage --tag %s" % (
+    os.path.join(source, "tests", "bots", "test_bot.py"), house_folder)
 started = time.monotonic()
 started_processes = []  # ended however the test ends
 
@@ -54,6 +63,7 @@ def end_them():
     for process in started_processes:
         if process.poll() is None:
             process.kill()
+    shutil.rmtree(house_folder, ignore_errors=True)
 
 
 def check(condition, what):
@@ -136,7 +146,7 @@ def start_bot(token_file, command, version=None):
 
 
 def players_left():
-    ps = subprocess.run(["pgrep", "-f", r"/reference_bot --level [531]$|test_bot.py garbage"],
+    ps = subprocess.run(["pgrep", "-f", re.escape(house_folder)],
                         capture_output=True, text=True)
     return ps.stdout.split()
 
@@ -153,7 +163,7 @@ def wait_until(condition, seconds, what):
 # ---- bots, from the command line ----
 check(run("bot", "add", "x").returncode == 2, "bot add without --db")
 for name, level, anchor in (("L5", 5, None), ("L3", 3, "25"), ("L1", 1, None)):
-    args = ["bot", "add", "--db", db, name, "--command", "%s --level %d" % (reference, level)]
+    args = ["bot", "add", "--db", db, name, "--command", "%s --level %d" % (house_reference, level)]
     added = run(*args + (["--anchor", anchor] if anchor else []))
     check(added.returncode == 0 and added.stdout == "", "a house bot: %s" % added.stderr)
 tokens = {}
@@ -181,12 +191,8 @@ for args, said in [(["bot", "add", "--db", db, "r1"], "already"),
 served = Arena()
 port = served.port
 token_file = {name: os.path.join(work, name + ".token") for name in tokens}
-# The remote bots run the reference bot by another name: a house bot's processes are found by
-# its own.
-remote_reference = os.path.join(work, "remote_reference_bot")
-os.symlink(os.path.abspath(reference), remote_reference)
-bots = [start_bot(token_file["r1"], "%s --level 5" % remote_reference, "v1"),
-        start_bot(token_file["r2"], "%s --level 4" % remote_reference),
+bots = [start_bot(token_file["r1"], "%s --level 5" % reference, "v1"),
+        start_bot(token_file["r2"], "%s --level 4" % reference),
         start_bot(token_file["bad"], garbage)]
 with open(os.path.join(work, "wrong.token"), "w") as f:
     f.write("W" * 32 + "\n")
@@ -302,7 +308,8 @@ check(status == 200 and match["state"] == "rated" and
       len(match["games"]) == len(match["entrants"]) and
       all(set(e) >= {"bot", "bot_version", "seat", "rank", "before", "after"}
           for e in match["entrants"]) and
-      all(g["result"]["players"] for g in match["games"]), "/api/matches/%d: %s" % (rated_id, match))
+      all(g["result"]["players"] for g in match["games"]),
+      "/api/matches/%d: %s" % (rated_id, match))
 status, bot = api(served.port, "/api/bots/L5")
 check(status == 200 and bot["kind"] == "house" and bot["versions"][0]["matches"] and
       set(bot["versions"][0]["matches"][0]) >= {"match", "rank", "before", "after"},
