@@ -93,24 +93,12 @@ std::optional<nlohmann::json> match_json(const Store& store, int id) {
 }
 
 nlohmann::json config_json(const Store& store) {
-    const stats::WengLin& m = store.model();
-    const MatchmakerConfig c = store.matchmaker();
+    nlohmann::json rating = to_json(store.model());
+    rating["provisional_matches"] = provisional_matches;
+    rating["leaderboard"] = "mu - 3 sigma";
     return {{"version", api_version},
-            {"rating",
-             {{"model", "weng-lin-plackett-luce"},
-              {"mu", m.mu},
-              {"sigma", m.sigma},
-              {"beta", m.beta},
-              {"kappa", m.kappa},
-              {"tau", m.tau},
-              {"provisional_matches", provisional_matches},
-              {"leaderboard", "mu - 3 sigma"}}},
-            {"matchmaker",
-             {{"max_players", c.max_players},
-              {"max_wait_ms", c.max_wait_ms},
-              {"randomness", c.randomness},
-              {"repeat_penalty", c.repeat_penalty},
-              {"window", c.window}}}};
+            {"rating", std::move(rating)},
+            {"matchmaker", to_json(store.matchmaker())}};
 }
 
 }  // namespace bg::arena

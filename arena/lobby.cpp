@@ -111,10 +111,8 @@ void Lobby::wait(std::string token, Sitter& sitter) {
     const auto said = knocked_.find(hash);
     const std::string version = said == knocked_.end() ? "" : said->second.first;
     const std::string peer = said == knocked_.end() ? "" : said->second.second;
-    const bool returning = std::any_of(queue_.begin(), queue_.end(),
-                                       [&](const Queued& q) { return q.sitter == &sitter; });
-    if (returning)
-        return;
+    if (find_queued(&sitter) != queue_.end())
+        return;  // in the queue already
     queue_.push_back({&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash});
     const bool arriving = arrived_.insert(&sitter).second;
     if (arriving)
@@ -131,9 +129,7 @@ void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
     playing_.erase(&sitter);  // gone between two games of its match
     arrived_.erase(&sitter);
-    const auto queued = std::find_if(queue_.begin(), queue_.end(),
-                                     [&](const Queued& q) { return q.sitter == &sitter; });
-    if (queued != queue_.end()) {
+    if (const auto queued = find_queued(&sitter); queued != queue_.end()) {
         if (on_note)
             on_note(fmt::format("bot {} left (a connection closed)", queued->bot.name));
         queue_.erase(queued);
@@ -147,8 +143,7 @@ void Lobby::refused(const Refusal& refusal, const std::string& peer) const {
 }
 
 void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
-    const auto queued = std::find_if(queue_.begin(), queue_.end(),
-                                     [&](const Queued& q) { return q.sitter == sitter; });
+    const auto queued = find_queued(sitter);
     if (queued == queue_.end())
         return;
     // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
@@ -178,8 +173,7 @@ void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
         return true;
     });
     for (Queued& q : back) {
-        if (std::any_of(queue_.begin(), queue_.end(),
-                        [&](const Queued& in) { return in.sitter == q.sitter; }))
+        if (find_queued(q.sitter) != queue_.end())
             continue;
         if (closing_) {
             q.sitter->no_more_games();
@@ -208,6 +202,11 @@ void Lobby::close() {
     closing_ = true;
     for (const Queued& q : std::exchange(queue_, {}))
         q.sitter->no_more_games();
+}
+
+std::vector<Lobby::Queued>::iterator Lobby::find_queued(const Sitter* sitter) {
+    return std::find_if(queue_.begin(), queue_.end(),
+                        [&](const Queued& q) { return q.sitter == sitter; });
 }
 
 int Lobby::connections(int bot) const {

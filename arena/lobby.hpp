@@ -91,6 +91,7 @@ class Lobby final : public remote::Gate {
     // token's hash: read as it begins to wait.
     mutable std::map<std::string, std::pair<std::string, std::string>> knocked_;
     std::set<Sitter*> arrived_;  // connections said to have connected
+    std::vector<Queued>::iterator find_queued(const Sitter* sitter);
     // Why a bot may not connect now: its new connections in the last minute; its matches in
     // the last day (nor play on); none when it may.
     std::optional<Refusal> minute_limit(const Bot& bot) const;

@@ -54,7 +54,7 @@ void MatchPlay::play(int rotation) {
     game.setup.game = RulesConfig{plan_.seed, k, plan_.base.game.sets};
     game.setup.commands.clear();
     for (int seat = 0; seat < k; ++seat) {
-        const int entrant = (seat + rotation) % k;
+        const int entrant = entrant_at(seat, rotation);
         game.slots.push_back(entrant);
         const Entrant& e = plan_.entrants[static_cast<std::size_t>(entrant)];
         game.setup.commands.push_back(e.bot.command ? *e.bot.command : std::string(remote::prefix));
@@ -96,28 +96,34 @@ bool MatchPlay::complete() const {
     return why_.empty() && games_.size() == plan_.entrants.size();
 }
 
-std::vector<std::vector<int>> MatchPlay::places() const {
-    const int k = static_cast<int>(plan_.entrants.size());
-    std::vector<std::vector<int>> places;
-    for (const StoredGame& game : games_) {
-        std::vector<int>& row = places.emplace_back(static_cast<std::size_t>(k), 0);
-        for (int seat = 0; seat < k && seat < static_cast<int>(game.result.players.size()); ++seat)
-            row[static_cast<std::size_t>((seat + game.rotation) % k)] =
-                game.result.players[static_cast<std::size_t>(seat)].rank;
+int MatchPlay::entrant_at(int seat, int rotation) const {
+    return (seat + rotation) % static_cast<int>(plan_.entrants.size());
+}
+
+void MatchPlay::each_player(
+    const std::function<void(std::size_t game, int entrant, const PlayerResult&)>& f) const {
+    for (std::size_t g = 0; g < games_.size(); ++g) {
+        const auto& players = games_[g].result.players;
+        for (std::size_t seat = 0; seat < players.size() && seat < plan_.entrants.size(); ++seat)
+            f(g, entrant_at(static_cast<int>(seat), games_[g].rotation), players[seat]);
     }
+}
+
+std::vector<std::vector<int>> MatchPlay::places() const {
+    std::vector<std::vector<int>> places(games_.size(), std::vector<int>(plan_.entrants.size(), 0));
+    each_player([&](std::size_t game, int entrant, const PlayerResult& player) {
+        places[game][static_cast<std::size_t>(entrant)] = player.rank;
+    });
     return places;
 }
 
 std::vector<std::optional<OutCode>> MatchPlay::faults() const {
-    const int k = static_cast<int>(plan_.entrants.size());
-    std::vector<std::optional<OutCode>> faults(static_cast<std::size_t>(k));
-    for (const StoredGame& game : games_)
-        for (int seat = 0; seat < k && seat < static_cast<int>(game.result.players.size());
-             ++seat) {
-            auto& fault = faults[static_cast<std::size_t>((seat + game.rotation) % k)];
-            if (!fault)
-                fault = game.result.players[static_cast<std::size_t>(seat)].out_code;
-        }
+    std::vector<std::optional<OutCode>> faults(plan_.entrants.size());
+    each_player([&](std::size_t, int entrant, const PlayerResult& player) {
+        auto& fault = faults[static_cast<std::size_t>(entrant)];
+        if (!fault)
+            fault = player.out_code;
+    });
     return faults;
 }
 

@@ -71,6 +71,11 @@ class MatchPlay {
 
   private:
     void play(int rotation);
+    // The entrant in `seat` of game `rotation`.
+    int entrant_at(int seat, int rotation) const;
+    // Each player of each game played: f(its game, the entrant it was, its result).
+    void each_player(
+        const std::function<void(std::size_t game, int entrant, const PlayerResult&)>& f) const;
     void ended(Table::Ended ended);
 
     uv_loop_t* loop_;

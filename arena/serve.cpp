@@ -137,6 +137,12 @@ class Arena {
     void rate(MatchPlay& match);
     void note_faults(MatchPlay& match);
     void release(MatchPlay& match);
+    // A rated match's group, for the matchmaker to avoid (the last `recent_kept`).
+    void remember(RecentMatch group) {
+        recent_.push_back(std::move(group));
+        if (recent_.size() > recent_kept)
+            recent_.pop_front();
+    }
     void stop(int signal);
     void reload();
     void finish_if_done();
@@ -240,14 +246,8 @@ int Arena::run() {
         note("{} match{} left running by an arena that stopped voided", voided,
              voided == 1 ? "" : "es");
     store_.set_matchmaker(settings_.matchmaker);
-    for (const Match& m : store_.rated_in_order()) {
-        RecentMatch group;
-        for (const Rated& r : m.entrants)
-            group.push_back(r.entry);
-        recent_.push_back(std::move(group));
-        if (recent_.size() > recent_kept)
-            recent_.pop_front();
-    }
+    for (RecentMatch& group : store_.recent_groups(static_cast<int>(recent_kept)))
+        remember(std::move(group));
     if (auto status = open_venue())
         return *status;
     rlimit files{};
@@ -439,9 +439,7 @@ void Arena::rate(MatchPlay& match) {
     RecentMatch group;
     for (const Entrant& e : entrants)
         group.push_back(e.entry.id);
-    recent_.push_back(std::move(group));
-    if (recent_.size() > recent_kept)
-        recent_.pop_front();
+    remember(std::move(group));
     note("match {} rated: {}", match.plan().id, said);
 }
 

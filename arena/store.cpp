@@ -86,7 +86,9 @@ CREATE INDEX match_entries_by_entry ON match_entries (entry_id);
 
 const char* const now_sql = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-nlohmann::json model_json(const stats::WengLin& m) {
+}  // namespace
+
+nlohmann::json to_json(const stats::WengLin& m) {
     return {{"model", "weng-lin-plackett-luce"},
             {"mu", m.mu},
             {"sigma", m.sigma},
@@ -94,6 +96,16 @@ nlohmann::json model_json(const stats::WengLin& m) {
             {"kappa", m.kappa},
             {"tau", m.tau}};
 }
+
+nlohmann::json to_json(const MatchmakerConfig& c) {
+    return {{"max_players", c.max_players},
+            {"max_wait_ms", c.max_wait_ms},
+            {"randomness", c.randomness},
+            {"repeat_penalty", c.repeat_penalty},
+            {"window", c.window}};
+}
+
+namespace {
 
 stats::WengLin model_from(const nlohmann::json& j) {
     stats::WengLin m;
@@ -103,14 +115,6 @@ stats::WengLin model_from(const nlohmann::json& j) {
     m.kappa = j.at("kappa").get<double>();
     m.tau = j.at("tau").get<double>();
     return m;
-}
-
-nlohmann::json config_json(const MatchmakerConfig& c) {
-    return {{"max_players", c.max_players},
-            {"max_wait_ms", c.max_wait_ms},
-            {"randomness", c.randomness},
-            {"repeat_penalty", c.repeat_penalty},
-            {"window", c.window}};
 }
 
 Bot bot_from(SQLite::Statement& q) {
@@ -163,8 +167,8 @@ std::variant<std::unique_ptr<SQLite::Database>, std::string> create_file(
         SQLite::Statement insert(*db, fmt::format("INSERT INTO arena (id, created, rating, "
                                                   "matchmaker) VALUES (1, {}, ?, ?)",
                                                   now_sql));
-        insert.bind(1, model_json(model).dump());
-        insert.bind(2, config_json(MatchmakerConfig{}).dump());
+        insert.bind(1, to_json(model).dump());
+        insert.bind(2, to_json(MatchmakerConfig{}).dump());
         insert.exec();
         transaction.commit();
         return db;
@@ -248,7 +252,7 @@ MatchmakerConfig Store::matchmaker() const {
 
 void Store::set_matchmaker(const MatchmakerConfig& config) {
     SQLite::Statement update(*db_, "UPDATE arena SET matchmaker = ? WHERE id = 1");
-    update.bind(1, config_json(config).dump());
+    update.bind(1, to_json(config).dump());
     update.exec();
 }
 
@@ -545,6 +549,24 @@ std::pair<int, int> Store::matches_in_last_day(int bot) const {
     q.bind(1, bot);
     q.executeStep();
     return {q.getColumn(0).getInt(), q.getColumn(1).getInt()};
+}
+
+std::vector<RecentMatch> Store::recent_groups(int n) const {
+    SQLite::Statement q(*db_,
+                        "SELECT e.match_id, e.entry_id FROM match_entries e JOIN matches m "
+                        "ON m.id = e.match_id WHERE m.rated_order > (SELECT "
+                        "COALESCE(MAX(rated_order), 0) FROM matches) - ? ORDER BY "
+                        "m.rated_order, e.seat");
+    q.bind(1, n);
+    std::vector<RecentMatch> groups;
+    int last = 0;
+    while (q.executeStep()) {
+        if (groups.empty() || q.getColumn(0).getInt() != last)
+            groups.emplace_back();
+        last = q.getColumn(0).getInt();
+        groups.back().push_back(q.getColumn(1).getInt());
+    }
+    return groups;
 }
 
 std::vector<StoredGame> Store::games_of(int match) const {

@@ -27,6 +27,8 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "arena/matchmaker.hpp"
 #include "record/result.hpp"
 #include "stats/weng_lin.hpp"
@@ -122,6 +124,8 @@ class Store {
     int void_running(const std::string& why);
     std::vector<Match> matches() const;         // newest first
     std::vector<Match> rated_in_order() const;  // with their entrants, as rated
+    // The entries of each of the last `n` rated matches, oldest first (in one query).
+    std::vector<RecentMatch> recent_groups(int n) const;
     std::vector<StoredGame> games_of(int match) const;
     std::optional<Match> match(int id) const;  // with its entrants once rated
     // An entry's rated matches, in the order they were rated.
@@ -142,6 +146,10 @@ class Store {
     std::unique_ptr<SQLite::Database> db_;
     stats::WengLin model_;
 };
+
+// The parameters as the database, `arena config` and the API hold them.
+nlohmann::json to_json(const stats::WengLin& model);
+nlohmann::json to_json(const MatchmakerConfig& config);
 
 // A name a bot may have: 1 to 40 of a-z A-Z 0-9 _ . -
 bool valid_name(const std::string& name);

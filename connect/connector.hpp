@@ -49,7 +49,7 @@ struct Settings {
     double retry_seconds = 0;      // to keep trying while no seat is had
     double grace_seconds = 10;     // to keep trying again a connection that dropped
     double kill_grace_seconds = 2;
-    int games = 1;  // one after another, each with its own bot; 0: while the host has more
+    int games = 1;        // one after another, each with its own bot; 0: while the host has more
     std::string token;    // an arena's bot's (Authorization: Bearer), or ""
     std::string version;  // the bot's version for an arena (its ratings are kept apart), or ""
 };

@@ -134,6 +134,9 @@ TEST_CASE("arena: a match is rated once with its games or void, and rerate finds
     const int first = play({a, b, h}, {1, 2, 2});
     play({b, h}, {1, 2});
     play({a, h}, {2, 1});
+    // The groups the matchmaker avoids: the last ones rated, their entries by seat.
+    CHECK(store.recent_groups(2) == std::vector<RecentMatch>{{b.id, h.id}, {a.id, h.id}});
+    CHECK(store.recent_groups(10).size() == 3);
     // Rated once: a second time is refused, and nothing of it is kept.
     CHECK_THROWS(store.rate_match(first, {}, {}));
     CHECK(store.games_of(first).size() == 3);
