@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "checker/task.hpp"
 #include "compat/legacy.hpp"
 #include "core/grid.hpp"
 #include "core/judge.hpp"
@@ -105,13 +106,15 @@ class Bot {
   public:
     enum class Ended { already, by_itself, at_sigterm, killed };
 
-    Bot(EventLoop& loop, const Options& options)
-        : loop_(loop), options_(options), seat_(options.seat(loop.get())) {}
+    Bot(uv_loop_t* loop, Waker& waker, const Options& options)
+        : loop_(loop), waker_(waker), options_(options), seat_(options.seat(loop)) {}
     Bot(const Bot&) = delete;
     Bot& operator=(const Bot&) = delete;
+    // A scenario ends its bot (closed()) before it goes; one cut short (the checker ended
+    // early) is closed at once, and its seat ends what is left of it.
     ~Bot() {
         if (!seat_->finished())
-            end(0, 0);
+            seat_->close(0, 0);
     }
 
     // What a remote seat's bot is sent at a scenario's end, unless the scenario ended its game
@@ -133,7 +136,10 @@ class Bot {
         // output has; one out of memory has gone too.
         events.gone = [this](OutCode, std::string) { on_output_end(); };
         events.send_failed = [](std::string) {};
-        events.finished = [this] { finished_at_ = uv_hrtime(); };
+        events.finished = [this] {
+            finished_at_ = uv_hrtime();
+            waker_.poke();
+        };
         seat_->attach(std::move(events));
         return seat_->open();
     }
@@ -141,43 +147,46 @@ class Bot {
 
     // Its next message (or the protocol error that ends its stream), waiting up to `ms`;
     // nullopt when none came: it said nothing, or its output ended.
-    std::optional<Input> next(std::uint64_t ms) {
-        bool timed_out = false;
-        Timer timer(loop_.get(), [&] { timed_out = true; });
-        timer.start(ms);
-        while (inputs_.empty() && !timed_out && !output_ended_)
-            loop_.run_once();
+    Task<std::optional<Input>> next(std::uint64_t ms) {
+        co_await waker_.until([this] { return !inputs_.empty() || output_ended_; }, ms);
         last_.reset();
         if (inputs_.empty())
-            return std::nullopt;
+            co_return std::nullopt;
         last_ = inputs_.front();
         Input input = std::move(inputs_.front());
         inputs_.pop_front();
-        return input;
+        co_return input;
     }
     // What next() last returned.
     const std::optional<Input>& last_input() const { return last_; }
 
     // Ends it as the host ends a player: its input closed, `farewell_ms` for it to leave by
     // itself, then SIGTERM, then SIGKILL `grace_ms` later. Runs until nothing of it is left.
-    Ended end(std::uint64_t farewell_ms, std::uint64_t grace_ms) {
-        if (exited_)
-            return finish(), Ended::already;
+    Task<Ended> end(std::uint64_t farewell_ms, std::uint64_t grace_ms) {
+        if (exited_) {
+            co_await finish();
+            co_return Ended::already;
+        }
         const std::uint64_t from = uv_hrtime();
         if (!farewell_.empty())
             seat_->send(std::exchange(farewell_, ""));
         seat_->close(farewell_ms, grace_ms);
         // What is left of it just before SIGKILL would come: who ignored SIGTERM.
-        Timer look(loop_.get(), [this] { left_ = processes(); });
+        Timer look(loop_, [this] { left_ = processes(); });
         look.start(farewell_ms + grace_ms * 9 / 10);
-        finish();
+        co_await finish();
         look.close();
         // Gone means every process of it, not only the one the host started (a shell's child
         // that ignores SIGTERM outlives the shell).
         const std::uint64_t took_ms = (finished_at_ - from) / 1'000'000;
         if (exit_signal_ == SIGKILL || took_ms >= farewell_ms + grace_ms)
-            return Ended::killed;
-        return took_ms < farewell_ms ? Ended::by_itself : Ended::at_sigterm;
+            co_return Ended::killed;
+        co_return took_ms < farewell_ms ? Ended::by_itself : Ended::at_sigterm;
+    }
+    // Ends it, unless it is finished already: what a scenario does last.
+    Task<> closed() {
+        if (!seat_->finished())
+            co_await end(0, 0);
     }
 
     const std::string& bytes() const { return bytes_; }
@@ -205,6 +214,7 @@ class Bot {
         std::vector<Input> inputs;
         reader_.feed(bytes, inputs);
         inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
+        waker_.poke();
     }
     void on_output_end() {
         if (output_ended_)
@@ -213,17 +223,19 @@ class Bot {
         reader_.finish(inputs);
         inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
         output_ended_ = true;
+        waker_.poke();
     }
     void on_exit(int signal) {
         exited_ = true;
         exit_signal_ = signal;
+        waker_.poke();
     }
-    void finish() {
-        while (!seat_->finished())
-            loop_.run_once();
+    Task<> finish() {
+        co_await waker_.until([this] { return seat_->finished(); });
     }
 
-    EventLoop& loop_;
+    uv_loop_t* loop_;
+    Waker& waker_;
     const Options& options_;
     std::unique_ptr<Seat> seat_;
     std::string farewell_;
@@ -246,20 +258,21 @@ std::string grid_example(std::string_view word) {
 
 class Checker {
   public:
-    Checker(EventLoop& loop, const Options& options, std::ostream& out)
-        : options_(options), out_(out), loop_(loop) {}
+    Checker(uv_loop_t* loop, Options options, std::ostream& out)
+        : options_(std::move(options)), out_(out), loop_(loop), waker_(loop) {}
 
-    int run() {
+    Task<> run() {
         out_ << fmt::format("Checking {} against the protocol, alone, in 3 scenarios{}:\n",
                             escape_for_terminal(options_.command),
                             remote() ? ", each a seat it connects to" : "");
-        peel_and_end();
+        co_await scenario(&Checker::peel_and_end);
         if (ready_) {  // the other scenarios start the same way: no use when this one failed
-            stale_peel();
-            dumps_and_sigterm();
+            co_await scenario(&Checker::stale_peel);
+            co_await scenario(&Checker::dumps_and_sigterm);
         }
-        out_ << fmt::format("\n{} of {} checks passed.{}\n", passed_, passed_ + failed_,
-                            failed_ ? "" : " It is ready to play.");
+        out_ << fmt::format("\n{} of {} checks passed.{}\n", outcome_.passed,
+                            outcome_.passed + outcome_.failed,
+                            outcome_.failed ? "" : " It is ready to play.");
         if (not_made_ > 0)
             out_ << fmt::format(
                 "{} of how it ends {} not made: over a connection, its processes are not the "
@@ -269,15 +282,28 @@ class Checker {
         if (remote() && stays_for_match(protocol_))
             out_ << "Its next game in one process (G) was not checked either: a seat serves "
                     "one game, and tells a v004 bot B. after its E.\n";
-        return failed_;
+        out_.flush();
+        if (on_done)
+            on_done();
     }
+    // Called as run() ends (from within it: it may start a timer, and no more).
+    std::function<void()> on_done;
+    const Outcome& outcome() const { return outcome_; }
 
   private:
+    // A scenario with a bot of its own, ended (as a game ends its players) before the next.
+    Task<> scenario(Task<> (Checker::*play)(Bot&)) {
+        Bot bot(loop_, waker_, options_);
+        co_await (this->*play)(bot);
+        co_await bot.closed();
+    }
     bool speaks_v2() const { return sequenced(protocol_); }
     bool remote() const { return options_.connect_ms > 0; }
 
     void record(Check check) {
-        ++(check.passed ? passed_ : failed_);
+        ++(check.passed ? outcome_.passed : outcome_.failed);
+        if (!check.passed && !outcome_.first_failed)
+            outcome_.first_failed = check;
         out_ << fmt::format("  {}  {}", check.passed ? "pass" : "FAIL", check.name);
         if (check.passed && !check.sent.empty())
             out_ << fmt::format(": {}", check.sent);
@@ -316,14 +342,17 @@ class Checker {
 
     // Starts the bot and takes it through the handshake; false (with a failed check when
     // `report`) when it does not say it is ready.
-    bool handshake(Bot& bot, bool report) {
+    Task<bool> handshake(Bot& bot, bool report) {
         Check check{"starts, and says it is ready (r, or v002, v003 or v004 and R)"};
         if (const std::string error = bot.spawn(); !error.empty()) {
             check.hint = fmt::format("its command could not start: {}", error);
-            return record(check), false;
+            {
+                record(check);
+                co_return false;
+            }
         }
         // A remote bot connects first: it has that long more.
-        auto first = bot.next(options_.connect_ms + options_.wait_ms);
+        auto first = co_await bot.next(options_.connect_ms + options_.wait_ms);
         if (const auto* hello = first ? std::get_if<input::Hello>(&*first) : nullptr) {
             if (hello->version < protocol_v2) {
                 check.sent = shown(bot);
@@ -333,12 +362,15 @@ class Checker {
                     "It asked for version {}: v2 bots send v002, v003 or v004; version 1 is the "
                     "legacy protocol, whose bots start with r (and no v at all).",
                     hello->version);
-                return record(check), false;
+                {
+                    record(check);
+                    co_return false;
+                }
             }
             const std::string answer = version_answer(hello->version);
             bot.send(answer);
             protocol_ = answered_version(hello->version, protocol_newest);
-            first = bot.next(options_.wait_ms);
+            first = co_await bot.next(options_.wait_ms);
             if (!first) {
                 check.sent = shown(bot);
                 check.expected = "R after the handshake";
@@ -346,7 +378,10 @@ class Checker {
                     "It sent its handshake and was answered {}, but said no R in {} s. Send R as "
                     "soon as it can play (\"v002R\" at once is fine), and flush it.",
                     answer, options_.wait_ms / 1000.0);
-                return record(check), false;
+                {
+                    record(check);
+                    co_return false;
+                }
             }
         } else if (first && std::holds_alternative<input::Ready>(*first)) {
             protocol_ = protocol_legacy;
@@ -364,7 +399,7 @@ class Checker {
                                                  : std::string("the legacy protocol"));
             if (report)
                 record(check);
-            return true;
+            co_return true;
         }
         check.expected = fmt::format(
             "\"r\" (legacy) or \"v002\" (or \"v003\") then \"R\" (v2), within {} s (the host's "
@@ -375,7 +410,10 @@ class Checker {
             check.sent = shown(bot);
             if (violation)
                 protocol_error(bot, violation->reason, check);
-            return record(check), false;
+            {
+                record(check);
+                co_return false;
+            }
         }
         if (!bot.connected()) {
             check.hint = fmt::format(
@@ -384,13 +422,16 @@ class Checker {
                 "--ready-timeout over "
                 "60 s waits longer.",
                 options_.connect_ms / 1000.0);
-            return record(check), false;
+            {
+                record(check);
+                co_return false;
+            }
         }
         // Nothing in time: a slow start shows its bytes later; a bot that does not flush, only
         // as it ends.
         const bool exited = bot.exited();
         const double waited = bot.seconds();
-        if (!exited && (first = bot.next(2 * options_.wait_ms))) {
+        if (!exited && (first = co_await bot.next(2 * options_.wait_ms))) {
             check.sent = fmt::format("{} after {:.1f} s", shown(bot), bot.seconds());
             check.hint = fmt::format(
                 "A slow start: it said nothing for {:.1f} s. The host waits --ready-timeout "
@@ -398,12 +439,18 @@ class Checker {
                 "it. Start faster: load the word list once, from a compact file, and say r (or "
                 "v002R) as soon as you can play.",
                 waited, options_.wait_ms / 1000.0);
-            return record(check), false;
+            {
+                record(check);
+                co_return false;
+            }
         }
-        bot.end(options_.grace_ms, options_.grace_ms);
+        co_await bot.end(options_.grace_ms, options_.grace_ms);
         check.sent = shown(bot);
         check.hint = check.sent.empty() ? std::string(hint_silent) : std::string(hint_flush);
-        return record(check), false;
+        {
+            record(check);
+            co_return false;
+        }
     }
 
     std::string hand_message(std::string_view hand) const {
@@ -414,38 +461,38 @@ class Checker {
     // Its next move, when it is a Move; otherwise nullopt, with what it sent and a hint in
     // `check`: `idle` when it made no move in time, `other` when it made another.
     template <class Move>
-    std::optional<Move> next_move(Bot& bot, Check& check, std::string_view idle,
-                                  std::string_view other) {
-        const auto input = bot.next(options_.wait_ms);
+    Task<std::optional<Move>> next_move(Bot& bot, Check& check, std::string_view idle,
+                                        std::string_view other) {
+        const auto input = co_await bot.next(options_.wait_ms);
         check.sent = shown(bot);
         if (!input) {
             check.hint =
                 bot.exited()
                     ? "It exited instead (its stderr, if any, is above as [bot] lines)."
                     : fmt::format("It made no move in {} s. {}", options_.wait_ms / 1000.0, idle);
-            return std::nullopt;
+            co_return std::nullopt;
         }
         if (const auto* violation = std::get_if<input::Violation>(&*input)) {
             protocol_error(bot, violation->reason, check);
-            return std::nullopt;
+            co_return std::nullopt;
         }
         const auto* move = std::get_if<Move>(&*input);
         if (!move)
             check.hint = other;
-        return move ? std::optional<Move>(*move) : std::nullopt;
+        co_return move ? std::optional<Move>(*move) : std::nullopt;
     }
 
     // Waits for a peel of `hand` stating `number` (v2); fills `check` and says whether it is.
-    bool expect_peel(Bot& bot, std::string_view hand, int number, std::string_view word,
-                     Check& check) {
+    Task<bool> expect_peel(Bot& bot, std::string_view hand, int number, std::string_view word,
+                           Check& check) {
         check.expected = fmt::format(
             "a peel of exactly {}: {}{}{} (or any legal grid of those tiles)", hand, peel_name(),
             speaks_v2() ? fmt::format("{:04}", number) : "", grid_example(word));
-        const auto peel = next_move<input::Peel>(
+        const auto peel = co_await next_move<input::Peel>(
             bot, check, "Peel as soon as every tile of the hand is on the grid.",
             "It did not peel, though every tile fits one word.");
         if (!peel)
-            return false;
+            co_return false;
         // A grid of the whole hand is fresh whatever number it states (protocol-v2.md, rule
         // 3), but for one from the future.
         if (speaks_v2() && peel->reflects > number) {
@@ -453,12 +500,12 @@ class Checker {
                 "Its peel says it reflects peel {:04}, which is from the future: the newest "
                 "peel is {:04} (from H, P and N messages).",
                 peel->reflects.value_or(0), number);
-            return false;
+            co_return false;
         }
         auto grid = parse_grid(peel->grid);
         if (const auto* error = std::get_if<GridError>(&grid)) {
             check.hint = fmt::format("Its grid is malformed: {}.", error->message);
-            return false;
+            co_return false;
         }
         const auto tiles = LetterCounts::from_letters(hand);
         const Verdict verdict = judge(std::get<Grid>(grid), *tiles, *options_.dictionary);
@@ -468,40 +515,43 @@ class Checker {
                 "tile the host sends (the hand, each peel's tile, a dump's three) and take the "
                 "dumped one out.",
                 verdict.message);
-            return false;
+            co_return false;
         }
         if (!verdict.legal()) {
             check.hint = fmt::format("Its grid is not legal: {}.", verdict.message);
-            return false;
+            co_return false;
         }
         check.passed = true;
-        return true;
+        co_return true;
     }
 
     // Scenario 1: the deal, a peel accepted, the tile that comes with it, and the end.
-    void peel_and_end() {
-        Bot bot(loop_, options_);
-        if (!handshake(bot, true))
-            return;
+    Task<> peel_and_end(Bot& bot) {
+        if (!co_await handshake(bot, true))
+            co_return;
         bot.send(hand_message(deal));
         Check first{fmt::format("answers the deal ({}) with a peel of its hand", deal)};
-        if (!expect_peel(bot, deal, 0, "CAT", first))
-            return record(first);
+        if (!co_await expect_peel(bot, deal, 0, "CAT", first)) {
+            record(first);
+            co_return;
+        }
         record(first);
         // Accepted as peel 1, which deals it an S (its tile before its ACK).
         bot.send(speaks_v2() ? v2::tile(1, dealt_tile, 100) + v2::ack(1)
                              : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
         Check again{"takes the tile its accepted peel dealt it, and peels again"};
         const std::string hand = fmt::format("{}{}", deal, dealt_tile);
-        if (!expect_peel(bot, hand, 1, "CATS", again))
-            return record(again);
+        if (!co_await expect_peel(bot, hand, 1, "CATS", again)) {
+            record(again);
+            co_return;
+        }
         record(again);
         if (stays_for_match(protocol_) && !remote()) {
             // Bananas, then its next game: v004 across two games. (A seat serves one game: over
             // one, a v004 bot is told B. after its E, as below.)
             bot.send(v2::ack(2) + v2::end('W', 1, 0, "") + v2::next_game(0, 2));
-            if (!next_game(bot))
-                return;
+            if (!co_await next_game(bot))
+                co_return;
             bot.send(v2::ack(1) + v2::end('W', 1, 0, "") + v2::bye());
         } else if (speaks_v2()) {
             // Bananas: its peel ends the game (A and no tile), and it has won.
@@ -517,7 +567,7 @@ class Checker {
                             "of its input)"
                           : "exits by itself at the end of the game (E, then the end of its "
                             "input)"};
-            const auto ended = bot.end(options_.grace_ms, options_.grace_ms);
+            const auto ended = co_await bot.end(options_.grace_ms, options_.grace_ms);
             end.passed = ended == Bot::Ended::by_itself || ended == Bot::Ended::already;
             end.sent = shown(bot);
             if (!end.passed) {
@@ -532,19 +582,20 @@ class Checker {
             }
             record(end);
         } else {
-            sigterm(bot, "exits at SIGTERM when the game is over (the legacy protocol's end)");
+            co_await sigterm(bot,
+                             "exits at SIGTERM when the game is over (the legacy protocol's end)");
         }
     }
 
     // v004: after its E it stays, answers G with R, and plays its next game from a fresh hand,
     // its peels numbered from 0000 again; false (recorded) when it does not.
-    bool next_game(Bot& bot) {
+    Task<bool> next_game(Bot& bot) {
         Check ready{"stays after E, and answers G (its next game) with R"};
         ready.expected = "R after G0102.";
         std::optional<input::Ready> answered;
         // A peel or dump it sent before it read E is ignored, as the host ignores it.
         for (;;) {
-            answered = next_move<input::Ready>(
+            answered = co_await next_move<input::Ready>(
                 bot, ready,
                 "After E a v004 bot reads on: G begins its next game (answer R), B. says there "
                 "is none.",
@@ -561,30 +612,34 @@ class Checker {
                 ready.hint =
                     "It exited after E: a v004 bot stays until it is told B. (no next game), "
                     "and answers G (its next game) with R.";
-            return record(ready), false;
+            {
+                record(ready);
+                co_return false;
+            }
         }
         ready.passed = true;
         record(ready);
         bot.send(hand_message(deal));
         Check second{"plays its next game from its new hand, its peels numbered from 0000 again"};
-        const bool played = expect_peel(bot, deal, 0, "CAT", second);
+        const bool played = co_await expect_peel(bot, deal, 0, "CAT", second);
         if (!played && second.hint.find("from the future") != std::string::npos)
             second.hint +=
                 " Each game starts afresh: forget the last game's hand and peel numbers at G.";
         record(second);
-        return played;
+        co_return played;
     }
 
     // Scenario 2: its peel raced another player's: stale, answered with a NAK in v2 (and
     // nothing in the legacy protocol, whose bot just sees the new tile).
-    void stale_peel() {
-        Bot bot(loop_, options_);
-        if (!handshake(bot, false))
-            return;
+    Task<> stale_peel(Bot& bot) {
+        if (!co_await handshake(bot, false))
+            co_return;
         bot.send(hand_message(deal));
         Check first{"answers the deal with a peel of its hand"};
-        if (!expect_peel(bot, deal, 0, "CAT", first))
-            return record(first);
+        if (!co_await expect_peel(bot, deal, 0, "CAT", first)) {
+            record(first);
+            co_return;
+        }
         bot.recent();
         bot.send(speaks_v2()
                      ? v2::tile(1, dealt_tile, 100) + v2::nak(1, 0, std::string(1, dealt_tile))
@@ -592,44 +647,47 @@ class Checker {
         Check again{speaks_v2()
                         ? "after a stale peel (N), peels again with the tile its grid lacked"
                         : "a tile that arrives after its peel: peels again with it"};
-        expect_peel(bot, fmt::format("{}{}", deal, dealt_tile), 1, "CATS", again);
+        co_await expect_peel(bot, fmt::format("{}{}", deal, dealt_tile), 1, "CATS", again);
         record(again);
     }
 
     // Expects a dump of `letter`; fills `check`.
-    bool expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
+    Task<bool> expect_dump(Bot& bot, char letter, std::string_view hand, Check& check) {
         check.expected =
             fmt::format("{}{}: the hand {} holds no word", speaks_v2() ? "D" : "d", letter, hand);
-        const auto dump = next_move<input::Dump>(
+        const auto dump = co_await next_move<input::Dump>(
             bot, check,
             "A bot that cannot place a tile dumps it: D and the letter (d in the legacy "
             "protocol).",
             "It did not dump, though no word can be made of its hand.");
         if (!dump)
-            return false;
+            co_return false;
         if (dump->letter != letter) {
             check.hint =
                 fmt::format("It dumped {}, which it does not hold.", quote_byte(dump->letter));
-            return false;
+            co_return false;
         }
         check.passed = true;
-        return true;
+        co_return true;
     }
 
     // Scenario 3: a hand that holds no word, a dump answered, a dump refused, then SIGTERM.
-    void dumps_and_sigterm() {
-        Bot bot(loop_, options_);
-        if (!handshake(bot, false))
-            return;
+    Task<> dumps_and_sigterm(Bot& bot) {
+        if (!co_await handshake(bot, false))
+            co_return;
         bot.send(hand_message(stuck));
         Check dump{fmt::format("dumps a tile it cannot place (its hand is {})", stuck)};
-        if (!expect_dump(bot, 'Q', stuck, dump))
-            return record(dump);
+        if (!co_await expect_dump(bot, 'Q', stuck, dump)) {
+            record(dump);
+            co_return;
+        }
         record(dump);
         bot.send(speaks_v2() ? v2::dumped("QQQ") : legacy_message(options_.legacy_dialect, "QQQ"));
         Check answer{"takes its dump's three tiles (QQQ), and dumps again"};
-        if (!expect_dump(bot, 'Q', "QQQQ", answer))
-            return record(answer);
+        if (!co_await expect_dump(bot, 'Q', "QQQQ", answer)) {
+            record(answer);
+            co_return;
+        }
         record(answer);
         // The bunch is short: refused, the Q stays its own (a legacy bot gets its letter back).
         const auto refuse = [&] {
@@ -640,7 +698,7 @@ class Checker {
         Check refused{"after a refused dump, keeps its tile and plays on by the rules"};
         refused.expected = "nothing, or a dump of Q (refused again)";
         for (;;) {
-            const auto input = bot.next(std::min<std::uint64_t>(options_.wait_ms, 1'500));
+            const auto input = co_await bot.next(std::min<std::uint64_t>(options_.wait_ms, 1'500));
             if (!input) {
                 refused.passed = !bot.exited();
                 refused.hint = "It exited: a refusal does not end the game.";
@@ -665,11 +723,11 @@ class Checker {
         if (remote())
             ++not_made_;
         else if (!bot.exited())
-            sigterm(bot, "exits at SIGTERM in the middle of a game, within the grace");
+            co_await sigterm(bot, "exits at SIGTERM in the middle of a game, within the grace");
     }
 
-    void sigterm(Bot& bot, std::string name) {
-        const auto ended = bot.end(0, options_.grace_ms);
+    Task<> sigterm(Bot& bot, std::string name) {
+        const auto ended = co_await bot.end(0, options_.grace_ms);
         Check check{std::move(name)};
         check.passed = ended != Bot::Ended::killed;
         check.sent = shown(bot);
@@ -694,12 +752,12 @@ class Checker {
 
     Options options_;
     std::ostream& out_;
-    EventLoop& loop_;
+    uv_loop_t* loop_;
+    Waker waker_;
     int protocol_ = 0;
     int not_made_ = 0;    // checks of a remote bot's processes
     bool ready_ = false;  // it has said it is ready once
-    int passed_ = 0;
-    int failed_ = 0;
+    Outcome outcome_;
 };
 
 }  // namespace
@@ -713,8 +771,34 @@ bool has_scenario_words(const Dictionary& dictionary, std::string* missing) {
     return true;
 }
 
+struct Run::State {
+    State(uv_loop_t* loop, Options options, std::ostream& out)
+        : checker(loop, std::move(options), out), task(checker.run()) {}
+    Checker checker;
+    Task<> task;
+};
+
+Run::Run(uv_loop_t* loop, Options options, std::ostream& out,
+         std::function<void(const Outcome&)> done)
+    : state_(std::make_unique<State>(loop, std::move(options), out)),
+      done_(std::move(done)),
+      told_(loop, [this] {
+          // Told from a timer of its own: `done` may destroy the run.
+          if (auto done = std::exchange(done_, nullptr))
+              done(state_->checker.outcome());
+      }) {
+    state_->checker.on_done = [this] { told_.start(0); };
+    state_->task.start();
+}
+
+Run::~Run() = default;
+
 int run(EventLoop& loop, const Options& options, std::ostream& out) {
-    return Checker(loop, options, out).run();
+    std::optional<Outcome> outcome;
+    Run running(loop.get(), options, out, [&](const Outcome& o) { outcome = o; });
+    while (!outcome)
+        loop.run_once();
+    return outcome->failed;
 }
 
 }  // namespace bg::checker

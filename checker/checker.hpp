@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -46,6 +48,32 @@ struct Check {
     std::string sent;      // the bot's bytes that decided it, quoted
     std::string expected;  // on a failure
     std::string hint;      // on a failure: the likely mistake, and its cure
+};
+
+// What a run found.
+struct Outcome {
+    int passed = 0;
+    int failed = 0;
+    std::optional<Check> first_failed;  // the check that failed first, if any
+};
+
+// A run of every scenario on a loop it shares with whatever else runs there (an arena's
+// matches and server), writing each check to `out` as it is decided. `done` is called once, from
+// the loop, when the last scenario's bot is finished; the run may be destroyed then. Destroyed
+// before, it ends at once: the scenario playing is cut short and its seat closed.
+class Run {
+  public:
+    Run(uv_loop_t* loop, Options options, std::ostream& out,
+        std::function<void(const Outcome&)> done);
+    ~Run();
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+    std::function<void(const Outcome&)> done_;
+    Timer told_;
 };
 
 // Runs every scenario on `loop`, writing each check to `out` as it is decided; the number that

@@ -1,10 +1,21 @@
 // End-to-end: `host --check` against real bots. Every bundled bot passes; a bot broken in one
-// way fails, and the hint names that way.
+// way fails, and the hint names that way. The checker shares its loop: two checks run at once
+// on one, and one ended early leaves nothing running.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
+#include "checker/checker.hpp"
+#include "core/dictionary.hpp"
 #include "tests/support/game.hpp"
+#include "transport/handles.hpp"
+#include "transport/process_seat.hpp"
 
+using namespace bg;
 using namespace bg::test;
 
 namespace {
@@ -18,6 +29,21 @@ Run check(const std::string& command, const std::vector<std::string>& options = 
 
 std::string checker_bot(const std::string& mode, const std::string& protocol) {
     return python_bot("checker_bot", mode, protocol);
+}
+
+// The processes whose command line holds `tag`, by pid.
+std::string processes_named(const std::string& tag) {
+    std::string found;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        const std::string line((std::istreambuf_iterator<char>(in)), {});
+        if (line.find(tag) != std::string::npos)
+            found += pid + " ";
+    }
+    return found;
 }
 
 }  // namespace
@@ -185,4 +211,56 @@ TEST_CASE("check: one bot at a time", "[e2e][check]") {
           std::string::npos);
     CHECK(run({host, "--check", "--json", "true"}).status == 2);
     CHECK(run({host, "--check", "--replay", "x.log"}).status == 2);
+}
+
+TEST_CASE(
+    "check: two checks share one loop, each with its own outcome, and one ended early "
+    "leaves no process",
+    "[e2e][check]") {
+    const Dictionary words = Dictionary::from_text("cat\ncats\nact\nacts\n");
+    EventLoop loop;
+    const auto options = [&](const std::string& command) {
+        checker::Options o;
+        o.command = command;
+        o.dictionary = &words;
+        o.wait_ms = 5'000;
+        o.grace_ms = 1'000;
+        o.seat = [command](uv_loop_t* l) {
+            Launch launch;
+            launch.argv = {"/bin/sh", "-c", command};
+            return std::move(process_seats(l, {launch})[0]);
+        };
+        o.group = [](const Seat& seat) { return static_cast<const ProcessSeat&>(seat).group(); };
+        return o;
+    };
+    // A good bot and a broken one, at once: their reports are their own.
+    std::ostringstream good_report, broken_report;
+    std::optional<checker::Outcome> good, broken;
+    const std::string silent = "exec python3 -c 'import time; time.sleep(30)' " + scratch("silent");
+    checker::Run good_run(loop.get(), options(reference_bot), good_report,
+                          [&](const checker::Outcome& o) { good = o; });
+    checker::Run broken_run(loop.get(), options(checker_bot("wronggrid", "v2")), broken_report,
+                            [&](const checker::Outcome& o) { broken = o; });
+    // A third, of a bot that says nothing, ended as soon as the others are done.
+    std::ostringstream silent_report;
+    auto cut = std::make_unique<checker::Run>(loop.get(), options(silent), silent_report,
+                                              [](const checker::Outcome&) { FAIL("not cut"); });
+    while (!good || !broken)
+        loop.run_once();
+    INFO(good_report.str());
+    INFO(broken_report.str());
+    CHECK(good->failed == 0);
+    CHECK(good->passed >= 10);
+    CHECK(good_report.str().find("It is ready to play.") != std::string::npos);
+    CHECK(broken->failed > 0);
+    REQUIRE(broken->first_failed);
+    CHECK(broken_report.str().find("FAIL") != std::string::npos);
+    CHECK(good_report.str().find("FAIL") == std::string::npos);
+    // Still waiting for the silent bot's first word (it has 5 s): ended now, its process too.
+    CHECK(silent_report.str().find("checks passed") == std::string::npos);
+    CHECK(!processes_named(scratch("silent")).empty());
+    cut.reset();
+    for (int turns = 0; turns < 400 && !processes_named(scratch("silent")).empty(); ++turns)
+        loop.run_once();  // the loop ends what the seat closed
+    CHECK(processes_named(scratch("silent")).empty());
 }
