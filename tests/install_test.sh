@@ -92,6 +92,30 @@ for program in bananagrams-host bananagrams-tournament bananagrams-reference-bot
     [[ $("$prefix/bin/$program" --version) == "$program $(cat "$build/version.txt")" ]] ||
         { echo "$program --version: $("$prefix/bin/$program" --version)" >&2; exit 1; }
 done
+# The arena's systemd unit: systemd reads it without a complaint (its ExecStart is the installed
+# program), and its command line, with the database and logs in a folder of this test's and a
+# port of the kernel's, serves, and closes at SIGTERM; the Debian package's sysusers file makes
+# its user.
+unit=$prefix/lib/systemd/system/bananagrams-arena.service
+systemd-analyze verify --man=no "$unit"
+grep -q "^ExecStart=$prefix/bin/bananagrams-arena serve " "$unit" ||
+    { echo "the unit's ExecStart: $(grep ExecStart= "$unit")" >&2; exit 1; }
+state=$prefix/arena-state
+mkdir -p "$state"
+"$prefix/bin/bananagrams-arena" bot add --db "$state/arena.db" L1 \
+    --command "$prefix/bin/bananagrams-reference-bot --level 1" 2>/dev/null
+command=$(sed -n 's/^ExecStart=//p' "$unit" | sed -e "s|/var/lib/bananagrams-arena|$state|" \
+    -e "s|/var/log/bananagrams-arena|$state/logs|" -e 's|${LISTEN}|127.0.0.1:0|' -e 's|$OPTIONS||')
+mkdir -p "$state/logs"
+$command 2>"$state/serve.err" &
+arena_pid=$!
+for _ in $(seq 100); do grep -q "listening on" "$state/serve.err" && break; sleep 0.1; done
+kill -TERM "$arena_pid"
+wait "$arena_pid" || { echo "the unit's command: $(cat "$state/serve.err")" >&2; exit 1; }
+grep -q "closed (SIGTERM)" "$state/serve.err"
+mkdir -p "$prefix/sysroot/etc"
+systemd-sysusers --root="$prefix/sysroot" "$source/debian/bananagrams-host.sysusers" 2>/dev/null
+grep -q "^bananagrams-arena:x:[0-9]*:[0-9]*:.*:/var/lib/bananagrams-arena:" "$prefix/sysroot/etc/passwd"
 # --serve runs bananagrams-host-live, installed out of the PATH: a game of two players that leave
 # at once is served and over.
 served=$("$prefix/bin/bananagrams-host" --serve 127.0.0.1:0 --quiet "exit 0" "exit 0" 2>&1 >/dev/null)
