@@ -22,19 +22,24 @@ std::optional<Bot> named_bot(Store& store, const std::string& name) {
     return bot && bot->state != "removed" ? bot : std::nullopt;
 }
 
-std::string status(const Bot& bot) {
-    if (bot.state != "active")
-        return bot.state;
-    return bot.paused.empty() ? "active" : "paused: " + bot.paused;
+std::string status(const Bot& bot, const std::vector<Entry>& entries) {
+    const std::string why = why_not_queued(bot, entries);
+    return why.empty()                                    ? "active"
+           : bot.state != "active" || !bot.paused.empty() ? why
+                                                          : "active; " + why;
 }
 
 nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
     nlohmann::json versions = nlohmann::json::array();
     for (const Entry& e : entries)
-        versions.push_back({{"version", e.label},
-                            {"rating", to_json(e.belief)},
-                            {"matches", e.matches},
-                            {"since", e.created}});
+        versions.push_back(
+            {{"version", e.label},
+             {"rating", to_json(e.belief)},
+             {"matches", e.matches},
+             {"since", e.created},
+             {"checked", e.checked.empty() ? nlohmann::json() : nlohmann::json(e.checked)},
+             {"check_failed",
+              e.check_failed.empty() ? nlohmann::json() : nlohmann::json(e.check_failed)}});
     return {{"name", bot.name},
             {"owner", bot.owner},
             {"kind", bot.command ? "house" : "remote"},
@@ -42,6 +47,9 @@ nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
             {"anchor", bot.anchor ? nlohmann::json(*bot.anchor) : nlohmann::json()},
             {"state", bot.state},
             {"paused", bot.paused.empty() ? nlohmann::json() : nlohmann::json(bot.paused)},
+            {"not_queued", why_not_queued(bot, entries).empty()
+                               ? nlohmann::json()
+                               : nlohmann::json(why_not_queued(bot, entries))},
             {"created", bot.created},
             {"versions", versions}};
 }
@@ -77,10 +85,12 @@ int bot_list(Store& store, bool json) {
     }
     out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", "bot", "owner", "kind", "versions",
                           "state"));
-    for (const Bot& bot : bots)
+    for (const Bot& bot : bots) {
+        const auto entries = store.entries_of(bot.id);
         out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", bot.name, bot.owner,
-                              bot.command ? "house" : "remote", store.entries_of(bot.id).size(),
-                              escape_for_terminal(status(bot))));
+                              bot.command ? "house" : "remote", entries.size(),
+                              escape_for_terminal(status(bot, entries))));
+    }
     return exit_done;
 }
 
@@ -131,11 +141,12 @@ int standings(Store& store, bool json) {
         const std::string fit = row.fit ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", row.fit->elo,
                                                       row.fit->low, row.fit->high)
                                         : "-";
-        out.write(fmt::format(
-            "{:>3}  {:<20} {:>7.2f} {:>6.2f} +-{:>4.2f} {:>7}  {:>15}  {}{}{}\n", row.rank,
-            row.bot.name, row.conservative, row.entry.belief.mu, row.entry.belief.sigma,
-            row.entry.matches, fit, escape_for_terminal(status(row.bot)),
-            row.provisional ? ", provisional" : "", row.bot.anchor ? ", anchor" : ""));
+        out.write(fmt::format("{:>3}  {:<20} {:>7.2f} {:>6.2f} +-{:>4.2f} {:>7}  {:>15}  {}{}{}\n",
+                              row.rank, row.bot.name, row.conservative, row.entry.belief.mu,
+                              row.entry.belief.sigma, row.entry.matches, fit,
+                              escape_for_terminal(status(row.bot, store.entries_of(row.bot.id))),
+                              row.provisional ? ", provisional" : "",
+                              row.bot.anchor ? ", anchor" : ""));
     }
     out.write(
         "rating: mu - 3 sigma (Weng-Lin); fit: the order-free maximum-likelihood fit of "

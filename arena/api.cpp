@@ -39,7 +39,8 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
     if (!bot || bot->state == "removed")
         return std::nullopt;
     nlohmann::json versions = nlohmann::json::array();
-    for (const Entry& e : store.entries_of(bot->id)) {
+    const auto entries = store.entries_of(bot->id);
+    for (const Entry& e : entries) {
         nlohmann::json matches = nlohmann::json::array();
         for (const auto& played : store.history(e.id)) {
             nlohmann::json m = rated_json(played.rated);
@@ -47,12 +48,16 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
             m["finished"] = played.finished;
             matches.push_back(std::move(m));
         }
-        versions.push_back({{"version", e.label},
-                            {"since", e.created},
-                            {"rating", to_json(e.belief)},
-                            {"conservative", stats::conservative(e.belief)},
-                            {"matches_played", e.matches},
-                            {"matches", matches}});
+        versions.push_back(
+            {{"version", e.label},
+             {"since", e.created},
+             {"rating", to_json(e.belief)},
+             {"conservative", stats::conservative(e.belief)},
+             {"matches_played", e.matches},
+             {"checked", e.checked.empty() ? nlohmann::json() : nlohmann::json(e.checked)},
+             {"check_failed",
+              e.check_failed.empty() ? nlohmann::json() : nlohmann::json(e.check_failed)},
+             {"matches", matches}});
     }
     return nlohmann::json{
         {"version", api_version},
@@ -62,6 +67,9 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
         {"anchor", bot->anchor ? nlohmann::json(*bot->anchor) : nlohmann::json()},
         {"state", bot->state},
         {"paused", bot->paused.empty() ? nlohmann::json() : nlohmann::json(bot->paused)},
+        {"not_queued", why_not_queued(*bot, entries).empty()
+                           ? nlohmann::json()
+                           : nlohmann::json(why_not_queued(*bot, entries))},
         {"versions", versions}};
 }
 

@@ -79,10 +79,12 @@ std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Ent
     for (const Bot& bot : bots) {
         if (bot.state == "removed")
             continue;
-        // Its present entry: the newest.
+        // Its present entry: the newest let play (a house bot's, or a remote bot's that passed
+        // its check: a version that has not stays off the board, its last one on it).
         const Entry* latest = nullptr;
         for (const Entry& e : entries)
-            if (e.bot == bot.id && (!latest || e.id > latest->id))
+            if (e.bot == bot.id && (bot.command || !e.checked.empty()) &&
+                (!latest || e.id > latest->id))
                 latest = &e;
         if (!latest)
             continue;

@@ -44,7 +44,8 @@ struct Rerated {
 Rerated rerate(const std::vector<Match>& rated, const std::map<int, Start>& from,
                const stats::WengLin& model);
 
-// A leaderboard row: a bot's present entry (its latest version).
+// A leaderboard row: a bot's present entry (its latest version let play: a house bot's, or one that
+// passed the conformance check).
 struct Row {
     int rank = 0;  // by the conservative rating, from 1
     Bot bot;

@@ -34,10 +34,6 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     if (bot->command)
         return Refusal{403,
                        fmt::format("{} is a house bot: the arena starts it itself", bot->name)};
-    if (!bot->paused.empty())
-        return Refusal{403, fmt::format("{} is paused ({}): its owner asks the organiser to "
-                                        "enable it again",
-                                        bot->name, bot->paused)};
     if (!knock.session)
         return Refusal{400,
                        "an arena's bot stays for match after match: send "
@@ -103,9 +99,15 @@ void Lobby::wait(std::string token, Sitter& sitter) {
         sitter.no_more_games();
         return;
     }
+    if (const auto checked = checked_.find(&sitter); checked != checked_.end()) {
+        const auto [passed, why] = checked->second;
+        checked_.erase(checked);
+        if (!passed)
+            return sitter.sent_away(why);
+    }
     const auto bot = store_.bot_by_token(token);
-    if (!bot || !bot->paused.empty() || day_limit(*bot)) {
-        sitter.no_more_games();  // disabled, removed, paused, or its day's matches played
+    if (!bot || day_limit(*bot)) {
+        sitter.no_more_games();  // disabled, removed, or its day's matches played
         return;
     }
     const auto said = knocked_.find(hash);
@@ -113,14 +115,29 @@ void Lobby::wait(std::string token, Sitter& sitter) {
     const std::string peer = said == knocked_.end() ? "" : said->second.second;
     if (find_queued(&sitter) != queue_.end())
         return;  // in the queue already
-    queue_.push_back({&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash});
+    Queued queued{&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash};
     const bool arriving = arrived_.insert(&sitter).second;
     if (arriving)
         arrivals_[bot->id].push_back(now_ms_());
     if (on_note && arriving)
         on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, peer,
                             version.empty() ? "" : " as version " + escape_for_terminal(version),
-                            connections(bot->id), connections(bot->id) == 1 ? "" : "s"));
+                            connections(bot->id) + 1, connections(bot->id) == 0 ? "" : "s"));
+    if (!bot->paused.empty() || queued.entry.checked.empty()) {
+        // Not yet checked, or paused: checked first, over this connection.
+        if (on_note)
+            on_note(fmt::format("bot {}{} is checked before it is queued{}", bot->name,
+                                version.empty() ? "" : " " + escape_for_terminal(version),
+                                bot->paused.empty() ? "" : " (paused: " + bot->paused + ")"));
+        if (on_check)
+            on_check(queued);
+        return;
+    }
+    enqueue(std::move(queued));
+}
+
+void Lobby::enqueue(Queued queued) {
+    queue_.push_back(std::move(queued));
     if (on_queue)
         on_queue();
 }
@@ -129,6 +146,7 @@ void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
     playing_.erase(&sitter);  // gone between two games of its match
     arrived_.erase(&sitter);
+    checked_.erase(&sitter);
     if (const auto queued = find_queued(&sitter); queued != queue_.end()) {
         if (on_note)
             on_note(fmt::format("bot {} left (a connection closed)", queued->bot.name));
@@ -146,11 +164,48 @@ void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
     const auto queued = find_queued(sitter);
     if (queued == queue_.end())
         return;
-    // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
-    playing_[sitter] = {*queued, seat_token, games};
+    seat_at(*queued, seat_token, games);
     queue_.erase(queued);
+}
+
+void Lobby::take_to_check(const Queued& queued, const std::string& seat_token, int games) {
+    seat_at(queued, seat_token, games);
+}
+
+void Lobby::seat_at(const Queued& queued, const std::string& seat_token, int games) {
+    // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
+    playing_[queued.sitter] = {queued, seat_token, games};
     desk_.expect(seat_token, games);
-    desk_.wait(seat_token, *sitter);
+    desk_.wait(seat_token, *queued.sitter);
+}
+
+void Lobby::check_over(const std::string& seat_token, bool passed, const std::string& why) {
+    const auto playing = std::find_if(playing_.begin(), playing_.end(), [&](const auto& p) {
+        return p.second.seat_token == seat_token;
+    });
+    if (playing == playing_.end())
+        return;  // its connection is gone
+    Sitter* sitter = playing->first;
+    Queued queued = playing->second.queued;
+    playing_.erase(playing);
+    if (!desk_.waiting(*sitter)) {
+        // Its last scenario's end is on its way: told once it is answered (wait()).
+        checked_[sitter] = {passed, why};
+        return;
+    }
+    desk_.stop_waiting(*sitter);
+    if (closing_)
+        return sitter->no_more_games();
+    if (!passed)
+        return sitter->sent_away(why);
+    if (const auto bot = store_.bot(queued.bot.name); bot && bot->state == "active") {
+        queued.bot = *bot;
+        queued.entry = store_.entry(*bot, queued.entry.label);
+        queued.since_ms = now_ms_();
+        enqueue(std::move(queued));
+    } else {
+        sitter->no_more_games();
+    }
 }
 
 void Lobby::forget(Sitter& sitter) {

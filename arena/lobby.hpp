@@ -5,10 +5,14 @@
 // the match's games at the desk, for the seats made for it (a token of the arena's own for each
 // connection and match, never shown to anyone); once the match is over it is back in the queue.
 //
+// A connection of a version that has not passed the conformance check, or of a paused bot, is
+// not queued: it is handed to the arena to be checked (on_check), over this connection, and is
+// queued once it passes; one that fails is sent away with why (closed with 1008).
+//
 // Refused, with an HTTP status and a sentence: another path (404), no token or one no active
-// bot has (401), a house bot's token or a paused bot's (403), a connection that is not a session
-// (400), a bot past a limit (429, with the seconds to wait: its connections at once, its new
-// connections in the last minute, its matches in the last day).
+// bot has (401), a house bot's token (403), a connection that is not a session (400), a bot past
+// a limit (429, with the seconds to wait: its connections at once, its new connections in the
+// last minute, its matches in the last day).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +50,8 @@ class Lobby final : public remote::Gate {
     std::function<void(const std::string&)> on_note;
     // Something changed in the queue: a time to match.
     std::function<void()> on_queue;
+    // A connection to be checked before it is queued: the arena seats it at its check (check()).
+    std::function<void(const Queued&)> on_check;
 
     Lobby(Store& store, remote::Desk& desk, std::function<std::uint64_t()> now_ms, Options options)
         : store_(store), desk_(desk), now_ms_(std::move(now_ms)), options_(options) {}
@@ -62,6 +68,11 @@ class Lobby final : public remote::Gate {
     // whose seats the desk gives it under `seat_token`.
     const std::vector<Queued>& queue() const { return queue_; }
     void take(Sitter* sitter, const std::string& seat_token, int games);
+    // The same for a check of `games` games (on_check's connection, not in the queue).
+    void take_to_check(const Queued& queued, const std::string& seat_token, int games);
+    // Its check is over: passed, the connection is queued (its bot and entry read again); failed,
+    // it is sent away with `why`.
+    void check_over(const std::string& seat_token, bool passed, const std::string& why);
     // A match is over: a connection of it waiting at the desk for a game that will not come
     // (the match was cut short) is back in the queue.
     void match_over(const std::vector<std::string>& seat_tokens);
@@ -91,6 +102,11 @@ class Lobby final : public remote::Gate {
     // token's hash: read as it begins to wait.
     mutable std::map<std::string, std::pair<std::string, std::string>> knocked_;
     std::set<Sitter*> arrived_;  // connections said to have connected
+    // Checked connections whose last scenario's end is not yet answered: what they are told
+    // once it is (queued: "", or sent away, and why).
+    std::map<Sitter*, std::pair<bool, std::string>> checked_;
+    void enqueue(Queued queued);
+    void seat_at(const Queued& queued, const std::string& seat_token, int games);
     std::vector<Queued>::iterator find_queued(const Sitter* sitter);
     // Why a bot may not connect now: its new connections in the last minute; its matches in
     // the last day (nor play on); none when it may.

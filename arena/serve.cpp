@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "arena/ladder.hpp"
 #include "arena/lobby.hpp"
 #include "arena/match_play.hpp"
+#include "checker/checker.hpp"
 #include "cli/options.hpp"
 #include "core/text.hpp"
 #include "match/venue.hpp"
@@ -34,7 +36,14 @@ namespace {
 
 constexpr std::uint64_t tick_ms = 200;
 constexpr int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
+constexpr int check_scenarios = 3;  // the checker's games, at most
+// A checked bot is connected already: its seat is given at once, and it has this long to start
+// its process for each scenario (besides the game's --ready-timeout for each message).
+constexpr std::uint64_t check_connect_ms = 10'000;
 constexpr std::size_t recent_kept = 200;
+// At the arena's end, how long its connections have to close once told there are no more games
+// (a loaded machine's bots take a while to answer; a connection that never does is cut).
+constexpr std::uint64_t close_grace_ms = 10'000;
 
 struct Settings {
     serve::Address listen;
@@ -132,6 +141,8 @@ class Arena {
     void tick();
     void start_match(const std::vector<int>& table,
                      const std::vector<std::pair<Lobby::Queued*, House*>>& sources);
+    void start_check(const Lobby::Queued& queued);
+    void check_over(const std::string& seat_token, const checker::Outcome& outcome);
     void match_over();
     void record(MatchPlay& match);
     void rate(MatchPlay& match);
@@ -166,6 +177,13 @@ class Arena {
     std::vector<House> houses_;
     std::vector<std::unique_ptr<MatchPlay>> playing_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;  // over, their players going
+    // Conformance checks under way, by their seats' token.
+    struct Checking {
+        Lobby::Queued queued;
+        std::ostringstream report;
+        std::unique_ptr<checker::Run> run;
+    };
+    std::map<std::string, std::unique_ptr<Checking>> checking_;
     std::deque<RecentMatch> recent_;
     std::map<int, int> faults_;  // by bot: matches in a row it was out of for its own fault
     std::unique_ptr<Timer> tick_timer_, reaper_, stop_timer_;
@@ -199,6 +217,13 @@ std::optional<int> Arena::open_venue() {
         return exit_database;
     }
     venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    if (std::string missing; !checker::has_scenario_words(venue_->dictionary(), &missing)) {
+        note(
+            "the word list lacks {}, which the conformance check deals: the arena's bots "
+            "cannot be checked on it",
+            missing);
+        return exit_database;
+    }
     if (auto error = venue_->prepare_players()) {
         note("{}", escape_for_terminal(*error));
         return 5;
@@ -213,6 +238,7 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
         store_, desk_, [loop] { return uv_now(loop); }, settings_.lobby);
     lobby_->on_note = [this](const std::string& line) { note("{}", line); };
     lobby_->on_queue = [this] { tick_timer_->start(0); };
+    lobby_->on_check = [this](const Lobby::Queued& queued) { start_check(queued); };
     const Dictionary& dictionary = venue_->dictionary();
     auto for_players = serve::for_players(
         settings_.game, settings_.matchmaker.max_players, dictionary,
@@ -264,6 +290,7 @@ int Arena::run() {
         EventLoop& loop;
         ~Release() {
             arena.signals_.clear();
+            arena.checking_.clear();
             arena.playing_.clear();
             arena.leaving_.clear();
             arena.server_.reset();
@@ -373,6 +400,69 @@ void Arena::start_match(const std::vector<int>& table,
         note("match {} could not begin: {}", started.plan().id, escape_for_terminal(error));
         reaper_->start(0);
     }
+}
+
+// A connection of a version not yet checked, or of a paused bot: the checker's scenarios
+// (host --check's), each a seat of the connection's own, on this loop beside the matches.
+void Arena::start_check(const Lobby::Queued& queued) {
+    const std::string token = remote::draw_token();
+    auto checking = std::make_unique<Checking>();
+    checking->queued = queued;
+    lobby_->take_to_check(queued, token, check_scenarios);
+    checker::Options options;
+    options.command = fmt::format("{}{}", queued.bot.name,
+                                  queued.entry.label.empty() ? "" : " " + queued.entry.label);
+    options.seat = [this, token](uv_loop_t* loop) -> std::unique_ptr<Seat> {
+        remote::RemoteSeat::Options seat;
+        seat.grace_ms = 0;  // as a match's: a bot that drops its connection has left
+        return std::make_unique<remote::RemoteSeat>(loop, desk_, token, seat);
+    };
+    options.connect_ms = check_connect_ms;
+    options.dictionary = &venue_->dictionary();
+    options.legacy_dialect = settings_.game.dialect;
+    options.wait_ms = settings_.game.ready_timeout_ms;
+    options.grace_ms = settings_.game.kill_grace_ms;
+    Checking& made = *checking;
+    checking_[token] = std::move(checking);
+    made.run = std::make_unique<checker::Run>(
+        loop_, std::move(options), made.report,
+        [this, token](const checker::Outcome& outcome) { check_over(token, outcome); });
+}
+
+void Arena::check_over(const std::string& seat_token, const checker::Outcome& outcome) {
+    const auto found = checking_.find(seat_token);
+    if (found == checking_.end())
+        return;
+    const std::unique_ptr<Checking> checking = std::move(found->second);
+    checking_.erase(found);
+    const Lobby::Queued& queued = checking->queued;
+    const bool passed = outcome.failed == 0 && outcome.passed > 0;
+    std::string why;
+    if (!passed && outcome.first_failed) {
+        const checker::Check& failed = *outcome.first_failed;
+        why = failed.name + (failed.hint.empty() ? "" : " (" + failed.hint + ")");
+    } else if (!passed) {
+        why = "no check was made";
+    }
+    try {
+        store_.record_check(queued.entry, passed, why);
+    } catch (const std::exception& e) {
+        note("bot {}: its check could not be recorded: {}", queued.bot.name, e.what());
+    }
+    const std::string version =
+        queued.entry.label.empty() ? "" : " " + escape_for_terminal(queued.entry.label);
+    if (passed) {
+        note("bot {}{} passed its check ({} checks){}", queued.bot.name, version, outcome.passed,
+             queued.bot.paused.empty() ? "" : ": no longer paused");
+    } else {
+        note("bot {}{} failed its check, not queued: {}", queued.bot.name, version,
+             escape_for_terminal(why));
+    }
+    // The connection is told in words that fit a close frame; the whole reason is in the API.
+    const std::string told = outcome.first_failed ? fmt::format("failed the arena's check: {}",
+                                                                outcome.first_failed->name)
+                                                  : std::string("failed the arena's check");
+    lobby_->check_over(seat_token, passed, told.substr(0, 120));
 }
 
 // Matches over: each rated or voided, its players let go; and those let go swept once gone.
@@ -495,6 +585,11 @@ void Arena::stop(int signal) {
     }
     signal_ = signal;
     tick_timer_->stop();
+    // A check under way is cut short (its bot is checked again as it next connects).
+    for (auto& [token, checking] : std::exchange(checking_, {})) {
+        checking->run.reset();
+        lobby_->match_over({token});
+    }
     lobby_->close();
     if (!playing_.empty())
         note("SIG{}: {} match{} playing may finish within {} s (again: void them now)",
@@ -527,7 +622,13 @@ void Arena::finish_if_done() {
     tick_timer_->stop();
     stop_timer_->stop();
     signals_.clear();
-    server_->finish(1000, [] {});
+    // Every connection has been told there are no more games (or is being told, its last
+    // game's fence answered first): each closes as its bot answers. One that does not is cut.
+    server_->finish(close_grace_ms, [this] {
+        if (const int cut = server_->counts().cut; cut > 0)
+            note("{} connection{} not closed within {} s cut", cut, cut == 1 ? "" : "s",
+                 close_grace_ms / 1000);
+    });
 }
 
 nlohmann::json Arena::queue_json() const {

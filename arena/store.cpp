@@ -50,6 +50,8 @@ CREATE TABLE entries (
     sigma REAL NOT NULL,
     matches INTEGER NOT NULL DEFAULT 0,
     created TEXT NOT NULL,
+    checked TEXT,
+    check_failed TEXT,
     UNIQUE (bot_id, label)
 );
 CREATE TABLE matches (
@@ -138,11 +140,25 @@ Entry entry_from(SQLite::Statement& q) {
             q.getColumn("label").getString(),
             {q.getColumn("mu").getDouble(), q.getColumn("sigma").getDouble()},
             q.getColumn("matches").getInt(),
-            q.getColumn("created").getString()};
+            q.getColumn("created").getString(),
+            q.getColumn("checked").isNull() ? "" : q.getColumn("checked").getString(),
+            q.getColumn("check_failed").isNull() ? "" : q.getColumn("check_failed").getString()};
 }
 
 const char* const bot_columns = "id, name, owner, command, anchor, state, paused, created";
-const char* const entry_columns = "id, bot_id, label, mu, sigma, matches, created";
+const char* const entry_columns =
+    "id, bot_id, label, mu, sigma, matches, created, checked, check_failed";
+
+// Version 1 to 2: the check's columns; an entry that has played was let play unchecked, and
+// stays let.
+void upgrade_from_1(SQLite::Database& db) {
+    SQLite::Transaction transaction(db);
+    db.exec("ALTER TABLE entries ADD COLUMN checked TEXT");
+    db.exec("ALTER TABLE entries ADD COLUMN check_failed TEXT");
+    db.exec("UPDATE entries SET checked = created WHERE matches > 0");
+    db.exec("PRAGMA user_version = 2");
+    transaction.commit();
+}
 
 void configure(SQLite::Database& db) {
     db.exec("PRAGMA foreign_keys = ON");
@@ -220,7 +236,11 @@ std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string&
         }
         if (db->execAndGet("PRAGMA application_id").getInt() != application_id)
             return fmt::format("{} is not an arena's database", escape_for_terminal(path));
-        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        int version = db->execAndGet("PRAGMA user_version").getInt();
+        if (version == 1) {
+            upgrade_from_1(*db);
+            version = 2;
+        }
         if (version != schema_version)
             return fmt::format("{} holds an arena of schema version {}; this program reads {}",
                                escape_for_terminal(path), version, schema_version);
@@ -335,6 +355,42 @@ void Store::set_paused(int bot, const std::string& why) {
         update.bind(1, why);
     update.bind(2, bot);
     update.exec();
+}
+
+std::string why_not_queued(const Bot& bot, const std::vector<Entry>& entries) {
+    if (bot.state != "active")
+        return bot.state;
+    if (!bot.paused.empty())
+        return "paused: " + bot.paused;
+    if (bot.command)
+        return "";
+    const auto newest = std::max_element(
+        entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
+    if (newest == entries.end())
+        return "";  // never connected: checked as it first does
+    const std::string version = newest->label.empty() ? "" : " " + newest->label;
+    if (!newest->check_failed.empty())
+        return fmt::format("its version{} failed the conformance check: {}", version,
+                           newest->check_failed);
+    if (newest->checked.empty())
+        return fmt::format("its version{} has not passed the conformance check yet", version);
+    return "";
+}
+
+void Store::record_check(const Entry& entry, bool passed, const std::string& why) {
+    SQLite::Transaction transaction(*db_);
+    SQLite::Statement update(
+        *db_, passed
+                  ? fmt::format("UPDATE entries SET checked = {}, check_failed = NULL WHERE id = ?",
+                                now_sql)
+                  : std::string("UPDATE entries SET check_failed = ? WHERE id = ?"));
+    if (!passed)
+        update.bind(1, why);
+    update.bind(passed ? 1 : 2, entry.id);
+    update.exec();
+    if (passed)
+        set_paused(entry.bot, "");
+    transaction.commit();
 }
 
 std::string Store::rotate_token(int bot) {

@@ -39,7 +39,10 @@ class Database;
 
 namespace bg::arena {
 
-inline constexpr int schema_version = 1;
+// 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed).
+// A database of version 1 is brought to 2 as it is opened (its entries that have played a match
+// counted checked).
+inline constexpr int schema_version = 2;
 
 struct Bot {
     int id = 0;
@@ -59,7 +62,14 @@ struct Entry {
     stats::Belief belief;
     int matches = 0;
     std::string created;
+    std::string checked;       // when it passed the conformance check, or "" (not yet)
+    std::string check_failed;  // why its last check failed (until one passes), or ""
 };
+
+// Why a bot is not queued when it connects, or "" when it is: paused (it is checked again as it
+// connects, and queued once it passes), or a remote bot's newest version not yet through the
+// conformance check (failed, and why).
+std::string why_not_queued(const Bot& bot, const std::vector<Entry>& entries);
 
 // An entrant of a rated match: its rank, and its rating before and after.
 struct Rated {
@@ -108,6 +118,9 @@ class Store {
     std::optional<Bot> bot_by_token(const std::string& token) const;
     void set_state(int bot, const std::string& state);
     void set_paused(int bot, const std::string& why);
+    // A conformance check of `entry` over its bot's connection: passed (the entry checked, its
+    // bot no longer paused), or failed, and why.
+    void record_check(const Entry& entry, bool passed, const std::string& why);
     std::string rotate_token(int bot);
 
     // The bot's entry for `label`, made (at the model's first belief, or its anchor) if new.

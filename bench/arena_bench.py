@@ -6,7 +6,8 @@ one at a time: in a tournament (--deals N, 2N games) and in an arena (N matches 
 rotations: 2N games). Each run prints games per second and the server's own CPU time per game
 (its user and system time, from /proc, over the games: the arena's or the tournament runner's,
 not the bots'); the summary, the medians and the ratio arena / tournament of the time a game
-takes.
+takes. The bots are taken as checked (their entries so marked in the arena's database before it
+serves): a check is made once a version, and the figure is of matches.
 
     arena_bench.py BUILD_DIR [--games N] [--runs N] [--quick]
 """
@@ -27,7 +28,16 @@ TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from served import served_port  # noqa: E402
 TOKENS = ["arena_bench_token_one_00000000", "arena_bench_token_two_00000000"]
-UNFAIR = ["--dict", TWO_LETTERS, "--no-sandbox", "--unfair-per-process-limits"]
+UNFAIR = ["--no-sandbox", "--unfair-per-process-limits"]
+
+
+def words(folder):
+    """Every two-letter string, and the words the arena's conformance check deals (without them
+    it does not serve)."""
+    path = os.path.join(folder, "words.txt")
+    with open(TWO_LETTERS) as two, open(path, "w") as out:
+        out.write(two.read() + "cat\ncats\n")
+    return path
 
 
 def cpu_seconds(pid):
@@ -53,7 +63,7 @@ def tournament(build, folder, games):
             os.remove(db + suffix)
     runner = subprocess.Popen(
         [os.path.join(build, "tournament"), "run", "--db", db, "--deals", str(games // 2),
-         "--concurrency", "1", "--serve", "127.0.0.1:0", *UNFAIR,
+         "--concurrency", "1", "--serve", "127.0.0.1:0", "--dict", words(folder), *UNFAIR,
          "--bot", "a=remote:" + TOKENS[0], "--bot", "b=remote:" + TOKENS[1]],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     port = served_port(runner.stderr, "arena_bench", "tournament")
@@ -94,10 +104,13 @@ def arena(build, folder, games):
         files.append(os.path.join(folder, name + ".token"))
         with open(files[-1], "w") as f:
             f.write(added.stdout)
+    with sqlite3.connect(db) as con:  # checked (the version "" each connects as)
+        con.execute("INSERT INTO entries (bot_id, label, mu, sigma, created, checked) "
+                    "SELECT id, '', 25.0, 25.0 / 3, 'bench', 'bench' FROM bots")
     server = subprocess.Popen(
         [exe, "serve", "--db", db, "--listen", "127.0.0.1:0", "--max-players", "2",
-         "--concurrency", "1", *UNFAIR], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        text=True)
+         "--concurrency", "1", "--dict", words(folder), *UNFAIR], stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True)
     line = server.stderr.readline()
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
     bots = [bot(build, "ws://127.0.0.1:%d/bot" % port, f) for f in files]

@@ -57,14 +57,14 @@ std::string refusal_text(int status, bool arena) {
             case 401:
                 return "no active bot has this token (wrong, disabled or removed)";
             case 403:
-                return "a house bot's token, or the bot is paused: the organiser's 'arena bot "
-                       "enable' lets it play again";
+                return "a house bot's token: the arena starts its house bots itself";
             case 404:
                 return "not an arena's /bot";
             case 410:
                 return "the arena is closing";
             case 429:
-                return "the bot has as many connections as the arena allows it";
+                return "the bot is past one of the arena's limits (its connections at once, its "
+                       "connections in a minute or its matches in a day)";
             default:
                 return "see the arena's log";
         }
@@ -561,9 +561,14 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
             const int code = len >= 2 ? (bytes[0] << 8 | bytes[1]) : 1005;
             const std::string text =
                 len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2, len - 2) : "";
-            if (code != 1000)
+            if (code == 1008) {
+                // Not let play (an arena's bot that failed its conformance check): trying
+                // again changes nothing until the bot does.
+                say(fmt::format("the host sent the bot away (1008): {}", text));
+                status_ = exit_failed;
+            } else if (code != 1000) {
                 say(fmt::format("the host closed the seat ({}): {}", code, text));
-            else if (session_)
+            } else if (session_)
                 session_over_ = true;  // between games: the host has no more
             else
                 game_over_ = true;

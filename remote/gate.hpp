@@ -48,6 +48,9 @@ class Gate {
         virtual void sit(RemoteSeat& seat) = 0;
         // No seat of its token will open again: no longer waiting.
         virtual void no_more_games() = 0;
+        // Not let play (an arena's bot that failed its conformance check), and why: no longer
+        // waiting. Its connection is closed with 1008 and the sentence.
+        virtual void sent_away(std::string_view why) = 0;
 
       protected:
         ~Sitter() = default;

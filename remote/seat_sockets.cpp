@@ -84,6 +84,10 @@ class SeatLink final : public serve::WebSocketService::Connection,
         waiting_ = false;
         socket_.close(1000, "the games are over");
     }
+    void sent_away(std::string_view why) override {
+        waiting_ = false;
+        socket_.close(1008, why);
+    }
 
     // The server's side.
     serve::Headers response_headers() override {

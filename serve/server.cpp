@@ -786,6 +786,7 @@ void Server::check_finished() {
         return;
     // Closes every connection and the listening socket: libwebsockets closes its handles on
     // the loop, and the destructor (once the loop has run out) frees the rest.
+    counts_.cut = static_cast<int>(sockets_.size());
     for (Session* session : streams_)
         session->wsi = nullptr;
     streams_.clear();

@@ -72,6 +72,7 @@ class Server {
         int dropped = 0;  // streams dropped for falling behind
         int sockets = 0;  // WebSocket connections open now
         int refused = 0;  // WebSocket connections refused
+        int cut = 0;      // WebSocket connections still open when finish()'s grace ran out
     };
 
     // Listens on `address`; why not, if it cannot.

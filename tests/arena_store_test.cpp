@@ -1,7 +1,7 @@
 // The arena's database and ladder (arena/store.hpp, arena/ladder.hpp): tokens kept only as
 // hashes, a match rated once with its games or void, ratings recomputed from the archive to the
 // same bits (and a stored rating changed behind its back found), one result from a match's
-// rotations, and the leaderboard's order.
+// rotations, the leaderboard's order, the conformance check's record, and schema 1 brought to 2.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -181,14 +181,101 @@ TEST_CASE(
     for (int i = 0; i < 3; ++i) {
         bots[static_cast<std::size_t>(i)].id = i + 1;
         bots[static_cast<std::size_t>(i)].name = std::string(1, static_cast<char>('a' + i));
-        entries[static_cast<std::size_t>(i)] = {i + 1, i + 1, "", {25.0 + i, 8.0 - 3 * i},
-                                                4 * i, ""};
+        Entry& e = entries[static_cast<std::size_t>(i)];
+        e.id = e.bot = i + 1;
+        e.belief = {25.0 + i, 8.0 - 3 * i};
+        e.matches = 4 * i;
+        e.checked = "2026-11-27T10:00:00.000Z";
     }
     const auto rows = leaderboard(bots, entries, {});
     REQUIRE(rows.size() == 3);
     CHECK(rows[0].bot.name == "c");  // 27 - 3 * 2
     CHECK(rows[2].bot.name == "a");  // 25 - 3 * 8
     CHECK(rows[0].provisional);      // 8 matches
+    // A remote bot's new version that has not passed its check stays off the board: its last
+    // checked one is shown.
+    Entry unchecked = entries[2];
+    unchecked.id = 4;
+    unchecked.label = "v2";
+    unchecked.checked.clear();
+    entries.push_back(unchecked);
+    CHECK(leaderboard(bots, entries, {})[0].entry.id == 3);
+    entries.back().checked = "2026-11-27T11:00:00.000Z";
+    CHECK(leaderboard(bots, entries, {})[0].entry.id == 4);
     bots[2].state = "removed";
     CHECK(leaderboard(bots, entries, {}).size() == 2);
+}
+
+TEST_CASE(
+    "arena: a version is let play once it passes its check, and a paused bot once it passes "
+    "again",
+    "[arena][store]") {
+    ScratchArena arena("checks");
+    Store& store = *arena.store;
+    store.add_bot("alpha", "", std::nullopt, std::nullopt);
+    const auto entries = [&] { return store.entries_of(store.bot("alpha")->id); };
+    CHECK(why_not_queued(*store.bot("alpha"), entries()).empty());  // checked as it connects
+    const Entry v1 = store.entry(*store.bot("alpha"), "v1");
+    CHECK(v1.checked.empty());
+    CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
+          "its version v1 has not passed the conformance check yet");
+    store.record_check(v1, false, "starts, and says it is ready");
+    CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
+          "its version v1 failed the conformance check: starts, and says it is ready");
+    store.record_check(v1, true, "");
+    CHECK(!entries()[0].checked.empty());
+    CHECK(entries()[0].check_failed.empty());
+    CHECK(why_not_queued(*store.bot("alpha"), entries()).empty());
+    // Paused, it is not queued whatever its checks; a passed check lifts the pause.
+    store.set_paused(v1.bot, "out of 3 matches in a row for its own fault");
+    CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
+          "paused: out of 3 matches in a row for its own fault");
+    store.record_check(v1, false, "answers the deal");
+    CHECK(!store.bot("alpha")->paused.empty());
+    store.record_check(v1, true, "");
+    CHECK(store.bot("alpha")->paused.empty());
+    // A house bot is the organiser's: never checked over a connection.
+    store.add_bot("house", "", std::string("true"), std::nullopt);
+    store.entry(*store.bot("house"), "true");
+    CHECK(why_not_queued(*store.bot("house"), store.entries_of(store.bot("house")->id)).empty());
+}
+
+TEST_CASE(
+    "arena: a database of schema 1 is brought to 2 as it is opened, its played entries "
+    "counted checked",
+    "[arena][store]") {
+    ScratchArena arena("schema1");
+    arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
+    const Bot alpha = *arena.store->bot("alpha");
+    arena.store->entry(alpha, "played");
+    arena.store->entry(alpha, "new");
+    arena.store.reset();
+    {
+        // As 1.7.0's first arena left it: no check columns.
+        SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
+        db.exec("UPDATE entries SET matches = 3 WHERE label = 'played'");
+        db.exec("ALTER TABLE entries DROP COLUMN checked");
+        db.exec("ALTER TABLE entries DROP COLUMN check_failed");
+        db.exec("PRAGMA user_version = 1");
+    }
+    auto opened = Store::open(arena.path, false);
+    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(opened));
+    arena.store = std::move(std::get<std::unique_ptr<Store>>(opened));
+    const auto entries = arena.store->entries_of(alpha.id);
+    REQUIRE(entries.size() == 2);
+    CHECK(!entries[0].checked.empty());  // played
+    CHECK(entries[1].checked.empty());
+    {
+        SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 2);
+    }
+    // A later schema is refused, not read.
+    arena.store.reset();
+    {
+        SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
+        db.exec("PRAGMA user_version = 3");
+    }
+    auto later = Store::open(arena.path, false);
+    REQUIRE(std::holds_alternative<std::string>(later));
+    CHECK(std::get<std::string>(later).find("schema version 3") != std::string::npos);
 }

@@ -6,13 +6,17 @@
 - Bots are added from the command line: a remote bot's token printed once, on its last line,
   and found nowhere in the database; bad input refused with exit status 2.
 - An arena with three house bots (the reference bot at levels 5, 3 and 1, level 3 the anchor)
-  and three remote bots through bananagrams-connect (two of one owner, one that sends garbage)
-  plays: every bot plays, no match seats two bots of one owner, the bot that breaks the
-  protocol is paused after three matches and then refused, level 5 ends above level 1, and the
-  anchor is held.
+  and three remote bots through bananagrams-connect (two of one owner, one that passes its
+  check and then sends garbage) plays: every remote bot passes the conformance check over its
+  connection before it is queued; every bot plays, no match seats two bots of one owner, the
+  bot that breaks the protocol is paused after three matches, fails its check as it connects
+  again (sent away, 1008) and stays paused, and, mended (a new version), passes and plays
+  again; level 5 ends above level 1, and the anchor is held.
+- A bot that fails its check is sent away with why (1008), never queued, and `bot list` and
+  the API say why.
 - Everyone who may not connect is refused with the status docs/arena.md says: no token and a
   wrong one (401), a connection that is not a session (400), another path (404), a bot past its
-  connections (429), a paused bot (403).
+  connections (429).
 - Killed with SIGKILL mid-match and started again: the match it was playing is void, nothing is
   rated twice, no player's process is left, the remote bots come back; SIGTERM then ends it,
   and the connected bots with it.
@@ -54,6 +58,12 @@ house_reference = os.path.join(house_folder, "reference_bot")
 os.symlink(os.path.abspath(reference), house_reference)
 garbage = "exec python3 %s garbage --tag %s" % (
     os.path.join(source, "tests", "bots", "test_bot.py"), house_folder)
+# A bot that plays its first three games well (the conformance check's scenarios) and then sends
+# garbage: it passes its check, and breaks in its matches.
+flaky_count = os.path.join(work, "flaky.count")
+flaky = ("n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; "
+         "if [ $n -lt 3 ]; then exec %s --level 5; else %s; fi" %
+         (flaky_count, flaky_count, reference, garbage))
 started = time.monotonic()
 started_processes = []  # ended however the test ends
 
@@ -111,7 +121,9 @@ class Arena:
              "--max-wait", "2", "--concurrency", "2", "--connections-per-bot", "1",
              "--stop-grace", "5", *limits,
              # Levels 3 and 1 take seconds over each move: no game waits for them for long.
-             "--game-timeout", "10"],
+             # A loaded machine (the suite runs tests two at a time) starts a sandboxed player
+             # slowly: the first word may take a while.
+             "--game-timeout", "10", "--ready-timeout", "30"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         started_processes.append(self.process)
         self.lines = []
@@ -167,7 +179,7 @@ for name, level, anchor in (("L5", 5, None), ("L3", 3, "25"), ("L1", 1, None)):
     added = run(*args + (["--anchor", anchor] if anchor else []))
     check(added.returncode == 0 and added.stdout == "", "a house bot: %s" % added.stderr)
 tokens = {}
-for name, owner in (("r1", "alice"), ("r2", "alice"), ("bad", "carol")):
+for name, owner in (("r1", "alice"), ("r2", "alice"), ("bad", "carol"), ("never", "dave")):
     added = run("bot", "add", "--db", db, name, "--owner", owner)
     check(added.returncode == 0 and re.fullmatch(r"[A-Za-z0-9_-]{32}\n", added.stdout),
           "a remote bot's token on its last line: %r %s" % (added.stdout, added.stderr))
@@ -193,7 +205,7 @@ port = served.port
 token_file = {name: os.path.join(work, name + ".token") for name in tokens}
 bots = [start_bot(token_file["r1"], "%s --level 5" % reference, "v1"),
         start_bot(token_file["r2"], "%s --level 4" % reference),
-        start_bot(token_file["bad"], garbage)]
+        start_bot(token_file["bad"], flaky)]
 with open(os.path.join(work, "wrong.token"), "w") as f:
     f.write("W" * 32 + "\n")
 wrong = subprocess.run([connect, "--token-file", os.path.join(work, "wrong.token"),
@@ -207,10 +219,9 @@ for path, extra, status in [
         ("/seat/" + tokens["r2"], ("X-Bananagrams-Session: 1",), 404)]:
     got = upgrade_status(port, path, extra)
     check(got == status, "%s %s: %d, not %d" % (path, extra, got, status))
-# r1 connects once: a second connection is over its --connections-per-bot.
-wait_until(lambda: any(w["bot"] == "r1" for w in api(port, "/api/queue")[1]["waiting"]) or
-           any("r1" in m["bots"] for m in api(port, "/api/queue")[1]["playing"]), 30,
-           "r1 in the queue")
+# r1 connects once (checked, then queued): a second connection is over its
+# --connections-per-bot.
+wait_until(lambda: "bot r1 connected" in served.said(), 60, "r1 connected")
 second = subprocess.run([connect, "--token-file", token_file["r1"],
                          "ws://127.0.0.1:%d/bot" % port, "--", "true"],
                         capture_output=True, text=True, timeout=60)
@@ -226,15 +237,42 @@ def paused(name):
     return api(port, "/api/bots/" + name)[1]["paused"]
 
 
+# Every remote bot is checked before it is queued: these pass.
+wait_until(lambda: all(re.search(r"bot %s( \S+)? passed its check" % b, served.said())
+                       for b in ("r1", "r2", "bad")), 90, "the remote bots' checks")
+# A bot that fails its check is sent away (1008, why), never queued, and the list says why.
+never = subprocess.run([connect, "--token-file", token_file["never"], "--words", "from-seat",
+                        "ws://127.0.0.1:%d/bot" % port, "--", garbage],
+                       capture_output=True, text=True, timeout=90)
+check(never.returncode == 1 and "(1008): failed the arena's check: answers the deal (ACT)"
+      in never.stderr, "a bot that fails its check: %d %s" % (never.returncode, never.stderr))
+status, never_api = api(port, "/api/bots/never")
+check(status == 200 and never_api["versions"][0]["checked"] is None and
+      "A protocol error" in never_api["versions"][0]["check_failed"] and
+      "failed the conformance check" in never_api["not_queued"], "/api/bots/never: %s" % never_api)
+listed = run("bot", "list", "--db", db)
+check(re.search(r"never .* active; its version failed the conformance check", listed.stdout),
+      listed.stdout)
+check(played("never") == 0, "a bot that failed its check played")
+# One that breaks in its matches is paused, and connecting does not let it play: it is checked
+# again, fails, and stays paused.
 wait_until(lambda: paused("bad"), 120, "the bot that sends garbage paused: " + served.said())
 check("protocol error" in paused("bad") or "protocol" in paused("bad"),
       "why it is paused: %s" % paused("bad"))
 listed = run("bot", "list", "--db", db)
 check(re.search(r"bad .* paused: out of 3 matches in a row", listed.stdout), listed.stdout)
-again = subprocess.run([connect, "--token-file", token_file["bad"], "ws://127.0.0.1:%d/bot" % port,
-                        "--", garbage], capture_output=True, text=True, timeout=60)
-check(again.returncode == 1 and "403" in again.stderr and "paused" in again.stderr,
-      "a paused bot connecting: %s" % again.stderr)
+bots[2].communicate(timeout=60)  # sent away as it was paused
+again = subprocess.run([connect, "--token-file", token_file["bad"], "--words", "from-seat",
+                        "ws://127.0.0.1:%d/bot" % port, "--", flaky],
+                       capture_output=True, text=True, timeout=90)
+check(again.returncode == 1 and "failed the arena's check" in again.stderr and paused("bad"),
+      "a paused bot that fails its check again: %s" % again.stderr)
+# Mended (a new version), it passes its check, is no longer paused, and plays.
+bots.append(start_bot(token_file["bad"], "%s --level 5" % reference, "mended"))
+wait_until(lambda: not paused("bad") and any(
+    v["version"] == "mended" and v["matches_played"] > 0
+    for v in api(port, "/api/bots/bad")[1]["versions"]), 120,
+    "the mended bot queued again and playing: " + served.said())
 wait_until(lambda: all(played(b) >= 2 for b in ("L5", "L3", "L1", "r1", "r2")), 150,
            "every bot to play two matches: %s" % served.said())
 
@@ -242,7 +280,7 @@ wait_until(lambda: all(played(b) >= 2 for b in ("L5", "L3", "L1", "r1", "r2")), 
 wait_until(lambda: api(port, "/api/queue")[1]["playing"], 30, "a match playing")
 served.process.kill()
 served.process.wait(timeout=30)
-wait_until(lambda: not players_left(), 15, "no player left of the killed arena")
+wait_until(lambda: not players_left(), 60, "no player left of the killed arena")
 served = Arena(port)  # where the bots come back
 wait_until(lambda: "voided" in served.said(), 10, "the restarted arena to void the match")
 # The remote bots come back (connect tries again) and play on.
@@ -253,11 +291,16 @@ served.process.wait(timeout=60)
 time.sleep(0.2)
 check(served.process.returncode == 0 and "closed (SIGTERM)" in served.said(),
       "SIGTERM: %s" % served.said())
-for bot in bots[:2]:
-    bot_out, bot_err = bot.communicate(timeout=30)
+for bot in bots[:2] + bots[3:]:
+    try:
+        bot_out, bot_err = bot.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        bot_out, bot_err = bot.communicate()
+        check(False, "a remote bot still runs 30 s after the arena closed: %s\narena: %s" %
+              (bot_err, served.said()))
     check(bot.returncode == 0 and "the host has no more" in bot_err,
           "a remote bot when the arena closed: %d %s" % (bot.returncode, bot_err))
-bots[2].communicate(timeout=30)
 check(not players_left(), "players left: %s" % players_left())
 
 # ---- afterwards: the archive ----
@@ -290,7 +333,10 @@ for (match,) in con.execute("SELECT id FROM matches WHERE state = 'void'"):
 
 standings = json.loads(run("standings", "--db", db, "--json").stdout)["leaderboard"]
 order = [row["name"] for row in standings]
-check(order.index("L5") < order.index("L1"), "level 5 below level 1: %s" % order)
+outs = [(g[0], p["command"], p["reason"]) for g in con.execute("SELECT match_id, result FROM games")
+        for p in [dict(q) for q in json.loads(g[1])["players"]] if p["reason"]]
+check(order.index("L5") < order.index("L1"), "level 5 below level 1: %s\nplayers out: %s\n%s" %
+      (standings, outs, served.said()))
 anchor = next(row for row in standings if row["name"] == "L3")
 check(anchor["rating"] == {"mu": 25.0, "sigma": 0.0}, "the anchor moved: %s" % anchor)
 check(all(row["matches"] >= 1 for row in standings), "a bot never played: %s" % standings)

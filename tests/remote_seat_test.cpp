@@ -160,6 +160,7 @@ TEST_CASE("remote: the desk lets in a seat's token alone, from no page or its ow
 struct FakeSitter final : Gate::Sitter {
     void sit(RemoteSeat& seat) override { seated = &seat; }
     void no_more_games() override { told_none = true; }
+    void sent_away(std::string_view) override { told_none = true; }
     RemoteSeat* seated = nullptr;
     bool told_none = false;
 };
