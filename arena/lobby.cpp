@@ -259,6 +259,17 @@ void Lobby::close() {
         q.sitter->no_more_games();
 }
 
+void Lobby::finish() {
+    closing_ = true;
+    queue_.clear();
+    playing_.clear();
+    checked_.clear();
+    for (Sitter* sitter : std::exchange(arrived_, {})) {
+        desk_.stop_waiting(*sitter);
+        sitter->no_more_games();
+    }
+}
+
 std::vector<Lobby::Queued>::iterator Lobby::find_queued(const Sitter* sitter) {
     return std::find_if(queue_.begin(), queue_.end(),
                         [&](const Queued& q) { return q.sitter == sitter; });

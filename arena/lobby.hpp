@@ -81,6 +81,10 @@ class Lobby final : public remote::Gate {
     void turn_away(const std::function<bool(const Bot&)>& away);
     // The arena is closing: every waiting connection is told there are no more games.
     void close();
+    // Its last match is over: every connection still open is told there are no more games,
+    // whatever it waits for (a queued one was told at close(); one whose last game's end is not
+    // yet answered is told now, rather than left to that answer).
+    void finish();
     bool closing() const { return closing_; }
     // Connections open now, by bot id.
     int connections(int bot) const;

@@ -622,8 +622,9 @@ void Arena::finish_if_done() {
     tick_timer_->stop();
     stop_timer_->stop();
     signals_.clear();
-    // Every connection has been told there are no more games (or is being told, its last
-    // game's fence answered first): each closes as its bot answers. One that does not is cut.
+    // Every connection is told there are no more games: each closes as its bot answers. One
+    // that does not is cut.
+    lobby_->finish();
     server_->finish(close_grace_ms, [this] {
         if (const int cut = server_->counts().cut; cut > 0)
             note("{} connection{} not closed within {} s cut", cut, cut == 1 ? "" : "s",

@@ -319,6 +319,12 @@ class Checker {
         out_.flush();
     }
 
+    // A check that failed, recorded: false, for a check that ends what it was part of.
+    bool failed(Check check) {
+        record(std::move(check));
+        return false;
+    }
+
     // What it sent since the last report, quoted; "" when nothing.
     std::string shown(Bot& bot) {
         const std::string recent = bot.recent();
@@ -346,10 +352,7 @@ class Checker {
         Check check{"starts, and says it is ready (r, or v002, v003 or v004 and R)"};
         if (const std::string error = bot.spawn(); !error.empty()) {
             check.hint = fmt::format("its command could not start: {}", error);
-            {
-                record(check);
-                co_return false;
-            }
+            co_return failed(check);
         }
         // A remote bot connects first: it has that long more.
         auto first = co_await bot.next(options_.connect_ms + options_.wait_ms);
@@ -362,10 +365,7 @@ class Checker {
                     "It asked for version {}: v2 bots send v002, v003 or v004; version 1 is the "
                     "legacy protocol, whose bots start with r (and no v at all).",
                     hello->version);
-                {
-                    record(check);
-                    co_return false;
-                }
+                co_return failed(check);
             }
             const std::string answer = version_answer(hello->version);
             bot.send(answer);
@@ -378,10 +378,7 @@ class Checker {
                     "It sent its handshake and was answered {}, but said no R in {} s. Send R as "
                     "soon as it can play (\"v002R\" at once is fine), and flush it.",
                     answer, options_.wait_ms / 1000.0);
-                {
-                    record(check);
-                    co_return false;
-                }
+                co_return failed(check);
             }
         } else if (first && std::holds_alternative<input::Ready>(*first)) {
             protocol_ = protocol_legacy;
@@ -410,10 +407,7 @@ class Checker {
             check.sent = shown(bot);
             if (violation)
                 protocol_error(bot, violation->reason, check);
-            {
-                record(check);
-                co_return false;
-            }
+            co_return failed(check);
         }
         if (!bot.connected()) {
             check.hint = fmt::format(
@@ -422,10 +416,7 @@ class Checker {
                 "--ready-timeout over "
                 "60 s waits longer.",
                 options_.connect_ms / 1000.0);
-            {
-                record(check);
-                co_return false;
-            }
+            co_return failed(check);
         }
         // Nothing in time: a slow start shows its bytes later; a bot that does not flush, only
         // as it ends.
@@ -439,18 +430,12 @@ class Checker {
                 "it. Start faster: load the word list once, from a compact file, and say r (or "
                 "v002R) as soon as you can play.",
                 waited, options_.wait_ms / 1000.0);
-            {
-                record(check);
-                co_return false;
-            }
+            co_return failed(check);
         }
         co_await bot.end(options_.grace_ms, options_.grace_ms);
         check.sent = shown(bot);
         check.hint = check.sent.empty() ? std::string(hint_silent) : std::string(hint_flush);
-        {
-            record(check);
-            co_return false;
-        }
+        co_return failed(check);
     }
 
     std::string hand_message(std::string_view hand) const {
@@ -531,20 +516,16 @@ class Checker {
             co_return;
         bot.send(hand_message(deal));
         Check first{fmt::format("answers the deal ({}) with a peel of its hand", deal)};
-        if (!co_await expect_peel(bot, deal, 0, "CAT", first)) {
-            record(first);
-            co_return;
-        }
+        if (!co_await expect_peel(bot, deal, 0, "CAT", first))
+            co_return record(first);
         record(first);
         // Accepted as peel 1, which deals it an S (its tile before its ACK).
         bot.send(speaks_v2() ? v2::tile(1, dealt_tile, 100) + v2::ack(1)
                              : legacy_message(options_.legacy_dialect, std::string(1, dealt_tile)));
         Check again{"takes the tile its accepted peel dealt it, and peels again"};
         const std::string hand = fmt::format("{}{}", deal, dealt_tile);
-        if (!co_await expect_peel(bot, hand, 1, "CATS", again)) {
-            record(again);
-            co_return;
-        }
+        if (!co_await expect_peel(bot, hand, 1, "CATS", again))
+            co_return record(again);
         record(again);
         if (stays_for_match(protocol_) && !remote()) {
             // Bananas, then its next game: v004 across two games. (A seat serves one game: over
@@ -612,10 +593,7 @@ class Checker {
                 ready.hint =
                     "It exited after E: a v004 bot stays until it is told B. (no next game), "
                     "and answers G (its next game) with R.";
-            {
-                record(ready);
-                co_return false;
-            }
+            co_return failed(ready);
         }
         ready.passed = true;
         record(ready);
@@ -636,10 +614,8 @@ class Checker {
             co_return;
         bot.send(hand_message(deal));
         Check first{"answers the deal with a peel of its hand"};
-        if (!co_await expect_peel(bot, deal, 0, "CAT", first)) {
-            record(first);
-            co_return;
-        }
+        if (!co_await expect_peel(bot, deal, 0, "CAT", first))
+            co_return record(first);
         bot.recent();
         bot.send(speaks_v2()
                      ? v2::tile(1, dealt_tile, 100) + v2::nak(1, 0, std::string(1, dealt_tile))
@@ -677,17 +653,13 @@ class Checker {
             co_return;
         bot.send(hand_message(stuck));
         Check dump{fmt::format("dumps a tile it cannot place (its hand is {})", stuck)};
-        if (!co_await expect_dump(bot, 'Q', stuck, dump)) {
-            record(dump);
-            co_return;
-        }
+        if (!co_await expect_dump(bot, 'Q', stuck, dump))
+            co_return record(dump);
         record(dump);
         bot.send(speaks_v2() ? v2::dumped("QQQ") : legacy_message(options_.legacy_dialect, "QQQ"));
         Check answer{"takes its dump's three tiles (QQQ), and dumps again"};
-        if (!co_await expect_dump(bot, 'Q', "QQQQ", answer)) {
-            record(answer);
-            co_return;
-        }
+        if (!co_await expect_dump(bot, 'Q', "QQQQ", answer))
+            co_return record(answer);
         record(answer);
         // The bunch is short: refused, the Q stays its own (a legacy bot gets its letter back).
         const auto refuse = [&] {
