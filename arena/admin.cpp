@@ -1,11 +1,15 @@
 #include "arena/admin.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "arena/api.hpp"
 #include "arena/ladder.hpp"
 #include "core/text.hpp"
+#include "record/json_value.hpp"
 
 namespace bg::arena {
 
@@ -31,25 +35,19 @@ std::string status(const Bot& bot, const std::vector<Entry>& entries) {
 
 nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
     nlohmann::json versions = nlohmann::json::array();
-    for (const Entry& e : entries)
-        versions.push_back(
-            {{"version", e.label},
-             {"rating", to_json(e.belief)},
-             {"matches", e.matches},
-             {"since", e.created},
-             {"checked", e.checked.empty() ? nlohmann::json() : nlohmann::json(e.checked)},
-             {"check_failed",
-              e.check_failed.empty() ? nlohmann::json() : nlohmann::json(e.check_failed)}});
+    for (const Entry& e : entries) {
+        nlohmann::json version = version_json(e);
+        version["matches"] = e.matches;
+        versions.push_back(std::move(version));
+    }
     return {{"name", bot.name},
             {"owner", bot.owner},
             {"kind", bot.command ? "house" : "remote"},
             {"command", bot.command ? nlohmann::json(*bot.command) : nlohmann::json()},
-            {"anchor", bot.anchor ? nlohmann::json(*bot.anchor) : nlohmann::json()},
+            {"anchor", json_or_null(bot.anchor)},
             {"state", bot.state},
-            {"paused", bot.paused.empty() ? nlohmann::json() : nlohmann::json(bot.paused)},
-            {"not_queued", why_not_queued(bot, entries).empty()
-                               ? nlohmann::json()
-                               : nlohmann::json(why_not_queued(bot, entries))},
+            {"paused", json_or_null(bot.paused)},
+            {"not_queued", json_or_null(why_not_queued(bot, entries))},
             {"created", bot.created},
             {"versions", versions}};
 }
@@ -134,19 +132,25 @@ int standings(Store& store, bool json) {
         out.write(leaderboard_json(store).dump(2) + "\n");
         return exit_done;
     }
-    const auto rows = leaderboard(store.bots(), store.entries(), store.rated_in_order());
+    const auto entries = store.entries();
+    const auto rows = leaderboard(store.bots(), entries, store.rated_in_order());
+    const auto entries_of = [&entries](int bot) {
+        std::vector<Entry> its;
+        std::copy_if(entries.begin(), entries.end(), std::back_inserter(its),
+                     [bot](const Entry& e) { return e.bot == bot; });
+        return its;
+    };
     out.write(fmt::format("{:>3}  {:<20} {:>7} {:>12} {:>7}  {:>15}  {}\n", "#", "bot", "rating",
                           "mu +- sigma", "matches", "fit (Elo, 95%)", "state"));
     for (const Row& row : rows) {
         const std::string fit = row.fit ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", row.fit->elo,
                                                       row.fit->low, row.fit->high)
                                         : "-";
-        out.write(fmt::format("{:>3}  {:<20} {:>7.2f} {:>6.2f} +-{:>4.2f} {:>7}  {:>15}  {}{}{}\n",
-                              row.rank, row.bot.name, row.conservative, row.entry.belief.mu,
-                              row.entry.belief.sigma, row.entry.matches, fit,
-                              escape_for_terminal(status(row.bot, store.entries_of(row.bot.id))),
-                              row.provisional ? ", provisional" : "",
-                              row.bot.anchor ? ", anchor" : ""));
+        out.write(fmt::format(
+            "{:>3}  {:<20} {:>7.2f} {:>6.2f} +-{:>4.2f} {:>7}  {:>15}  {}{}{}\n", row.rank,
+            row.bot.name, row.conservative, row.entry.belief.mu, row.entry.belief.sigma,
+            row.entry.matches, fit, escape_for_terminal(status(row.bot, entries_of(row.bot.id))),
+            row.provisional ? ", provisional" : "", row.bot.anchor ? ", anchor" : ""));
     }
     out.write(
         "rating: mu - 3 sigma (Weng-Lin); fit: the order-free maximum-likelihood fit of "

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "arena/ladder.hpp"
+#include "record/json_value.hpp"
 
 namespace bg::arena {
 
@@ -34,6 +35,14 @@ nlohmann::json leaderboard_json(const Store& store) {
     return {{"version", api_version}, {"leaderboard", rows}};
 }
 
+nlohmann::json version_json(const Entry& e) {
+    return {{"version", e.label},
+            {"since", e.created},
+            {"rating", to_json(e.belief)},
+            {"checked", json_or_null(e.checked)},
+            {"check_failed", json_or_null(e.check_failed)}};
+}
+
 std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name) {
     const auto bot = store.bot(name);
     if (!bot || bot->state == "removed")
@@ -48,29 +57,21 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
             m["finished"] = played.finished;
             matches.push_back(std::move(m));
         }
-        versions.push_back(
-            {{"version", e.label},
-             {"since", e.created},
-             {"rating", to_json(e.belief)},
-             {"conservative", stats::conservative(e.belief)},
-             {"matches_played", e.matches},
-             {"checked", e.checked.empty() ? nlohmann::json() : nlohmann::json(e.checked)},
-             {"check_failed",
-              e.check_failed.empty() ? nlohmann::json() : nlohmann::json(e.check_failed)},
-             {"matches", matches}});
+        nlohmann::json version = version_json(e);
+        version["conservative"] = stats::conservative(e.belief);
+        version["matches_played"] = e.matches;
+        version["matches"] = std::move(matches);
+        versions.push_back(std::move(version));
     }
-    return nlohmann::json{
-        {"version", api_version},
-        {"name", bot->name},
-        {"owner", bot->owner},
-        {"kind", bot->command ? "house" : "remote"},
-        {"anchor", bot->anchor ? nlohmann::json(*bot->anchor) : nlohmann::json()},
-        {"state", bot->state},
-        {"paused", bot->paused.empty() ? nlohmann::json() : nlohmann::json(bot->paused)},
-        {"not_queued", why_not_queued(*bot, entries).empty()
-                           ? nlohmann::json()
-                           : nlohmann::json(why_not_queued(*bot, entries))},
-        {"versions", versions}};
+    return nlohmann::json{{"version", api_version},
+                          {"name", bot->name},
+                          {"owner", bot->owner},
+                          {"kind", bot->command ? "house" : "remote"},
+                          {"anchor", json_or_null(bot->anchor)},
+                          {"state", bot->state},
+                          {"paused", json_or_null(bot->paused)},
+                          {"not_queued", json_or_null(why_not_queued(*bot, entries))},
+                          {"versions", versions}};
 }
 
 std::optional<nlohmann::json> match_json(const Store& store, int id) {
@@ -89,15 +90,14 @@ std::optional<nlohmann::json> match_json(const Store& store, int id) {
     if (match->state != "running")
         for (const StoredGame& g : store.games_of(id))
             games.push_back({{"rotation", g.rotation}, {"result", to_json(g.result)}});
-    return nlohmann::json{
-        {"version", api_version},
-        {"id", match->id},
-        {"state", match->state},
-        {"started", match->started},
-        {"finished", match->finished.empty() ? nlohmann::json() : nlohmann::json(match->finished)},
-        {"why", match->why.empty() ? nlohmann::json() : nlohmann::json(match->why)},
-        {"entrants", entrants},
-        {"games", games}};
+    return nlohmann::json{{"version", api_version},
+                          {"id", match->id},
+                          {"state", match->state},
+                          {"started", match->started},
+                          {"finished", json_or_null(match->finished)},
+                          {"why", json_or_null(match->why)},
+                          {"entrants", entrants},
+                          {"games", games}};
 }
 
 nlohmann::json config_json(const Store& store) {

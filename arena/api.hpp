@@ -15,6 +15,9 @@ namespace bg::arena {
 inline constexpr int api_version = 1;
 
 nlohmann::json leaderboard_json(const Store& store);
+// A rating entry's own fields, as /api/bots/NAME and `bot list --json` give each version: its
+// label, since when, its rating, and its conformance check.
+nlohmann::json version_json(const Entry& entry);
 // None for a bot there is not (or removed).
 std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name);
 // None for a match there is not. A running match's games are not shown until it is over.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "record/json_value.hpp"
+
 namespace bg::arena {
 
 std::vector<int> match_ranks(const std::vector<std::vector<int>>& places) {
@@ -117,14 +119,14 @@ nlohmann::json to_json(const Row& row) {
             {"name", row.bot.name},
             {"owner", row.bot.owner},
             {"kind", row.bot.command ? "house" : "remote"},
-            {"anchor", row.bot.anchor ? nlohmann::json(*row.bot.anchor) : nlohmann::json()},
+            {"anchor", json_or_null(row.bot.anchor)},
             {"version", row.entry.label},
             {"rating", to_json(row.entry.belief)},
             {"conservative", row.conservative},
             {"provisional", row.provisional},
             {"matches", row.entry.matches},
             {"state", row.bot.state},
-            {"paused", row.bot.paused.empty() ? nlohmann::json() : nlohmann::json(row.bot.paused)},
+            {"paused", json_or_null(row.bot.paused)},
             {"fit", fit}};
 }
 

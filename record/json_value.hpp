@@ -19,6 +19,10 @@ template <class T>
 nlohmann::json json_or_null(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
+// A text that may be missing ("" where a database keeps NULL) as JSON: the text, or null.
+inline nlohmann::json json_or_null(const std::string& text) {
+    return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
 
 template <class T>
 std::optional<T> json_value(const nlohmann::json& value) {
