@@ -458,11 +458,12 @@ void Arena::check_over(const std::string& seat_token, const checker::Outcome& ou
         note("bot {}{} failed its check, not queued: {}", queued.bot.name, version,
              escape_for_terminal(why));
     }
-    // The connection is told in words that fit a close frame; the whole reason is in the API.
+    // The connection is told the check that failed (a close frame's reason, which the server
+    // cuts to fit); the whole reason, with its hint, is in the API.
     const std::string told = outcome.first_failed ? fmt::format("failed the arena's check: {}",
                                                                 outcome.first_failed->name)
                                                   : std::string("failed the arena's check");
-    lobby_->check_over(seat_token, passed, told.substr(0, 120));
+    lobby_->check_over(seat_token, passed, told);
 }
 
 // Matches over: each rated or voided, its players let go; and those let go swept once gone.
