@@ -21,6 +21,7 @@
 #include "core/grid.hpp"
 #include "core/letters.hpp"
 #include "players/crossword.hpp"
+#include "players/deal_memory.hpp"
 #include "record/version.hpp"
 #include "wordlist/default_wordlist.hpp"
 #include "wordlist/word_file.hpp"
@@ -244,10 +245,78 @@ std::string next_message(std::string& pending) {
     return message;
 }
 
+// What --remember keeps of the deal, and what it foresees (bench/memory_bench.py's cheat).
+class Remembering {
+  public:
+    Remembering(int seat, int players) : memory(seat, players) {}
+    bg::DealMemory memory;
+
+    // A message of the game, seen.
+    void observe(const std::string& m) {
+        const auto count = [&](std::size_t at) { return std::stoi(m.substr(at, 4)); };
+        if (m[0] == 'H') {
+            memory.hand(static_cast<int>(m.size()) - 5, 144, count(1));
+        } else if (m[0] == 'P') {
+            memory.peel(count(1), m[5], count(6));
+        } else if (m[0] == 'X') {
+            memory.refused(count(2));
+        } else if (m[0] == 'D') {
+            memory.dumped(m.substr(1));
+            // A line for each dump it foresaw, for the bench to count.
+            if (memory.foreseen_right())
+                std::fprintf(stderr, "reference_bot: foresaw %s, dumped %c (%s), drew %s\n",
+                             made_.foreseen.c_str(), made_.letter,
+                             made_.changed ? "changed" : "as usual", m.c_str() + 1);
+        }
+    }
+
+    // The letter to dump: of those it could not place, the one whose layout with the tiles a
+    // dump is foreseen to bring leaves the fewest unplaced (the hardest of those first). Peels
+    // may have come while it laid its hand out: it counts them in first (from `pending`, read
+    // to now, where they stay for the game to read).
+    char dump(const bg::Crossword& crossword, const bg::LetterCounts& hand,
+              const bg::LetterCounts& leftover, int attempts, std::uint64_t seed,
+              std::string& pending) {
+        const char usual = hardest(leftover);
+        read_available(0, pending);
+        for (std::string rest = pending, m; !(m = next_message(rest)).empty();)
+            if (m[0] == 'P' || m[0] == 'X')
+                observe(m);  // seen again when the game reads it: the same place, the same count
+        made_ = {memory.foreseen(), usual, false};
+        if (made_.foreseen.empty())
+            return usual;
+        int fewest = 1 << 20;
+        for (char c : std::string_view("QZXJKVWYBFHGMPCUDLOTNSRAIE")) {
+            if (leftover.count(c) == 0)
+                continue;
+            bg::LetterCounts after = hand;
+            after.remove(c);
+            add_letters(after, made_.foreseen);
+            const int left = crossword.build(after, attempts, seed).leftover.total();
+            if (left < fewest) {
+                fewest = left;
+                made_.letter = c;
+            }
+        }
+        made_.changed = made_.letter != usual;
+        return made_.letter;
+    }
+    // The dump last made went.
+    void dump_sent() { memory.dump_sent(made_.foreseen); }
+
+  private:
+    struct Made {
+        std::string foreseen;
+        char letter = 0;
+        bool changed = false;
+    } made_;  // the last dump made
+};
+
 // Protocol v2 (protocol-v2.md), v004: every message says what it is, so the bot knows which
 // peel its hand reflects, and when its move has been answered; and it stays for the games of its
 // match (after E, G begins the next, B. says there is none).
-int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
+int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace,
+            Remembering* remembering) {
     if (!write_all("v004R"))
         return 0;
     bg::LetterCounts hand;
@@ -263,6 +332,8 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
             return 0;
         for (std::string m; !(m = next_message(pending)).empty();) {
             changed = true;
+            if (remembering)
+                remembering->observe(m);
             switch (m[0]) {
                 case 'H':  // H, the number of the newest peel, the hand
                     seen = number(m);
@@ -319,13 +390,19 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
                 std::snprintf(peel_number, sizeof peel_number, "%04d", seen);
                 move = "P" + std::string(peel_number) + bg::serialise(layout.grid);
             } else if (!refused) {
-                move = std::string{'D', hardest(layout.leftover)};
+                move = std::string{
+                    'D', remembering ? remembering->dump(crossword, hand, layout.leftover,
+                                                         pace.attempts(), seed + round, pending)
+                                     : hardest(layout.leftover)};
             }
         }
         if (move.empty() || pace.wait_ms() > 0)
             continue;
-        if (move[0] == 'D')
+        if (move[0] == 'D') {
             hand.remove(move[1]);
+            if (remembering)
+                remembering->dump_sent();
+        }
         if (!write_all(move))
             return 0;
         move.clear();
@@ -337,6 +414,7 @@ int play_v2(const bg::Crossword& crossword, std::uint64_t seed, Pace pace) {
 std::string usage() {
     std::string text =
         "usage: reference_bot [--level N] [--legacy] [--dict FILE] [--seed N]\n"
+        "                     [--remember FILE [--seat S] [--players N]]\n"
         "       reference_bot --version\n"
         "(installed as bananagrams-reference-bot)\n\n"
         "The reference bot: plays on its stdin and stdout in protocol v2, asking for v004 (it\n"
@@ -344,6 +422,10 @@ std::string usage() {
         "protocol. Its word list: FILE, else the game's (the file $BANANAGRAMS_WORDLIST names,\n"
         "which the host gives every player), else the built-in list. --seed N varies its\n"
         "choices.\n\n"
+        "--remember FILE [--seat S --players N] makes it cheat as bench/memory_bench.py\n"
+        "measures: it keeps in FILE where in the deal's bunch each tile it drew was, and when\n"
+        "FILE holds an earlier rotation of the deal (in seat S of N, 0 of 2 unless given), it\n"
+        "dumps the letter that lays out best with the tiles it foresees a dump bringing.\n\n"
         "--level N plays slower and weaker, from 1 (the gentlest) to 5 (full strength, the\n"
         "default): each move (a peel or a dump) waits until so long after its newest tiles\n"
         "came, and it tries fewer layouts (more dumps). A first bot gets peels accepted from\n"
@@ -362,8 +444,23 @@ std::string usage() {
 int main(int argc, char** argv) {
     bool legacy = false;
     std::string dict;
+    std::string remember;
     std::uint64_t seed = 1;
     int level = top_level;
+    int seat = 0;
+    int players = 2;
+    // A whole number from `min` to `max` for `option`, else the reason it is not.
+    const auto whole = [](const char* option, std::string_view text, auto min, auto max,
+                          auto& out) {
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (error == std::errc() && end == text.data() + text.size() && out >= min && out <= max)
+            return true;
+        std::fprintf(
+            stderr, "reference_bot: %s must be a whole number from %llu to %llu, not '%.*s'\n",
+            option, static_cast<unsigned long long>(min), static_cast<unsigned long long>(max),
+            static_cast<int>(text.size()), text.data());
+        return false;
+    };
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
@@ -371,24 +468,20 @@ int main(int argc, char** argv) {
             legacy = true;
         } else if (arg == "--dict" && has_value) {
             dict = argv[++i];
+        } else if (arg == "--remember" && has_value) {
+            remember = argv[++i];
         } else if (arg == "--seed" && has_value) {
-            const std::string_view text = argv[++i];
-            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-            if (error != std::errc() || end != text.data() + text.size()) {
-                std::fprintf(stderr, "reference_bot: --seed must be a whole number, not '%s'\n",
-                             argv[i]);
+            if (!whole("--seed", argv[++i], 0ULL, ~0ULL, seed))
                 return 2;
-            }
         } else if (arg == "--level" && has_value) {
-            const std::string_view text = argv[++i];
-            const auto [end, error] =
-                std::from_chars(text.data(), text.data() + text.size(), level);
-            if (error != std::errc() || end != text.data() + text.size() || level < 1 ||
-                level > top_level) {
-                std::fprintf(stderr, "reference_bot: --level must be 1 to %d, not '%s'\n",
-                             top_level, argv[i]);
+            if (!whole("--level", argv[++i], 1, top_level, level))
                 return 2;
-            }
+        } else if (arg == "--seat" && has_value) {
+            if (!whole("--seat", argv[++i], 0, 15, seat))
+                return 2;
+        } else if (arg == "--players" && has_value) {
+            if (!whole("--players", argv[++i], 2, 16, players))
+                return 2;
         } else if (arg == "--version") {
             std::printf("%s\n", bg::version_line("bananagrams-reference-bot").c_str());
             return 0;
@@ -418,5 +511,14 @@ int main(int argc, char** argv) {
     }
     const bg::Crossword crossword(std::move(words));
     const Pace pace(levels[level - 1]);
-    return legacy ? play_legacy(crossword, seed, pace) : play_v2(crossword, seed, pace);
+    if (legacy)
+        return play_legacy(crossword, seed, pace);
+    if (remember.empty())
+        return play_v2(crossword, seed, pace, nullptr);
+    Remembering remembering(seat, players);
+    if (std::string error; !remembering.memory.open(remember, error)) {
+        std::fprintf(stderr, "reference_bot: %s: %s\n", remember.c_str(), error.c_str());
+        return 1;
+    }
+    return play_v2(crossword, seed, pace, &remembering);
 }

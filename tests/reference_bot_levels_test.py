@@ -139,7 +139,7 @@ def check_options(bot_path):
         run = subprocess.run([bot_path, "--level", bad], capture_output=True, text=True,
                              stdin=subprocess.DEVNULL)
         assert run.returncode == 2, (bad, run.returncode)
-        assert run.stderr == "reference_bot: --level must be 1 to 5, not '%s'\n" % bad, run.stderr
+        assert run.stderr == "reference_bot: --level must be a whole number from 1 to 5, not '%s'\n" % bad, run.stderr
     run = subprocess.run([bot_path, "--help"], capture_output=True, text=True)
     assert run.returncode == 0
     for level in range(1, 6):
