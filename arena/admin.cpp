@@ -18,11 +18,17 @@ Console err(stderr);
 
 namespace {
 
-std::optional<Bot> named_bot(Store& store, const std::string& name) {
+std::optional<Bot> named_bot(Store& store, const std::string& name, bool person) {
     auto bot = store.bot(name);
+    const char* const kind = person ? "person" : "bot";
+    if (bot && bot->person != person) {
+        say("arena: {} is a {}, not a {} (arena {} ...)\n", escape_for_terminal(name),
+            bot->person ? "person" : "bot", kind, bot->person ? "person" : "bot");
+        return std::nullopt;
+    }
     if (!bot || bot->state == "removed")
-        say("arena: there is no bot named {}{}\n", escape_for_terminal(name),
-            bot ? " (it was removed)" : "");
+        say("arena: there is no {} named {}{}\n", kind, escape_for_terminal(name),
+            bot ? " (removed)" : "");
     return bot && bot->state != "removed" ? bot : std::nullopt;
 }
 
@@ -42,7 +48,7 @@ nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
     }
     return {{"name", bot.name},
             {"owner", bot.owner},
-            {"kind", bot.command ? "house" : "remote"},
+            {"kind", kind(bot)},
             {"command", bot.command ? nlohmann::json(*bot.command) : nlohmann::json()},
             {"anchor", json_or_null(bot.anchor)},
             {"state", bot.state},
@@ -72,8 +78,23 @@ int bot_add(Store& store, const std::string& name, const std::string& owner,
     }
 }
 
-int bot_list(Store& store, bool json) {
-    const auto bots = store.bots(true);
+int person_add(Store& store, const std::string& name) {
+    try {
+        const std::string code = store.add_person(name);
+        say("arena: added person {}; the code to sign in with at /play (shown once, kept only "
+            "as a hash):\n",
+            name);
+        out.write(code + "\n");
+        return exit_done;
+    } catch (const std::invalid_argument& e) {
+        say("arena: {}\n", e.what());
+        return exit_usage;
+    }
+}
+
+int bot_list(Store& store, bool json, bool people) {
+    auto bots = store.bots(true);
+    std::erase_if(bots, [people](const Bot& bot) { return bot.person != people; });
     if (json) {
         nlohmann::json all = nlohmann::json::array();
         for (const Bot& bot : bots)
@@ -81,24 +102,24 @@ int bot_list(Store& store, bool json) {
         out.write(all.dump(2) + "\n");
         return exit_done;
     }
-    out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", "bot", "owner", "kind", "versions",
-                          "state"));
+    out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", people ? "person" : "bot", "owner",
+                          "kind", "versions", "state"));
     for (const Bot& bot : bots) {
         const auto entries = store.entries_of(bot.id);
-        out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", bot.name, bot.owner,
-                              bot.command ? "house" : "remote", entries.size(),
-                              escape_for_terminal(status(bot, entries))));
+        out.write(fmt::format("{:<20} {:<16} {:<7} {:<10} {}\n", bot.name, bot.owner, kind(bot),
+                              entries.size(), escape_for_terminal(status(bot, entries))));
     }
     return exit_done;
 }
 
-int bot_change(Store& store, const std::string& what, const std::string& name) {
-    const auto bot = named_bot(store, name);
+int bot_change(Store& store, const std::string& what, const std::string& name, bool people) {
+    const auto bot = named_bot(store, name, people);
     if (!bot)
         return exit_usage;
-    if (what == "rotate-token") {
+    if (what == "rotate-token" || what == "rotate-code") {
         const std::string token = store.rotate_token(bot->id);
-        say("arena: {} has a new token (its old one no longer connects):\n", name);
+        say("arena: {} has a new {} (its old one no longer connects):\n", name,
+            people ? "code" : "token");
         out.write(token + "\n");
         return exit_done;
     }
@@ -127,21 +148,23 @@ int show_config(Store& store, bool json) {
     return exit_done;
 }
 
-int standings(Store& store, bool json) {
+int standings(Store& store, bool json, bool people) {
     if (json) {  // as the API gives it
-        out.write(leaderboard_json(store).dump(2) + "\n");
+        out.write(leaderboard_json(store, people).dump(2) + "\n");
         return exit_done;
     }
     const auto entries = store.entries();
-    const auto rows = leaderboard(store.bots(), entries, store.rated_in_order());
+    const auto rows = leaderboard(store.bots(), entries, store.rated_in_order(),
+                                  people ? Board::people : Board::bots);
     const auto entries_of = [&entries](int bot) {
         std::vector<Entry> its;
         std::copy_if(entries.begin(), entries.end(), std::back_inserter(its),
                      [bot](const Entry& e) { return e.bot == bot; });
         return its;
     };
-    out.write(fmt::format("{:>3}  {:<20} {:>7} {:>12} {:>7}  {:>15}  {}\n", "#", "bot", "rating",
-                          "mu +- sigma", "matches", "fit (Elo, 95%)", "state"));
+    out.write(fmt::format("{:>3}  {:<20} {:>7} {:>12} {:>7}  {:>15}  {}\n", "#",
+                          people ? "person" : "bot", "rating", "mu +- sigma", "matches",
+                          "fit (Elo, 95%)", "state"));
     for (const Row& row : rows) {
         const std::string fit = row.fit ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", row.fit->elo,
                                                       row.fit->low, row.fit->high)

@@ -1,7 +1,7 @@
 // The arena's commands on its database, run on the arena's machine only (the server has no way
-// to add a bot or show a token): bot add, list, disable, enable, remove, rotate-token; config;
-// standings; rerate. What was asked goes to stdout (a new token on its own last line), what
-// happened to stderr.
+// to add a bot or show a token): bot add, list, disable, enable, remove, rotate-token; the same
+// of people's accounts (person ..., rotate-code); config; standings; rerate. What was asked goes to
+// stdout (a new token on its own last line), what happened to stderr.
 #pragma once
 
 #include <optional>
@@ -30,11 +30,14 @@ void say(fmt::format_string<Args...> format, Args&&... args) {
 
 int bot_add(Store& store, const std::string& name, const std::string& owner,
             const std::optional<std::string>& command, const std::optional<double>& anchor);
-int bot_list(Store& store, bool json);
-// disable, enable, remove or rotate-token.
-int bot_change(Store& store, const std::string& what, const std::string& name);
+int person_add(Store& store, const std::string& name);
+// Bots' accounts, or with `people` people's.
+int bot_list(Store& store, bool json, bool people = false);
+// disable, enable, remove, or rotate-token (a person's: rotate-code).
+int bot_change(Store& store, const std::string& what, const std::string& name, bool people = false);
 int show_config(Store& store, bool json);
-int standings(Store& store, bool json);
+// The bots' leaderboard, or with `people` the people's.
+int standings(Store& store, bool json, bool people = false);
 int rerate_command(Store& store, bool json);
 
 }  // namespace bg::arena

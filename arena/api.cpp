@@ -28,9 +28,10 @@ nlohmann::json rated_json(const Rated& r) {
 
 }  // namespace
 
-nlohmann::json leaderboard_json(const Store& store) {
+nlohmann::json leaderboard_json(const Store& store, bool people) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const Row& row : leaderboard(store.bots(), store.entries(), store.rated_in_order()))
+    for (const Row& row : leaderboard(store.bots(), store.entries(), store.rated_in_order(),
+                                      people ? Board::people : Board::bots))
         rows.push_back(to_json(row));
     return {{"version", api_version}, {"leaderboard", rows}};
 }
@@ -43,9 +44,9 @@ nlohmann::json version_json(const Entry& e) {
             {"check_failed", json_or_null(e.check_failed)}};
 }
 
-std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name) {
+std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name, bool person) {
     const auto bot = store.bot(name);
-    if (!bot || bot->state == "removed")
+    if (!bot || bot->state == "removed" || bot->person != person)
         return std::nullopt;
     nlohmann::json versions = nlohmann::json::array();
     const auto entries = store.entries_of(bot->id);
@@ -66,7 +67,7 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
     return nlohmann::json{{"version", api_version},
                           {"name", bot->name},
                           {"owner", bot->owner},
-                          {"kind", bot->command ? "house" : "remote"},
+                          {"kind", kind(*bot)},
                           {"anchor", json_or_null(bot->anchor)},
                           {"state", bot->state},
                           {"paused", json_or_null(bot->paused)},

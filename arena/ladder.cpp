@@ -61,7 +61,7 @@ Rerated rerate(const std::vector<Match>& rated, const std::map<int, Start>& from
 }
 
 std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Entry>& entries,
-                             const std::vector<Match>& rated) {
+                             const std::vector<Match>& rated, Board board) {
     // The order-free fit: every entry of the archive, each match's ranking a game of it.
     std::map<int, int> index;
     for (const Entry& e : entries)
@@ -79,13 +79,14 @@ std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Ent
                                    : stats::fit_ratings(static_cast<int>(index.size()), games);
     std::vector<Row> rows;
     for (const Bot& bot : bots) {
-        if (bot.state == "removed")
+        if (bot.state == "removed" || bot.person != (board == Board::people))
             continue;
-        // Its present entry: the newest let play (a house bot's, or a remote bot's that passed
-        // its check: a version that has not stays off the board, its last one on it).
+        // Its present entry: the newest let play (a house bot's or a person's, or a remote
+        // bot's that passed its check: a version that has not stays off the board, its last one
+        // on it).
         const Entry* latest = nullptr;
         for (const Entry& e : entries)
-            if (e.bot == bot.id && (bot.command || !e.checked.empty()) &&
+            if (e.bot == bot.id && (bot.command || bot.person || !e.checked.empty()) &&
                 (!latest || e.id > latest->id))
                 latest = &e;
         if (!latest)
@@ -107,6 +108,10 @@ std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Ent
     return rows;
 }
 
+const char* kind(const Bot& bot) {
+    return bot.person ? "person" : bot.command ? "house" : "remote";
+}
+
 nlohmann::json to_json(const stats::Belief& belief) {
     return {{"mu", belief.mu}, {"sigma", belief.sigma}};
 }
@@ -118,7 +123,7 @@ nlohmann::json to_json(const Row& row) {
     return {{"rank", row.rank},
             {"name", row.bot.name},
             {"owner", row.bot.owner},
-            {"kind", row.bot.command ? "house" : "remote"},
+            {"kind", kind(row.bot)},
             {"anchor", json_or_null(row.bot.anchor)},
             {"version", row.entry.label},
             {"rating", to_json(row.entry.belief)},

@@ -55,10 +55,15 @@ struct Row {
     std::optional<stats::Rating> fit;  // the order-free maximum-likelihood fit, on the Elo scale
 };
 inline constexpr int provisional_matches = 10;
-// Rows for every bot not removed that has an entry, best first; `fit` beside each from the
-// archive's games.
+// The bots' leaderboard, or the people's, apart (a match may seat both: each is rated on its
+// own board, on one scale).
+enum class Board { bots, people };
+// Rows for every account of `board` not removed that has an entry, best first; `fit` beside
+// each from the archive's games (everyone's).
 std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Entry>& entries,
-                             const std::vector<Match>& rated);
+                             const std::vector<Match>& rated, Board board = Board::bots);
+// An account's kind as the API says it: house, remote or person.
+const char* kind(const Bot& bot);
 nlohmann::json to_json(const Row& row);
 nlohmann::json to_json(const stats::Belief& belief);
 

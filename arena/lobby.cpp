@@ -11,6 +11,7 @@ namespace bg::arena {
 namespace {
 
 constexpr std::string_view bot_path = "/bot";
+constexpr std::string_view person_path = "/person";
 
 bool valid_version(std::string_view version) {
     return version.size() <= 64 &&
@@ -23,13 +24,15 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     const Knock& knock) const {
     if (closing_)
         return Refusal{410, "the arena is closing"};
+    if (knock.path == person_path)
+        return admit_person(knock);
     if (knock.path != bot_path)
-        return Refusal{404, "the arena's bots connect to /bot"};
+        return Refusal{404, "the arena's bots connect to /bot (people to /person)"};
     if (knock.bearer.empty())
         return Refusal{401, "no token: send it as Authorization: Bearer TOKEN"};
     const std::string bearer(knock.bearer);
     const auto bot = store_.bot_by_token(bearer);
-    if (!bot)
+    if (!bot || bot->person)
         return Refusal{401, "no active bot has this token"};
     if (bot->command)
         return Refusal{403,
@@ -50,8 +53,69 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
         return *over;
     if (auto over = day_limit(*bot))
         return *over;
-    knocked_[token_hash(bearer)] = {std::string(knock.version), std::string(knock.peer)};
+    knocked_[token_hash(bearer)] = {std::string(knock.version), std::string(knock.peer), ""};
     return Wait{};
+}
+
+std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lobby::admit_person(
+    const Knock& knock) const {
+    const std::string code(knock.code);
+    if (knock.signup)
+        if (auto refused = sign_up(knock))
+            return *refused;
+    // Looked up by the code's hash, and the name compared after: one answer for a wrong name
+    // and a wrong code, which says nothing of either.
+    const auto person = code.empty() ? std::nullopt : store_.bot_by_token(code);
+    if (!person || !person->person || person->name != knock.name)
+        return Refusal{401, "no active person has this name and code"};
+    if (!knock.session)
+        return Refusal{400, "a person's page stays for the games of a match: session=1"};
+    const std::string opponent(knock.opponent);
+    if (!opponent.empty()) {
+        const auto house = store_.bot(opponent);
+        if (!house || !house->command || house->state != "active" || !house->paused.empty())
+            return Refusal{400, fmt::format("{} is not a house bot that plays now",
+                                            escape_for_terminal(opponent))};
+    }
+    if (connections(person->id) >= 1)
+        return Refusal{429,
+                       fmt::format("{} is playing already, from another page: one match at a "
+                                   "time",
+                                   person->name),
+                       10};
+    if (auto over = minute_limit(*person))
+        return *over;
+    knocked_[token_hash(code)] = {"", std::string(knock.peer), opponent};
+    return Wait{};
+}
+
+std::optional<remote::Gate::Refusal> Lobby::sign_up(const Knock& knock) const {
+    if (!options_.people_open)
+        return Refusal{403, "people do not sign up here: the arena's organiser makes accounts"};
+    const std::string name(knock.name), code(knock.code);
+    if (code.empty())
+        return Refusal{400, "signing up needs code=, of the page's choosing"};
+    if (const auto there = store_.bot(name))
+        // Asked again as the connection opens, or a person signing up twice: signed in.
+        return there->person && there->state == "active" && store_.bot_by_token(code) &&
+                       store_.bot_by_token(code)->id == there->id
+                   ? std::nullopt
+                   : std::optional(Refusal{409, fmt::format("the name {} is taken", name)});
+    const std::uint64_t now = now_ms_();
+    while (!signups_.empty() && signups_.front() + 60'000 <= now)
+        signups_.pop_front();
+    if (static_cast<int>(signups_.size()) >= options_.signups_a_minute)
+        return Refusal{429, "too many people signed up in the last minute: try again soon",
+                       static_cast<int>((signups_.front() + 60'000 - now + 999) / 1000)};
+    try {
+        store_.add_person(name, code);
+    } catch (const std::invalid_argument& e) {
+        return Refusal{400, e.what()};
+    }
+    signups_.push_back(now);
+    if (on_note)
+        on_note(fmt::format("person {} signed up from {}", name, knock.peer));
+    return std::nullopt;
 }
 
 std::optional<remote::Gate::Refusal> Lobby::minute_limit(const Bot& bot) const {
@@ -106,24 +170,33 @@ void Lobby::wait(std::string token, Sitter& sitter) {
             return sitter.sent_away(why);
     }
     const auto bot = store_.bot_by_token(token);
-    if (!bot || day_limit(*bot)) {
-        sitter.no_more_games();  // disabled, removed, or its day's matches played
+    // A person back after its match's last game (which the arena may have seen over before
+    // its end was answered): its match is over.
+    const bool returning = arrived_.count(&sitter) > 0;
+    if (!bot || day_limit(*bot) || (returning && bot->person)) {
+        // Disabled, removed, or its day's matches played; or a person's match is over (the
+        // page says how it went, and plays again by coming again).
+        sitter.no_more_games();
         return;
     }
-    const auto said = knocked_.find(hash);
-    const std::string version = said == knocked_.end() ? "" : said->second.first;
-    const std::string peer = said == knocked_.end() ? "" : said->second.second;
+    const auto said_at = knocked_.find(hash);
+    const Said said = said_at == knocked_.end() ? Said{} : said_at->second;
+    const std::string& version = said.version;
     if (find_queued(&sitter) != queue_.end())
         return;  // in the queue already
-    Queued queued{&sitter, *bot, store_.entry(*bot, version), now_ms_(), peer, hash};
+    Queued queued{&sitter, *bot,         store_.entry(*bot, version), now_ms_(), said.peer,
+                  hash,    said.opponent};
     const bool arriving = arrived_.insert(&sitter).second;
     if (arriving)
         arrivals_[bot->id].push_back(now_ms_());
-    if (on_note && arriving)
-        on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, peer,
+    if (on_note && arriving && bot->person)
+        on_note(fmt::format("person {} came from {}, to play {}", bot->name, said.peer,
+                            said.opponent.empty() ? "whoever is waiting" : said.opponent));
+    else if (on_note && arriving)
+        on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, said.peer,
                             version.empty() ? "" : " as version " + escape_for_terminal(version),
                             connections(bot->id) + 1, connections(bot->id) == 0 ? "" : "s"));
-    if (!bot->paused.empty() || queued.entry.checked.empty()) {
+    if (!bot->person && (!bot->paused.empty() || queued.entry.checked.empty())) {
         // Not yet checked, or paused: checked first, over this connection.
         if (on_note)
             on_note(fmt::format("bot {}{} is checked before it is queued{}", bot->name,
@@ -149,7 +222,8 @@ void Lobby::stop_waiting(Sitter& sitter) {
     checked_.erase(&sitter);
     if (const auto queued = find_queued(&sitter); queued != queue_.end()) {
         if (on_note)
-            on_note(fmt::format("bot {} left (a connection closed)", queued->bot.name));
+            on_note(fmt::format("{} {} left (a connection closed)",
+                                queued->bot.person ? "person" : "bot", queued->bot.name));
         queue_.erase(queued);
     }
 }

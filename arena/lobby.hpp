@@ -9,10 +9,18 @@
 // not queued: it is handed to the arena to be checked (on_check), over this connection, and is
 // queued once it passes; one that fails is sent away with why (closed with 1008).
 //
+// People come the same way from the arena's page, to /person: its query says who (name=, the
+// account's name; code=, the code it signs in with, which a page cannot send as a header),
+// whom it would play (opponent=, a house bot's name, or none: whoever is waiting) and that it is
+// a session (session=1). A person is never checked, and plays one match at a time. Where people
+// may sign up (--people open), signup=1 makes the account with the name and the code the page
+// chose, if the name is free (a code the arena never sends, so never has to show).
+//
 // Refused, with an HTTP status and a sentence: another path (404), no token or one no active
-// bot has (401), a house bot's token (403), a connection that is not a session (400), a bot past
-// a limit (429, with the seconds to wait: its connections at once, its new connections in the
-// last minute, its matches in the last day).
+// bot has, or a name and code of no active person (401), a house bot's token (403), a
+// connection that is not a session, or an opponent that is no house bot's (400), a bot past a
+// limit (429, with the seconds to wait: its connections at once, its new connections in the
+// last minute, its matches in the last day), a person who is playing already (429).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +44,8 @@ class Lobby final : public remote::Gate {
         int connections_per_bot = 4;    // at once
         int connections_a_minute = 30;  // new ones, per bot
         int matches_a_day = 0;          // per bot, in the last 24 hours (0: no limit)
+        bool people_open = false;       // a person may sign up from the page (--people open)
+        int signups_a_minute = 10;      // of everyone together
     };
     // A connection waiting in the queue.
     struct Queued {
@@ -45,6 +55,7 @@ class Lobby final : public remote::Gate {
         std::uint64_t since_ms = 0;
         std::string peer;
         std::string bearer_hash;  // its bot's token's
+        std::string opponent;     // a person's choice: a house bot's name, or "" (anyone)
     };
     // A line for the arena's log (a bot connecting, leaving, refused).
     std::function<void(const std::string&)> on_note;
@@ -102,9 +113,13 @@ class Lobby final : public remote::Gate {
     Options options_;
     std::vector<Queued> queue_;
     std::map<Sitter*, Playing> playing_;  // connections within a match
-    // What the last connection admitted with a token said (its version, its address), by the
-    // token's hash: read as it begins to wait.
-    mutable std::map<std::string, std::pair<std::string, std::string>> knocked_;
+    // What the last connection admitted with a token said, by the token's hash: read as it
+    // begins to wait.
+    struct Said {
+        std::string version, peer, opponent;
+    };
+    mutable std::map<std::string, Said> knocked_;
+    std::variant<remote::RemoteSeat*, Wait, Refusal> admit_person(const Knock& knock) const;
     std::set<Sitter*> arrived_;  // connections said to have connected
     // Checked connections whose last scenario's end is not yet answered: what they are told
     // once it is (queued: "", or sent away, and why).
@@ -117,6 +132,8 @@ class Lobby final : public remote::Gate {
     std::optional<Refusal> minute_limit(const Bot& bot) const;
     std::optional<Refusal> day_limit(const Bot& bot) const;
     mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
+    mutable std::deque<std::uint64_t> signups_;                  // the last minute's
+    std::optional<Refusal> sign_up(const Knock& knock) const;
     bool closing_ = false;
 };
 

@@ -23,8 +23,11 @@ const char* const usage_text =
     R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]]
        arena bot list --db FILE [--json]
        arena bot disable|enable|remove|rotate-token --db FILE NAME
+       arena person add --db FILE NAME
+       arena person list --db FILE [--json]
+       arena person disable|enable|remove|rotate-code --db FILE NAME
        arena serve --db FILE --listen ADDR:PORT [--logs DIR] [options]
-       arena standings --db FILE [--json]
+       arena standings --db FILE [--people] [--json]
        arena rerate --db FILE [--json]
        arena config --db FILE [--json]
        arena --version
@@ -43,9 +46,13 @@ update). Everything is kept in one SQLite database.
   bot disable   it is not queued, and its token does not connect; enable undoes it
   bot remove    it is gone from the leaderboard and cannot connect; its matches stay
   bot rotate-token  a new token for it; the old one no longer connects
+  person add    a person's account, who plays from the arena's page (/play): prints the code
+                to sign in with once, on its last line (only a hash of it is kept); list,
+                disable, enable, remove and rotate-code as for bots
   serve         the arena itself, until SIGTERM or SIGINT
   standings     the leaderboard: mean less three deviations, provisional entries marked, and
-                the order-free maximum-likelihood fit beside each
+                the order-free maximum-likelihood fit beside each; --people: the people's,
+                which is apart from the bots'
   rerate        every rating recomputed from the archive, in the order the matches were rated:
                 exit status 0 when each is exactly the stored one, 3 when not
   config        the rating model's and the matchmaker's parameters
@@ -70,18 +77,23 @@ po::options_description options_of(const std::string& command) {
             "a house bot: the command the arena starts it with")(
             "anchor", po::value<double>()->value_name("R"), "hold this house bot's rating at R");
     else if (command == "bot disable" || command == "bot enable" || command == "bot remove" ||
-             command == "bot rotate-token")
+             command == "bot rotate-token" || command == "person add" ||
+             command == "person disable" || command == "person enable" ||
+             command == "person remove" || command == "person rotate-code")
         o.add_options()("name", po::value<std::string>(), "");
     else if (command == "serve")
         o.add(serve_options());
-    else if (command == "bot list" || command == "standings" || command == "rerate" ||
-             command == "config")
+    else if (command == "bot list" || command == "person list" || command == "standings" ||
+             command == "rerate" || command == "config")
         o.add_options()("json", po::bool_switch(), "as JSON");
     else
         throw po::error(
             fmt::format("unknown command '{}': bot add|list|disable|enable|remove|"
-                        "rotate-token, serve, standings, rerate or config",
+                        "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
+                        "standings, rerate or config",
                         bg::escape_for_terminal(command)));
+    if (command == "standings")
+        o.add_options()("people", po::bool_switch(), "the people's leaderboard");
     return o;
 }
 
@@ -89,9 +101,11 @@ Parsed parse(int argc, char** argv) {
     Parsed parsed;
     int first = 2;
     parsed.command = argv[1];
-    if (parsed.command == "bot") {
+    if (parsed.command == "bot" || parsed.command == "person") {
         if (argc < 3)
-            throw po::error("bot what? add, list, disable, enable, remove or rotate-token");
+            throw po::error(parsed.command == "bot"
+                                ? "bot what? add, list, disable, enable, remove or rotate-token"
+                                : "person what? add, list, disable, enable, remove or rotate-code");
         parsed.command += std::string(" ") + argv[2];
         first = 3;
     }
@@ -109,14 +123,15 @@ Parsed parse(int argc, char** argv) {
         throw po::error("--db FILE is needed: the arena's database");
     if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
         !parsed.vm.count("help"))
-        throw po::error("which bot? give its name");
+        throw po::error(parsed.command.starts_with("person") ? "who? give the person's name"
+                                                             : "which bot? give its name");
     return parsed;
 }
 
 int run(const Parsed& p) {
     const po::variables_map& vm = p.vm;
     const std::string db = vm["db"].as<std::string>();
-    auto opened = Store::open(db, p.command == "bot add");
+    auto opened = Store::open(db, p.command == "bot add" || p.command == "person add");
     if (auto* error = std::get_if<std::string>(&opened)) {
         say("arena: {}\n", *error);
         return exit_database;
@@ -138,10 +153,16 @@ int run(const Parsed& p) {
         return bot_list(store, json());
     if (p.command.starts_with("bot "))
         return bot_change(store, p.command.substr(4), *text("name"));
+    if (p.command == "person add")
+        return person_add(store, *text("name"));
+    if (p.command == "person list")
+        return bot_list(store, json(), true);
+    if (p.command.starts_with("person "))
+        return bot_change(store, p.command.substr(7), *text("name"), true);
     if (p.command == "config")
         return show_config(store, json());
     if (p.command == "standings")
-        return standings(store, json());
+        return standings(store, json(), vm["people"].as<bool>());
     if (p.command == "rerate")
         return rerate_command(store, json());
     return serve(store, db, vm);

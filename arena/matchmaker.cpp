@@ -94,11 +94,23 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
     for (const int first : by_need(queue, config, now_ms)) {
         if (seated[static_cast<std::size_t>(first)] || at(first).filler)
             continue;
+        if (at(first).wants) {
+            // Its one opponent's free seat, if there is one, and no one else.
+            for (std::size_t c = 0; c < n; ++c)
+                if (!seated[c] && queue[c].filler && !queue[c].wants &&
+                    queue[c].entry == at(first).wants && queue[c].owner != at(first).owner) {
+                    seated[static_cast<std::size_t>(first)] = seated[c] = true;
+                    tables.push_back({first, static_cast<int>(c)});
+                    break;
+                }
+            continue;
+        }
         // The nearest free seats of other owners on each side, each at its blurred distance.
         std::vector<std::pair<double, int>> candidates;
         const auto look = [&](std::size_t p) {
             const int c = by_rating[p];
-            if (seated[static_cast<std::size_t>(c)] || at(c).owner == at(first).owner)
+            if (seated[static_cast<std::size_t>(c)] || at(c).owner == at(first).owner ||
+                at(c).wants)
                 return false;
             candidates.emplace_back(
                 std::abs(at(c).mu - at(first).mu) + config.randomness * unit(rng), c);

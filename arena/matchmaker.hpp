@@ -15,6 +15,8 @@
 //   the same group does not meet again and again while others wait.
 // - A table has `max_players` seats when enough compatible seats wait; fewer (down to two) only
 //   once its neediest has waited `max_wait_ms`: rather short-handed than kept waiting longer.
+// - A seat that wants one opponent (a person who chose a house bot) plays it alone, at a table
+//   of two made for it as soon as a seat of that opponent is free, and sits at no other table.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,9 @@ struct Waiting {
     // A house bot's free seat: it fills tables, but no table is made for it (house bots play
     // when someone who came to play does), and it never counts as kept waiting.
     bool filler = false;
+    // The entry of the one opponent it will play (a house bot's, chosen by a person), or 0:
+    // whoever the rules above seat with it.
+    int wants = 0;
 };
 
 // A recent match: its entries. The caller keeps as many as it wants avoided (the last few

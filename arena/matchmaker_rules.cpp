@@ -32,15 +32,35 @@ std::string broken_rule(const std::vector<Waiting>& queue, const MatchmakerConfi
                                        queue[static_cast<std::size_t>(table[a])].owner);
         if (queue[static_cast<std::size_t>(table[0])].filler)
             return "a table made for a house bot's free seat";
+        const int wants = queue[static_cast<std::size_t>(table[0])].wants;
+        for (std::size_t k = 1; k < table.size(); ++k)
+            if (queue[static_cast<std::size_t>(table[k])].wants)
+                return fmt::format("seat {}, which wants one opponent, at a table made for another",
+                                   table[k]);
+        if (wants) {
+            const Waiting& other = queue[static_cast<std::size_t>(table.back())];
+            if (size != 2 || !other.filler || other.entry != wants)
+                return fmt::format("seat {} wants entry {}, and is not alone with it", table[0],
+                                   wants);
+            continue;
+        }
         if (size < config.max_players && !late(table[0]))
             return fmt::format("a table of {} before its first seat waited its time", size);
     }
     for (std::size_t i = 0; i < queue.size(); ++i) {
-        if (seated[i] || queue[i].filler || !late(static_cast<int>(i)))
+        if (seated[i] || queue[i].filler)
             continue;
-        for (std::size_t j = 0; j < queue.size(); ++j)
-            if (!seated[j] && queue[j].owner != queue[i].owner)
-                return fmt::format("seat {} left waiting past its time beside seat {}", i, j);
+        for (std::size_t j = 0; j < queue.size(); ++j) {
+            if (seated[j] || queue[j].owner == queue[i].owner)
+                continue;
+            // One that wants an opponent is left only while no seat of it is free; anyone is
+            // left past its time only beside those it may not play.
+            if (queue[i].wants
+                    ? queue[j].filler && !queue[j].wants && queue[j].entry == queue[i].wants
+                    : late(static_cast<int>(i)) && !queue[j].wants)
+                return fmt::format("seat {} left waiting {}beside seat {}", i,
+                                   queue[i].wants ? "" : "past its time ", j);
+        }
     }
     return "";
 }

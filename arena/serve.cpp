@@ -27,6 +27,7 @@
 #include "remote/token.hpp"
 #include "serve/server.hpp"
 #include "transport/handles.hpp"
+#include "viewer/pages.hpp"
 
 namespace bg::arena {
 
@@ -85,6 +86,11 @@ Settings read_settings(const po::variables_map& vm) {
     s.lobby.connections_a_minute =
         static_cast<int>(options::count(vm, "connections-a-minute", 1, 10'000));
     s.lobby.matches_a_day = static_cast<int>(options::count(vm, "matches-a-day", 0, 1'000'000));
+    const std::string people = vm["people"].as<std::string>();
+    if (people != "open" && people != "closed")
+        throw po::error("--people must be open or closed, not '" + escape_for_terminal(people) +
+                        "'");
+    s.lobby.people_open = people == "open";
     s.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
     SandboxConfig sandbox;
@@ -250,6 +256,9 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
     content.sockets = sockets_.get();
     content.for_players = std::move(for_players);
     content.public_stream = true;  // finished matches only
+    content.play = [open = settings_.lobby.people_open] {
+        return viewer::play_page({{"people_open", open}});
+    };
     content.api = [this](const std::string& path) { return api(path); };
     auto started = serve::Server::start(loop, settings_.listen, std::move(content), {});
     if (auto* error = std::get_if<std::string>(&started)) {
@@ -260,9 +269,9 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
     serve::Address shown = settings_.listen;
     shown.port = server_->port();
     note(
-        "listening on http://{}/ (bots connect to ws://{}/bot with their tokens; the API is "
-        "under /api/)",
-        shown.authority(), shown.authority());
+        "listening on http://{}/ (bots connect to ws://{}/bot with their tokens, people play "
+        "at http://{}/play; the API is under /api/)",
+        shown.authority(), shown.authority(), shown.authority());
     return std::nullopt;
 }
 
@@ -329,21 +338,31 @@ void Arena::tick() {
         entries[e.id] = e;
     std::vector<Waiting> queue;
     std::vector<std::pair<Lobby::Queued*, House*>> sources;
-    const auto add = [&](const Bot& bot, const Entry& entry, std::uint64_t since, bool filler) {
+    const auto add = [&](const Bot& bot, const Entry& entry, std::uint64_t since, bool filler,
+                         int wants) {
         const Entry& now = entries.count(entry.id) ? entries[entry.id] : entry;
-        queue.push_back(
-            {now.id, bot.owner, now.belief.mu, now.belief.sigma, now.matches, since, filler});
+        queue.push_back({now.id, bot.owner, now.belief.mu, now.belief.sigma, now.matches, since,
+                         filler, wants});
     };
+    std::map<std::string, Entry> house_entries;  // by name: the house bots that play now
+    for (House& house : houses_)
+        if (house.bot.state == "active" && house.bot.paused.empty())
+            house_entries[house.bot.name] = store_.entry(house.bot, *house.bot.command);
     for (const Lobby::Queued& q : lobby_->queue()) {
-        add(q.bot, q.entry, q.since_ms, false);
+        // A person who chose a house bot plays it alone (one that no longer plays: never).
+        const auto chosen = house_entries.find(q.opponent);
+        const int wants = q.opponent.empty()              ? 0
+                          : chosen == house_entries.end() ? -1
+                                                          : chosen->second.id;
+        add(q.bot, q.entry, q.since_ms, false, wants);
         sources.emplace_back(const_cast<Lobby::Queued*>(&q), nullptr);
     }
     for (House& house : houses_) {
-        if (house.bot.state != "active" || !house.bot.paused.empty())
+        const auto entry = house_entries.find(house.bot.name);
+        if (entry == house_entries.end())
             continue;
-        const Entry entry = store_.entry(house.bot, *house.bot.command);
         for (int free = settings_.house_seats - house.in_use; free > 0; --free) {
-            add(house.bot, entry, 0, true);
+            add(house.bot, entry->second, 0, true, 0);
             sources.emplace_back(nullptr, &house);
         }
     }
@@ -541,7 +560,8 @@ void Arena::note_faults(MatchPlay& match) {
     const auto& entrants = match.plan().entrants;
     for (std::size_t i = 0; i < entrants.size(); ++i) {
         const Bot& bot = entrants[i].bot;
-        if (!faults[i] || *faults[i] == OutCode::other) {
+        // A person is not paused: one who leaves, or is too slow, loses the game, no more.
+        if (bot.person || !faults[i] || *faults[i] == OutCode::other) {
             faults_[bot.id] = 0;
             continue;
         }
@@ -652,13 +672,18 @@ nlohmann::json Arena::queue_json() const {
 std::optional<std::string> Arena::api(const std::string& path) {
     if (path == "/api/leaderboard")
         return leaderboard_json(store_).dump();
+    if (path == "/api/people")
+        return leaderboard_json(store_, true).dump();
     if (path == "/api/queue")
         return queue_json().dump();
     if (path == "/api/config")
         return config_json(store_).dump();
-    if (path.starts_with("/api/bots/")) {
-        const auto json = bot_json(store_, path.substr(std::string("/api/bots/").size()));
-        return json ? std::optional(json->dump()) : std::nullopt;
+    for (const bool person : {false, true}) {
+        const std::string prefix = person ? "/api/people/" : "/api/bots/";
+        if (path.starts_with(prefix)) {
+            const auto json = bot_json(store_, path.substr(prefix.size()), person);
+            return json ? std::optional(json->dump()) : std::nullopt;
+        }
     }
     if (path.starts_with("/api/matches/")) {
         const std::string id = path.substr(std::string("/api/matches/").size());
@@ -696,6 +721,9 @@ po::options_description serve_options() {
         ("matches-a-day", po::value<std::string>()->value_name("N")->default_value("0"),
          "a remote bot's matches in any 24 hours, 0 for no limit: past it, its connections are "
          "closed after their match and refused (429, with the seconds to wait)")
+        ("people", po::value<std::string>()->value_name("open|closed")->default_value("closed"),
+         "people play from /play with the accounts the organiser made (arena person add), or, "
+         "open, may also sign up there")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(20),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
          "they are voided");

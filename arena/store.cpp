@@ -40,7 +40,8 @@ CREATE TABLE bots (
     token_hash TEXT NOT NULL UNIQUE,
     state TEXT NOT NULL CHECK (state IN ('active', 'disabled', 'removed')),
     paused TEXT,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    person INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE entries (
     id INTEGER PRIMARY KEY,
@@ -131,6 +132,7 @@ Bot bot_from(SQLite::Statement& q) {
     b.state = q.getColumn("state").getString();
     b.paused = q.getColumn("paused").isNull() ? "" : q.getColumn("paused").getString();
     b.created = q.getColumn("created").getString();
+    b.person = q.getColumn("person").getInt() != 0;
     return b;
 }
 
@@ -145,7 +147,7 @@ Entry entry_from(SQLite::Statement& q) {
             q.getColumn("check_failed").isNull() ? "" : q.getColumn("check_failed").getString()};
 }
 
-const char* const bot_columns = "id, name, owner, command, anchor, state, paused, created";
+const char* const bot_columns = "id, name, owner, command, anchor, state, paused, created, person";
 const char* const entry_columns =
     "id, bot_id, label, mu, sigma, matches, created, checked, check_failed";
 
@@ -157,6 +159,14 @@ void upgrade_from_1(SQLite::Database& db) {
     db.exec("ALTER TABLE entries ADD COLUMN check_failed TEXT");
     db.exec("UPDATE entries SET checked = created WHERE matches > 0");
     db.exec("PRAGMA user_version = 2");
+    transaction.commit();
+}
+
+// Version 2 to 3: people's accounts; every account there is a bot's.
+void upgrade_from_2(SQLite::Database& db) {
+    SQLite::Transaction transaction(db);
+    db.exec("ALTER TABLE bots ADD COLUMN person INTEGER NOT NULL DEFAULT 0");
+    db.exec("PRAGMA user_version = 3");
     transaction.commit();
 }
 
@@ -241,6 +251,10 @@ std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string&
             upgrade_from_1(*db);
             version = 2;
         }
+        if (version == 2) {
+            upgrade_from_2(*db);
+            version = 3;
+        }
         if (version != schema_version)
             return fmt::format("{} holds an arena of schema version {}; this program reads {}",
                                escape_for_terminal(path), version, schema_version);
@@ -279,36 +293,58 @@ void Store::set_matchmaker(const MatchmakerConfig& config) {
 std::string Store::add_bot(const std::string& name, const std::string& owner,
                            const std::optional<std::string>& command,
                            const std::optional<double>& anchor) {
-    if (!valid_name(name))
-        throw std::invalid_argument(
-            fmt::format("'{}' cannot be a bot's name: 1 to 40 of a-z A-Z 0-9 _ . -",
-                        escape_for_terminal(name)));
     if (!owner.empty() && !valid_name(owner))
         throw std::invalid_argument(
             fmt::format("'{}' cannot be an owner's name: 1 to 40 of a-z A-Z 0-9 _ . -",
                         escape_for_terminal(owner)));
     if (anchor && !command)
         throw std::invalid_argument("only a house bot (--command) can be the anchor");
-    for (const Bot& b : bots(true)) {
-        if (b.name == name)
-            throw std::invalid_argument(fmt::format("there is a bot named {} already{}", name,
+    if (anchor)
+        for (const Bot& b : bots())
+            if (b.anchor)
+                throw std::invalid_argument(
+                    fmt::format("{} is the anchor already: an arena has one", b.name));
+    Bot bot;
+    bot.name = name;
+    bot.owner = owner.empty() ? name : owner;
+    bot.command = command;
+    bot.anchor = anchor;
+    return add_account(bot, remote::draw_token());
+}
+
+std::string Store::add_person(const std::string& name, const std::string& code) {
+    if (!code.empty() && !remote::token_problem(code).empty())
+        throw std::invalid_argument("a code is 16 to 64 of A-Z a-z 0-9 _ -");
+    Bot person;
+    person.name = person.owner = name;
+    person.person = true;
+    return add_account(person, code.empty() ? remote::draw_token() : code);
+}
+
+std::string Store::add_account(const Bot& account, std::string token) {
+    const char* const kind = account.person ? "person" : "bot";
+    if (!valid_name(account.name))
+        throw std::invalid_argument(
+            fmt::format("'{}' cannot be a {}'s name: 1 to 40 of a-z A-Z 0-9 _ . -",
+                        escape_for_terminal(account.name), kind));
+    // One name space for bots and people: a name on a page is one account's.
+    for (const Bot& b : bots(true))
+        if (b.name == account.name)
+            throw std::invalid_argument(fmt::format("there is a {} named {} already{}",
+                                                    b.person ? "person" : "bot", account.name,
                                                     b.state == "removed" ? " (removed)" : ""));
-        if (anchor && b.anchor && b.state != "removed")
-            throw std::invalid_argument(
-                fmt::format("{} is the anchor already: an arena has one", b.name));
-    }
-    const std::string token = remote::draw_token();
     SQLite::Statement insert(
         *db_, fmt::format("INSERT INTO bots (name, owner, command, anchor, token_hash, state, "
-                          "created) VALUES (?, ?, ?, ?, ?, 'active', {})",
+                          "created, person) VALUES (?, ?, ?, ?, ?, 'active', {}, ?)",
                           now_sql));
-    insert.bind(1, name);
-    insert.bind(2, owner.empty() ? name : owner);
-    if (command)
-        insert.bind(3, *command);
-    if (anchor)
-        insert.bind(4, *anchor);
+    insert.bind(1, account.name);
+    insert.bind(2, account.owner);
+    if (account.command)
+        insert.bind(3, *account.command);
+    if (account.anchor)
+        insert.bind(4, *account.anchor);
     insert.bind(5, token_hash(token));
+    insert.bind(6, account.person ? 1 : 0);
     insert.exec();
     return token;
 }
@@ -362,8 +398,8 @@ std::string why_not_queued(const Bot& bot, const std::vector<Entry>& entries) {
         return bot.state;
     if (!bot.paused.empty())
         return "paused: " + bot.paused;
-    if (bot.command)
-        return "";
+    if (bot.command || bot.person)
+        return "";  // no conformance check: the organiser's bot, or a person
     const auto newest = std::max_element(
         entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
     if (newest == entries.end())

@@ -9,7 +9,8 @@
 //     is made, matchmaker JSON: the parameters its last `serve` used)
 //   bots(id, name unique, owner, command (NULL: a remote bot), anchor (NULL, or the rating held),
 //     token_hash (SHA-256 of its token, hex; the token itself is never kept), state
-//     active|disabled|removed, paused (why it is not queued, or NULL), created)
+//     active|disabled|removed, paused (why it is not queued, or NULL), created, person (1: a
+//     person's account, whose token is the code it signs in with; 0: a bot)): every account
 //   entries(id, bot_id, label (its version: what a remote bot says when it connects, or its
 //     command's), mu, sigma, matches, created): a bot's rating entries, one a version
 //   matches(id, seed (decimal text), state running|rated|void, started, finished, rated_order
@@ -39,10 +40,11 @@ class Database;
 
 namespace bg::arena {
 
-// 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed).
-// A database of version 1 is brought to 2 as it is opened (its entries that have played a match
-// counted checked).
-inline constexpr int schema_version = 2;
+// 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
+// 3: people's accounts (bots.person). A database of an earlier version is brought to this one
+// as it is opened (version 1's entries that have played a match counted checked; every account
+// of version 2 a bot's).
+inline constexpr int schema_version = 3;
 
 struct Bot {
     int id = 0;
@@ -53,6 +55,7 @@ struct Bot {
     std::string state = "active";        // active, disabled or removed
     std::string paused;                  // why it is not queued, or ""
     std::string created;
+    bool person = false;  // a person's account: rated on the people's leaderboard
 };
 
 struct Entry {
@@ -112,6 +115,10 @@ class Store {
     std::string add_bot(const std::string& name, const std::string& owner,
                         const std::optional<std::string>& command,
                         const std::optional<double>& anchor);
+    // A person's account, and the code it signs in with (kept only as a hash, as a token is):
+    // drawn, or the one given (a person signing up chose it: 16 to 64 of A-Z a-z 0-9 _ -).
+    std::string add_person(const std::string& name, const std::string& code = "");
+    // Every account, bots' and people's.
     std::vector<Bot> bots(bool removed_too = false) const;
     std::optional<Bot> bot(const std::string& name) const;
     // The active or paused bot whose token this is (none for a removed or disabled one).
@@ -155,6 +162,7 @@ class Store {
   private:
     explicit Store(std::unique_ptr<SQLite::Database> db);
     std::vector<Rated> entrants_of(int match) const;
+    std::string add_account(const Bot& account, std::string token);
 
     std::unique_ptr<SQLite::Database> db_;
     stats::WengLin model_;

@@ -37,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         w.matches = in.ConsumeIntegral<int>();
         w.since_ms = in.ConsumeIntegral<std::uint64_t>();
         w.filler = in.ConsumeBool();
+        w.wants = in.ConsumeIntegralInRange(-1, 40);
         queue.push_back(w);
     }
     const auto tables = bg::arena::make_tables(queue, recent, config, now_ms, seed);

@@ -38,6 +38,9 @@ rc::Gen<Case> cases() {
             w.matches = *rc::gen::inRange(0, 40);
             w.since_ms = static_cast<std::uint64_t>(*rc::gen::inRange(0, 100'000));
             w.filler = *rc::gen::inRange(0, 4) == 0;
+            // Now and then a person who chose one opponent (an entry that may or may not wait).
+            if (!w.filler && *rc::gen::inRange(0, 6) == 0)
+                w.wants = *rc::gen::inRange(1, entries + 1);
             c.queue.push_back(w);
         }
         const int matches = *rc::gen::inRange(0, 20);
@@ -87,4 +90,25 @@ TEST_CASE("matchmaker: a matchmaker that breaks a rule is caught", "[props][matc
     CHECK(broken_rule(queue, config, 5000, {{0, 2}}) != "");  // 1 and 3 left past time
     queue[2].filler = true;
     CHECK(broken_rule(queue, config, 5000, {{2, 3, 0}}) != "");  // made for a filler
+}
+
+TEST_CASE("matchmaker: one who chose an opponent plays it alone, as soon as it is free",
+          "[props][matchmaker]") {
+    // A person (entry 1) who chose the house bot of entry 9, that bot's free seat, a remote bot.
+    std::vector<Waiting> queue = {{1, "person", 20.0, 8.0, 0, 0, false, 9},
+                                  {9, "house", 30.0, 1.0, 50, 0, true, 0},
+                                  {2, "remote", 30.0, 8.0, 0, 0, false, 0}};
+    MatchmakerConfig config;
+    config.max_wait_ms = 1000;
+    CHECK(make_tables(queue, {}, config, 0, 7) == std::vector<std::vector<int>>{{0, 1}});
+    CHECK(broken_rule(queue, config, 0, {{0, 1}}) == "");
+    CHECK(broken_rule(queue, config, 0, {}) != "");              // left beside its free opponent
+    CHECK(broken_rule(queue, config, 5000, {{2, 1, 0}}) != "");  // at a table made for another
+    CHECK(broken_rule(queue, config, 5000, {{0, 2}}) != "");     // with another than it chose
+    // Its opponent busy (no free seat): it waits, and the remote bot is not seated with it.
+    queue[1].wants = 0;
+    queue[1].entry = 8;
+    const auto tables = make_tables(queue, {}, config, 5000, 7);
+    CHECK(tables == std::vector<std::vector<int>>{{2, 1}});
+    CHECK(broken_rule(queue, config, 5000, tables) == "");
 }

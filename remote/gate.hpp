@@ -23,7 +23,9 @@ class Gate {
     using Refusal = serve::WebSocketService::Refusal;
     // A connection asking for a seat: the path of its upgrade (no query), its Origin ("" when
     // it sent none) and its Host; the token of its Authorization header (Bearer), its bot's
-    // version (X-Bananagrams-Bot-Version) and its address.
+    // version (X-Bananagrams-Bot-Version) and its address. A page's connection (a person's in
+    // an arena), which cannot send headers, says in its query who it is (name=, code=), whom it
+    // would play (opponent=), that it is a session (session=1), and that it signs up (signup=1).
     struct Knock {
         std::string_view path;
         std::string_view origin;
@@ -32,6 +34,10 @@ class Gate {
         std::string_view bearer = {};
         std::string_view version = {};
         std::string_view peer = {};
+        std::string_view name = {};
+        std::string_view code = {};
+        std::string_view opponent = {};
+        bool signup = false;
     };
     // A session's answer when no seat of its token is open now but one will be: it waits.
     struct Wait {};

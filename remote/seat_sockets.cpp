@@ -176,14 +176,24 @@ struct Asked {
         : path(upgrade.path()),
           origin(upgrade.header("origin")),
           host(upgrade.header("host")),
-          session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version),
+          session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version ||
+                  upgrade.arg("session") == SeatSockets::session_version),
           bearer(bearer_of(upgrade.header("authorization"))),
           version(upgrade.header("x-bananagrams-bot-version")),
-          peer(upgrade.peer()) {}
-    Gate::Knock knock() const { return {path, origin, host, session, bearer, version, peer}; }
-    // The seat's token: the path's (/seat/TOKEN), or else the Authorization header's.
+          peer(upgrade.peer()),
+          name(upgrade.arg("name")),
+          code(upgrade.arg("code")),
+          opponent(upgrade.arg("opponent")),
+          signup(upgrade.arg("signup") == "1") {}
+    Gate::Knock knock() const {
+        return {path, origin, host, session, bearer, version, peer, name, code, opponent, signup};
+    }
+    // The seat's token: the path's (/seat/TOKEN), or else the Authorization header's, or else
+    // a page's code.
     std::string token() const {
-        return path.starts_with(seat_path) ? path.substr(seat_path.size()) : bearer;
+        return path.starts_with(seat_path) ? path.substr(seat_path.size())
+               : bearer.empty()            ? code
+                                           : bearer;
     }
     static std::string bearer_of(const std::string& header) {
         constexpr std::string_view scheme = "Bearer ";
@@ -191,7 +201,8 @@ struct Asked {
     }
     std::string path, origin, host;
     bool session;
-    std::string bearer, version, peer;
+    std::string bearer, version, peer, name, code, opponent;
+    bool signup;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The arena's database and ladder (arena/store.hpp, arena/ladder.hpp): tokens kept only as
 // hashes, a match rated once with its games or void, ratings recomputed from the archive to the
 // same bits (and a stored rating changed behind its back found), one result from a match's
-// rotations, the leaderboard's order, the conformance check's record, and schema 1 brought to 2.
+// rotations, the leaderboard's order, the conformance check's record, people's accounts on a
+// leaderboard of their own, and schemas 1 and 2 brought to 3.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -240,9 +241,44 @@ TEST_CASE(
     CHECK(why_not_queued(*store.bot("house"), store.entries_of(store.bot("house")->id)).empty());
 }
 
+TEST_CASE("arena: people have accounts of their own, apart from bots, and a board of their own",
+          "[arena][store]") {
+    ScratchArena arena("people");
+    Store& store = *arena.store;
+    store.add_bot("house", "", std::string("true"), std::nullopt);
+    const std::string code = store.add_person("alice");
+    CHECK(code.size() == 32);
+    const auto alice = store.bot_by_token(code);
+    REQUIRE(alice);
+    CHECK((alice->person && alice->name == "alice" && alice->owner == "alice" && !alice->command));
+    // One name space: a person cannot take a bot's name, nor a bot a person's.
+    CHECK_THROWS_WITH(store.add_person("house"), "there is a bot named house already");
+    CHECK_THROWS_WITH(store.add_bot("alice", "", std::nullopt, std::nullopt),
+                      "there is a person named alice already");
+    // One who signs up chooses the code; a code is a token's shape.
+    CHECK(store.add_person("bob", "bob-chose-this-code-0123") == "bob-chose-this-code-0123");
+    CHECK(store.bot_by_token("bob-chose-this-code-0123")->name == "bob");
+    CHECK_THROWS(store.add_person("carol", "short"));
+    // Never checked: a person is queued as it comes.
+    store.entry(*alice, "");
+    CHECK(why_not_queued(*alice, store.entries_of(alice->id)).empty());
+    // Each board holds its own.
+    store.entry(*store.bot("house"), "true");
+    store.entry(*store.bot("bob"), "");
+    const auto entries = store.entries();
+    std::vector<std::string> bots, people;
+    for (const Row& row : leaderboard(store.bots(), entries, {}))
+        bots.push_back(row.bot.name);
+    for (const Row& row : leaderboard(store.bots(), entries, {}, Board::people))
+        people.push_back(row.bot.name);
+    CHECK(bots == std::vector<std::string>{"house"});
+    CHECK(people == std::vector<std::string>{"alice", "bob"});  // equal ratings: by name
+    CHECK(std::string(kind(*alice)) == "person");
+}
+
 TEST_CASE(
-    "arena: a database of schema 1 is brought to 2 as it is opened, its played entries "
-    "counted checked",
+    "arena: a database of schema 1 or 2 is brought to 3 as it is opened, its played entries "
+    "counted checked, its accounts bots'",
     "[arena][store]") {
     ScratchArena arena("schema1");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
@@ -256,6 +292,7 @@ TEST_CASE(
         db.exec("UPDATE entries SET matches = 3 WHERE label = 'played'");
         db.exec("ALTER TABLE entries DROP COLUMN checked");
         db.exec("ALTER TABLE entries DROP COLUMN check_failed");
+        db.exec("ALTER TABLE bots DROP COLUMN person");
         db.exec("PRAGMA user_version = 1");
     }
     auto opened = Store::open(arena.path, false);
@@ -265,17 +302,18 @@ TEST_CASE(
     REQUIRE(entries.size() == 2);
     CHECK(!entries[0].checked.empty());  // played
     CHECK(entries[1].checked.empty());
+    CHECK(!arena.store->bot("alpha")->person);
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 2);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 3);
     }
     // A later schema is refused, not read.
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 3");
+        db.exec("PRAGMA user_version = 4");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 3") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 4") != std::string::npos);
 }

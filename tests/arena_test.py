@@ -22,6 +22,12 @@
   and the connected bots with it.
 - Afterwards: `arena rerate` arrives at exactly the stored ratings; every rated match has one
   game a rotation, each replaying from its log to its stored result.
+- People: an account the organiser made signs in from the page's connection (/person, a
+  session: its name and code in the query), chooses the level 5 house bot, plays the match's
+  games (each begun and let go by the session's messages) alone with it, and is let go at the
+  match's end; it is rated on the people's board (/api/people), not the bots'. A wrong code, a
+  wrong name, no session, an opponent that is no house bot and a second page are refused;
+  signing up is refused (403) unless --people open, where it makes the account, once.
 - Limits: a bot past its matches a day and one past its connections a minute are refused with
   429 and Retry-After. The API's documents have the fields docs/arena.md names (config, a
   match, a bot, 404 for what is not there), and /events begins with the leaderboard.
@@ -41,7 +47,7 @@ import urllib.error
 import urllib.request
 
 import remote_host
-from ws_client import handshake_bytes
+from ws_client import Client, Refused, handshake_bytes
 
 tree = remote_host.Tree(sys.argv, "arena-test-")
 build, source, work = tree.build, tree.source, tree.work
@@ -155,6 +161,50 @@ def start_bot(token_file, command, version=None):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     started_processes.append(bot)
     return bot
+
+
+def person_plays(port, name, code, opponent, command):
+    """A person's page as the wire has it: /person, a session, each game played by `command`
+    started afresh at the session's start and ended at its end, until the arena closes the
+    connection. (games begun, the close code, its reason)."""
+    client = Client("127.0.0.1", port, "/person?session=1&name=%s&code=%s&opponent=%s" %
+                    (name, code, opponent), timeout=120)
+    lock = threading.Lock()
+    unlocked = client.send
+
+    def send(data, opcode=1):  # the bot's bytes and the answers to pings, one frame at a time
+        with lock:
+            unlocked(data, opcode)
+    client.send = send
+
+    def pump(bot):
+        for chunk in iter(lambda: os.read(bot.stdout.fileno(), 4096), b""):
+            send(chunk)
+    games, bot = 0, None
+    while True:
+        data = client.frame()
+        if data is None:
+            break
+        if client.opcode == 1:
+            try:
+                if bot:
+                    bot.stdin.write(data)
+                    bot.stdin.flush()
+            except BrokenPipeError:
+                pass  # its bot is gone: the arena judges that
+            continue
+        message = json.loads(data)
+        if message["type"] == "start":
+            games += 1
+            bot = subprocess.Popen(command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            started_processes.append(bot)
+            threading.Thread(target=pump, args=(bot,), daemon=True).start()
+        elif message["type"] == "end" and bot:
+            bot.kill()
+            bot.wait()
+            bot = None
+    client.sock.close()
+    return games, client.close_code, client.close_reason
 
 
 def players_left():
@@ -276,6 +326,41 @@ wait_until(lambda: not paused("bad") and any(
 wait_until(lambda: all(played(b) >= 2 for b in ("L5", "L3", "L1", "r1", "r2")), 150,
            "every bot to play two matches: %s" % served.said())
 
+# ---- a person: signs in from the page's connection, plays the house bot chosen, alone ----
+added = run("person", "add", "--db", db, "pat")
+check(added.returncode == 0 and re.fullmatch(r"[A-Za-z0-9_-]{32}\n", added.stdout),
+      "a person's code on its last line: %r %s" % (added.stdout, added.stderr))
+pat = added.stdout.strip()
+for path, status in [("/person?session=1&name=pat&code=" + "W" * 32, 401),
+                     ("/person?session=1&name=r1&code=" + pat, 401),
+                     ("/person?session=1&name=pat&code=" + tokens["r2"], 401),
+                     ("/person?name=pat&code=" + pat, 400),
+                     ("/person?session=1&name=pat&code=%s&opponent=r1" % pat, 400),
+                     ("/person?session=1&signup=1&name=sam&code=" + "s" * 24, 403)]:
+    got = upgrade_status(port, path)
+    check(got == status, "%s: %d, not %d" % (path, got, status))
+check(upgrade_status(port, "/bot", ("Authorization: Bearer " + pat,
+                                    "X-Bananagrams-Session: 1")) == 401,
+      "a person's code let in as a bot's token")
+games, code, why = person_plays(port, "pat", pat, "L5", "%s --level 5" % reference)
+check(games == 2 and code == 1000, "the person's match: %d games, closed %s %r\n%s" %
+      (games, code, why, served.said()))
+check("person pat came from" in served.said(), "the person's line: %s" % served.said())
+status, people = api(port, "/api/people")
+check(status == 200 and [row["name"] for row in people["leaderboard"]] == ["pat"] and
+      people["leaderboard"][0]["kind"] == "person" and people["leaderboard"][0]["matches"] == 1,
+      "/api/people: %s" % people)
+check("pat" not in [row["name"] for row in api(port, "/api/leaderboard")[1]["leaderboard"]],
+      "a person on the bots' board")
+status, pat_api = api(port, "/api/people/pat")
+check(status == 200 and pat_api["kind"] == "person" and api(port, "/api/bots/pat")[0] == 404,
+      "/api/people/pat: %s" % pat_api)
+(pat_match,) = [m["match"] for m in pat_api["versions"][0]["matches"]]
+check([e["bot"] for e in api(port, "/api/matches/%d" % pat_match)[1]["entrants"]] in
+      (["pat", "L5"], ["L5", "pat"]), "the person's match seats another than L5")
+people_text = run("standings", "--db", db, "--people").stdout
+check(re.search(r"1  pat ", people_text), "standings --people: %s" % people_text)
+
 # ---- killed mid-match, and started again ----
 wait_until(lambda: api(port, "/api/queue")[1]["playing"], 30, "a match playing")
 served.process.kill()
@@ -344,7 +429,12 @@ r1 = [row for row in standings if row["name"] == "r1"][0]
 check(r1["version"] == "v1", "r1's version: %s" % r1)
 # ---- limits: past them, 429 with the seconds to wait; and the API's documents ----
 r3 = run("bot", "add", "--db", db, "r3").stdout.strip()
-served = Arena(limits=("--matches-a-day", "1", "--connections-a-minute", "2"))
+served = Arena(limits=("--matches-a-day", "1", "--connections-a-minute", "2", "--people", "open"))
+# Where people may sign up: the page's name and code make the account, once.
+sam = "/person?session=1&signup=1&name=sam&code=" + "s" * 24
+check(upgrade_status(served.port, sam) == 101, "signing up where people may")
+check(re.search(r"^sam ", run("person", "list", "--db", db).stdout, re.M), "sam's account")
+check(upgrade_status(served.port, sam.replace("s" * 24, "t" * 24)) == 409, "a name taken")
 status, config = api(served.port, "/api/config")
 check(status == 200 and config["version"] == 1 and config["matchmaker"]["max_players"] == 4 and
       config["rating"]["model"] == "weng-lin-plackett-luce", "/api/config: %s" % config)

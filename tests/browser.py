@@ -146,7 +146,7 @@ class Browser:
 
     def press(self, key):
         """A key pressed and let go: a letter, or a named key (Enter, Backspace, ArrowLeft)."""
-        named = {"Enter": 13, "Backspace": 8, "Delete": 46, "Escape": 27, " ": 32,
+        named = {"Enter": 13, "Backspace": 8, "Delete": 46, "Escape": 27, " ": 32, "Tab": 9,
                  "ArrowLeft": 37, "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40}
         if key in named:
             code = named[key]

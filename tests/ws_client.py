@@ -114,6 +114,8 @@ class Client:
                     self.close_code = struct.unpack(">H", payload[:2])[0]
                     self.close_reason = payload[2:].decode("utf-8", "replace")
                 return None
+            if opcode in (0x1, 0x2):
+                self.opcode = opcode  # of the message: 1 text, 2 binary
             if opcode in (0x1, 0x2, 0x0):
                 return payload
 

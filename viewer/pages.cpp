@@ -154,7 +154,7 @@ std::string live_tournament_page() {
     return page("Tournament, live", body, "live", "null", assets::live_js);
 }
 
-std::string play_page() {
+std::string play_page(const nlohmann::json& arena) {
     // The board scrolls between a header and a tray that stay: the hand is always in view.
     const char* const body = R"html(<div class="play-app">
 <header class="play-top">
@@ -183,6 +183,17 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 </details>
 </aside>
 </main>
+<section id="sign-in" class="play-end" hidden aria-label="sign in to play">
+<h2>Play in the arena</h2>
+<form id="sign-in-form">
+<p><label>Your name <input id="person-name" autocomplete="username" required maxlength="40" pattern="[A-Za-z0-9_.\-]{1,40}"></label></p>
+<p><label>Your code <input id="person-code" type="password" autocomplete="current-password" maxlength="64"></label></p>
+<p><label>Against <select id="opponent"><option value="">whoever is waiting</option></select></label></p>
+<p><button id="sign-in-play" class="action primary" type="submit">Play</button>
+<button id="sign-up" class="action" type="button" hidden title="make an account with this name: the arena gives its code">Sign up</button></p>
+<p id="sign-in-said" class="muted" role="status"></p>
+</form>
+</section>
 <section id="end" class="play-end" hidden aria-live="assertive">
 <h2 id="outcome"></h2><p id="how"></p><p id="marked" class="bad"></p>
 <p id="host-said" class="muted"></p>
@@ -197,7 +208,7 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 </div>
 </footer>
 </div>)html";
-    return page("Bananagrams: your seat", body, "seat", "null", assets::play_js);
+    return page("Bananagrams: your seat", body, "seat", script_json(arena), assets::play_js);
 }
 
 std::string live_game_page() {

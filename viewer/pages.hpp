@@ -38,6 +38,8 @@ std::string live_tournament_page();
 std::string live_game_page();
 // A person's page for a remote seat (GET /play#TOKEN, docs/remote.md): a client of the protocol
 // over the seat's WebSocket, with a board to lay the tiles on, peel and dump.
-std::string play_page();
+// An arena's (`arena`: {"people_open": bool}) has no seat's token: a person signs in with a
+// name and a code, chooses an opponent, and plays a match's games over one connection.
+std::string play_page(const nlohmann::json& arena = nullptr);
 
 }  // namespace bg::viewer

@@ -13,6 +13,13 @@
 // a reload, or a closed tab opened again, takes the seat back within the host's grace, is sent
 // every byte again, and comes back to the same game, the tiles where they were.
 //
+// In an arena (GET /play there, docs/arena.md) the page has no token: a person signs in with
+// the name and code of an account, chooses an opponent (a house bot, or whoever is waiting) and
+// waits in the queue over one connection (/person, a session: docs/remote.md), which then
+// carries each game of the match (a binary "start" begins a game afresh, "end" lets it go)
+// until the arena closes it at the match's end. Nothing is kept for a reload there: a
+// connection that drops leaves its game.
+//
 // Mouse or finger: tap a tile (in the hand or on the board) to take it, then a square to lay it
 // there, or the hand to take it back. Keys: click a square to put the cursor there (again to turn
 // it); a letter lays a tile of it from the hand at the cursor, which moves on (across or down);
@@ -31,7 +38,8 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  const token = decodeURIComponent(location.hash.slice(1));
+  const arena = JSON.parse($("seat").textContent);  // null: a host's or a tournament's seat
+  const token = arena ? "" : decodeURIComponent(location.hash.slice(1));
   const storeKey = "bananagrams-seat:" + token;
   const body = document.body;
   const kept = token ? restore() : null;  // the page's moves and layout before a reload
@@ -284,6 +292,8 @@
     // Enter or space on a focused button (Peel, Send anyway) is that button's click.
     if (e.target && e.target.closest && e.target.closest("button.action") &&
         (e.key === "Enter" || e.key === " ")) return;
+    // Typing in the arena's sign-in form is the form's: letters, arrows, Enter (submit).
+    if (e.target && e.target.closest && e.target.closest("form")) return;
     const c = state.cursor;
     const moves = { ArrowLeft: [-1, 0, true], ArrowRight: [1, 0, true], ArrowUp: [0, -1, false],
                     ArrowDown: [0, 1, false] };
@@ -698,6 +708,7 @@
   // had been sent, which is read again before anything is sent; a seat never taken is sent
   // nothing until its handshake.
   function connect(again) {
+    if (arena) return connectPerson();
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/seat/" +
       encodeURIComponent(token) + "?received=" + state.received;
     const socket = new WebSocket(url);
@@ -778,6 +789,124 @@
     draw();
   }
 
+  // ---- in an arena: signed in, in the queue, a match's games over one connection ----
+  const person = { name: "", code: "", opponent: "", games: 0, signup: false };
+  function showSignIn(text, kind) {
+    $("end").hidden = true;  // the same place: the last game's end is in what happened
+    $("sign-in").hidden = false;
+    $("sign-in-said").textContent = text || "";
+    $("sign-in-said").className = kind || "muted";
+    $("sign-up").hidden = !arena.people_open;
+    try {
+      const kept = JSON.parse(localStorage.getItem("bananagrams-arena-person") || "null");
+      if (kept && !$("person-name").value) {
+        $("person-name").value = kept.name;
+        $("person-code").value = kept.code;
+      }
+    } catch (e) { /* afresh */ }
+  }
+  function loadOpponents() {
+    fetch("/api/leaderboard").then((r) => r.json()).then((board) => {
+      for (const row of board.leaderboard.filter((r) => r.kind === "house" && r.state === "active")) {
+        const option = el("option", "", row.name + " (rated " + row.conservative.toFixed(1) + ")");
+        option.value = row.name;
+        $("opponent").append(option);
+      }
+    }).catch(() => { /* whoever is waiting, then */ });
+  }
+  // An account of this name, with a code the page draws (the arena keeps only its hash).
+  function signUp() {
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    $("person-code").value = Array.from(bytes, (b) => alphabet[b & 63]).join("");
+    $("person-code").type = "text";
+    person.signup = true;
+    $("sign-in-form").requestSubmit();
+  }
+  function signIn(e) {
+    e.preventDefault();
+    person.name = $("person-name").value.trim();
+    person.code = $("person-code").value.trim();
+    person.opponent = $("opponent").value;
+    try {
+      localStorage.setItem("bananagrams-arena-person", JSON.stringify({ name: person.name, code: person.code }));
+    } catch (err) { /* not kept */ }
+    $("sign-in").hidden = true;
+    $("end").hidden = true;
+    $("you").textContent = person.name;
+    connectPerson();
+  }
+  function connectPerson() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+      "/person?session=1&name=" + encodeURIComponent(person.name) + "&code=" +
+      encodeURIComponent(person.code) + "&opponent=" + encodeURIComponent(person.opponent) +
+      (person.signup ? "&signup=1" : "");
+    const socket = new WebSocket(url);
+    socket.binaryType = "arraybuffer";
+    state.socket = socket;
+    person.games = 0;
+    setPhase("connecting");
+    socket.onopen = () => {
+      if (person.signup) say("your account is made; your code is " + person.code +
+                             ": keep it, for it is shown nowhere else", "good");
+      person.signup = false;
+      $("connection").textContent = "connected";
+      $("connection").className = "live";
+      body.dataset.phase = "queued";
+      $("phase").textContent = "waiting in the queue";
+      say("signed in as " + person.name + ": waiting to be matched against " +
+          (person.opponent || "whoever is waiting"));
+    };
+    socket.onmessage = (e) => {
+      if (typeof e.data === "string") return receive(e.data);
+      const message = JSON.parse(new TextDecoder().decode(e.data));
+      if (message.type === "start") newGame(message.games_after);
+      else if (message.type === "end")
+        say(message.games_after > 0 ? "the match's next game comes in a moment (the same deal, another seat)" :
+          "that was the match's last game");
+    };
+    socket.onclose = (e) => {
+      $("connection").textContent = "closed";
+      $("connection").className = "";
+      if (!person.games && e.code !== 1000) {
+        setPhase("lost");
+        const signedUp = person.signup;
+        person.signup = false;
+        return showSignIn(e.code === 1008 ? e.reason : signedUp ? "No account made: the name " +
+          "is taken, or not one (1 to 40 of a-z A-Z 0-9 _ . -), or too many signed up just now." :
+          "Not let in: a wrong name or code, an opponent that does not play now, or you are " +
+          "playing from another page already.", "bad");
+      }
+      if (!state.over) setPhase("lost");
+      say(person.games ? "the match is over" : "the arena closed the connection: " + (e.reason || ""),
+          person.games ? "good" : "bad");
+      showRating();
+    };
+  }
+  // A game of the match begins: everything of the last one goes.
+  function newGame(after) {
+    person.games += 1;
+    Object.assign(state, {
+      version: null, seat: null, players: null, peel: 0, peelsSeen: 0, myPeels: 0, myDumps: 0,
+      bunch: null, tiles: [], taken: null, over: false, outcome: null, received: 0, inbox: "",
+      sent: [], pending: [], lastGrid: null, marks: null, confirm: false, dealt: null,
+      cursor: { x: 0, y: 0 }, cursorChosen: false,
+    });
+    delete body.dataset.outcome;
+    $("end").hidden = true;
+    setPhase("waiting");
+    say("game " + person.games + " of the match begins" + (after ? " (" + after + " more after it)" : ""));
+    send("v003R");
+    draw();
+  }
+  function showRating() {
+    fetch("/api/people/" + encodeURIComponent(person.name)).then((r) => r.json()).then((p) => {
+      const now = p.versions[p.versions.length - 1];
+      showSignIn("Your rating: " + now.rating.mu.toFixed(2) + " \u00b1 " + now.rating.sigma.toFixed(2) +
+        " after " + now.matches_played + " matches. Play again?", "good");
+    }).catch(() => showSignIn("Play again?"));
+  }
+
   // ---- the rules and the word list, which the server serves every player ----
   function loadRules() {
     fetch("/rules").then((r) => r.ok ? r.json() : Promise.reject(new Error("HTTP " + r.status)))
@@ -817,6 +946,16 @@
   window.addEventListener("resize", draw);
   setPhase("connecting");
   draw();
+  if (arena) {
+    $("sign-in-form").addEventListener("submit", signIn);
+    $("sign-up").addEventListener("click", signUp);
+    setPhase("lost");
+    $("phase").textContent = "not signed in";
+    $("connection").textContent = "";
+    loadRules();
+    loadOpponents();
+    return showSignIn();
+  }
   if (!token) {
     setPhase("lost");
     say("no seat's token in this page's address (…/play#TOKEN)", "bad");
