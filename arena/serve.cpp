@@ -103,11 +103,13 @@ Settings read_settings(const po::variables_map& vm) {
 }
 
 // The seats of the arena's matches: a house bot's process from the venue (its command is the
-// venue's), a remote bot's at the desk, under the token of its connection's match.
+// venue's), a remote bot's at the desk, under the token of its connection's match (numbered
+// from `remote_commands` up, above every house bot's, however many are added).
 class ArenaSeats final : public SeatSource {
   public:
-    ArenaSeats(const Venue& venue, remote::Desk& desk, int houses)
-        : venue_(venue), desk_(desk), next_(houses) {}
+    static constexpr int remote_commands = 1 << 24;
+    ArenaSeats(const Venue& venue, remote::Desk& desk)
+        : venue_(venue), desk_(desk), next_(remote_commands) {}
     int add_remote(const std::string& seat_token) {
         remote_[next_] = seat_token;
         return next_++;
@@ -234,7 +236,7 @@ std::optional<int> Arena::open_venue() {
         note("{}", escape_for_terminal(*error));
         return 5;
     }
-    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_, static_cast<int>(houses_.size()));
+    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_);
     settings_.game.dictionary_fingerprint = venue_->dictionary().stats().fingerprint;
     return std::nullopt;
 }
@@ -630,6 +632,20 @@ void Arena::reload() {
     for (House& house : houses_)
         if (now.count(house.bot.id))
             house.bot = now[house.bot.id];
+    // House bots added since: their commands launched as the others' are.
+    for (const auto& [id, bot] : now) {
+        if (!bot.command || bot.state == "removed" ||
+            std::any_of(houses_.begin(), houses_.end(),
+                        [id = id](const House& house) { return house.bot.id == id; }))
+            continue;
+        auto added = venue_->add_command(*bot.command);
+        if (auto* error = std::get_if<std::string>(&added)) {
+            note("house bot {} cannot be started: {}", bot.name, escape_for_terminal(*error));
+            continue;
+        }
+        houses_.push_back({bot, std::get<int>(added), 0});
+        note("house bot {} added", bot.name);
+    }
     lobby_->turn_away([&](const Bot& bot) {
         return !now.count(bot.id) || now[bot.id].state != "active" || !now[bot.id].paused.empty();
     });

@@ -115,13 +115,25 @@ def arena(build, folder, games):
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
     bots = [bot(build, "ws://127.0.0.1:%d/bot" % port, f) for f in files]
     rated, began, cpu = 0, None, None
+    said = [line]
+    # A run that never gets its matches rated (bots that never come, matches void) ends as a
+    # failure with what the arena said, not as a wait without end.
+    stuck = threading.Timer(60 + games, server.kill)
+    stuck.start()
     for line in server.stderr:
+        said.append(line)
         if began is None and "begins" in line:
             began, cpu = time.monotonic(), cpu_seconds(server.pid)
         if " rated: " in line:
             rated += 1
             if rated == games // 2:
                 break
+    stuck.cancel()
+    if rated < games // 2:
+        for b in bots:
+            b.kill()
+        sys.exit("arena_bench: %d of %d matches rated in %d s; the arena said:\n%s" %
+                 (rated, games // 2, 60 + games, "".join(said)))
     elapsed, used = time.monotonic() - began, cpu_seconds(server.pid) - cpu
     server.terminate()
     server.communicate(timeout=60)

@@ -88,23 +88,41 @@ std::optional<std::string> Venue::open_word_list() {
 // Every command's launch: in the sandbox (which fails now, never later as a player that could
 // not start), with the word list shown and the secrets hidden; or as it is.
 std::optional<std::string> Venue::open_launches() {
-    if (!plan_.sandbox) {
-        launches_ = unsandboxed_launches(plan_.commands, {words_->variable()});
-        return std::nullopt;
-    }
+    auto made = launches_of(plan_.commands);
+    if (auto* error = std::get_if<std::string>(&made))
+        return *error;
+    auto& launches = std::get<Launches>(made);
+    launches_ = std::move(launches.each);
+    sandbox_record_ = std::move(launches.sandbox);
+    return std::nullopt;
+}
+
+std::variant<Venue::Launches, std::string> Venue::launches_of(
+    const std::vector<std::string>& commands) const {
+    if (!plan_.sandbox)
+        return Launches{unsandboxed_launches(commands, {words_->variable()})};
     SandboxConfig config = *plan_.sandbox;
     config.secret_paths.insert(config.secret_paths.end(), plan_.secret_paths.begin(),
                                plan_.secret_paths.end());
     config.shared_paths.push_back(words_->path());
     config.set_env.push_back(words_->variable());
-    auto created = Sandbox::create(config, plan_.commands);
+    auto created = Sandbox::create(config, commands);
     if (auto* error = std::get_if<std::string>(&created))
         return *error;
     const auto& sandbox = std::get<Sandbox>(created);
-    for (std::size_t i = 0; i < plan_.commands.size(); ++i)
-        launches_.push_back(sandbox.launch(i));
-    sandbox_record_ = sandbox_json(sandbox.config());
-    return std::nullopt;
+    Launches launches{{}, sandbox_json(sandbox.config())};
+    for (std::size_t i = 0; i < commands.size(); ++i)
+        launches.each.push_back(sandbox.launch(i));
+    return launches;
+}
+
+std::variant<int, std::string> Venue::add_command(const std::string& command) {
+    auto made = launches_of({command});
+    if (auto* error = std::get_if<std::string>(&made))
+        return *error;
+    plan_.commands.push_back(command);
+    launches_.push_back(std::move(std::get<Launches>(made).each[0]));
+    return static_cast<int>(plan_.commands.size()) - 1;
 }
 
 // The machine's cgroups, with what killed hosts left removed (and said).

@@ -50,6 +50,9 @@ class Venue final : public SeatSource {
     // them (a log this host has just made). nullopt, or why they cannot be had, with what to
     // do.
     std::optional<std::string> prepare_players();
+    // One more command a seat may be given, once the players are prepared (an arena's house bot
+    // added while it runs): its index in the plan's commands, or why it cannot be launched.
+    std::variant<int, std::string> add_command(const std::string& command);
     Venue(const Venue&) = delete;
     Venue& operator=(const Venue&) = delete;
 
@@ -74,6 +77,12 @@ class Venue final : public SeatSource {
     explicit Venue(VenuePlan plan) : plan_(std::move(plan)) {}
     std::optional<std::string> open_word_list();
     std::optional<std::string> open_launches();
+    // The launches of `commands`, in the sandbox (and what the logs say of it) or as they are.
+    struct Launches {
+        std::vector<Launch> each;
+        nlohmann::json sandbox = nullptr;
+    };
+    std::variant<Launches, std::string> launches_of(const std::vector<std::string>& commands) const;
     std::optional<std::string> open_machine();
 
     VenuePlan plan_;

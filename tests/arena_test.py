@@ -28,6 +28,7 @@
   match's end; it is rated on the people's board (/api/people), not the bots'. A wrong code, a
   wrong name, no session, an opponent that is no house bot and a second page are refused;
   signing up is refused (403) unless --people open, where it makes the account, once.
+- A house bot added while the arena runs is read at SIGHUP, started, and plays.
 - Limits: a bot past its matches a day and one past its connections a minute are refused with
   429 and Retry-After. The API's documents have the fields docs/arena.md names (config, a
   match, a bot, 404 for what is not there), and /events begins with the leaderboard.
@@ -37,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -360,6 +362,13 @@ check([e["bot"] for e in api(port, "/api/matches/%d" % pat_match)[1]["entrants"]
       (["pat", "L5"], ["L5", "pat"]), "the person's match seats another than L5")
 people_text = run("standings", "--db", db, "--people").stdout
 check(re.search(r"1  pat ", people_text), "standings --people: %s" % people_text)
+
+# ---- a house bot added while the arena runs: read at SIGHUP, started, and playing ----
+added = run("bot", "add", "--db", db, "L4", "--command", "%s --level 4" % house_reference)
+check(added.returncode == 0, "a house bot added: %s" % added.stderr)
+served.process.send_signal(signal.SIGHUP)
+wait_until(lambda: "house bot L4 added" in served.said(), 10, "L4 read at SIGHUP")
+wait_until(lambda: played("L4") >= 1, 120, "L4 to play: %s" % served.said())
 
 # ---- killed mid-match, and started again ----
 wait_until(lambda: api(port, "/api/queue")[1]["playing"], 30, "a match playing")
