@@ -129,7 +129,7 @@ try:
     seen = wait_for(lambda s: "game 2 of the match begins" in s["said"], 90, "no second game")
     seen = wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 90,
                     "no rating at the match's end")
-    check("after 1 matches" in seen["sign_in_said"] and seen["outcome"],
+    check("after 1 match." in seen["sign_in_said"] and seen["outcome"],
           "the match's end: %s" % seen)
     people = api("/api/people")["leaderboard"]
     check([row["name"] for row in people] == ["pat"] and people[0]["matches"] == 1,

@@ -902,8 +902,9 @@
   function showRating() {
     fetch("/api/people/" + encodeURIComponent(person.name)).then((r) => r.json()).then((p) => {
       const now = p.versions[p.versions.length - 1];
+      const n = now.matches_played;
       showSignIn("Your rating: " + now.rating.mu.toFixed(2) + " \u00b1 " + now.rating.sigma.toFixed(2) +
-        " after " + now.matches_played + " matches. Play again?", "good");
+        " after " + n + (n === 1 ? " match" : " matches") + ". Play again?", "good");
     }).catch(() => showSignIn("Play again?"));
   }
 
