@@ -123,9 +123,9 @@ def main():
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--level", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 3 deals")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 1 deal")
     args = parser.parse_args()
-    deals = 3 if args.quick else args.deals
+    deals = 1 if args.quick else args.deals
     players = args.players
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="memory-bench-") as folder:

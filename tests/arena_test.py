@@ -221,7 +221,7 @@ def wait_until(condition, seconds, what):
         if condition():
             return
         time.sleep(0.25)
-    check(False, "waited %d s for %s" % (seconds, what))
+    check(False, "waited %d s for %s" % (seconds, what() if callable(what) else what))
 
 
 # ---- bots, from the command line ----
@@ -379,7 +379,9 @@ served = Arena(port)  # where the bots come back
 wait_until(lambda: "voided" in served.said(), 10, "the restarted arena to void the match")
 # The remote bots come back (connect tries again) and play on.
 before = {b: played(b) for b in ("r1", "r2")}
-wait_until(lambda: all(played(b) > before[b] for b in before), 90, "the remote bots to play again")
+# Matches of four seats with the slow levels take a while, more so on a loaded machine.
+wait_until(lambda: all(played(b) > before[b] for b in before), 180,
+           lambda: "the remote bots to play again: %s" % served.said())
 served.process.send_signal(15)
 served.process.wait(timeout=60)
 time.sleep(0.2)
