@@ -95,12 +95,13 @@ std::optional<remote::Gate::Refusal> Lobby::sign_up(const Knock& knock) const {
     const std::string name(knock.name), code(knock.code);
     if (code.empty())
         return Refusal{400, "signing up needs code=, of the page's choosing"};
-    if (const auto there = store_.bot(name))
+    if (const auto there = store_.bot(name)) {
         // Asked again as the connection opens, or a person signing up twice: signed in.
-        return there->person && there->state == "active" && store_.bot_by_token(code) &&
-                       store_.bot_by_token(code)->id == there->id
-                   ? std::nullopt
-                   : std::optional(Refusal{409, fmt::format("the name {} is taken", name)});
+        const auto coded = store_.bot_by_token(code);
+        if (there->person && coded && coded->id == there->id)
+            return std::nullopt;
+        return Refusal{409, fmt::format("the name {} is taken", name)};
+    }
     const std::uint64_t now = now_ms_();
     while (!signups_.empty() && signups_.front() + 60'000 <= now)
         signups_.pop_front();

@@ -24,7 +24,6 @@ the same place.
 Release build, one game at a time (games are races: the bots' speed decides them).
 """
 import argparse
-from collections import Counter
 import json
 import math
 import os
@@ -35,7 +34,7 @@ import tempfile
 import time
 
 FORESAW = re.compile(r"\[player (\d+)\] reference_bot: foresaw (\w+), dumped (\w) "
-                     r"\((changed|as usual)\), drew (\w+)")
+                     r"\((changed|as usual)\), drew (\w+) \((right|wrong)\)")
 
 
 def play(build, seed, bots):
@@ -154,7 +153,7 @@ def main():
                     games["foresaw"] += bool(lines)
                     games["changed"] += any(line[2] == "changed" for line in lines)
                     games["dumps_foreseen"] += len(lines)
-                    games["right"] += sum(not Counter(line[0]) - Counter(line[3]) for line in lines)
+                    games["right"] += sum(line[4] == "right" for line in lines)
     gain, half = mean_interval(differences)
     later = len(differences)
     print("%d deals, %d players, reference bot level %d, %d later rotations, %.0f s" % (

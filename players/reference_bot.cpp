@@ -263,10 +263,11 @@ class Remembering {
         } else if (m[0] == 'D') {
             memory.dumped(m.substr(1));
             // A line for each dump it foresaw, for the bench to count.
-            if (memory.foreseen_right())
-                std::fprintf(stderr, "reference_bot: foresaw %s, dumped %c (%s), drew %s\n",
+            if (const auto right = memory.foreseen_right())
+                std::fprintf(stderr, "reference_bot: foresaw %s, dumped %c (%s), drew %s (%s)\n",
                              made_.foreseen.c_str(), made_.letter,
-                             made_.changed ? "changed" : "as usual", m.c_str() + 1);
+                             made_.changed ? "changed" : "as usual", m.c_str() + 1,
+                             *right ? "right" : "wrong");
         }
     }
 

@@ -20,11 +20,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 
 from browser import Browser
+from remote_host import arena_port
 
 build = sys.argv[1]
 arena = os.path.join(build, "arena")
@@ -46,12 +46,13 @@ LOOK = """!document.getElementById("sign-in") ? "null" : JSON.stringify({
 })"""
 
 
-arena_said = []  # the arena's lines, for a failure's message
+served = None  # the arena, once started: what it said goes into a failure's message
 
 
 def check(condition, what):
     if not condition:
-        sys.exit("arena_play_page_test: %s\nthe arena said:\n%s" % (what, "".join(arena_said)))
+        said = "".join(getattr(served, "said_lines", []))
+        sys.exit("arena_play_page_test: %s\nthe arena said:\n%s" % (what, said))
 
 
 def run(*args):
@@ -102,13 +103,8 @@ pat = added.stdout.strip()
 served = subprocess.Popen([arena, "serve", "--db", db, "--listen", "127.0.0.1:0", "--no-sandbox",
                            "--people", "open", "--max-wait", "1", "--ready-timeout", "30"],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-port = None
-while port is None:
-    line = served.stderr.readline()
-    check(line, "the arena said no address")
-    found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-    port = int(found.group(1)) if found else None
-threading.Thread(target=lambda: arena_said.extend(served.stderr), daemon=True).start()
+port = arena_port(served)
+check(port, "the arena said no address")
 browser = Browser(chromium, os.path.join(work, "profile"))
 try:
     browser.open("http://127.0.0.1:%d/play" % port)

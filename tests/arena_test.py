@@ -134,22 +134,11 @@ class Arena:
              "--game-timeout", "10", "--ready-timeout", "30"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         started_processes.append(self.process)
-        self.lines = []
-        found = None
-        while not found:
-            line = self.process.stderr.readline()
-            check(line, "the arena said no address: %s" % self.said())
-            self.lines.append(line)
-            found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-        self.port = int(found.group(1))
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stderr:
-            self.lines.append(line)
+        self.port = remote_host.arena_port(self.process)
+        check(self.port, "the arena said no address: %s" % self.said())
 
     def said(self):
-        return "".join(self.lines)
+        return "".join(self.process.said_lines)
 
 
 def start_bot(token_file, command, version=None):

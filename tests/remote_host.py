@@ -34,6 +34,21 @@ def check(condition, what, name="remote"):
         sys.exit("%s: %s" % (name, what))
 
 
+def arena_port(arena):
+    """The port `arena serve` (a process with its stderr piped) says it listens on; None if it
+    ends without saying. Every line it said meanwhile is in `arena.said_lines` (kept on, as it
+    says more, by a thread)."""
+    arena.said_lines = []
+    for line in iter(arena.stderr.readline, ""):
+        arena.said_lines.append(line)
+        found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            threading.Thread(target=lambda: arena.said_lines.extend(arena.stderr),
+                             daemon=True).start()
+            return int(found.group(1))
+    return None
+
+
 def start_host(host, *args):
     """The host with --serve 127.0.0.1:0, once it has said its remote seats' URLs: (process,
     port, {player: path})."""
