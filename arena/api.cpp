@@ -2,7 +2,10 @@
 
 #include <map>
 
+#include <fmt/format.h>
+
 #include "arena/ladder.hpp"
+#include "core/out_code.hpp"
 #include "record/json_value.hpp"
 
 namespace bg::arena {
@@ -26,14 +29,107 @@ nlohmann::json rated_json(const Rated& r) {
             {"after", to_json(r.after)}};
 }
 
+// The player of first seat `seat` in a game of `rotation` at a table of `players`: its seat
+// there (seat s of rotation r holds the entrant of first seat (s + r) mod players).
+std::size_t seat_in(int seat, int rotation, int players) {
+    return static_cast<std::size_t>(((seat - rotation) % players + players) % players);
+}
+
+// A game of a match as its pages show it: each seat's entrant, place and why out.
+nlohmann::json game_json(int match, const StoredGame& g, const std::vector<std::string>& by_seat) {
+    nlohmann::json seats = nlohmann::json::array();
+    const int players = static_cast<int>(g.result.players.size());
+    for (std::size_t s = 0; s < g.result.players.size(); ++s) {
+        const PlayerResult& p = g.result.players[s];
+        const std::size_t entrant = (s + static_cast<std::size_t>(g.rotation)) %
+                                    static_cast<std::size_t>(std::max(players, 1));
+        seats.push_back({{"bot", entrant < by_seat.size() ? by_seat[entrant] : ""},
+                         {"place", p.rank},
+                         {"outcome", to_string(p.outcome)},
+                         {"out_code", p.out_code ? nlohmann::json(to_string(*p.out_code))
+                                                 : nlohmann::json(nullptr)},
+                         {"reason", p.reason},
+                         {"tiles", p.tiles},
+                         {"peels", p.peels},
+                         {"dumps", p.dumps}});
+    }
+    return {{"rotation", g.rotation},
+            {"page", g.log.empty()
+                         ? nlohmann::json(nullptr)
+                         : nlohmann::json(fmt::format("/matches/{}/games/{}", match, g.rotation))},
+            {"seats", seats},
+            {"result", to_json(g.result)}};
+}
+
+// A mean, or null over nothing.
+nlohmann::json mean_or_null(double sum, int n) {
+    return n > 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+}
+
+// What an account's games came to: its out-reasons counted by code, and its mean think time,
+// CPU and wait for a CPU a game (each over the games that have the figure).
+nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
+    std::map<std::string, int> out;
+    int games = 0, thought = 0, timed = 0, waited = 0;
+    double think = 0, cpu = 0, wait = 0;
+    for (const Store::SeatGame& sg : all) {
+        const std::size_t seat = seat_in(sg.seat, sg.game.rotation, sg.players);
+        if (seat >= sg.game.result.players.size())
+            continue;
+        const PlayerResult& p = sg.game.result.players[seat];
+        ++games;
+        if (p.out_code)
+            ++out[std::string(to_string(*p.out_code))];
+        if (p.counts && p.counts->timed > 0) {
+            ++thought;
+            think += p.counts->think_ms;
+        }
+        if (p.cpu_ms) {
+            ++timed;
+            cpu += *p.cpu_ms;
+        }
+        if (p.cpu_wait_ms) {
+            ++waited;
+            wait += *p.cpu_wait_ms;
+        }
+    }
+    nlohmann::json reasons = nlohmann::json::object();
+    for (const auto& [code, n] : out)
+        reasons[code] = n;
+    return {{"games", games},
+            {"out", reasons},
+            {"think_ms", mean_or_null(think, thought)},
+            {"cpu_ms", mean_or_null(cpu, timed)},
+            {"cpu_wait_ms", mean_or_null(wait, waited)}};
+}
+
 }  // namespace
 
-nlohmann::json leaderboard_json(const Store& store, bool people) {
+nlohmann::json leaderboard_json(const Store& store, bool people, const Statuses& statuses) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const Row& row : leaderboard(store.bots(), store.entries(), store.rated_in_order(),
-                                      people ? Board::people : Board::bots))
-        rows.push_back(to_json(row));
+    const auto rated = store.rated_in_order();
+    std::map<int, std::string> last;  // by entry: when its latest rated match finished
+    for (const Match& m : rated)
+        for (const Rated& r : m.entrants)
+            last[r.entry] = m.finished;
+    for (const Row& row :
+         leaderboard(store.bots(), store.entries(), rated, people ? Board::people : Board::bots)) {
+        nlohmann::json j = to_json(row);
+        j["last_match"] =
+            last.count(row.entry.id) ? nlohmann::json(last[row.entry.id]) : nlohmann::json(nullptr);
+        const auto status = statuses.find(row.bot.id);
+        j["status"] = status != statuses.end() ? status->second : default_status(row.bot);
+        rows.push_back(std::move(j));
+    }
     return {{"version", api_version}, {"leaderboard", rows}};
+}
+
+std::string default_status(const Bot& bot) {
+    if (bot.state != "active")
+        return bot.state;
+    if (!bot.paused.empty())
+        return "paused";
+    return bot.command ? "queued" : "away";
 }
 
 nlohmann::json version_json(const Entry& e) {
@@ -44,18 +140,49 @@ nlohmann::json version_json(const Entry& e) {
             {"check_failed", json_or_null(e.check_failed)}};
 }
 
-std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name, bool person) {
+std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name, bool person,
+                                       const Statuses& statuses) {
     const auto bot = store.bot(name);
     if (!bot || bot->state == "removed" || bot->person != person)
         return std::nullopt;
     nlohmann::json versions = nlohmann::json::array();
     const auto entries = store.entries_of(bot->id);
+    const auto names = entry_names(store);
+    std::vector<Store::SeatGame> every_game;  // of every version
     for (const Entry& e : entries) {
+        std::map<int, nlohmann::json> tables;  // by match: everyone at it, in seat order
+        for (const auto& [match, r] : store.tables_of(e.id)) {
+            nlohmann::json at = rated_json(r);
+            at["bot"] = names.at(r.entry).first;
+            at["bot_version"] = names.at(r.entry).second;
+            tables[match].push_back(std::move(at));
+        }
+        std::map<int, nlohmann::json> places;  // by match: its place in each rotation
+        const auto games = store.games_of_entry(e.id);
+        every_game.insert(every_game.end(), games.begin(), games.end());
+        for (const Store::SeatGame& sg : games) {
+            const std::size_t seat = seat_in(sg.seat, sg.game.rotation, sg.players);
+            const auto& players = sg.game.result.players;
+            if (seat >= players.size())
+                continue;
+            places[sg.match].push_back(
+                {{"rotation", sg.game.rotation},
+                 {"seat", seat},
+                 {"place", players[seat].rank},
+                 {"out_code", players[seat].out_code
+                                  ? nlohmann::json(to_string(*players[seat].out_code))
+                                  : nlohmann::json(nullptr)}});
+        }
         nlohmann::json matches = nlohmann::json::array();
         for (const auto& played : store.history(e.id)) {
             nlohmann::json m = rated_json(played.rated);
             m["match"] = played.match;
             m["finished"] = played.finished;
+            m["change"] = played.rated.after.mu - played.rated.before.mu;
+            m["table"] =
+                tables.count(played.match) ? tables[played.match] : nlohmann::json::array();
+            m["games"] =
+                places.count(played.match) ? places[played.match] : nlohmann::json::array();
             matches.push_back(std::move(m));
         }
         nlohmann::json version = version_json(e);
@@ -64,15 +191,19 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
         version["matches"] = std::move(matches);
         versions.push_back(std::move(version));
     }
-    return nlohmann::json{{"version", api_version},
-                          {"name", bot->name},
-                          {"owner", bot->owner},
-                          {"kind", kind(*bot)},
-                          {"anchor", json_or_null(bot->anchor)},
-                          {"state", bot->state},
-                          {"paused", json_or_null(bot->paused)},
-                          {"not_queued", json_or_null(why_not_queued(*bot, entries))},
-                          {"versions", versions}};
+    return nlohmann::json{
+        {"version", api_version},
+        {"name", bot->name},
+        {"owner", bot->owner},
+        {"kind", kind(*bot)},
+        {"anchor", json_or_null(bot->anchor)},
+        {"state", bot->state},
+        {"paused", json_or_null(bot->paused)},
+        {"paused_at", json_or_null(bot->paused_at)},
+        {"not_queued", json_or_null(why_not_queued(*bot, entries))},
+        {"status", statuses.count(bot->id) ? statuses.at(bot->id) : default_status(*bot)},
+        {"games", games_summary(every_game)},
+        {"versions", versions}};
 }
 
 std::optional<nlohmann::json> match_json(const Store& store, int id) {
@@ -81,16 +212,22 @@ std::optional<nlohmann::json> match_json(const Store& store, int id) {
         return std::nullopt;
     const auto names = entry_names(store);
     nlohmann::json entrants = nlohmann::json::array();
+    std::vector<std::string> by_seat(match->entrants.size());
     for (const Rated& r : match->entrants) {
         nlohmann::json e = rated_json(r);
         e["bot"] = names.at(r.entry).first;
         e["bot_version"] = names.at(r.entry).second;
+        const auto bot = store.bot(names.at(r.entry).first);
+        e["kind"] = bot ? kind(*bot) : "remote";
+        e["change"] = r.after.mu - r.before.mu;
+        if (r.seat >= 0 && static_cast<std::size_t>(r.seat) < by_seat.size())
+            by_seat[static_cast<std::size_t>(r.seat)] = names.at(r.entry).first;
         entrants.push_back(std::move(e));
     }
     nlohmann::json games = nlohmann::json::array();
     if (match->state != "running")
         for (const StoredGame& g : store.games_of(id))
-            games.push_back({{"rotation", g.rotation}, {"result", to_json(g.result)}});
+            games.push_back(game_json(id, g, by_seat));
     return nlohmann::json{{"version", api_version},
                           {"id", match->id},
                           {"state", match->state},

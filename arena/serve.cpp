@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -16,11 +17,13 @@
 #include "arena/ladder.hpp"
 #include "arena/lobby.hpp"
 #include "arena/match_play.hpp"
+#include "arena/web.hpp"
 #include "checker/checker.hpp"
 #include "cli/options.hpp"
 #include "core/text.hpp"
 #include "match/venue.hpp"
 #include "match/word_list.hpp"
+#include "record/json_value.hpp"
 #include "remote/desk.hpp"
 #include "remote/remote_seat.hpp"
 #include "remote/seat_sockets.hpp"
@@ -167,6 +170,11 @@ class Arena {
     void finish_if_done();
     std::optional<std::string> api(const std::string& path);
     nlohmann::json queue_json() const;
+    nlohmann::json live_json() const;
+    // What each account with a connection or a house seat in use is doing (api.hpp).
+    Statuses statuses() const;
+    // A "status" event on the stream when what the accounts are doing has changed.
+    void publish_statuses();
     template <class... Args>
     void note(fmt::format_string<Args...> format, Args&&... args) {
         say("arena: {}\n", fmt::format(format, std::forward<Args>(args)...));
@@ -199,6 +207,8 @@ class Arena {
     std::uint64_t seed_ = random_seed();
     int signal_ = 0;
     bool server_done_ = false;
+    Statuses published_;    // as the last status event said
+    std::string chart_js_;  // Chart.js, for the bots' pages ("": not installed)
 };
 
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
@@ -254,7 +264,9 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
     sockets_ = std::make_unique<remote::SeatSockets>(*lobby_, for_players);
     serve::Server::Content content;
     content.title = "arena";
-    content.snapshot = [this] { return leaderboard_json(store_).dump(); };
+    content.snapshot = [this] { return leaderboard_json(store_, false, statuses()).dump(); };
+    content.page = [] { return viewer::arena_board_page(); };
+    content.pages = [this](const std::string& path) { return arena_page(store_, path, chart_js_); };
     content.sockets = sockets_.get();
     content.for_players = std::move(for_players);
     content.public_stream = true;  // finished matches only
@@ -271,13 +283,21 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
     serve::Address shown = settings_.listen;
     shown.port = server_->port();
     note(
-        "listening on http://{}/ (bots connect to ws://{}/bot with their tokens, people play "
-        "at http://{}/play; the API is under /api/)",
-        shown.authority(), shown.authority(), shown.authority());
+        "listening on http://{}/ (the leaderboard; bots connect to ws://{}/bot with their "
+        "tokens, people play at http://{}/play, matches are shown at http://{}/live; the API is "
+        "under /api/)",
+        shown.authority(), shown.authority(), shown.authority(), shown.authority());
     return std::nullopt;
 }
 
 int Arena::run() {
+    if (std::ifstream chart(BG_CHART_JS); chart) {
+        std::ostringstream text;
+        text << chart.rdbuf();
+        chart_js_ = text.str();
+    } else {
+        note("{} cannot be read (libjs-chart.js): the bots' pages draw no chart", BG_CHART_JS);
+    }
     const int voided = store_.void_running("the arena stopped before the match ended");
     if (voided > 0)
         note("{} match{} left running by an arena that stopped voided", voided,
@@ -333,6 +353,7 @@ int Arena::run() {
 // The matchmaker's turn: whoever waits (the lobby's connections, the house bots' free seats),
 // made into tables, each a match, as long as there is room for one more.
 void Arena::tick() {
+    publish_statuses();
     if (signal_ || static_cast<int>(playing_.size()) >= settings_.concurrency)
         return;
     std::map<int, Entry> entries;
@@ -413,6 +434,13 @@ void Arena::start_match(const std::vector<int>& table,
     for (const Entrant& e : plan.entrants)
         names += (names.empty() ? "" : ", ") + e.bot.name;
     note("match {} begins: {}", plan.id, names);
+    nlohmann::json bots = nlohmann::json::array();
+    for (const Entrant& e : plan.entrants)
+        bots.push_back(e.bot.name);
+    server_->publish(
+        "begin",
+        nlohmann::json{{"version", api_version}, {"match", plan.id}, {"bots", std::move(bots)}}
+            .dump());
     auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
                                              [this] { reaper_->start(0); });
     MatchPlay& started = *match;
@@ -526,6 +554,44 @@ void Arena::record(MatchPlay& match) {
         server_->publish("match", json->dump());
 }
 
+Statuses Arena::statuses() const {
+    Statuses now;
+    if (lobby_)
+        for (const Lobby::Queued& q : lobby_->queue())
+            now[q.bot.id] = "queued";
+    for (const auto& [token, checking] : checking_)
+        now[checking->queued.bot.id] = "checking";
+    for (const auto& match : playing_)
+        for (const Entrant& e : match->plan().entrants)
+            now[e.bot.id] = "playing";
+    for (const House& house : houses_)
+        if (house.in_use > 0)
+            now[house.bot.id] = "playing";
+    return now;
+}
+
+void Arena::publish_statuses() {
+    Statuses now = statuses();
+    if (now == published_ || !server_)
+        return;
+    published_ = std::move(now);
+    std::map<int, std::string> names;
+    for (const House& house : houses_)
+        names[house.bot.id] = house.bot.name;
+    if (lobby_)
+        for (const Lobby::Queued& q : lobby_->queue())
+            names[q.bot.id] = q.bot.name;
+    for (const auto& [token, checking] : checking_)
+        names[checking->queued.bot.id] = checking->queued.bot.name;
+    for (const auto& match : playing_)
+        for (const Entrant& e : match->plan().entrants)
+            names[e.bot.id] = e.bot.name;
+    nlohmann::json said = nlohmann::json::object();
+    for (const auto& [id, status] : published_)
+        said[names[id]] = status;
+    server_->publish("status", nlohmann::json{{"version", api_version}, {"statuses", said}}.dump());
+}
+
 // One result for the match (match_ranks: each entrant's places summed over the rotations), its
 // entrants' ratings updated from their ratings now, stored with its games in one transaction.
 void Arena::rate(MatchPlay& match) {
@@ -623,8 +689,8 @@ void Arena::stop(int signal) {
 }
 
 // SIGHUP: the bots again from the database. A house bot disabled, removed or paused plays no
-// new match, nor does a remote bot's waiting connection; a house bot added since needs a restart
-// (the players' commands are set when the arena starts).
+// new match, nor does a remote bot's waiting connection; a house bot added since is started, and
+// is on the leaderboard at once.
 void Arena::reload() {
     std::map<int, Bot> now;
     for (const Bot& bot : store_.bots(true))
@@ -644,6 +710,7 @@ void Arena::reload() {
             continue;
         }
         houses_.push_back({bot, std::get<int>(added), 0});
+        store_.entry(bot, *bot.command);  // on the leaderboard, to be chosen, from now
         note("house bot {} added", bot.name);
     }
     lobby_->turn_away([&](const Bot& bot) {
@@ -670,11 +737,20 @@ void Arena::finish_if_done() {
 }
 
 nlohmann::json Arena::queue_json() const {
-    nlohmann::json waiting = nlohmann::json::array();
+    // In the order they came: each one's place in the queue is how many came before it.
+    std::vector<const Lobby::Queued*> queued;
     for (const Lobby::Queued& q : lobby_->queue())
-        waiting.push_back({{"bot", q.bot.name},
-                           {"bot_version", q.entry.label},
-                           {"waiting_ms", uv_now(loop_) - q.since_ms}});
+        queued.push_back(&q);
+    std::stable_sort(queued.begin(), queued.end(),
+                     [](const auto* a, const auto* b) { return a->since_ms < b->since_ms; });
+    nlohmann::json waiting = nlohmann::json::array();
+    for (const Lobby::Queued* q : queued)
+        waiting.push_back({{"bot", q->bot.name},
+                           {"bot_version", q->entry.label},
+                           {"kind", kind(q->bot)},
+                           {"place", waiting.size() + 1},
+                           {"opponent", json_or_null(q->opponent)},
+                           {"waiting_ms", uv_now(loop_) - q->since_ms}});
     nlohmann::json playing = nlohmann::json::array();
     for (const auto& match : playing_) {
         nlohmann::json bots = nlohmann::json::array();
@@ -685,27 +761,57 @@ nlohmann::json Arena::queue_json() const {
     return {{"version", api_version}, {"waiting", waiting}, {"playing", playing}};
 }
 
+nlohmann::json Arena::live_json() const {
+    nlohmann::json playing = nlohmann::json::array();
+    for (const auto& match : playing_) {
+        nlohmann::json bots = nlohmann::json::array();
+        for (const Entrant& e : match->plan().entrants)
+            bots.push_back(e.bot.name);
+        playing.push_back({{"match", match->plan().id},
+                           {"bots", bots},
+                           {"games_over", match->games().size()},
+                           {"games", match->plan().entrants.size()}});
+    }
+    nlohmann::json recent = nlohmann::json::array();
+    for (const Match& m : store_.matches()) {
+        if (m.state == "running")
+            continue;
+        if (recent.size() >= 10)
+            break;
+        recent.push_back({{"match", m.id}, {"state", m.state}, {"finished", m.finished}});
+    }
+    return {{"version", api_version},
+            {"rule", spectator_rule},
+            {"playing", playing},
+            {"recent", recent}};
+}
+
 std::optional<std::string> Arena::api(const std::string& path) {
     if (path == "/api/leaderboard")
-        return leaderboard_json(store_).dump();
+        return leaderboard_json(store_, false, statuses()).dump();
     if (path == "/api/people")
-        return leaderboard_json(store_, true).dump();
+        return leaderboard_json(store_, true, statuses()).dump();
     if (path == "/api/queue")
         return queue_json().dump();
+    if (path == "/api/live")
+        return live_json().dump();
     if (path == "/api/config")
         return config_json(store_).dump();
     for (const bool person : {false, true}) {
         const std::string prefix = person ? "/api/people/" : "/api/bots/";
         if (path.starts_with(prefix)) {
-            const auto json = bot_json(store_, path.substr(prefix.size()), person);
+            const auto json = bot_json(store_, path.substr(prefix.size()), person, statuses());
             return json ? std::optional(json->dump()) : std::nullopt;
         }
     }
     if (path.starts_with("/api/matches/")) {
-        const std::string id = path.substr(std::string("/api/matches/").size());
-        if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos)
+        // The twins of the match's page and of its games' pages.
+        const auto found = page_path(path.substr(4));
+        if (!found || (found->kind != PagePath::match_page && found->kind != PagePath::game_page))
             return std::nullopt;
-        const auto json = match_json(store_, std::stoi(id));
+        const auto json = found->kind == PagePath::match_page
+                              ? match_json(store_, found->match)
+                              : game_records_json(store_, found->match, found->rotation);
         return json ? std::optional(json->dump()) : std::nullopt;
     }
     return std::nullopt;
@@ -718,7 +824,8 @@ po::options_description serve_options() {
     // clang-format off
     o.add_options()
         ("listen", po::value<std::string>()->value_name("ADDR:PORT"),
-         "where bots connect (/bot) and the API answers (/api/...); port 0: any free one, said")
+         "where bots connect (/bot), people play (/play), the pages (/, /live...) and the API "
+         "(/api/...) are served; port 0: any free one, said")
         ("logs", po::value<std::string>()->value_name("DIR"),
          "keep every game's event log there (match-NNNNNN-R.jsonl), and its players' stderr")
         ("max-players", po::value<std::string>()->value_name("N")->default_value("4"),

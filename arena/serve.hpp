@@ -2,10 +2,10 @@
 // lobby's queue; house bots are started by the arena, in the sandbox and cgroups a tournament
 // uses; the matchmaker seats whoever waits every turn of its clock; each match plays one deal in
 // every seat rotation and is rated, or voided, in one transaction. The API (/api/...) and the
-// stream of finished matches (/events) answer scripts. SIGTERM or SIGINT: no new match, the
-// running ones get --stop-grace to finish (then voided), and the server closes; a second signal
-// voids them at once. SIGHUP: the bots read again from the database. A match left running by an
-// arena that was killed is voided when the next one starts.
+// stream of the matches (/events) answer scripts; the pages (arena/web.hpp) answer people. SIGTERM
+// or SIGINT: no new match, the running ones get --stop-grace to finish (then voided), and the
+// server closes; a second signal voids them at once. SIGHUP: the bots read again from the database.
+// A match left running by an arena that was killed is voided when the next one starts.
 #pragma once
 
 #include <string>

@@ -41,7 +41,8 @@ CREATE TABLE bots (
     state TEXT NOT NULL CHECK (state IN ('active', 'disabled', 'removed')),
     paused TEXT,
     created TEXT NOT NULL,
-    person INTEGER NOT NULL DEFAULT 0
+    person INTEGER NOT NULL DEFAULT 0,
+    paused_at TEXT
 );
 CREATE TABLE entries (
     id INTEGER PRIMARY KEY,
@@ -80,7 +81,8 @@ CREATE TABLE games (
     match_id INTEGER NOT NULL REFERENCES matches (id),
     rotation INTEGER NOT NULL,
     log TEXT,
-    result TEXT NOT NULL
+    result TEXT NOT NULL,
+    counts TEXT
 );
 CREATE INDEX games_by_match ON games (match_id);
 CREATE INDEX match_entries_by_entry ON match_entries (entry_id);
@@ -133,6 +135,7 @@ Bot bot_from(SQLite::Statement& q) {
     b.paused = q.getColumn("paused").isNull() ? "" : q.getColumn("paused").getString();
     b.created = q.getColumn("created").getString();
     b.person = q.getColumn("person").getInt() != 0;
+    b.paused_at = q.getColumn("paused_at").isNull() ? "" : q.getColumn("paused_at").getString();
     return b;
 }
 
@@ -147,7 +150,8 @@ Entry entry_from(SQLite::Statement& q) {
             q.getColumn("check_failed").isNull() ? "" : q.getColumn("check_failed").getString()};
 }
 
-const char* const bot_columns = "id, name, owner, command, anchor, state, paused, created, person";
+const char* const bot_columns =
+    "id, name, owner, command, anchor, state, paused, created, person, paused_at";
 const char* const entry_columns =
     "id, bot_id, label, mu, sigma, matches, created, checked, check_failed";
 
@@ -168,6 +172,46 @@ void upgrade_from_2(SQLite::Database& db) {
     db.exec("ALTER TABLE bots ADD COLUMN person INTEGER NOT NULL DEFAULT 0");
     db.exec("PRAGMA user_version = 3");
     transaction.commit();
+}
+
+// Version 3 to 4: when a bot was paused (unknown for one paused before), and the referee's peel
+// counts of each game (none for a game stored before).
+void upgrade_from_3(SQLite::Database& db) {
+    SQLite::Transaction transaction(db);
+    db.exec("ALTER TABLE bots ADD COLUMN paused_at TEXT");
+    db.exec("ALTER TABLE games ADD COLUMN counts TEXT");
+    db.exec("PRAGMA user_version = 4");
+    transaction.commit();
+}
+
+// A game's referee counts as the games table holds them: one object a seat, or null where the
+// seat has none.
+std::string counts_text(const GameResult& result) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (const PlayerResult& p : result.players)
+        seats.push_back(p.counts ? nlohmann::json{{"stale", p.counts->stale},
+                                                  {"timed", p.counts->timed},
+                                                  {"think_ms", p.counts->think_ms}}
+                                 : nlohmann::json(nullptr));
+    return seats.dump();
+}
+
+StoredGame game_from(SQLite::Statement& q) {
+    StoredGame g;
+    g.rotation = q.getColumn("rotation").getInt();
+    g.log = q.getColumn("log").isNull() ? "" : q.getColumn("log").getString();
+    auto read = result_from_json(nlohmann::json::parse(q.getColumn("result").getString()));
+    if (auto* result = std::get_if<GameResult>(&read))
+        g.result = std::move(*result);
+    if (q.getColumn("counts").isNull())
+        return g;
+    const auto seats = nlohmann::json::parse(q.getColumn("counts").getString());
+    for (std::size_t i = 0; i < seats.size() && i < g.result.players.size(); ++i)
+        if (seats[i].is_object())
+            g.result.players[i].counts =
+                PeelCounts{seats[i].at("stale").get<int>(), seats[i].at("timed").get<int>(),
+                           seats[i].at("think_ms").get<double>()};
+    return g;
 }
 
 void configure(SQLite::Database& db) {
@@ -254,6 +298,10 @@ std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string&
         if (version == 2) {
             upgrade_from_2(*db);
             version = 3;
+        }
+        if (version == 3) {
+            upgrade_from_3(*db);
+            version = 4;
         }
         if (version != schema_version)
             return fmt::format("{} holds an arena of schema version {}; this program reads {}",
@@ -386,7 +434,9 @@ void Store::set_state(int bot, const std::string& state) {
 }
 
 void Store::set_paused(int bot, const std::string& why) {
-    SQLite::Statement update(*db_, "UPDATE bots SET paused = ? WHERE id = ?");
+    SQLite::Statement update(*db_,
+                             fmt::format("UPDATE bots SET paused = ?, paused_at = {} WHERE id = ?",
+                                         why.empty() ? "NULL" : now_sql));
     if (!why.empty())
         update.bind(1, why);
     update.bind(2, bot);
@@ -515,12 +565,14 @@ void Store::rate_match(int match, const std::vector<Rated>& entrants,
     }
     for (const StoredGame& g : games) {
         SQLite::Statement insert(
-            *db_, "INSERT INTO games (match_id, rotation, log, result) VALUES (?, ?, ?, ?)");
+            *db_,
+            "INSERT INTO games (match_id, rotation, log, result, counts) VALUES (?, ?, ?, ?, ?)");
         insert.bind(1, match);
         insert.bind(2, g.rotation);
         if (!g.log.empty())
             insert.bind(3, g.log);
         insert.bind(4, to_json(g.result).dump());
+        insert.bind(5, counts_text(g.result));
         insert.exec();
     }
     transaction.commit();
@@ -547,6 +599,16 @@ namespace {
 
 const char* const match_columns = "id, seed, state, started, finished, rated_order, why";
 
+// An entrant's row of match_entries from column `at` on: entry_id, seat, rank, mu_before,
+// sigma_before, mu_after, sigma_after.
+Rated rated_from(SQLite::Statement& q, int at) {
+    return {q.getColumn(at).getInt(),
+            q.getColumn(at + 1).getInt(),
+            q.getColumn(at + 2).getInt(),
+            {q.getColumn(at + 3).getDouble(), q.getColumn(at + 4).getDouble()},
+            {q.getColumn(at + 5).getDouble(), q.getColumn(at + 6).getDouble()}};
+}
+
 Match match_from(SQLite::Statement& q) {
     Match m;
     m.id = q.getColumn("id").getInt();
@@ -569,11 +631,7 @@ std::vector<Rated> Store::entrants_of(int match) const {
     q.bind(1, match);
     std::vector<Rated> all;
     while (q.executeStep())
-        all.push_back({q.getColumn(0).getInt(),
-                       q.getColumn(1).getInt(),
-                       q.getColumn(2).getInt(),
-                       {q.getColumn(3).getDouble(), q.getColumn(4).getDouble()},
-                       {q.getColumn(5).getDouble(), q.getColumn(6).getDouble()}});
+        all.push_back(rated_from(q, 0));
     return all;
 }
 
@@ -614,20 +672,14 @@ std::optional<Match> Store::match(int id) const {
 
 std::vector<Store::Played> Store::history(int entry) const {
     SQLite::Statement q(*db_,
-                        "SELECT m.id, m.finished, e.seat, e.rank, e.mu_before, "
+                        "SELECT m.id, m.finished, e.entry_id, e.seat, e.rank, e.mu_before, "
                         "e.sigma_before, e.mu_after, e.sigma_after FROM match_entries e "
                         "JOIN matches m ON m.id = e.match_id WHERE e.entry_id = ? ORDER BY "
                         "m.rated_order");
     q.bind(1, entry);
     std::vector<Played> all;
     while (q.executeStep())
-        all.push_back({q.getColumn(0).getInt(),
-                       q.getColumn(1).getString(),
-                       {entry,
-                        q.getColumn(2).getInt(),
-                        q.getColumn(3).getInt(),
-                        {q.getColumn(4).getDouble(), q.getColumn(5).getDouble()},
-                        {q.getColumn(6).getDouble(), q.getColumn(7).getDouble()}}});
+        all.push_back({q.getColumn(0).getInt(), q.getColumn(1).getString(), rated_from(q, 2)});
     return all;
 }
 
@@ -662,19 +714,39 @@ std::vector<RecentMatch> Store::recent_groups(int n) const {
 }
 
 std::vector<StoredGame> Store::games_of(int match) const {
-    SQLite::Statement q(
-        *db_, "SELECT rotation, log, result FROM games WHERE match_id = ? ORDER BY rotation");
+    SQLite::Statement q(*db_,
+                        "SELECT rotation, log, result, counts FROM games WHERE match_id = ? "
+                        "ORDER BY rotation");
     q.bind(1, match);
     std::vector<StoredGame> all;
-    while (q.executeStep()) {
-        StoredGame g;
-        g.rotation = q.getColumn(0).getInt();
-        g.log = q.getColumn(1).isNull() ? "" : q.getColumn(1).getString();
-        auto read = result_from_json(nlohmann::json::parse(q.getColumn(2).getString()));
-        if (auto* result = std::get_if<GameResult>(&read))
-            g.result = std::move(*result);
-        all.push_back(std::move(g));
-    }
+    while (q.executeStep())
+        all.push_back(game_from(q));
+    return all;
+}
+
+std::vector<Store::SeatGame> Store::games_of_entry(int entry) const {
+    SQLite::Statement q(*db_,
+                        "SELECT g.match_id, e.seat, (SELECT COUNT(*) FROM match_entries x WHERE "
+                        "x.match_id = g.match_id) AS players, g.rotation, g.log, g.result, "
+                        "g.counts FROM games g JOIN match_entries e ON e.match_id = g.match_id "
+                        "WHERE e.entry_id = ? ORDER BY g.match_id, g.rotation");
+    q.bind(1, entry);
+    std::vector<SeatGame> all;
+    while (q.executeStep())
+        all.push_back({q.getColumn(0).getInt(), q.getColumn(1).getInt(), q.getColumn(2).getInt(),
+                       game_from(q)});
+    return all;
+}
+
+std::vector<std::pair<int, Rated>> Store::tables_of(int entry) const {
+    SQLite::Statement q(*db_,
+                        "SELECT match_id, entry_id, seat, rank, mu_before, sigma_before, "
+                        "mu_after, sigma_after FROM match_entries WHERE match_id IN (SELECT "
+                        "match_id FROM match_entries WHERE entry_id = ?) ORDER BY match_id, seat");
+    q.bind(1, entry);
+    std::vector<std::pair<int, Rated>> all;
+    while (q.executeStep())
+        all.push_back({q.getColumn(0).getInt(), rated_from(q, 1)});
     return all;
 }
 

@@ -18,7 +18,8 @@
 //   match_entries(match_id, entry_id, seat (its seat in the first rotation), rank (1 best,
 //     equal for a tie), mu_before, sigma_before, mu_after, sigma_after)
 //   games(id, match_id, rotation, log (its event log's path, or NULL), result (JSON: the typed
-//     result, record/result.hpp))
+//     result, record/result.hpp), counts (JSON: the referee's peel counts, one object a seat or
+//     null; NULL before schema 4))
 #pragma once
 
 #include <cstdint>
@@ -41,10 +42,11 @@ class Database;
 namespace bg::arena {
 
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
-// 3: people's accounts (bots.person). A database of an earlier version is brought to this one
+// 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
+// referee counts (games.counts). A database of an earlier version is brought to this one
 // as it is opened (version 1's entries that have played a match counted checked; every account
 // of version 2 a bot's).
-inline constexpr int schema_version = 3;
+inline constexpr int schema_version = 4;
 
 struct Bot {
     int id = 0;
@@ -55,7 +57,8 @@ struct Bot {
     std::string state = "active";        // active, disabled or removed
     std::string paused;                  // why it is not queued, or ""
     std::string created;
-    bool person = false;  // a person's account: rated on the people's leaderboard
+    bool person = false;    // a person's account: rated on the people's leaderboard
+    std::string paused_at;  // when it was paused, or "" (not paused, or before schema 4)
 };
 
 struct Entry {
@@ -146,7 +149,20 @@ class Store {
     std::vector<Match> rated_in_order() const;  // with their entrants, as rated
     // The entries of each of the last `n` rated matches, oldest first (in one query).
     std::vector<RecentMatch> recent_groups(int n) const;
+    // A match's games, each player's referee counts with its result where they were kept.
     std::vector<StoredGame> games_of(int match) const;
+    // Every game of every match the entry was rated in: its seat in the match's first rotation
+    // and the match's players beside the game (in seat s of rotation r sits the entrant of
+    // first seat (s + r) mod players).
+    struct SeatGame {
+        int match = 0;
+        int seat = 0;
+        int players = 0;
+        StoredGame game;
+    };
+    std::vector<SeatGame> games_of_entry(int entry) const;
+    // Every entrant of every match the entry was rated in, by match, in seat order.
+    std::vector<std::pair<int, Rated>> tables_of(int entry) const;
     std::optional<Match> match(int id) const;  // with its entrants once rated
     // An entry's rated matches, in the order they were rated.
     struct Played {

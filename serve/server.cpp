@@ -466,7 +466,11 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
             if (const std::string_view asked = path ? path : "";
                 content_.api && asked.starts_with("/api/"))
                 return serve_api(wsi, session, std::string(asked), head);
-            return plain(404, "not found\n");
+            else if (content_.pages && method != Method::other)
+                body = content_.pages(std::string(asked));
+            if (!body)
+                return plain(404, "not found\n");
+            break;
         case Route::page:
             if (!content_.page)
                 return plain(404, "not found\n");

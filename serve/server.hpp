@@ -56,6 +56,10 @@ class Server {
         bool public_stream = false;
         // GET /api/...: a JSON document by its path (and query), or none (404).
         std::function<std::optional<std::string>(const std::string& path)> api;
+        // GET of a path served by none of the above: a page of the program's own (HTML, under
+        // the pages' Content-Security-Policy), or none (404). The program decides what it may
+        // show: a path here is never refused for the WebSocket connections beside it.
+        std::function<std::optional<std::string>(const std::string& path)> pages;
     };
     struct Limits {
         int streams = 32;                       // event streams at once

@@ -2,7 +2,7 @@
 // hashes, a match rated once with its games or void, ratings recomputed from the archive to the
 // same bits (and a stored rating changed behind its back found), one result from a match's
 // rotations, the leaderboard's order, the conformance check's record, people's accounts on a
-// leaderboard of their own, and schemas 1 and 2 brought to 3.
+// leaderboard of their own, and schemas 1, 2 and 3 brought to 4.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -277,8 +277,8 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
 }
 
 TEST_CASE(
-    "arena: a database of schema 1 or 2 is brought to 3 as it is opened, its played entries "
-    "counted checked, its accounts bots'",
+    "arena: a database of schema 1, 2 or 3 is brought to 4 as it is opened, its played entries "
+    "counted checked, its accounts bots', no pause's time and no game's counts known",
     "[arena][store]") {
     ScratchArena arena("schema1");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
@@ -293,6 +293,9 @@ TEST_CASE(
         db.exec("ALTER TABLE entries DROP COLUMN checked");
         db.exec("ALTER TABLE entries DROP COLUMN check_failed");
         db.exec("ALTER TABLE bots DROP COLUMN person");
+        db.exec("ALTER TABLE bots DROP COLUMN paused_at");
+        db.exec("ALTER TABLE games DROP COLUMN counts");
+        db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");
     }
     auto opened = Store::open(arena.path, false);
@@ -303,17 +306,19 @@ TEST_CASE(
     CHECK(!entries[0].checked.empty());  // played
     CHECK(entries[1].checked.empty());
     CHECK(!arena.store->bot("alpha")->person);
+    CHECK(arena.store->bot("alpha")->paused == "as it was");
+    CHECK(arena.store->bot("alpha")->paused_at.empty());  // when: not known
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 3);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 4);
     }
     // A later schema is refused, not read.
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 4");
+        db.exec("PRAGMA user_version = 5");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 4") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 5") != std::string::npos);
 }

@@ -59,6 +59,16 @@ class Browser:
         self.session = self.call("Target.attachToTarget", targetId=self.target,
                                  flatten=True)["sessionId"]
 
+    def tab(self):
+        """The page open now, to come back to with switch() after opening others (tabs)."""
+        return (self.target, self.session)
+
+    def switch(self, tab):
+        """Back to a page open() opened, as a person clicks its tab."""
+        self.target, self.session = tab[0], None
+        self.call("Target.activateTarget", targetId=self.target)
+        self.session = tab[1]
+
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         assert "exceptionDetails" not in result, result

@@ -9,5 +9,10 @@ extern const char* const game_js;
 extern const char* const report_js;
 extern const char* const live_js;
 extern const char* const play_js;
+extern const char* const arena_js;  // before each of the arena's pages' own
+extern const char* const arena_board_js;
+extern const char* const arena_bot_js;
+extern const char* const arena_match_js;
+extern const char* const arena_live_js;
 
 }  // namespace bg::viewer::assets

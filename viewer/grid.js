@@ -1,5 +1,6 @@
-// What the game page and the live page share: a grid's tiles within their bounding box, so
-// that a 999x999 grid with its tiles in a corner is drawn as small as its tiles. A grid is the
+// What the pages share: a grid's tiles within their bounding box, so that a 999x999 grid with
+// its tiles in a corner is drawn as small as its tiles; and the boards of a game as its log's
+// records come (the live pages'). A grid is the
 // protocol's text: width and height in three digits each, then the rows ('.' for empty).
 // Null for no grid; no rows for a grid without tiles.
 "use strict";
@@ -18,4 +19,45 @@ function tileBox(text) {
   const rows = [];
   for (let y = top; y <= bottom; y++) rows.push(cells.substr(y * w + left, right - left + 1));
   return { rows: rows, width: right - left + 1, top: top, left: left, w: w };
+}
+
+// Bytes as the log holds them: a string, or {"hex": "..."}.
+function logBytes(v) { return typeof v === "string" ? v : v && v.hex ? "(bytes)" : String(v || ""); }
+// A game's boards before its first record: each seat's grid, its peels, and why it is out.
+function newBoards(seats) {
+  const n = seats.length;
+  return { seats: seats, grids: Array(n).fill(""), pending: Array(n).fill(""), peels: Array(n).fill(0),
+           out: Array(n).fill(""), bunch: null, stale: 0, dumps: 0 };
+}
+// A record of the game's event log, folded into what its boards show.
+function foldBoards(game, r) {
+  if (r.input && r.input.type === "peel") game.pending[r.input.player] = logBytes(r.input.grid);
+  const d = r.decision;
+  if (!d) return;
+  if (d.type === "peel_accepted") {
+    game.grids[d.player] = game.pending[d.player];
+    game.peels[d.player] += 1;
+    game.bunch = d.bunch;
+  } else if (d.type === "peel_stale") game.stale += 1;
+  else if (d.type === "dumped") { game.dumps += 1; game.bunch = d.bunch === undefined ? game.bunch : d.bunch; }
+  else if (d.type === "dump_refused") game.bunch = d.bunch;
+  else if (d.type === "disqualified") game.out[d.player] = logBytes(d.reason);
+}
+// A grid drawn as tiles (its rows also in data-rows), or a note that there is none yet.
+function boardElement(text) {
+  const make = (cls, t) => {
+    const e = document.createElement("div");
+    e.className = cls;
+    if (t !== undefined) e.textContent = t;
+    return e;
+  };
+  const box = tileBox(text);
+  if (!box || !box.rows.length) return make("empty-board", "no grid yet");
+  const tiles = make("board");
+  tiles.style.gridTemplateColumns = "repeat(" + box.width + ", var(--cell))";
+  box.rows.forEach((row) => {
+    for (const c of row) tiles.appendChild(c === "." ? make("cell") : make("cell tile", c));
+  });
+  tiles.dataset.rows = box.rows.join("|");
+  return tiles;
 }

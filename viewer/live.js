@@ -13,45 +13,15 @@
   };
   const signed = (x) => (x >= 0 ? "+" : "") + Math.round(x);
   const pct = (x) => (100 * x).toFixed(1) + "%";
-  // Bytes as the log holds them: a string, or {"hex": "..."}.
-  const bytes = (v) => (typeof v === "string" ? v : v && v.hex ? "(bytes)" : String(v || ""));
-
   let standings = null, over = null;
-  const running = new Map();  // game -> {game, seats, deal, rotation, grids, pending, peels, out, bunch}
+  const running = new Map();  // game -> newBoards(...) with its game, deal and rotation
   let finished = [];
 
   function newGame(g) {
-    const n = g.seats.length;
-    return { game: g.game, seats: g.seats, deal: g.deal, rotation: g.rotation,
-             grids: Array(n).fill(""), pending: Array(n).fill(""), peels: Array(n).fill(0),
-             out: Array(n).fill(""), bunch: null, stale: 0, dumps: 0 };
+    return Object.assign(newBoards(g.seats), { game: g.game, deal: g.deal, rotation: g.rotation });  // grid.js
   }
-  // A record of a game's event log, folded into what its boards show.
-  function fold(game, r) {
-    if (r.input && r.input.type === "peel") game.pending[r.input.player] = bytes(r.input.grid);
-    const d = r.decision;
-    if (!d) return;
-    if (d.type === "peel_accepted") {
-      game.grids[d.player] = game.pending[d.player];
-      game.peels[d.player] += 1;
-      game.bunch = d.bunch;
-    } else if (d.type === "peel_stale") game.stale += 1;
-    else if (d.type === "dumped") { game.dumps += 1; game.bunch = d.bunch === undefined ? game.bunch : d.bunch; }
-    else if (d.type === "dump_refused") game.bunch = d.bunch;
-    else if (d.type === "disqualified") game.out[d.player] = bytes(d.reason);
-  }
-
-  function board(text) {
-    const box = tileBox(text);  // viewer/grid.js
-    if (!box || !box.rows.length) return el("div", "empty-board", "no grid yet");
-    const tiles = el("div", "board");
-    tiles.style.gridTemplateColumns = "repeat(" + box.width + ", var(--cell))";
-    box.rows.forEach((row) => {
-      for (const c of row) tiles.appendChild(c === "." ? el("div", "cell") : el("div", "cell tile", c));
-    });
-    tiles.dataset.rows = box.rows.join("|");
-    return tiles;
-  }
+  const fold = foldBoards;
+  const board = boardElement;
 
   function drawStandings() {
     const table = document.getElementById("standings");

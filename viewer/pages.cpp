@@ -50,7 +50,8 @@ std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream
 namespace {
 
 std::string page(const std::string& title, const std::string& body, const std::string& data_id,
-                 const std::string& data, const char* script, const std::string& more_data = "") {
+                 const std::string& data, const std::string& script,
+                 const std::string& more_data = "") {
     return fmt::format(R"(<!doctype html>
 <html lang="en">
 <head>
@@ -192,6 +193,8 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 <p><button id="sign-in-play" class="action primary" type="submit">Play</button>
 <button id="sign-up" class="action" type="button" hidden title="make an account with this name: the arena gives its code">Sign up</button></p>
 <p id="sign-in-said" class="muted" role="status"></p>
+<p id="standing" hidden><a href="/">The leaderboard</a> <a id="own-page" href="/">your page</a>
+<a id="match-page" href="/">the match</a></p>
 </form>
 </section>
 <section id="end" class="play-end" hidden aria-live="assertive">
@@ -214,6 +217,80 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 std::string live_game_page() {
     // No records in the page: game.js takes them from /events (a null log says so).
     return page("Bananagrams game, live", game_body(true), "log", "null", assets::game_js);
+}
+
+}  // namespace bg::viewer
+
+namespace bg::viewer {
+
+namespace {
+
+// An arena's page: its header's links to the others, the body, and the script that draws it
+// after the pages' shared one (viewer/arena.js). `before`: a library's script, inline.
+std::string arena_page(const std::string& title, const std::string& body, const char* script,
+                       const std::string& before = "") {
+    const std::string header = fmt::format(R"(<header class="arena-top">
+<nav aria-label="the arena"><a href="/">Leaderboard</a> <a href="/live">Playing now</a>
+<a href="/play">Play</a></nav>
+<h1 id="title">{}</h1>
+<div><span id="connection" class="connecting">connecting...</span> <span id="updated" class="muted"></span></div>
+</header>
+)",
+                                           title);
+    const std::string more = before.empty() ? std::string() : "\n<script>" + before + "</script>";
+    return page(title, header + body, "arena", "null",
+                std::string(assets::arena_js) + "\n" + script, more);
+}
+
+}  // namespace
+
+std::string arena_board_page() {
+    const char* const body = R"(<div class="report arena">
+<p class="muted">Ranked by the conservative rating: the rating less three standard deviations,
+the low end of the bar. A bar spans the rating plus and minus three deviations. A bot is
+provisional for its first 10 matches. Click a column's heading, or press Enter on it, to sort.</p>
+<section><h2>Bots</h2><div class="scroll"><table id="bots" class="ladder"></table></div>
+<p id="bots-none" class="muted" hidden>no bot has played yet</p></section>
+<section><h2>People</h2><div class="scroll"><table id="people" class="ladder"></table></div>
+<p id="people-none" class="muted" hidden>no person has played yet</p></section>
+</div>)";
+    return arena_page("Bananagrams arena", body, assets::arena_board_js);
+}
+
+std::string arena_bot_page(const std::string& chart_js) {
+    const char* const body = R"(<div class="report arena">
+<p id="about"></p>
+<p id="paused" class="bad" hidden></p>
+<section><h2>Rating after each match</h2>
+<div class="chart-box"><canvas id="chart" role="img" aria-label="rating after each match"></canvas></div>
+<p id="chart-note" class="muted"></p></section>
+<section><h2>Versions</h2><div class="scroll"><table id="versions"></table></div></section>
+<section><h2>A game, on average</h2><div class="scroll"><table id="per-game"></table></div></section>
+<section><h2>Out of a game, by reason</h2><div class="scroll"><table id="out"></table></div>
+<p id="out-none" class="muted" hidden>never out of a game</p></section>
+<section><h2>Matches</h2><div class="scroll"><table id="matches"></table></div></section>
+</div>)";
+    return arena_page("A bot in the arena", body, assets::arena_bot_js, chart_js);
+}
+
+std::string arena_match_page() {
+    const char* const body = R"(<div class="report arena">
+<p id="about"></p>
+<section><h2>Who gained and lost what</h2><div class="scroll"><table id="entrants"></table></div></section>
+<section><h2>The deal, in every rotation</h2><div id="rotations" class="rotations"></div></section>
+</div>)";
+    return arena_page("A match in the arena", body, assets::arena_match_js);
+}
+
+std::string arena_live_page() {
+    const char* const body = R"(<div class="report arena">
+<p id="rule" class="muted"></p>
+<section><h2>Playing now</h2><ul id="playing"></ul><p id="idle" class="muted">no match is being played</p></section>
+<section><h2 id="shown-title">Just over, as it was played</h2>
+<p id="shown-about" class="muted">no match is over yet</p><div id="shown" class="rotations"></div></section>
+<section><h2>Over lately</h2><ul id="recent"></ul></section>
+</div>)";
+    return arena_page("Playing now in the arena", body, assets::arena_live_js);
 }
 
 }  // namespace bg::viewer

@@ -42,4 +42,13 @@ std::string live_game_page();
 // name and a code, chooses an opponent, and plays a match's games over one connection.
 std::string play_page(const nlohmann::json& arena = nullptr);
 
+// The arena's pages (arena/web.hpp), each drawn from its JSON twin in the arena's API and kept
+// up to date from its event stream: the leaderboards (GET /), a bot's or a person's page (its
+// name, and whether a bot's or a person's, from the page's address), a match's, and what is
+// playing now. `chart_js`: the charting library's script, inline in the page ("": none, said).
+std::string arena_board_page();
+std::string arena_bot_page(const std::string& chart_js);
+std::string arena_match_page();
+std::string arena_live_page();
+
 }  // namespace bg::viewer

@@ -730,6 +730,7 @@
       }
     };
     socket.onclose = (e) => {
+      stopWatchingQueue();
       $("connection").textContent = "closed";
       $("connection").className = "";
       finishReplay();
@@ -792,6 +793,7 @@
   // ---- in an arena: signed in, in the queue, a match's games over one connection ----
   const person = { name: "", code: "", opponent: "", games: 0, signup: false };
   function showSignIn(text, kind) {
+    loadOpponents();
     $("end").hidden = true;  // the same place: the last game's end is in what happened
     $("sign-in").hidden = false;
     $("sign-in-said").textContent = text || "";
@@ -805,13 +807,18 @@
       }
     } catch (e) { /* afresh */ }
   }
+  // The house bots that play now, read again each time the form is shown and the list is gone
+  // to (one may have been added since), the one chosen kept where it still plays.
   function loadOpponents() {
-    fetch("/api/leaderboard").then((r) => r.json()).then((board) => {
+    fetch("/api/leaderboard", { cache: "no-store" }).then((r) => r.json()).then((board) => {
+      const select = $("opponent"), chosen = select.value;
+      while (select.options.length > 1) select.remove(1);
       for (const row of board.leaderboard.filter((r) => r.kind === "house" && r.state === "active")) {
         const option = el("option", "", row.name + " (rated " + row.conservative.toFixed(1) + ")");
         option.value = row.name;
-        $("opponent").append(option);
+        select.append(option);
       }
+      select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
     }).catch(() => { /* whoever is waiting, then */ });
   }
   // An account of this name, with a code the page draws (the arena keeps only its hash).
@@ -856,16 +863,18 @@
       $("phase").textContent = "waiting in the queue";
       say("signed in as " + person.name + ": waiting to be matched against " +
           (person.opponent || "whoever is waiting"));
+      watchQueue();
     };
     socket.onmessage = (e) => {
       if (typeof e.data === "string") return receive(e.data);
       const message = JSON.parse(new TextDecoder().decode(e.data));
-      if (message.type === "start") newGame(message.games_after);
+      if (message.type === "start") { stopWatchingQueue(); newGame(message.games_after); }
       else if (message.type === "end")
         say(message.games_after > 0 ? "the match's next game comes in a moment (the same deal, another seat)" :
           "that was the match's last game");
     };
     socket.onclose = (e) => {
+      stopWatchingQueue();
       $("connection").textContent = "closed";
       $("connection").className = "";
       if (!person.games && e.code !== 1000) {
@@ -899,12 +908,43 @@
     send("v003R");
     draw();
   }
+  // While queued: one's place in the queue (/api/queue, in the order its seats came), read every
+  // two seconds until the match begins.
+  let queueTimer = null;
+  function watchQueue() {
+    stopWatchingQueue();
+    const look = () => fetch("/api/queue", { cache: "no-store" }).then((r) => r.json()).then((q) => {
+      if (body.dataset.phase !== "queued") return;
+      const mine = q.waiting.find((w) => w.bot === person.name);
+      body.dataset.place = mine ? String(mine.place) : "";
+      $("phase").textContent = mine ? "waiting in the queue: " + ordinal(mine.place) + " of " + q.waiting.length +
+        ", " + Math.round(mine.waiting_ms / 1000) + " s so far" : "waiting in the queue";
+    }).catch(() => { /* said again at the next look */ });
+    look();
+    queueTimer = setInterval(look, 2000);
+  }
+  function stopWatchingQueue() {
+    if (queueTimer) clearInterval(queueTimer);
+    queueTimer = null;
+  }
+  const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" :
+                              n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
+  // The match's end: the rating it left, and the change it made (the API's before and after).
   function showRating() {
-    fetch("/api/people/" + encodeURIComponent(person.name)).then((r) => r.json()).then((p) => {
+    fetch("/api/people/" + encodeURIComponent(person.name), { cache: "no-store" }).then((r) => r.json()).then((p) => {
       const now = p.versions[p.versions.length - 1];
       const n = now.matches_played;
+      const last = now.matches[now.matches.length - 1];
+      const change = last ? last.change : 0;
+      body.dataset.ratingChange = last ? change.toFixed(2) : "";
       showSignIn("Your rating: " + now.rating.mu.toFixed(2) + " \u00b1 " + now.rating.sigma.toFixed(2) +
-        " after " + n + (n === 1 ? " match" : " matches") + ". Play again?", "good");
+        (last ? " (" + (change >= 0 ? "+" : "") + change.toFixed(2) + " in match " + last.match + ", where you " +
+          "ranked " + ordinal(last.rank) + ")" : "") + " after " + n + (n === 1 ? " match" : " matches") +
+        ". Play again?", "good");
+      $("standing").hidden = false;
+      $("own-page").href = "/people/" + encodeURIComponent(person.name);
+      if (last) $("match-page").href = "/matches/" + last.match;
+      $("match-page").hidden = !last;
     }).catch(() => showSignIn("Play again?"));
   }
 
@@ -950,11 +990,11 @@
   if (arena) {
     $("sign-in-form").addEventListener("submit", signIn);
     $("sign-up").addEventListener("click", signUp);
+    $("opponent").addEventListener("focus", loadOpponents);
     setPhase("lost");
     $("phase").textContent = "not signed in";
     $("connection").textContent = "";
     loadRules();
-    loadOpponents();
     return showSignIn();
   }
   if (!token) {

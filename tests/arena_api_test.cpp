@@ -1,0 +1,152 @@
+// The arena's API as its pages read it (arena/api.hpp, arena/web.hpp): a bot's matches with
+// everyone at the table, its place in every rotation (the seats turned as a match turns them),
+// its out-reasons counted and its figures a game averaged over its own seats only; a match's
+// games with each seat's entrant; statuses and the last match on the leaderboard; when a bot
+// was paused; the pages' paths; and a game's log served only once its match is over.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "arena/api.hpp"
+#include "arena/store.hpp"
+#include "arena/web.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+
+namespace {
+
+PlayerResult player(int rank, std::optional<OutCode> out, double cpu_ms,
+                    std::optional<PeelCounts> counts) {
+    PlayerResult p;
+    p.rank = rank;
+    p.outcome = rank == 1 ? Outcome::won : out ? Outcome::disqualified : Outcome::lost;
+    p.out_code = out;
+    if (out)
+        p.reason = "said so";
+    p.cpu_ms = cpu_ms;
+    p.counts = counts;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "arena: the API gives a bot's page every match's table, its places by rotation and its "
+    "own figures, and a match's page each seat's entrant",
+    "[arena][api]") {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              fmt::format("bg-arena-api-test-{}.db", ::getpid()))
+                                 .string();
+    const std::string log = path + ".log";
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
+    auto made = Store::open(path, true);
+    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
+    auto store = std::move(std::get<std::unique_ptr<Store>>(made));
+    store->add_bot("a", "ann", std::nullopt, std::nullopt);
+    store->add_bot("h", "", std::string("true"), std::nullopt);
+    const Entry a = store->entry(*store->bot("a"), "v1");
+    store->record_check(a, true, "");  // let play: on the leaderboard
+    const Entry h = store->entry(*store->bot("h"), "true");
+    const int id = store->begin_match(5);
+    // Not over: neither its games nor their logs are shown.
+    {
+        std::ofstream(log) << R"({"seq":0,"start":{"seed":5}})"
+                           << "\n";
+    }
+    CHECK(!game_records_json(*store, id, 0));
+    CHECK(!arena_page(*store, fmt::format("/matches/{}/games/0", id), ""));
+    // Rotation 0: a in seat 0 wins, h is out; rotation 1 (seats turned): h in seat 0 wins, a in
+    // seat 1 is out for exiting. a's counts and CPU in both; h's CPU only.
+    GameResult first, second;
+    first.end = second.end = End::bananas;
+    first.winner = second.winner = 0;
+    first.players = {player(1, std::nullopt, 10, PeelCounts{0, 2, 100}),
+                     player(0, OutCode::illegal_peel, 30, std::nullopt)};
+    second.players = {player(1, std::nullopt, 50, std::nullopt),
+                      player(0, OutCode::exited, 20, PeelCounts{1, 1, 300})};
+    const stats::Belief before = store->model().initial();
+    const stats::Belief up{before.mu + 2, before.sigma - 1}, down{before.mu - 2, before.sigma - 1};
+    store->rate_match(id, {{a.id, 0, 1, before, up}, {h.id, 1, 1, before, down}},
+                      {{0, log, first}, {1, "", second}});
+
+    const auto bot = bot_json(*store, "a", false, {{store->bot("a")->id, "queued"}});
+    REQUIRE(bot);
+    CHECK((*bot)["status"] == "queued");
+    CHECK((*bot)["games"]["games"] == 2);
+    CHECK((*bot)["games"]["out"] == nlohmann::json{{"exited", 1}});
+    CHECK((*bot)["games"]["think_ms"].get<double>() == Approx(200));  // (100 + 300) / 2
+    CHECK((*bot)["games"]["cpu_ms"].get<double>() == Approx(15));     // its seats: 10 and 20
+    CHECK((*bot)["games"]["cpu_wait_ms"].is_null());
+    const auto& played = (*bot)["versions"][0]["matches"][0];
+    CHECK(played["change"].get<double>() == Approx(2));
+    CHECK(played["table"].size() == 2);
+    CHECK(played["table"][1]["bot"] == "h");
+    REQUIRE(played["games"].size() == 2);
+    CHECK(played["games"][0] ==
+          nlohmann::json{{"rotation", 0}, {"seat", 0}, {"place", 1}, {"out_code", nullptr}});
+    CHECK(played["games"][1] ==
+          nlohmann::json{{"rotation", 1}, {"seat", 1}, {"place", 0}, {"out_code", "exited"}});
+    const auto house = bot_json(*store, "h");
+    CHECK((*house)["status"] == "queued");  // a house bot's seats wait when nothing says else
+    CHECK((*house)["games"]["out"] == nlohmann::json{{"illegal_peel", 1}});
+    CHECK((*house)["games"]["think_ms"].is_null());
+
+    const auto match = match_json(*store, id);
+    REQUIRE(match);
+    const auto& games = (*match)["games"];
+    CHECK(games[0]["seats"][0]["bot"] == "a");
+    CHECK(games[1]["seats"][0]["bot"] == "h");
+    CHECK(games[1]["seats"][1]["bot"] == "a");
+    CHECK(games[1]["seats"][1]["out_code"] == "exited");
+    CHECK(games[0]["page"] == fmt::format("/matches/{}/games/0", id));
+    CHECK(games[1]["page"].is_null());  // no log kept
+    CHECK((*match)["entrants"][1]["kind"] == "house");
+
+    // Over: the log that was kept is served, as records and as the game's page.
+    const auto records = game_records_json(*store, id, 0);
+    REQUIRE(records);
+    CHECK((*records)["records"][0]["start"]["seed_text"] == "5");
+    CHECK(arena_page(*store, fmt::format("/matches/{}/games/0", id), ""));
+    CHECK(!game_records_json(*store, id, 1));  // its log was not kept
+    CHECK(!game_records_json(*store, id, 2));
+
+    const auto board = leaderboard_json(*store, false, {{store->bot("a")->id, "playing"}});
+    CHECK(board["leaderboard"][0]["name"] == "a");
+    CHECK(board["leaderboard"][0]["status"] == "playing");
+    CHECK(board["leaderboard"][1]["status"] == "queued");
+    CHECK(board["leaderboard"][0]["last_match"] == store->match(id)->finished);
+
+    // When a bot was paused: kept with why, and gone once it plays again.
+    store->set_paused(store->bot("a")->id, "three faults");
+    CHECK(!store->bot("a")->paused_at.empty());
+    CHECK((*bot_json(*store, "a"))["status"] == "paused");
+    store->set_paused(store->bot("a")->id, "");
+    CHECK(store->bot("a")->paused_at.empty());
+    store.reset();
+    for (const char* suffix : {"", "-wal", "-shm", ".log"})
+        std::filesystem::remove(path + suffix);
+}
+
+TEST_CASE("arena: a page's path names one thing, or nothing", "[arena][api]") {
+    CHECK(page_path("/live")->kind == PagePath::live_page);
+    CHECK(page_path("/bots/L5")->name == "L5");
+    CHECK(page_path("/people/pat")->kind == PagePath::person_page);
+    CHECK(page_path("/matches/12")->match == 12);
+    const auto game = page_path("/matches/12/games/0");
+    REQUIRE(game);
+    CHECK((game->kind == PagePath::game_page && game->match == 12 && game->rotation == 0));
+    for (const char* none :
+         {"/bots/", "/bots/a/b", "/bots/..", "/bots/a%20b", "/matches/012", "/matches/0",
+          "/matches/-1", "/matches/1/games/01", "/matches/1/games/", "/matches/1/game/0",
+          "/matches/1234567890", "/live/", "/matches/1/"}) {
+        INFO(none);
+        CHECK(!page_path(none));
+    }
+}

@@ -1,0 +1,71 @@
+// A match's page in the arena (GET /matches/ID), from its twin /api/matches/ID: who played,
+// each entrant's rank over the match and its rating before and after; and the deal's rotations
+// side by side, each game's seats with their places, and a link to the game's replay page
+// (/matches/ID/games/R, the host's game page) where its log was kept. A match still playing
+// shows nothing of its games until every rotation is over (docs/arena.md, "Spectators"); the
+// page reads it again once the stream says it is.
+"use strict";
+(function () {
+  const { el } = arena;
+  const id = Number(location.pathname.split("/")[2]);
+  const kindOf = {};  // bot name -> its kind, for links (a person's page is under /people/)
+
+  function account(name) {
+    return arena.link(arena.accountPath(kindOf[name], name), name);
+  }
+  function drawEntrants(m) {
+    const rows = m.entrants.slice().sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    arena.table(document.getElementById("entrants"),
+      ["rank", { text: "entrant" }, { text: "version" }, "first seat", "rating before", "after", "change"],
+      rows.map((e) => [e.rank, account(e.bot), e.bot_version || "", e.seat + 1, arena.rating(e.before),
+        arena.rating(e.after), el("span", e.change >= 0 ? "good" : "bad", arena.signed(e.change))]));
+  }
+  function drawGame(m, g) {
+    const box = el("section", "rotation");
+    box.dataset.rotation = String(g.rotation);
+    const r = g.result;
+    box.append(el("h3", null, "Rotation " + (g.rotation + 1) + ": " + (r.end || "not over") +
+      (r.winner === null || r.winner === undefined ? ", no winner" : ", seat " + (r.winner + 1) + " won")));
+    const list = el("ol", "seats");
+    g.seats.forEach((s, i) => {
+      const li = el("li", s.out_code ? "out" : s.place === 1 ? "won" : "");
+      li.append("seat " + (i + 1) + ": ", account(s.bot), ": " + arena.place(s.place) + ", holding " + s.tiles +
+        (s.tiles === 1 ? " tile, " : " tiles, ") + s.peels + (s.peels === 1 ? " peel" : " peels") +
+        ", " + s.dumps + (s.dumps === 1 ? " dump" : " dumps"));
+      if (s.out_code) li.append(el("div", "muted", s.out_code + ": " + s.reason));
+      list.append(li);
+    });
+    box.append(list);
+    if (g.page) {
+      const replay = arena.link(g.page, "Replay this game");
+      replay.className = "replay";
+      box.append(replay);
+    } else {
+      box.append(el("p", "muted", "its log was not kept (arena serve --logs)"));
+    }
+    return box;
+  }
+  function draw(m) {
+    document.getElementById("title").textContent = "Match " + m.id;
+    document.title = "Match " + m.id + " in the arena";
+    document.body.dataset.state = m.state;
+    const about = document.getElementById("about");
+    about.textContent = (m.state === "rated" ? "Rated" : m.state === "void" ? "Void (not rated): " + m.why :
+      "Playing now: its games are shown once every rotation is over") + ". Begun " + arena.when(m.started) +
+      (m.finished ? ", over " + arena.when(m.finished) : "") + ". One deal, played in every rotation of the " +
+      "seats; an entrant's rank is by its places summed over the rotations.";
+    drawEntrants(m);
+    const holder = document.getElementById("rotations");
+    holder.textContent = "";
+    m.games.forEach((g) => holder.append(drawGame(m, g)));
+  }
+  function read() {
+    arena.get("/api/matches/" + id).then((m) => {
+      m.entrants.forEach((e) => { kindOf[e.bot] = e.kind; });
+      draw(m);
+      arena.drawn();
+    }).catch(arena.failed);
+  }
+  arena.follow((event, data) => { if (event === "match" && data.id === id) read(); });
+  read();
+})();
