@@ -179,6 +179,7 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
             m["match"] = played.match;
             m["finished"] = played.finished;
             m["change"] = played.rated.after.mu - played.rated.before.mu;
+            m["conservative"] = stats::conservative(played.rated.after);
             m["table"] =
                 tables.count(played.match) ? tables[played.match] : nlohmann::json::array();
             m["games"] =

@@ -773,13 +773,8 @@ nlohmann::json Arena::live_json() const {
                            {"games", match->plan().entrants.size()}});
     }
     nlohmann::json recent = nlohmann::json::array();
-    for (const Match& m : store_.matches()) {
-        if (m.state == "running")
-            continue;
-        if (recent.size() >= 10)
-            break;
+    for (const Match& m : store_.last_over(10))
         recent.push_back({{"match", m.id}, {"state", m.state}, {"finished", m.finished}});
-    }
     return {{"version", api_version},
             {"rule", spectator_rule},
             {"playing", playing},

@@ -647,6 +647,17 @@ std::vector<Match> Store::matches() const {
     return all;
 }
 
+std::vector<Match> Store::last_over(int n) const {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM matches WHERE state != 'running' "
+                                          "ORDER BY finished DESC, id DESC LIMIT ?",
+                                          match_columns));
+    q.bind(1, n);
+    std::vector<Match> all;
+    while (q.executeStep())
+        all.push_back(match_from(q));
+    return all;
+}
+
 std::vector<Match> Store::rated_in_order() const {
     SQLite::Statement q(*db_, fmt::format("SELECT {} FROM matches WHERE state = 'rated' ORDER BY "
                                           "rated_order",

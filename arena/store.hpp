@@ -145,7 +145,9 @@ class Store {
     void void_match(int match, const std::string& why);
     // Every match left running (the arena was stopped or killed): void, with `why`. How many.
     int void_running(const std::string& why);
-    std::vector<Match> matches() const;         // newest first
+    std::vector<Match> matches() const;  // newest first
+    // The last `n` matches over (rated or void), the latest first, without their entrants.
+    std::vector<Match> last_over(int n) const;
     std::vector<Match> rated_in_order() const;  // with their entrants, as rated
     // The entries of each of the last `n` rated matches, oldest first (in one query).
     std::vector<RecentMatch> recent_groups(int n) const;

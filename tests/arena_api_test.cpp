@@ -86,6 +86,7 @@ TEST_CASE(
     CHECK((*bot)["games"]["cpu_wait_ms"].is_null());
     const auto& played = (*bot)["versions"][0]["matches"][0];
     CHECK(played["change"].get<double>() == Approx(2));
+    CHECK(played["conservative"].get<double>() == Approx(up.mu - 3 * up.sigma));
     CHECK(played["table"].size() == 2);
     CHECK(played["table"][1]["bot"] == "h");
     REQUIRE(played["games"].size() == 2);
@@ -122,6 +123,13 @@ TEST_CASE(
     CHECK(board["leaderboard"][0]["status"] == "playing");
     CHECK(board["leaderboard"][1]["status"] == "queued");
     CHECK(board["leaderboard"][0]["last_match"] == store->match(id)->finished);
+
+    // The matches over, the latest first: a running one is not among them.
+    const int playing = store->begin_match(6);
+    const auto over = store->last_over(10);
+    REQUIRE(over.size() == 1);
+    CHECK(over[0].id == id);
+    CHECK(store->match(playing)->state == "running");
 
     // When a bot was paused: kept with why, and gone once it plays again.
     store->set_paused(store->bot("a")->id, "three faults");

@@ -39,7 +39,7 @@
     const mean = el("span", "mean");
     mean.style.left = (100 * (row.rating.mu - s.lo) / s.span) + "%";
     box.append(span, mean);
-    box.title = arena.fixed(low) + " to " + arena.fixed(high);
+    box.title = "rated " + arena.fixed(row.conservative) + ": the bar's low end";
     const cell = el("div", "rating-cell");
     cell.append(el("span", "figure", arena.rating(row.rating)), box);
     return cell;
@@ -50,7 +50,7 @@
     if (row.provisional) name.append(" ", el("span", "tag", "provisional"));
     if (row.kind === "house") name.append(" ", el("span", "tag quiet", "house"));
     const status = el("span", "status " + row.status, STATUS[row.status] || row.status);
-    if (row.paused) status.title = row.paused;
+    if (row.paused) status.append(el("span", "why", row.paused));  // why, on any screen
     return [row.rank, name, row.owner, arena.fixed(row.conservative), bar(row, s), row.matches,
             arena.when(row.last_match), status];
   }

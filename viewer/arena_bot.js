@@ -69,7 +69,7 @@
       datasets: [
         { label: "rating", data: all.map((p) => p.after.mu), borderColor: "#1d4ed8", backgroundColor: "#1d4ed8",
           pointRadius: 3, tension: 0 },
-        { label: "rated (less three deviations)", data: all.map((p) => p.after.mu - 3 * p.after.sigma),
+        { label: "rated (less three deviations)", data: all.map((p) => p.conservative),
           borderColor: "#98a2b3", backgroundColor: "#98a2b3", pointRadius: 0, borderDash: [2, 2], tension: 0 },
       ],
     };
