@@ -368,6 +368,11 @@ try:
     wait_page(lambda: rows_shown("people") == rows_of("/api/people")
               and dict(rows_shown("people")).get("pat") == 2, 60,
               "the leaderboard does not show pat's matches")
+    shown_rating = page("""document.querySelector('#people tr[data-name="pat"] .rating-cell .figure')
+        .textContent""")
+    rating = api("/api/people/pat")["versions"][0]["rating"]
+    check(shown_rating == "%.2f \u00b1 %.2f" % (rating["mu"], rating["sigma"]),
+          "pat's rating on the leaderboard: %r, the API's %s" % (shown_rating, rating))
 
     # ---- nothing of a match's games was streamed before it was over ----
     over_at = {}
