@@ -24,16 +24,18 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     const Knock& knock) const {
     if (closing_)
         return Refusal{410, "the arena is closing"};
+    if (knock.path != person_path && knock.path != bot_path)
+        return Refusal{404, "the arena's bots connect to /bot (people to /person)"};
+    if (auto over = address_limit(knock.peer))
+        return *over;
     if (knock.path == person_path)
         return admit_person(knock);
-    if (knock.path != bot_path)
-        return Refusal{404, "the arena's bots connect to /bot (people to /person)"};
     if (knock.bearer.empty())
         return Refusal{401, "no token: send it as Authorization: Bearer TOKEN"};
     const std::string bearer(knock.bearer);
     const auto bot = store_.bot_by_token(bearer);
     if (!bot || bot->person)
-        return Refusal{401, "no active bot has this token"};
+        return failed(knock.peer, Refusal{401, "no active bot has this token"});
     if (bot->command)
         return Refusal{403,
                        fmt::format("{} is a house bot: the arena starts it itself", bot->name)};
@@ -67,7 +69,7 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     // and a wrong code, which says nothing of either.
     const auto person = code.empty() ? std::nullopt : store_.bot_by_token(code);
     if (!person || !person->person || person->name != knock.name)
-        return Refusal{401, "no active person has this name and code"};
+        return failed(knock.peer, Refusal{401, "no active person has this name and code"});
     if (!knock.session)
         return Refusal{400, "a person's page stays for the games of a match: session=1"};
     const std::string opponent(knock.opponent);
@@ -117,6 +119,49 @@ std::optional<remote::Gate::Refusal> Lobby::sign_up(const Knock& knock) const {
     if (on_note)
         on_note(fmt::format("person {} signed up from {}", name, knock.peer));
     return std::nullopt;
+}
+
+// Refused before anything of the connection is looked up: its address sent too many wrong
+// tokens or codes in the last minute. Addresses whose failures are all older are forgotten.
+std::optional<remote::Gate::Refusal> Lobby::address_limit(std::string_view peer) const {
+    const std::uint64_t now = now_ms_();
+    const auto found = failures_.find(peer);
+    if (found == failures_.end())
+        return std::nullopt;
+    auto& times = found->second;
+    while (!times.empty() && times.front() + 60'000 <= now)
+        times.pop_front();
+    if (times.empty()) {
+        failures_.erase(found);
+        return std::nullopt;
+    }
+    if (static_cast<int>(times.size()) < options_.failures_a_minute)
+        return std::nullopt;
+    return Refusal{429,
+                   fmt::format("{} wrong tokens or codes from this address in the last minute: "
+                               "try again later",
+                               times.size()),
+                   static_cast<int>((times.front() + 60'000 - now + 999) / 1000)};
+}
+
+// A wrong token or code, counted against its address. The addresses kept are bounded: past
+// `addresses_kept`, those with no failure in the last minute are forgotten, and then, if need
+// be, one with failures (a memory an attacker with more addresses than that cannot grow).
+remote::Gate::Refusal Lobby::failed(std::string_view peer, Refusal refusal) const {
+    constexpr std::size_t addresses_kept = 10'000;
+    const std::uint64_t now = now_ms_();
+    if (failures_.size() >= addresses_kept && !failures_.count(peer)) {
+        std::erase_if(failures_, [now](const auto& kept) {
+            return kept.second.empty() || kept.second.back() + 60'000 <= now;
+        });
+        if (failures_.size() >= addresses_kept)
+            failures_.erase(failures_.begin());
+    }
+    auto& times = failures_[std::string(peer)];
+    times.push_back(now);
+    while (static_cast<int>(times.size()) > options_.failures_a_minute)
+        times.pop_front();
+    return refusal;
 }
 
 std::optional<remote::Gate::Refusal> Lobby::minute_limit(const Bot& bot) const {

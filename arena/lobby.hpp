@@ -20,7 +20,9 @@
 // bot has, or a name and code of no active person (401), a house bot's token (403), a
 // connection that is not a session, or an opponent that is no house bot's (400), a bot past a
 // limit (429, with the seconds to wait: its connections at once, its new connections in the
-// last minute, its matches in the last day), a person who is playing already (429).
+// last minute, its matches in the last day), a person who is playing already (429), and every
+// connection from an address that sent more wrong tokens or codes than failures_a_minute in the
+// last minute (429, before anything of it is looked up: a token cannot be guessed faster).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +48,9 @@ class Lobby final : public remote::Gate {
         int matches_a_day = 0;          // per bot, in the last 24 hours (0: no limit)
         bool people_open = false;       // a person may sign up from the page (--people open)
         int signups_a_minute = 10;      // of everyone together
+        // Wrong tokens and codes from one address in any minute: past it, every connection from
+        // there is refused (429) before its token or code is looked up.
+        int failures_a_minute = 10;
     };
     // A connection waiting in the queue.
     struct Queued {
@@ -133,6 +138,10 @@ class Lobby final : public remote::Gate {
     std::optional<Refusal> day_limit(const Bot& bot) const;
     mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
     mutable std::deque<std::uint64_t> signups_;                  // the last minute's
+    // By address: the times of its wrong tokens and codes in the last minute.
+    mutable std::map<std::string, std::deque<std::uint64_t>, std::less<>> failures_;
+    std::optional<Refusal> address_limit(std::string_view peer) const;
+    Refusal failed(std::string_view peer, Refusal refusal) const;
     std::optional<Refusal> sign_up(const Knock& knock) const;
     bool closing_ = false;
 };

@@ -89,6 +89,8 @@ Settings read_settings(const po::variables_map& vm) {
     s.lobby.connections_a_minute =
         static_cast<int>(options::count(vm, "connections-a-minute", 1, 10'000));
     s.lobby.matches_a_day = static_cast<int>(options::count(vm, "matches-a-day", 0, 1'000'000));
+    s.lobby.failures_a_minute =
+        static_cast<int>(options::count(vm, "failures-a-minute", 1, 10'000));
     const std::string people = vm["people"].as<std::string>();
     if (people != "open" && people != "closed")
         throw po::error("--people must be open or closed, not '" + escape_for_terminal(people) +
@@ -839,6 +841,9 @@ po::options_description serve_options() {
         ("matches-a-day", po::value<std::string>()->value_name("N")->default_value("0"),
          "a remote bot's matches in any 24 hours, 0 for no limit: past it, its connections are "
          "closed after their match and refused (429, with the seconds to wait)")
+        ("failures-a-minute", po::value<std::string>()->value_name("N")->default_value("10"),
+         "wrong tokens or codes from one address in any minute: past it, every connection from "
+         "there is refused (429, with the seconds to wait) before its token is looked up")
         ("people", po::value<std::string>()->value_name("open|closed")->default_value("closed"),
          "people play from /play with the accounts the organiser made (arena person add), or, "
          "open, may also sign up there")

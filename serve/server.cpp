@@ -465,7 +465,10 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
         case Route::not_found:
             if (const std::string_view asked = path ? path : "";
                 content_.api && asked.starts_with("/api/"))
-                return serve_api(wsi, session, std::string(asked), head);
+                // The API is read, never written: what a program changes is changed by its
+                // command line on its machine.
+                return method == Method::other ? plain(405, "", {{"allow:", "GET, HEAD"}})
+                                               : serve_api(wsi, session, std::string(asked), head);
             else if (content_.pages && method != Method::other)
                 body = content_.pages(std::string(asked));
             if (!body)

@@ -39,7 +39,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -49,7 +48,7 @@ import urllib.error
 import urllib.request
 
 import remote_host
-from ws_client import Client, Refused, handshake_bytes
+from ws_client import Client, Refused
 
 tree = remote_host.Tree(sys.argv, "arena-test-")
 build, source, work = tree.build, tree.source, tree.work
@@ -100,20 +99,7 @@ def api(port, path):
         return e.code, None
 
 
-def upgrade(port, path, extra=()):
-    """An upgrade's status and response headers (lower-case names)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(handshake_bytes("127.0.0.1", port, path, extra=extra))
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            head += chunk
-    lines = head.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
-    headers = dict((k.strip().lower(), v.strip()) for k, _, v in
-                   (line.partition(":") for line in lines[1:]))
-    return int(lines[0].split()[1]), headers
+upgrade = remote_host.upgrade
 
 
 def upgrade_status(port, path, extra=()):

@@ -1,5 +1,6 @@
 """What the remote seat tests share: a host with remote seats, started and read as a person reads
-it (the URL of each seat on its stderr), and the check that ends a test with what went wrong."""
+it (the URL of each seat on its stderr), an upgrade's answer, and the check that ends a test with
+what went wrong."""
 import os
 import re
 import socket
@@ -47,6 +48,25 @@ def arena_port(arena):
                              daemon=True).start()
             return int(found.group(1))
     return None
+
+
+def upgrade(port, path, extra=(), source="127.0.0.1"):
+    """A WebSocket upgrade to 127.0.0.1:`port` from the address `source`: its status and its
+    response's headers (lower-case names)."""
+    from ws_client import handshake_bytes
+    with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                  source_address=(source, 0)) as s:
+        s.sendall(handshake_bytes("127.0.0.1", port, path, extra=extra))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    lines = head.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, _, v in
+                   (line.partition(":") for line in lines[1:]))
+    return int(lines[0].split()[1]), headers
 
 
 def start_host(host, *args):

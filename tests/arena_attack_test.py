@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""What an open arena invites (docs/security.md, "The arena's threat model"), each tried at the
+wire against a real `arena serve`:
+
+    arena_attack_test.py BUILD_DIR
+
+- A token guessed by brute force: past --failures-a-minute wrong tokens or codes from one
+  address, every connection from there is refused with 429 and the seconds to wait, the right
+  token too, before anything is looked up; another address is not.
+- A flood of connections that never finish their handshake (held open, a byte at a time): each
+  is closed by the server within its header time; meanwhile the API answers and a person signs
+  in; afterwards the arena holds no more descriptors than before.
+- An oversized message: a person's connection that sends more than a message may hold is closed
+  (1009).
+- A person's page driven by a script faster than a person: a second page of the same person
+  (429), and sign-ups past ten a minute (429).
+- Administration from the network: no method but GET and HEAD is served (405 on the API's
+  paths), and nothing is added or changed by any request; accounts and tokens are made by the
+  command line alone.
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import remote_host
+from remote_host import arena_port
+from ws_client import Client, Refused
+
+build = os.path.abspath(sys.argv[1])
+arena = os.path.join(build, "arena")
+work = tempfile.mkdtemp(prefix="arena-attack-test-")
+db = os.path.join(work, "arena.db")
+served = None
+
+
+def check(condition, what):
+    if not condition:
+        said = "".join(getattr(served, "said_lines", []))
+        sys.exit("arena_attack_test: %s\nthe arena said:\n%s" % (what, said[-4000:]))
+
+
+def run(*args):
+    done = subprocess.run([arena, *args, "--db", db], capture_output=True, text=True, timeout=60)
+    check(done.returncode == 0, "arena %s: %s" % (" ".join(args), done.stderr))
+    return done.stdout.strip()
+
+
+def upgrade(path, extra=(), source="127.0.0.1"):
+    return remote_host.upgrade(port, path, extra, source)
+
+
+def request(method, path):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(
+                "http://127.0.0.1:%d%s" % (port, path), method=method, data=b"{}"
+                if method in ("POST", "PUT") else None), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def descriptors():
+    return len(os.listdir("/proc/%d/fd" % served.pid))
+
+
+run("bot", "add", "L5", "--command", os.path.join(build, "reference_bot") + " --level 5")
+token = run("bot", "add", "r1")
+pat = run("person", "add", "pat")
+served = subprocess.Popen([arena, "serve", "--db", db, "--listen", "127.0.0.1:0", "--no-sandbox",
+                           "--people", "open", "--failures-a-minute", "10"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+try:
+    port = arena_port(served)
+    check(port, "the arena said no address")
+    bot = ("X-Bananagrams-Session: 1",)
+
+    # ---- a token guessed by brute force ----
+    for guess in range(10):
+        status, _ = upgrade("/bot", ("Authorization: Bearer %032d" % guess,) + bot,
+                            source="127.0.0.2")
+        check(status == 401, "guess %d: %d" % (guess, status))
+    status, headers = upgrade("/bot", ("Authorization: Bearer " + token,) + bot,
+                              source="127.0.0.2")
+    check(status == 429 and 0 < int(headers.get("retry-after", "0")) <= 60,
+          "the right token after ten wrong ones from one address: %d %s" % (status, headers))
+    status, _ = upgrade("/person?session=1&name=pat&code=" + pat, source="127.0.0.2")
+    check(status == 429, "a person's code from that address: %d" % status)
+    check("wrong tokens or codes from this address" in "".join(served.said_lines),
+          "the refusal is not in the arena's lines")
+    # Another address is not held back: the token lets its bot in.
+    status, _ = upgrade("/bot", ("Authorization: Bearer " + token,) + bot)
+    check(status == 101, "the right token from another address: %d" % status)
+
+    # ---- a flood of handshakes held open ----
+    before = descriptors()
+    held = []
+    for _ in range(100):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(b"GET /bot HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+        held.append(s)
+    with urllib.request.urlopen("http://127.0.0.1:%d/api/leaderboard" % port, timeout=10) as r:
+        check(r.status == 200, "the API under the flood")
+    person = Client("127.0.0.1", port, "/person?session=1&name=pat&code=" + pat)
+    # ---- an oversized message: closed with 1009 ----
+    person.send(b"x" * (100 << 10), opcode=2)
+    try:
+        while person.frame() is not None:
+            pass
+    except (EOFError, OSError):
+        pass
+    check(person.close_code == 1009, "an oversized message: closed with %s" % person.close_code)
+    person.drop()
+    # Each held handshake is closed by the server within its header time (10 s).
+    deadline = time.monotonic() + 40
+    for s in held:
+        s.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            closed = s.recv(4096) is not None  # b"" (closed) or an answer: either way, not held
+        except socket.timeout:
+            closed = False
+        except OSError:
+            closed = True
+        check(closed, "a handshake held open was not closed")
+        s.close()
+    deadline = time.monotonic() + 20
+    while descriptors() > before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check(descriptors() <= before, "descriptors: %d before the flood, %d after"
+          % (before, descriptors()))
+
+    # ---- a person's page driven by a script ----
+    first = Client("127.0.0.1", port, "/person?session=1&name=pat&code=" + pat)
+    try:
+        Client("127.0.0.1", port, "/person?session=1&name=pat&code=" + pat)
+        check(False, "a second page of one person let in")
+    except Refused as refused:
+        check(refused.status == 429, "a second page: %d" % refused.status)
+    first.drop()
+    statuses = [upgrade("/person?session=1&signup=1&name=script%d&code=%s" % (i, "C" * 24 +
+                        "%02d" % i))[0] for i in range(11)]
+    check(statuses[:10] == [101] * 10 and statuses[10] == 429,
+          "sign-ups from a script: %s" % statuses)
+
+    # ---- administration is the command line's ----
+    accounts = run("bot", "list")
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        for path in ("/api/bots/x", "/api/people/x", "/api/leaderboard", "/bots/x", "/"):
+            status = request(method, path)
+            check(status in (404, 405), "%s %s: %d" % (method, path, status))
+    check(run("bot", "list") == accounts, "a request changed the accounts")
+finally:
+    served.terminate()
+    served.wait(timeout=60)
+shutil.rmtree(work, ignore_errors=True)
+print("arena_attack_test: all passed")
