@@ -2,7 +2,8 @@
 // everyone at the table, its place in every rotation (the seats turned as a match turns them),
 // its out-reasons counted and its figures a game averaged over its own seats only; a match's
 // games with each seat's entrant; statuses and the last match on the leaderboard; when a bot
-// was paused; the pages' paths; and a game's log served only once its match is over.
+// was paused; the pages' paths; a game's log served only once its match is over; and the
+// lobby's count of wrong tokens by address.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "arena/api.hpp"
+#include "arena/lobby.hpp"
 #include "arena/store.hpp"
 #include "arena/web.hpp"
 
@@ -157,4 +159,50 @@ TEST_CASE("arena: a page's path names one thing, or nothing", "[arena][api]") {
         INFO(none);
         CHECK(!page_path(none));
     }
+}
+
+TEST_CASE(
+    "arena: wrong tokens and codes are counted by address, past the limit refused before "
+    "a lookup, and forgotten after a minute",
+    "[arena][lobby]") {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              fmt::format("bg-arena-lobby-test-{}.db", ::getpid()))
+                                 .string();
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
+    auto made = Store::open(path, true);
+    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
+    auto store = std::move(std::get<std::unique_ptr<Store>>(made));
+    const std::string token = store->add_bot("r1", "", std::nullopt, std::nullopt);
+    remote::Desk desk;
+    std::uint64_t now = 1'000'000;
+    Lobby::Options options;
+    options.failures_a_minute = 3;
+    Lobby lobby(
+        *store, desk, [&] { return now; }, options);
+    const auto status = [&](const std::string& bearer, const std::string& peer) {
+        remote::Gate::Knock knock;
+        knock.path = "/bot";
+        knock.session = true;
+        knock.bearer = bearer;
+        knock.peer = peer;
+        const auto admitted = lobby.admit(knock);
+        if (const auto* refused = std::get_if<remote::Gate::Refusal>(&admitted))
+            return refused->status;
+        return 101;
+    };
+    const std::string wrong(32, 'W');
+    for (int i = 0; i < 3; ++i)
+        CHECK(status(wrong, "10.0.0.1") == 401);
+    CHECK(status(token, "10.0.0.1") == 429);  // the right token too: nothing is looked up
+    CHECK(status(wrong, "10.0.0.1") == 429);  // and a refusal here counts no further
+    CHECK(status(token, "10.0.0.2") == 101);  // another address is not held back
+    CHECK(status("", "10.0.0.1") == 429);
+    now += 59'999;
+    CHECK(status(token, "10.0.0.1") == 429);
+    now += 1;  // a minute after the first failure: they are forgotten
+    CHECK(status(token, "10.0.0.1") == 101);
+    store.reset();
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
 }
