@@ -1,6 +1,7 @@
 #include "arena/api.hpp"
 
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -12,13 +13,19 @@ namespace bg::arena {
 
 namespace {
 
-std::map<int, std::pair<std::string, std::string>> entry_names(const Store& store) {
-    std::map<int, std::string> bot_names;
+// An entry's account and version, as a match's documents name them.
+struct Named {
+    std::string bot, version;
+    const char* kind = "remote";
+};
+
+std::map<int, Named> entry_names(const Store& store) {
+    std::map<int, Bot> bots;
     for (const Bot& bot : store.bots(true))
-        bot_names[bot.id] = bot.name;
-    std::map<int, std::pair<std::string, std::string>> names;  // entry -> (bot, version)
+        bots[bot.id] = bot;
+    std::map<int, Named> names;  // by entry
     for (const Entry& e : store.entries())
-        names[e.id] = {bot_names[e.bot], e.label};
+        names[e.id] = {bots[e.bot].name, e.label, kind(bots[e.bot])};
     return names;
 }
 
@@ -29,10 +36,31 @@ nlohmann::json rated_json(const Rated& r) {
             {"after", to_json(r.after)}};
 }
 
+// An entrant of a match, named: as rated_json, with its account's name and its version.
+nlohmann::json entrant_json(const Rated& r, const Named& named) {
+    nlohmann::json e = rated_json(r);
+    e["bot"] = named.bot;
+    e["bot_version"] = named.version;
+    return e;
+}
+
+nlohmann::json out_code_json(const PlayerResult& p) {
+    return p.out_code ? nlohmann::json(to_string(*p.out_code)) : nlohmann::json(nullptr);
+}
+
 // The player of first seat `seat` in a game of `rotation` at a table of `players`: its seat
 // there (seat s of rotation r holds the entrant of first seat (s + r) mod players).
 std::size_t seat_in(int seat, int rotation, int players) {
     return static_cast<std::size_t>(((seat - rotation) % players + players) % players);
+}
+
+// The account's own player in a game of a match it played, and its seat there; none where the
+// stored result has no such seat.
+std::optional<std::pair<std::size_t, const PlayerResult*>> own_player(const Store::SeatGame& sg) {
+    const std::size_t seat = seat_in(sg.seat, sg.game.rotation, sg.players);
+    if (seat >= sg.game.result.players.size())
+        return std::nullopt;
+    return std::pair{seat, &sg.game.result.players[seat]};
 }
 
 // A game of a match as its pages show it: each seat's entrant, place and why out.
@@ -46,8 +74,7 @@ nlohmann::json game_json(int match, const StoredGame& g, const std::vector<std::
         seats.push_back({{"bot", entrant < by_seat.size() ? by_seat[entrant] : ""},
                          {"place", p.rank},
                          {"outcome", to_string(p.outcome)},
-                         {"out_code", p.out_code ? nlohmann::json(to_string(*p.out_code))
-                                                 : nlohmann::json(nullptr)},
+                         {"out_code", out_code_json(p)},
                          {"reason", p.reason},
                          {"tiles", p.tiles},
                          {"peels", p.peels},
@@ -73,10 +100,10 @@ nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
     int games = 0, thought = 0, timed = 0, waited = 0;
     double think = 0, cpu = 0, wait = 0;
     for (const Store::SeatGame& sg : all) {
-        const std::size_t seat = seat_in(sg.seat, sg.game.rotation, sg.players);
-        if (seat >= sg.game.result.players.size())
+        const auto own = own_player(sg);
+        if (!own)
             continue;
-        const PlayerResult& p = sg.game.result.players[seat];
+        const PlayerResult& p = *own->second;
         ++games;
         if (p.out_code)
             ++out[std::string(to_string(*p.out_code))];
@@ -151,28 +178,17 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
     std::vector<Store::SeatGame> every_game;  // of every version
     for (const Entry& e : entries) {
         std::map<int, nlohmann::json> tables;  // by match: everyone at it, in seat order
-        for (const auto& [match, r] : store.tables_of(e.id)) {
-            nlohmann::json at = rated_json(r);
-            at["bot"] = names.at(r.entry).first;
-            at["bot_version"] = names.at(r.entry).second;
-            tables[match].push_back(std::move(at));
-        }
+        for (const auto& [match, r] : store.tables_of(e.id))
+            tables[match].push_back(entrant_json(r, names.at(r.entry)));
         std::map<int, nlohmann::json> places;  // by match: its place in each rotation
         const auto games = store.games_of_entry(e.id);
         every_game.insert(every_game.end(), games.begin(), games.end());
-        for (const Store::SeatGame& sg : games) {
-            const std::size_t seat = seat_in(sg.seat, sg.game.rotation, sg.players);
-            const auto& players = sg.game.result.players;
-            if (seat >= players.size())
-                continue;
-            places[sg.match].push_back(
-                {{"rotation", sg.game.rotation},
-                 {"seat", seat},
-                 {"place", players[seat].rank},
-                 {"out_code", players[seat].out_code
-                                  ? nlohmann::json(to_string(*players[seat].out_code))
-                                  : nlohmann::json(nullptr)}});
-        }
+        for (const Store::SeatGame& sg : games)
+            if (const auto own = own_player(sg))
+                places[sg.match].push_back({{"rotation", sg.game.rotation},
+                                            {"seat", own->first},
+                                            {"place", own->second->rank},
+                                            {"out_code", out_code_json(*own->second)}});
         nlohmann::json matches = nlohmann::json::array();
         for (const auto& played : store.history(e.id)) {
             nlohmann::json m = rated_json(played.rated);
@@ -215,14 +231,12 @@ std::optional<nlohmann::json> match_json(const Store& store, int id) {
     nlohmann::json entrants = nlohmann::json::array();
     std::vector<std::string> by_seat(match->entrants.size());
     for (const Rated& r : match->entrants) {
-        nlohmann::json e = rated_json(r);
-        e["bot"] = names.at(r.entry).first;
-        e["bot_version"] = names.at(r.entry).second;
-        const auto bot = store.bot(names.at(r.entry).first);
-        e["kind"] = bot ? kind(*bot) : "remote";
+        const Named& named = names.at(r.entry);
+        nlohmann::json e = entrant_json(r, named);
+        e["kind"] = named.kind;
         e["change"] = r.after.mu - r.before.mu;
         if (r.seat >= 0 && static_cast<std::size_t>(r.seat) < by_seat.size())
-            by_seat[static_cast<std::size_t>(r.seat)] = names.at(r.entry).first;
+            by_seat[static_cast<std::size_t>(r.seat)] = named.bot;
         entrants.push_back(std::move(e));
     }
     nlohmann::json games = nlohmann::json::array();

@@ -13,6 +13,18 @@ namespace {
 constexpr std::string_view bot_path = "/bot";
 constexpr std::string_view person_path = "/person";
 
+constexpr std::uint64_t minute_ms = 60'000;
+
+// The limits a minute long: the times in `times` a minute old or more at `now` are forgotten;
+// and the seconds until the first of them is.
+void forget_older(std::deque<std::uint64_t>& times, std::uint64_t now) {
+    while (!times.empty() && times.front() + minute_ms <= now)
+        times.pop_front();
+}
+int seconds_to_wait(const std::deque<std::uint64_t>& times, std::uint64_t now) {
+    return static_cast<int>((times.front() + minute_ms - now + 999) / 1000);
+}
+
 bool valid_version(std::string_view version) {
     return version.size() <= 64 &&
            std::all_of(version.begin(), version.end(), [](char c) { return c > ' ' && c < 127; });
@@ -105,11 +117,10 @@ std::optional<remote::Gate::Refusal> Lobby::sign_up(const Knock& knock) const {
         return Refusal{409, fmt::format("the name {} is taken", name)};
     }
     const std::uint64_t now = now_ms_();
-    while (!signups_.empty() && signups_.front() + 60'000 <= now)
-        signups_.pop_front();
+    forget_older(signups_, now);
     if (static_cast<int>(signups_.size()) >= options_.signups_a_minute)
         return Refusal{429, "too many people signed up in the last minute: try again soon",
-                       static_cast<int>((signups_.front() + 60'000 - now + 999) / 1000)};
+                       seconds_to_wait(signups_, now)};
     try {
         store_.add_person(name, code);
     } catch (const std::invalid_argument& e) {
@@ -129,8 +140,7 @@ std::optional<remote::Gate::Refusal> Lobby::address_limit(std::string_view peer)
     if (found == failures_.end())
         return std::nullopt;
     auto& times = found->second;
-    while (!times.empty() && times.front() + 60'000 <= now)
-        times.pop_front();
+    forget_older(times, now);
     if (times.empty()) {
         failures_.erase(found);
         return std::nullopt;
@@ -141,7 +151,7 @@ std::optional<remote::Gate::Refusal> Lobby::address_limit(std::string_view peer)
                    fmt::format("{} wrong tokens or codes from this address in the last minute: "
                                "try again later",
                                times.size()),
-                   static_cast<int>((times.front() + 60'000 - now + 999) / 1000)};
+                   seconds_to_wait(times, now)};
 }
 
 // A wrong token or code, counted against its address. The addresses kept are bounded: past
@@ -152,7 +162,7 @@ remote::Gate::Refusal Lobby::failed(std::string_view peer, Refusal refusal) cons
     const std::uint64_t now = now_ms_();
     if (failures_.size() >= addresses_kept && !failures_.count(peer)) {
         std::erase_if(failures_, [now](const auto& kept) {
-            return kept.second.empty() || kept.second.back() + 60'000 <= now;
+            return kept.second.empty() || kept.second.back() + minute_ms <= now;
         });
         if (failures_.size() >= addresses_kept)
             failures_.erase(failures_.begin());
@@ -167,13 +177,12 @@ remote::Gate::Refusal Lobby::failed(std::string_view peer, Refusal refusal) cons
 std::optional<remote::Gate::Refusal> Lobby::minute_limit(const Bot& bot) const {
     const std::uint64_t now = now_ms_();
     auto& arrived = arrivals_[bot.id];
-    while (!arrived.empty() && arrived.front() + 60'000 <= now)
-        arrived.pop_front();
+    forget_older(arrived, now);
     if (static_cast<int>(arrived.size()) >= options_.connections_a_minute)
         return Refusal{429,
                        fmt::format("{} has connected {} times in the last minute, its most",
                                    bot.name, options_.connections_a_minute),
-                       static_cast<int>((arrived.front() + 60'000 - now + 999) / 1000)};
+                       seconds_to_wait(arrived, now)};
     return std::nullopt;
 }
 

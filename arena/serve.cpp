@@ -7,10 +7,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "arena/admin.hpp"
 #include "arena/api.hpp"
@@ -62,6 +64,14 @@ struct Settings {
     cgroups::Shares shares;
     SandboxLimits limits;
 };
+
+// A match's entrants' names, in the order of their first seats.
+std::vector<std::string> entrant_names(const std::vector<Entrant>& entrants) {
+    std::vector<std::string> names;
+    for (const Entrant& e : entrants)
+        names.push_back(e.bot.name);
+    return names;
+}
 
 std::uint64_t random_seed() {
     std::uint64_t seed = 0;
@@ -173,6 +183,7 @@ class Arena {
     std::optional<std::string> api(const std::string& path);
     nlohmann::json queue_json() const;
     nlohmann::json live_json() const;
+    void each_doing(const std::function<void(const Bot&, const char*)>& f) const;
     // What each account with a connection or a house seat in use is doing (api.hpp).
     Statuses statuses() const;
     // A "status" event on the stream when what the accounts are doing has changed.
@@ -432,17 +443,11 @@ void Arena::start_match(const std::vector<int>& table,
     for (std::size_t i = 0, t = 0; i < plan.entrants.size(); ++i)
         if (!plan.entrants[i].seat_token.empty())
             lobby_->take(taken[t++], plan.entrants[i].seat_token, games);
-    std::string names;
-    for (const Entrant& e : plan.entrants)
-        names += (names.empty() ? "" : ", ") + e.bot.name;
-    note("match {} begins: {}", plan.id, names);
-    nlohmann::json bots = nlohmann::json::array();
-    for (const Entrant& e : plan.entrants)
-        bots.push_back(e.bot.name);
+    const std::vector<std::string> bots = entrant_names(plan.entrants);
+    note("match {} begins: {}", plan.id, fmt::join(bots, ", "));
     server_->publish(
         "begin",
-        nlohmann::json{{"version", api_version}, {"match", plan.id}, {"bots", std::move(bots)}}
-            .dump());
+        nlohmann::json{{"version", api_version}, {"match", plan.id}, {"bots", bots}}.dump());
     auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
                                              [this] { reaper_->start(0); });
     MatchPlay& started = *match;
@@ -556,19 +561,22 @@ void Arena::record(MatchPlay& match) {
         server_->publish("match", json->dump());
 }
 
-Statuses Arena::statuses() const {
-    Statuses now;
+// Each account doing something now, with what: queued (a connection waiting), being checked, or
+// playing (a house bot's seats too, whose matches are among those playing).
+void Arena::each_doing(const std::function<void(const Bot&, const char*)>& f) const {
     if (lobby_)
         for (const Lobby::Queued& q : lobby_->queue())
-            now[q.bot.id] = "queued";
+            f(q.bot, "queued");
     for (const auto& [token, checking] : checking_)
-        now[checking->queued.bot.id] = "checking";
+        f(checking->queued.bot, "checking");
     for (const auto& match : playing_)
         for (const Entrant& e : match->plan().entrants)
-            now[e.bot.id] = "playing";
-    for (const House& house : houses_)
-        if (house.in_use > 0)
-            now[house.bot.id] = "playing";
+            f(e.bot, "playing");
+}
+
+Statuses Arena::statuses() const {
+    Statuses now;
+    each_doing([&](const Bot& bot, const char* status) { now[bot.id] = status; });
     return now;
 }
 
@@ -577,20 +585,8 @@ void Arena::publish_statuses() {
     if (now == published_ || !server_)
         return;
     published_ = std::move(now);
-    std::map<int, std::string> names;
-    for (const House& house : houses_)
-        names[house.bot.id] = house.bot.name;
-    if (lobby_)
-        for (const Lobby::Queued& q : lobby_->queue())
-            names[q.bot.id] = q.bot.name;
-    for (const auto& [token, checking] : checking_)
-        names[checking->queued.bot.id] = checking->queued.bot.name;
-    for (const auto& match : playing_)
-        for (const Entrant& e : match->plan().entrants)
-            names[e.bot.id] = e.bot.name;
     nlohmann::json said = nlohmann::json::object();
-    for (const auto& [id, status] : published_)
-        said[names[id]] = status;
+    each_doing([&](const Bot& bot, const char* status) { said[bot.name] = status; });
     server_->publish("status", nlohmann::json{{"version", api_version}, {"statuses", said}}.dump());
 }
 
@@ -754,26 +750,19 @@ nlohmann::json Arena::queue_json() const {
                            {"opponent", json_or_null(q->opponent)},
                            {"waiting_ms", uv_now(loop_) - q->since_ms}});
     nlohmann::json playing = nlohmann::json::array();
-    for (const auto& match : playing_) {
-        nlohmann::json bots = nlohmann::json::array();
-        for (const Entrant& e : match->plan().entrants)
-            bots.push_back(e.bot.name);
-        playing.push_back({{"match", match->plan().id}, {"bots", bots}});
-    }
+    for (const auto& match : playing_)
+        playing.push_back(
+            {{"match", match->plan().id}, {"bots", entrant_names(match->plan().entrants)}});
     return {{"version", api_version}, {"waiting", waiting}, {"playing", playing}};
 }
 
 nlohmann::json Arena::live_json() const {
     nlohmann::json playing = nlohmann::json::array();
-    for (const auto& match : playing_) {
-        nlohmann::json bots = nlohmann::json::array();
-        for (const Entrant& e : match->plan().entrants)
-            bots.push_back(e.bot.name);
+    for (const auto& match : playing_)
         playing.push_back({{"match", match->plan().id},
-                           {"bots", bots},
+                           {"bots", entrant_names(match->plan().entrants)},
                            {"games_over", match->games().size()},
                            {"games", match->plan().entrants.size()}});
-    }
     nlohmann::json recent = nlohmann::json::array();
     for (const Match& m : store_.last_over(10))
         recent.push_back({{"match", m.id}, {"state", m.state}, {"finished", m.finished}});

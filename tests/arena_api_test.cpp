@@ -6,8 +6,6 @@
 // lobby's count of wrong tokens by address.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
@@ -17,9 +15,11 @@
 #include "arena/lobby.hpp"
 #include "arena/store.hpp"
 #include "arena/web.hpp"
+#include "tests/support/scratch_arena.hpp"
 
 using namespace bg;
 using namespace bg::arena;
+using bg::test::ScratchArena;
 
 namespace {
 
@@ -42,15 +42,9 @@ TEST_CASE(
     "arena: the API gives a bot's page every match's table, its places by rotation and its "
     "own figures, and a match's page each seat's entrant",
     "[arena][api]") {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              fmt::format("bg-arena-api-test-{}.db", ::getpid()))
-                                 .string();
-    const std::string log = path + ".log";
-    for (const char* suffix : {"", "-wal", "-shm"})
-        std::filesystem::remove(path + suffix);
-    auto made = Store::open(path, true);
-    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
-    auto store = std::move(std::get<std::unique_ptr<Store>>(made));
+    ScratchArena arena("api");
+    auto& store = arena.store;
+    const std::string log = arena.path + ".log";
     store->add_bot("a", "ann", std::nullopt, std::nullopt);
     store->add_bot("h", "", std::string("true"), std::nullopt);
     const Entry a = store->entry(*store->bot("a"), "v1");
@@ -139,9 +133,7 @@ TEST_CASE(
     CHECK((*bot_json(*store, "a"))["status"] == "paused");
     store->set_paused(store->bot("a")->id, "");
     CHECK(store->bot("a")->paused_at.empty());
-    store.reset();
-    for (const char* suffix : {"", "-wal", "-shm", ".log"})
-        std::filesystem::remove(path + suffix);
+    std::filesystem::remove(log);
 }
 
 TEST_CASE("arena: a page's path names one thing, or nothing", "[arena][api]") {
@@ -165,14 +157,8 @@ TEST_CASE(
     "arena: wrong tokens and codes are counted by address, past the limit refused before "
     "a lookup, and forgotten after a minute",
     "[arena][lobby]") {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              fmt::format("bg-arena-lobby-test-{}.db", ::getpid()))
-                                 .string();
-    for (const char* suffix : {"", "-wal", "-shm"})
-        std::filesystem::remove(path + suffix);
-    auto made = Store::open(path, true);
-    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
-    auto store = std::move(std::get<std::unique_ptr<Store>>(made));
+    ScratchArena arena("lobby");
+    auto& store = arena.store;
     const std::string token = store->add_bot("r1", "", std::nullopt, std::nullopt);
     remote::Desk desk;
     std::uint64_t now = 1'000'000;
@@ -202,7 +188,4 @@ TEST_CASE(
     CHECK(status(token, "10.0.0.1") == 429);
     now += 1;  // a minute after the first failure: they are forgotten
     CHECK(status(token, "10.0.0.1") == 101);
-    store.reset();
-    for (const char* suffix : {"", "-wal", "-shm"})
-        std::filesystem::remove(path + suffix);
 }

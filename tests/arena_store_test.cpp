@@ -5,52 +5,17 @@
 // leaderboard of their own, and schemas 1, 2 and 3 brought to 4.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-
 #include <SQLiteCpp/SQLiteCpp.h>
-#include <fmt/format.h>
 
 #include "arena/ladder.hpp"
 #include "arena/store.hpp"
+#include "tests/support/scratch_arena.hpp"
 
 using namespace bg;
 using namespace bg::arena;
+using bg::test::ScratchArena;
 
 namespace {
-
-struct ScratchArena {
-    explicit ScratchArena(const std::string& name)
-        : path((std::filesystem::temp_directory_path() /
-                fmt::format("bg-arena-test-{}-{}.db", ::getpid(), name))
-                   .string()) {
-        remove();
-        auto made = Store::open(path, true);
-        REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(made));
-        store = std::move(std::get<std::unique_ptr<Store>>(made));
-    }
-    ~ScratchArena() {
-        store.reset();
-        remove();
-    }
-    void remove() const {
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::filesystem::remove(path + suffix);
-    }
-    std::string bytes() const {
-        std::string all;
-        for (const char* suffix : {"", "-wal"}) {
-            std::ifstream in(path + suffix, std::ios::binary);
-            all.append(std::istreambuf_iterator<char>(in), {});
-        }
-        return all;
-    }
-    std::string path;
-    std::unique_ptr<Store> store;
-};
 
 GameResult won_by(int seat, int players) {
     GameResult result;

@@ -29,8 +29,10 @@ const arena = {
     const t = new Date(iso);
     return isNaN(t) ? iso : t.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
   },
-  place(n) { return n === 0 ? "out" : n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" :
-                                          n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"); },
+  place(n) { return n === 0 ? "out" : ordinal(n); },  // grid.js
+  // What an account is doing now (the API's status), as the pages say it.
+  STATUS: { playing: "playing", checking: "being checked", queued: "queued", away: "not connected",
+            paused: "paused", disabled: "disabled" },
   accountPath(kind, name) { return (kind === "person" ? "/people/" : "/bots/") + encodeURIComponent(name); },
   // A table's rows: `head` the column names (a name starting with "#" or ending in a figure's
   // unit is a number, right aligned), each row an array of cells (text, or an element).

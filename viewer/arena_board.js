@@ -19,8 +19,6 @@
     { key: "last", name: "last match", text: true, value: (r) => r.last_match || "", narrow: true },
     { key: "status", name: "now", text: true, value: (r) => r.status },
   ];
-  const STATUS = { playing: "playing", checking: "being checked", queued: "queued", away: "not connected",
-                   paused: "paused", disabled: "disabled" };
 
   // One scale for every bar on the page: the lowest low end to the highest high end.
   function scale() {
@@ -49,7 +47,7 @@
     name.append(arena.link(arena.accountPath(row.kind, row.name), row.name));
     if (row.provisional) name.append(" ", el("span", "tag", "provisional"));
     if (row.kind === "house") name.append(" ", el("span", "tag quiet", "house"));
-    const status = el("span", "status " + row.status, STATUS[row.status] || row.status);
+    const status = el("span", "status " + row.status, arena.STATUS[row.status] || row.status);
     if (row.paused) status.append(el("span", "why", row.paused));  // why, on any screen
     return [row.rank, name, row.owner, arena.fixed(row.conservative), bar(row, s), row.matches,
             arena.when(row.last_match), status];

@@ -11,8 +11,6 @@
   const person = location.pathname.startsWith("/people/");
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
   const twin = (person ? "/api/people/" : "/api/bots/") + encodeURIComponent(name);
-  const STATUS = { playing: "playing now", checking: "being checked", queued: "queued", away: "not connected",
-                   paused: "paused", disabled: "disabled" };
   let chart = null;
 
   // Every rated match of every version, in the order they finished: one point each.
@@ -90,7 +88,7 @@
     about.append((bot.kind === "person" ? "A person" : bot.kind === "house" ? "A house bot" : "A remote bot") +
       (bot.kind === "person" ? "" : " of " + bot.owner) + (bot.anchor !== null ? ", the anchor (held at " +
       arena.fixed(bot.anchor) + ")" : "") + ". Now: ");
-    about.append(el("strong", "status " + bot.status, STATUS[bot.status] || bot.status));
+    about.append(el("strong", "status " + bot.status, arena.STATUS[bot.status] || bot.status));
     about.append(bot.not_queued ? " (not queued: " + bot.not_queued + ")." : ".");
     const paused = document.getElementById("paused");
     paused.hidden = !bot.paused;
@@ -124,7 +122,7 @@
           if (i) table.append(", ");
           const kind = t.bot === bot.name ? bot.kind : "";
           table.append(t.bot === bot.name ? el("strong", null, t.bot) :
-            arena.link((kind === "person" ? "/people/" : "/bots/") + encodeURIComponent(t.bot), t.bot), " (" + t.rank + ")");
+            arena.link(arena.accountPath(kind, t.bot), t.bot), " (" + t.rank + ")");
         });
         const change = el("span", m.change >= 0 ? "good" : "bad", arena.signed(m.change));
         return [arena.link("/matches/" + m.match, "match " + m.match), arena.when(m.finished),

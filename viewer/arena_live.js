@@ -44,16 +44,7 @@
       box.dataset.rotation = String(g.rotation);
       box.append(el("h3", null, "Rotation " + (g.rotation + 1) + (g.boards.bunch === null ? "" : ": " +
         g.boards.bunch + " in the bunch") + (g.next >= g.records.length ? ", over" : "")));
-      const boards = el("div", "boards");
-      g.boards.seats.forEach((name, p) => {
-        const seat = el("div", "player" + (g.boards.out[p] ? " out" : ""));
-        seat.append(el("h3", null, name));
-        seat.append(el("div", "status", g.boards.out[p] ? "out: " + g.boards.out[p] :
-          g.boards.peels[p] + (g.boards.peels[p] === 1 ? " peel" : " peels")));
-        seat.append(boardElement(g.boards.grids[p]));  // grid.js
-        boards.append(seat);
-      });
-      box.append(boards);
+      box.append(seatBoards(g.boards));  // grid.js
       holder.append(box);
     });
     const moved = shown.games.reduce((n, g) => n + g.next, 0);

@@ -43,6 +43,30 @@ function foldBoards(game, r) {
   else if (d.type === "dump_refused") game.bunch = d.bunch;
   else if (d.type === "disqualified") game.out[d.player] = logBytes(d.reason);
 }
+// A place as it is read: 1st, 2nd, 3rd, 11th, 22nd...
+function ordinal(n) {
+  return n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" :
+              n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
+}
+// A game's boards (newBoards) drawn: each seat's name, its peels or why it is out, its grid.
+function seatBoards(game) {
+  const make = (tag, cls, t) => {
+    const e = document.createElement(tag);
+    e.className = cls;
+    if (t !== undefined) e.textContent = t;
+    return e;
+  };
+  const boards = make("div", "boards");
+  game.seats.forEach((name, p) => {
+    const seat = make("div", "player" + (game.out[p] ? " out" : ""));
+    seat.appendChild(make("h3", "", name));
+    seat.appendChild(make("div", "status", game.out[p] ? "out: " + game.out[p] :
+        game.peels[p] + (game.peels[p] === 1 ? " peel" : " peels")));
+    seat.appendChild(boardElement(game.grids[p]));
+    boards.appendChild(seat);
+  });
+  return boards;
+}
 // A grid drawn as tiles (its rows also in data-rows), or a note that there is none yet.
 function boardElement(text) {
   const make = (cls, t) => {

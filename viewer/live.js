@@ -21,7 +21,6 @@
     return Object.assign(newBoards(g.seats), { game: g.game, deal: g.deal, rotation: g.rotation });  // grid.js
   }
   const fold = foldBoards;
-  const board = boardElement;
 
   function drawStandings() {
     const table = document.getElementById("standings");
@@ -62,16 +61,7 @@
     box.textContent = "";
     box.appendChild(el("h3", null, "game " + game.game + " (deal " + game.deal + ", rotation " + game.rotation + ")" +
         (game.bunch === null ? "" : ": " + game.bunch + " in the bunch")));
-    const boards = el("div", "boards");
-    game.seats.forEach((name, p) => {
-      const seat = el("div", "player" + (game.out[p] ? " out" : ""));
-      seat.appendChild(el("h3", null, name));
-      seat.appendChild(el("div", "status", game.out[p] ? "out: " + game.out[p] :
-          game.peels[p] + (game.peels[p] === 1 ? " peel" : " peels")));
-      seat.appendChild(board(game.grids[p]));
-      boards.appendChild(seat);
-    });
-    box.appendChild(boards);
+    box.appendChild(seatBoards(game));  // grid.js
     box.dataset.peels = String(game.peels.reduce((a, b) => a + b, 0));
   }
   function drawRunning() {

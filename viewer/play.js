@@ -927,8 +927,6 @@
     if (queueTimer) clearInterval(queueTimer);
     queueTimer = null;
   }
-  const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" :
-                              n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
   // The match's end: the rating it left, and the change it made (the API's before and after).
   function showRating() {
     fetch("/api/people/" + encodeURIComponent(person.name), { cache: "no-store" }).then((r) => r.json()).then((p) => {
