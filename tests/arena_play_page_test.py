@@ -33,7 +33,7 @@ chromium = shutil.which("chromium") or sys.exit("arena_play_page_test: chromium 
 work = tempfile.mkdtemp(prefix="arena-play-page-test-")
 db = os.path.join(work, "arena.db")
 
-LOOK = """!document.getElementById("sign-in") ? "null" : JSON.stringify({
+LOOK = """document.readyState === "loading" || !document.getElementById("sign-in") ? "null" : JSON.stringify({
   error: document.body.dataset.error || null,
   phase: document.body.dataset.phase || null,
   hand: document.body.dataset.hand || "",

@@ -38,7 +38,7 @@ work = tempfile.mkdtemp(prefix="live-page-test-")
 
 
 # What the page shows, read from its DOM.
-LOOK = """!document.getElementById("connection") ? "null" : JSON.stringify({
+LOOK = """document.readyState === "loading" || !document.getElementById("connection") ? "null" : JSON.stringify({
   error: document.body.dataset.error || null,
   connection: document.getElementById("connection").textContent,
   over: document.body.dataset.over === "1",
@@ -175,7 +175,7 @@ print("game %d's page: %s" % (kept_page[0], served["again"]))
 
 # A game served by host --serve: the game's page follows it, its boards change while it plays,
 # and at its end it shows the result --json prints.
-LOOK_GAME = """!document.getElementById("connection") ? "null" : JSON.stringify({
+LOOK_GAME = """document.readyState === "loading" || !document.getElementById("connection") ? "null" : JSON.stringify({
   error: document.body.dataset.error || null,
   connection: document.getElementById("connection").textContent,
   over: document.body.dataset.over === "1",

@@ -48,7 +48,7 @@ two_letters = os.path.join(source, "tests", "data", "two_letters.txt")
 chromium = shutil.which("chromium") or sys.exit("play_page_test: chromium is not installed")
 work = tempfile.mkdtemp(prefix="play-page-test-")
 
-LOOK = """!document.getElementById("said") ? "null" : JSON.stringify({
+LOOK = """document.readyState === "loading" || !document.getElementById("said") ? "null" : JSON.stringify({
   error: document.body.dataset.error || null,
   phase: document.body.dataset.phase || null,
   hand: document.body.dataset.hand || "",
