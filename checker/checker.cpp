@@ -669,8 +669,15 @@ class Checker {
         refuse();
         Check refused{"after a refused dump, keeps its tile and plays on by the rules"};
         refused.expected = "nothing, or a dump of Q (refused again)";
+        // Watched for this long in all, however many times it dumps again: a bot that dumps
+        // without end is refused without end, and holds no check open for it.
+        const auto now_ms = [] { return uv_hrtime() / 1'000'000; };
+        const std::uint64_t watch_until =
+            now_ms() + std::min<std::uint64_t>(options_.wait_ms, 1'500);
         for (;;) {
-            const auto input = co_await bot.next(std::min<std::uint64_t>(options_.wait_ms, 1'500));
+            const std::uint64_t now = now_ms();
+            const auto input =
+                now < watch_until ? co_await bot.next(watch_until - now) : std::optional<Input>();
             if (!input) {
                 refused.passed = !bot.exited();
                 refused.hint = "It exited: a refusal does not end the game.";

@@ -150,6 +150,22 @@ TEST_CASE("check: a broken bot fails, with the hint for what is wrong", "[e2e][c
     CHECK(check(checker_bot("ok", "v2"), quick).status == 0);
 }
 
+TEST_CASE(
+    "check: a bot that dumps again at every refusal, without end, is watched for a while "
+    "and passes",
+    "[e2e][check]") {
+    // Refused again each time, as is its right; the check watches it for its 1.5 s and goes
+    // on, where it once answered every dump and never ended (an arena's check held open).
+    for (const std::string protocol : {"v2", "legacy"}) {
+        INFO(protocol);
+        const Run r = check(checker_bot("redump", protocol), {"--kill-grace", "1000"});
+        INFO(r.out << r.err);
+        CHECK(r.status == 0);
+        CHECK(r.out.find("pass  after a refused dump, keeps its tile and plays on by the rules") !=
+              std::string::npos);
+    }
+}
+
 TEST_CASE("check: a v004 bot is checked across two games", "[e2e][check][v004]") {
     const std::vector<std::string> quick = {"--ready-timeout", "2", "--kill-grace", "500"};
     const Run ok = check(checker_bot("ok", "v4"), quick);

@@ -16,6 +16,8 @@ its first tile. Modes:
   (v4 alone: it asks for v004, and stays for the next game after E)
   leave      leaves at its first E, as a v002 bot would
   oldnumbers numbers its next game's peels on from its first game's
+  redump     dumps again at once whenever a dump is refused, without end (legal, and the
+             check must still end)
 """
 import collections
 import os
@@ -76,10 +78,11 @@ def main():
             if kind == "B":
                 break
             hand.update({"H": body[4:], "P": body[4:5], "D": body, "X": body[:1]}.get(kind, ""))
-            act = kind in "HAND"
+            act = kind in "HAND" or (MODE == "redump" and kind == "X")
         else:
             hand.update(m)
-            act = not (dumped and m == dumped)  # its own letter back: the dump was refused
+            # Its own letter back: the dump was refused (redump dumps it again).
+            act = MODE == "redump" or not (dumped and m == dumped)
         dumped = None
         if not act:
             continue
