@@ -35,34 +35,36 @@ bool valid_version(std::string_view version) {
 std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lobby::admit(
     const Knock& knock) const {
     if (closing_)
-        return Refusal{410, "the arena is closing"};
+        return Refusal{410, "the arena is closing", 0, "closing"};
     if (knock.path != person_path && knock.path != bot_path)
-        return Refusal{404, "the arena's bots connect to /bot (people to /person)"};
+        return Refusal{404, "the arena's bots connect to /bot (people to /person)", 0, "path"};
     if (auto over = address_limit(knock.peer))
         return *over;
     if (knock.path == person_path)
         return admit_person(knock);
     if (knock.bearer.empty())
-        return Refusal{401, "no token: send it as Authorization: Bearer TOKEN"};
+        return Refusal{401, "no token: send it as Authorization: Bearer TOKEN", 0, "no-token"};
     const std::string bearer(knock.bearer);
     const auto bot = store_.bot_by_token(bearer);
     if (!bot || bot->person)
-        return failed(knock.peer, Refusal{401, "no active bot has this token"});
+        return failed(knock.peer, Refusal{401, "no active bot has this token", 0, "wrong-token"});
     if (bot->command)
-        return Refusal{403,
-                       fmt::format("{} is a house bot: the arena starts it itself", bot->name)};
+        return Refusal{403, fmt::format("{} is a house bot: the arena starts it itself", bot->name),
+                       0, "house-token"};
     if (!knock.session)
         return Refusal{400,
                        "an arena's bot stays for match after match: send "
-                       "X-Bananagrams-Session: 1 (bananagrams-connect does)"};
+                       "X-Bananagrams-Session: 1 (bananagrams-connect does)",
+                       0, "not-a-session"};
     if (!valid_version(knock.version))
-        return Refusal{400, "X-Bananagrams-Bot-Version: up to 64 printable characters, no spaces"};
+        return Refusal{400, "X-Bananagrams-Bot-Version: up to 64 printable characters, no spaces",
+                       0, "bad-version"};
     if (connections(bot->id) >= options_.connections_per_bot)
         return Refusal{429,
                        fmt::format("{} has {} connections already, its most: try again once "
                                    "one has closed",
                                    bot->name, options_.connections_per_bot),
-                       10};
+                       10, "connections-at-once"};
     if (auto over = minute_limit(*bot))
         return *over;
     if (auto over = day_limit(*bot))
@@ -81,22 +83,26 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
     // and a wrong code, which says nothing of either.
     const auto person = code.empty() ? std::nullopt : store_.bot_by_token(code);
     if (!person || !person->person || person->name != knock.name)
-        return failed(knock.peer, Refusal{401, "no active person has this name and code"});
+        return failed(knock.peer,
+                      Refusal{401, "no active person has this name and code", 0, "wrong-code"});
     if (!knock.session)
-        return Refusal{400, "a person's page stays for the games of a match: session=1"};
+        return Refusal{400, "a person's page stays for the games of a match: session=1", 0,
+                       "not-a-session"};
     const std::string opponent(knock.opponent);
     if (!opponent.empty()) {
         const auto house = store_.bot(opponent);
         if (!house || !house->command || house->state != "active" || !house->paused.empty())
-            return Refusal{400, fmt::format("{} is not a house bot that plays now",
-                                            escape_for_terminal(opponent))};
+            return Refusal{
+                400,
+                fmt::format("{} is not a house bot that plays now", escape_for_terminal(opponent)),
+                0, "not-a-house-bot"};
     }
     if (connections(person->id) >= 1)
         return Refusal{429,
                        fmt::format("{} is playing already, from another page: one match at a "
                                    "time",
                                    person->name),
-                       10};
+                       10, "playing-already"};
     if (auto over = minute_limit(*person))
         return *over;
     knocked_[token_hash(code)] = {"", std::string(knock.peer), opponent};
@@ -105,26 +111,27 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
 
 std::optional<remote::Gate::Refusal> Lobby::sign_up(const Knock& knock) const {
     if (!options_.people_open)
-        return Refusal{403, "people do not sign up here: the arena's organiser makes accounts"};
+        return Refusal{403, "people do not sign up here: the arena's organiser makes accounts", 0,
+                       "sign-up-closed"};
     const std::string name(knock.name), code(knock.code);
     if (code.empty())
-        return Refusal{400, "signing up needs code=, of the page's choosing"};
+        return Refusal{400, "signing up needs code=, of the page's choosing", 0, "sign-up-no-code"};
     if (const auto there = store_.bot(name)) {
         // Asked again as the connection opens, or a person signing up twice: signed in.
         const auto coded = store_.bot_by_token(code);
         if (there->person && coded && coded->id == there->id)
             return std::nullopt;
-        return Refusal{409, fmt::format("the name {} is taken", name)};
+        return Refusal{409, fmt::format("the name {} is taken", name), 0, "name-taken"};
     }
     const std::uint64_t now = now_ms_();
     forget_older(signups_, now);
     if (static_cast<int>(signups_.size()) >= options_.signups_a_minute)
         return Refusal{429, "too many people signed up in the last minute: try again soon",
-                       seconds_to_wait(signups_, now)};
+                       seconds_to_wait(signups_, now), "sign-ups-a-minute"};
     try {
         store_.add_person(name, code);
     } catch (const std::invalid_argument& e) {
-        return Refusal{400, e.what()};
+        return Refusal{400, e.what(), 0, "bad-name"};
     }
     signups_.push_back(now);
     if (on_note)
@@ -151,7 +158,7 @@ std::optional<remote::Gate::Refusal> Lobby::address_limit(std::string_view peer)
                    fmt::format("{} wrong tokens or codes from this address in the last minute: "
                                "try again later",
                                times.size()),
-                   seconds_to_wait(times, now)};
+                   seconds_to_wait(times, now), "address-failures"};
 }
 
 // A wrong token or code, counted against its address. The addresses kept are bounded: past
@@ -182,7 +189,7 @@ std::optional<remote::Gate::Refusal> Lobby::minute_limit(const Bot& bot) const {
         return Refusal{429,
                        fmt::format("{} has connected {} times in the last minute, its most",
                                    bot.name, options_.connections_a_minute),
-                       seconds_to_wait(arrived, now)};
+                       seconds_to_wait(arrived, now), "connections-a-minute"};
     return std::nullopt;
 }
 
@@ -195,7 +202,7 @@ std::optional<remote::Gate::Refusal> Lobby::day_limit(const Bot& bot) const {
     return Refusal{
         429,
         fmt::format("{} has played {} matches in the last 24 hours, its most", bot.name, played),
-        std::max(wait_s, 1)};
+        std::max(wait_s, 1), "matches-a-day"};
 }
 
 int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
@@ -272,7 +279,12 @@ void Lobby::enqueue(Queued queued) {
 
 void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
-    playing_.erase(&sitter);  // gone between two games of its match
+    if (const auto playing = playing_.find(&sitter); playing != playing_.end()) {
+        // Gone within its match (or check): its later seats there are left at once, not
+        // waited for (it comes back to the queue, never to them).
+        desk_.abandon(playing->second.seat_token);
+        playing_.erase(playing);
+    }
     arrived_.erase(&sitter);
     checked_.erase(&sitter);
     if (const auto queued = find_queued(&sitter); queued != queue_.end()) {
@@ -284,6 +296,7 @@ void Lobby::stop_waiting(Sitter& sitter) {
 }
 
 void Lobby::refused(const Refusal& refusal, const std::string& peer) const {
+    ++refusals_[refusal.kind.empty() ? std::to_string(refusal.status) : refusal.kind];
     if (on_note)
         on_note(fmt::format("refused a connection from {}: {} ({})", peer, refusal.why,
                             refusal.status));
@@ -309,6 +322,7 @@ void Lobby::seat_at(const Queued& queued, const std::string& seat_token, int gam
 }
 
 void Lobby::check_over(const std::string& seat_token, bool passed, const std::string& why) {
+    desk_.forget(seat_token);
     const auto playing = std::find_if(playing_.begin(), playing_.end(), [&](const auto& p) {
         return p.second.seat_token == seat_token;
     });
@@ -342,6 +356,8 @@ void Lobby::forget(Sitter& sitter) {
 }
 
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
+    for (const std::string& token : seat_tokens)
+        desk_.forget(token);
     std::vector<Queued> back;
     std::erase_if(playing_, [&](const auto& entry) {
         const auto& [sitter, playing] = entry;

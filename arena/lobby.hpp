@@ -104,6 +104,9 @@ class Lobby final : public remote::Gate {
     bool closing() const { return closing_; }
     // Connections open now, by bot id.
     int connections(int bot) const;
+    // The connections refused since the arena started, by kind (a refusal's status where it
+    // names no kind): the server's and the lobby's (GET /api/server).
+    const std::map<std::string, long>& refusals() const { return refusals_; }
 
   private:
     struct Playing {
@@ -138,6 +141,7 @@ class Lobby final : public remote::Gate {
     std::optional<Refusal> day_limit(const Bot& bot) const;
     mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
     mutable std::deque<std::uint64_t> signups_;                  // the last minute's
+    mutable std::map<std::string, long> refusals_;
     // By address: the times of its wrong tokens and codes in the last minute.
     mutable std::map<std::string, std::deque<std::uint64_t>, std::less<>> failures_;
     std::optional<Refusal> address_limit(std::string_view peer) const;

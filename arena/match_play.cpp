@@ -44,6 +44,7 @@ void MatchPlay::play(int rotation) {
         plan_.logs.empty() ? "" : match_log_path(plan_.logs, plan_.id, rotation), k, true);
     if (auto* error = std::get_if<std::string>(&opened)) {
         why_ = *error;
+        logs_failed_ = true;
         over_ = true;
         over_cb_();
         return;
@@ -70,6 +71,7 @@ void MatchPlay::ended(Table::Ended ended) {
     const std::string error = files_->close();
     const bool aborted = ended.result.end == End::aborted;
     if (!error.empty() || aborted) {
+        logs_failed_ = !error.empty();
         why_ = !error.empty() ? error
                               : fmt::format("the arena stopped during its game {}", rotation_ + 1);
         over_ = true;

@@ -60,6 +60,8 @@ class MatchPlay {
     bool complete() const;
     // Why it is incomplete (for the void), or "".
     const std::string& why() const { return why_; }
+    // Whether it ended because a game's log could not be opened or written (a full disk).
+    bool logs_failed() const { return logs_failed_; }
     const std::vector<StoredGame>& games() const { return games_; }
     // Each entrant's place in each game (0: out of it).
     std::vector<std::vector<int>> places() const;
@@ -90,6 +92,7 @@ class MatchPlay {
     int rotation_ = 0;
     bool over_ = false;
     std::string why_;
+    bool logs_failed_ = false;
 };
 
 // Where a match's game keeps its log: DIR/match-NNNNNN-R.jsonl (R its rotation, from 0).

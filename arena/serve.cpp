@@ -2,8 +2,10 @@
 
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -41,6 +44,7 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::uint64_t tick_ms = 200;
+constexpr std::uint64_t logs_held_ms = 5'000;
 constexpr int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
 constexpr int check_scenarios = 3;  // the checker's games, at most
 // A checked bot is connected already: its seat is given at once, and it has this long to start
@@ -59,6 +63,7 @@ struct Settings {
     int house_seats = 1;  // matches at once of each house bot
     Lobby::Options lobby;
     std::uint64_t stop_grace_ms = 20'000;
+    int max_connections = 64;  // WebSocket connections at once, of everyone
     GameSetup game;
     std::optional<SandboxConfig> sandbox;
     cgroups::Shares shares;
@@ -101,6 +106,7 @@ Settings read_settings(const po::variables_map& vm) {
     s.lobby.matches_a_day = static_cast<int>(options::count(vm, "matches-a-day", 0, 1'000'000));
     s.lobby.failures_a_minute =
         static_cast<int>(options::count(vm, "failures-a-minute", 1, 10'000));
+    s.max_connections = static_cast<int>(options::count(vm, "max-connections", 1, 100'000));
     const std::string people = vm["people"].as<std::string>();
     if (people != "open" && people != "closed")
         throw po::error("--people must be open or closed, not '" + escape_for_terminal(people) +
@@ -162,8 +168,15 @@ class Arena {
     std::optional<int> open_venue();
     std::optional<int> start_server(uv_loop_t* loop);
     void tick();
+    void make_matches();
+    // The database could not be written (`what`: why): said once until it can be again.
+    void store_failed(const std::string& what);
+    // Matches that could not be recorded as they ended (their state left running): voided as
+    // soon as the database can be written again.
+    void void_unrecorded();
+    void store_written();
     void start_match(const std::vector<int>& table,
-                     const std::vector<std::pair<Lobby::Queued*, House*>>& sources);
+                     const std::vector<std::pair<const Lobby::Queued*, House*>>& sources);
     void start_check(const Lobby::Queued& queued);
     void check_over(const std::string& seat_token, const checker::Outcome& outcome);
     void match_over();
@@ -183,6 +196,7 @@ class Arena {
     std::optional<std::string> api(const std::string& path);
     nlohmann::json queue_json() const;
     nlohmann::json live_json() const;
+    nlohmann::json server_json() const;
     void each_doing(const std::function<void(const Bot&, const char*)>& f) const;
     // What each account with a connection or a house seat in use is doing (api.hpp).
     Statuses statuses() const;
@@ -222,6 +236,12 @@ class Arena {
     bool server_done_ = false;
     Statuses published_;    // as the last status event said
     std::string chart_js_;  // Chart.js, for the bots' pages ("": not installed)
+    std::vector<int> unrecorded_;
+    // A game's log could not be written (a full disk): no match begins before this (ms, the
+    // loop's clock), rather than one after another voided at once.
+    std::uint64_t logs_held_until_ = 0;
+    bool store_failing_ = false;  // said so, and not yet written since
+    std::string started_;         // when this arena began serving (UTC)
 };
 
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
@@ -287,7 +307,9 @@ std::optional<int> Arena::start_server(uv_loop_t* loop) {
         return viewer::play_page({{"people_open", open}});
     };
     content.api = [this](const std::string& path) { return api(path); };
-    auto started = serve::Server::start(loop, settings_.listen, std::move(content), {});
+    serve::Server::Limits limits;
+    limits.sockets = settings_.max_connections;
+    auto started = serve::Server::start(loop, settings_.listen, std::move(content), limits);
     if (auto* error = std::get_if<std::string>(&started)) {
         note("cannot listen on {}: {}", settings_.listen.authority(), *error);
         return exit_database;
@@ -311,6 +333,7 @@ int Arena::run() {
     } else {
         note("{} cannot be read (libjs-chart.js): the bots' pages draw no chart", BG_CHART_JS);
     }
+    started_ = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
     const int voided = store_.void_running("the arena stopped before the match ended");
     if (voided > 0)
         note("{} match{} left running by an arena that stopped voided", voided,
@@ -364,16 +387,54 @@ int Arena::run() {
 }
 
 // The matchmaker's turn: whoever waits (the lobby's connections, the house bots' free seats),
-// made into tables, each a match, as long as there is room for one more.
+// made into tables, each a match, as long as there is room for one more. A database that cannot
+// be written (a full disk) begins no match: the queue waits, and the next turn tries again.
 void Arena::tick() {
     publish_statuses();
-    if (signal_ || static_cast<int>(playing_.size()) >= settings_.concurrency)
+    try {
+        void_unrecorded();
+        make_matches();
+    } catch (const std::exception& e) {
+        store_failed(e.what());
+    }
+    if (!signal_)
+        tick_timer_->start(tick_ms);
+}
+
+void Arena::store_failed(const std::string& what) {
+    if (!store_failing_)
+        note("the database cannot be written: {} (no match begins until it can)",
+             escape_for_terminal(what));
+    store_failing_ = true;
+}
+
+void Arena::void_unrecorded() {
+    while (!unrecorded_.empty()) {
+        const int id = unrecorded_.back();
+        store_.void_match(id, "its result could not be stored as it ended");
+        unrecorded_.pop_back();
+        store_written();
+        note("match {} void: its result could not be stored as it ended", id);
+        if (auto json = match_json(store_, id); json && server_)
+            server_->publish("match", json->dump());
+    }
+}
+
+void Arena::store_written() {
+    if (store_failing_)
+        note("the database can be written again");
+    store_failing_ = false;
+}
+
+void Arena::make_matches() {
+    if (signal_ || static_cast<int>(playing_.size()) >= settings_.concurrency ||
+        uv_now(loop_) < logs_held_until_)
         return;
     std::map<int, Entry> entries;
     for (const Entry& e : store_.entries())
         entries[e.id] = e;
     std::vector<Waiting> queue;
-    std::vector<std::pair<Lobby::Queued*, House*>> sources;
+    std::vector<std::pair<const Lobby::Queued*, House*>> sources;
     const auto add = [&](const Bot& bot, const Entry& entry, std::uint64_t since, bool filler,
                          int wants) {
         const Entry& now = entries.count(entry.id) ? entries[entry.id] : entry;
@@ -384,14 +445,17 @@ void Arena::tick() {
     for (House& house : houses_)
         if (house.bot.state == "active" && house.bot.paused.empty())
             house_entries[house.bot.name] = store_.entry(house.bot, *house.bot.command);
-    for (const Lobby::Queued& q : lobby_->queue()) {
+    // A copy: each match begun takes its connections out of the lobby's queue, which would move
+    // what the later tables' sources point at.
+    const std::vector<Lobby::Queued> waiting = lobby_->queue();
+    for (const Lobby::Queued& q : waiting) {
         // A person who chose a house bot plays it alone (one that no longer plays: never).
         const auto chosen = house_entries.find(q.opponent);
         const int wants = q.opponent.empty()              ? 0
                           : chosen == house_entries.end() ? -1
                                                           : chosen->second.id;
         add(q.bot, q.entry, q.since_ms, false, wants);
-        sources.emplace_back(const_cast<Lobby::Queued*>(&q), nullptr);
+        sources.emplace_back(&q, nullptr);
     }
     for (House& house : houses_) {
         const auto entry = house_entries.find(house.bot.name);
@@ -409,15 +473,14 @@ void Arena::tick() {
             break;
         start_match(table, sources);
     }
-    // Waiting seats wait for time, not only for arrivals: a short table may be due.
-    tick_timer_->start(tick_ms);
 }
 
 void Arena::start_match(const std::vector<int>& table,
-                        const std::vector<std::pair<Lobby::Queued*, House*>>& sources) {
+                        const std::vector<std::pair<const Lobby::Queued*, House*>>& sources) {
     MatchPlay::Plan plan;
     plan.seed = random_seed();
     plan.id = store_.begin_match(plan.seed);
+    store_written();
     plan.base = settings_.game;
     plan.logs = settings_.logs;
     std::vector<Lobby::Sitter*> taken;
@@ -545,17 +608,31 @@ void Arena::match_over() {
 
 void Arena::record(MatchPlay& match) {
     const int id = match.plan().id;
+    bool recorded = false;
     try {
         if (match.complete()) {
             rate(match);
+            recorded = true;
             note_faults(match);
         } else {
             store_.void_match(id, match.why());
+            recorded = true;
             note("match {} void: {}", id, escape_for_terminal(match.why()));
+            if (match.logs_failed()) {
+                if (uv_now(loop_) >= logs_held_until_)
+                    note("no match begins for {} s: the games' logs cannot be written",
+                         logs_held_ms / 1000);
+                logs_held_until_ = uv_now(loop_) + logs_held_ms;
+            }
         }
+        store_written();
     } catch (const std::exception& e) {
-        // The database could not be written: the match is not rated; a restart voids it.
-        note("match {} could not be recorded: {}", id, e.what());
+        // The database could not be written: a match not rated is voided as soon as it can be
+        // (or by the next start, if this arena stops first).
+        note("match {} could not be recorded: {}", id, escape_for_terminal(e.what()));
+        store_failing_ = true;
+        if (!recorded)
+            unrecorded_.push_back(id);
     }
     if (auto json = match_json(store_, id); json && server_)
         server_->publish("match", json->dump());
@@ -756,6 +833,34 @@ nlohmann::json Arena::queue_json() const {
     return {{"version", api_version}, {"waiting", waiting}, {"playing", playing}};
 }
 
+// What this arena's process has counted since it started, for its operator: the connections
+// it refused by kind, what it holds now, and its memory and descriptors (Linux's /proc).
+nlohmann::json Arena::server_json() const {
+    long rss_pages = 0;
+    if (std::ifstream statm("/proc/self/statm"); statm)
+        statm >> rss_pages >> rss_pages;  // its second field: resident pages
+    int descriptors = 0;
+    std::error_code error;
+    for (std::filesystem::directory_iterator fd("/proc/self/fd", error), end; !error && fd != end;
+         fd.increment(error))
+        ++descriptors;
+    nlohmann::json refusals = nlohmann::json::object();
+    for (const auto& [kind, count] : lobby_->refusals())
+        refusals[kind] = count;
+    return {{"version", api_version},
+            {"started", started_},
+            {"playing", playing_.size()},
+            {"checking", checking_.size()},
+            {"queued", lobby_->queue().size()},
+            {"connections", server_->counts().sockets},
+            {"refusals", std::move(refusals)},
+            {"unrecorded", unrecorded_.size()},
+            {"database_writable", !store_failing_},
+            {"rss_bytes", rss_pages * ::sysconf(_SC_PAGESIZE)},
+            {"stream_history_bytes", server_->counts().history_bytes},
+            {"descriptors", descriptors}};
+}
+
 nlohmann::json Arena::live_json() const {
     nlohmann::json playing = nlohmann::json::array();
     for (const auto& match : playing_)
@@ -783,6 +888,8 @@ std::optional<std::string> Arena::api(const std::string& path) {
         return live_json().dump();
     if (path == "/api/config")
         return config_json(store_).dump();
+    if (path == "/api/server")
+        return server_json().dump();
     for (const bool person : {false, true}) {
         const std::string prefix = person ? "/api/people/" : "/api/bots/";
         if (path.starts_with(prefix)) {
@@ -833,6 +940,8 @@ po::options_description serve_options() {
         ("failures-a-minute", po::value<std::string>()->value_name("N")->default_value("10"),
          "wrong tokens or codes from one address in any minute: past it, every connection from "
          "there is refused (429, with the seconds to wait) before its token is looked up")
+        ("max-connections", po::value<std::string>()->value_name("N")->default_value("64"),
+         "WebSocket connections at once, of all bots and people: more are refused (503)")
         ("people", po::value<std::string>()->value_name("open|closed")->default_value("closed"),
          "people play from /play with the accounts the organiser made (arena person add), or, "
          "open, may also sign up there")

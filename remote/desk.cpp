@@ -41,6 +41,23 @@ void Desk::expect_no_more() {
     no_more_for_waiting();
 }
 
+void Desk::abandon(std::string_view token) {
+    known(token)->abandoned = true;
+    for (RemoteSeat* seat : seats_)
+        if (same_token(token, seat->token()))
+            seat->abandon();
+}
+
+bool Desk::abandoned(std::string_view token) const {
+    return std::any_of(known_.begin(), known_.end(), [&](const Known& entry) {
+        return entry.abandoned && same_token(token, entry.token);
+    });
+}
+
+void Desk::forget(std::string_view token) {
+    std::erase_if(known_, [&](const Known& entry) { return entry.token == token; });
+}
+
 int Desk::games_after(std::string_view token, const RemoteSeat* playing) const {
     int games = 0;
     for (const Known& entry : known_)

@@ -40,6 +40,14 @@ class Desk final : public Gate {
     // No more seats will be made for any token (the run stops): once its seats are closed, a
     // connection with one is told that its games are over.
     void expect_no_more();
+    // The player of `token` will not come to its seats again (an arena's connection that closed
+    // within its match comes back to the queue, not to them): each of its seats, open now or
+    // opened later, is left at once rather than waited for until the ready timeout.
+    void abandon(std::string_view token);
+    bool abandoned(std::string_view token) const;
+    // Nothing more of `token` is to come, nor asked about (an arena's match or check is over):
+    // the desk forgets it, so that what it knows does not grow with every match ever played.
+    void forget(std::string_view token);
 
     // What an upgrade gets: the seat, or that it waits (a session), or why not. Says nothing to
     // the owner: the connection's server tells refused() what it did refuse.
@@ -62,6 +70,7 @@ class Desk final : public Gate {
     struct Known {
         std::string token;
         int to_come = 0;  // games of it still to begin
+        bool abandoned = false;
     };
     Known* known(std::string_view token);
 

@@ -15,8 +15,12 @@ RemoteSeat::RemoteSeat(uv_loop_t* loop, Desk& desk, std::string token, Options o
       options_(options),
       grace_(loop,
              [this] {
-                 leave(fmt::format("its connection dropped and did not come back within {} ms",
-                                   options_.grace_ms));
+                 leave(abandoned_
+                           ? std::string("its connection closed in an earlier game of its match, "
+                                         "and no connection comes back to a match's seat")
+                           : fmt::format("its connection dropped and did not come back within "
+                                         "{} ms",
+                                         options_.grace_ms));
              }),
       pinger_(loop,
               [this] {
@@ -40,7 +44,18 @@ RemoteSeat::~RemoteSeat() {
 std::string RemoteSeat::open() {
     opened_ = true;
     desk_.opened(*this);  // a session waiting for its token takes it now
+    if (desk_.abandoned(token_))
+        abandon();
     return "";
+}
+
+void RemoteSeat::abandon() {
+    if (connections_ > 0)
+        return;  // a seat it took ends by its own drop
+    abandoned_ = true;
+    // From the loop: never inside open(), before its game has begun to listen.
+    if (opened_ && !left_ && !closing_)
+        grace_.start(0);
 }
 
 void RemoteSeat::continues() {

@@ -96,6 +96,8 @@ class RemoteSeat final : public Seat {
     // Its connection is gone, for `why`: dropped (it may come back within the grace), or
     // `closed` by its player, who has then left.
     void drop(std::string why, bool closed = false);
+    // Its player will not come (Desk::abandon): once open, and not taken, it is left at once.
+    void abandon();
 
   private:
     void note(std::string what);
@@ -111,6 +113,7 @@ class RemoteSeat final : public Seat {
     bool closing_ = false;  // its game is over for it: no connection may take it
     bool finished_ = false;
     bool left_ = false;
+    bool abandoned_ = false;        // its player will not come: left as soon as it opens
     bool kept_ = false;             // its game is over, its player still there
     bool session_ = false;          // its last connection stays for its player's games
     std::string sent_;              // every byte sent to its player in this game

@@ -378,7 +378,8 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
                 // it): where connections are let in, a handshake that never ended is refused.
                 if (static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_CLOSED_HTTP &&
                     server->content_.sockets && !server->destroying_)
-                    server->refuse(wsi, {408, "its request never came whole"});
+                    server->refuse(wsi,
+                                   {408, "its request never came whole", 0, "handshake-timeout"});
                 return static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_HTTP ? -1 : 0;
             }
             return server->on_http(wsi, reason, slot->session, static_cast<const char*>(in));
@@ -624,11 +625,12 @@ void Server::refuse(lws* wsi, const WebSocketService::Refusal& refusal) {
 int Server::on_upgrade(lws* wsi) {
     std::optional<WebSocketService::Refusal> refusal;
     if (!content_.sockets)
-        refusal = WebSocketService::Refusal{404, "no seat is taken here"};
+        refusal = WebSocketService::Refusal{404, "no seat is taken here", 0, "path"};
     else if (finishing_)
-        refusal = WebSocketService::Refusal{410, "the games are over: this server is closing"};
+        refusal = WebSocketService::Refusal{410, "the games are over: this server is closing", 0,
+                                            "closing"};
     else if (static_cast<int>(sockets_.size()) >= limits_.sockets)
-        refusal = WebSocketService::Refusal{503, "too many connections"};
+        refusal = WebSocketService::Refusal{503, "too many connections", 0, "connections-at-once"};
     else
         refusal = content_.sockets->check(LwsUpgrade(wsi));
     if (!refusal)
@@ -711,7 +713,8 @@ void Server::receive(lws* wsi, Socket& socket, std::string_view bytes) {
         return;
     socket.message_bytes += bytes.size();
     if (socket.message_bytes + lws_remaining_packet_payload(wsi) > limits_.frame_bytes) {
-        refuse(wsi, {1009, fmt::format("a message over {} bytes", limits_.frame_bytes)});
+        refuse(wsi, {1009, fmt::format("a message over {} bytes", limits_.frame_bytes), 0,
+                     "message-too-large"});
         socket.gone = true;
         socket.connection->gone(
             fmt::format("it sent a message over {} bytes", limits_.frame_bytes));

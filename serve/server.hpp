@@ -77,6 +77,7 @@ class Server {
         int sockets = 0;  // WebSocket connections open now
         int refused = 0;  // WebSocket connections refused
         int cut = 0;      // WebSocket connections still open when finish()'s grace ran out
+        std::size_t history_bytes = 0;  // the stream's events kept for reconnecting clients
     };
 
     // Listens on `address`; why not, if it cannot.
@@ -95,7 +96,11 @@ class Server {
     // after `grace_ms`, closes them and stops listening (`done` then): the loop then runs out
     // once it has closed them, and the server is destroyed after it has.
     void finish(std::uint64_t grace_ms, std::function<void()> done);
-    Counts counts() const { return counts_; }
+    Counts counts() const {
+        Counts counts = counts_;
+        counts.history_bytes = stream_.kept_bytes();
+        return counts;
+    }
 
     struct Session;  // one HTTP connection's
     struct Socket;   // one WebSocket connection's

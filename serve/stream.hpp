@@ -44,6 +44,8 @@ class Stream {
     // kept; nullopt when some are not (or the id is not one of this stream's): the client needs
     // a snapshot.
     std::optional<std::vector<const Event*>> since(std::uint64_t last_seen) const;
+    // The bytes of the events kept (at most history_bytes, but for the newest event).
+    std::size_t kept_bytes() const { return kept_bytes_; }
 
   private:
     std::uint64_t first_id_;

@@ -44,6 +44,9 @@ class WebSocketService {
         int status = 403;  // an HTTP status; or, once open, a close code (1009: too large)
         std::string why;
         int retry_after_s = 0;  // the seconds to wait before trying again (Retry-After), or 0
+        // What kind of refusal, in a word or two ("wrong-token", "handshake-timeout"): how an
+        // operator counts them. "" where the service names none (counted by its status).
+        std::string kind = {};
     };
     // The upgrade request as the service reads it.
     class Upgrade {

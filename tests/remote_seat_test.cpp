@@ -223,6 +223,47 @@ TEST_CASE(
     loop.run();
 }
 
+TEST_CASE("remote: an abandoned token's seats are left at once, open or opened later; a seat it "
+          "took ends by its own drop; a forgotten token is known no more",
+          "[remote]") {
+    EventLoop loop;
+    Desk desk;
+    // A long grace and no ready timeout here: only the abandonment can end these seats soon.
+    Told taken_told, open_told, later_told;
+    RemoteSeat taken(loop.get(), desk, token, {60'000, 1000});
+    taken.attach(events_into(taken_told));
+    taken.open();
+    FakeLink link;
+    taken.join(link, 0);
+    taken.drop("the connection closed");
+    RemoteSeat open(loop.get(), desk, token, {60'000, 1000});
+    open.attach(events_into(open_told));
+    open.open();
+    CHECK_FALSE(desk.abandoned(token));
+    desk.abandon(token);
+    CHECK(desk.abandoned(token));
+    RemoteSeat later(loop.get(), desk, token, {60'000, 1000});
+    later.attach(events_into(later_told));
+    later.open();
+    Timer stop(loop.get(), [&] {
+        taken.close(0, 0);
+        open.close(0, 0);
+        later.close(0, 0);
+    });
+    stop.start(100);
+    loop.run();
+    const std::string abandoned =
+        "its connection closed in an earlier game of its match, and no connection comes back to "
+        "a match's seat";
+    CHECK(open_told.left == abandoned);
+    CHECK(later_told.left == abandoned);
+    CHECK(taken_told.left.empty());  // its own grace (a minute) had not run out
+    // Another token is not abandoned; a forgotten one is not known at all.
+    CHECK_FALSE(desk.abandoned("Zbcdefghijklmnop_0123-xyz"));
+    desk.forget(token);
+    CHECK_FALSE(desk.abandoned(token));
+}
+
 TEST_CASE("remote: a dropped connection comes back within the grace and is sent what it missed",
           "[remote]") {
     EventLoop loop;
