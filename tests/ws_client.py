@@ -34,6 +34,20 @@ def handshake_bytes(host, port, path, origin=None, extra=()):
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def frame(opcode, data):
+    """A client's frame of `data` (bytes), masked as RFC 6455 requires of clients."""
+    header = bytes([0x80 | opcode])
+    mask = os.urandom(4)
+    n = len(data)
+    if n < 126:
+        header += bytes([0x80 | n])
+    elif n < 65536:
+        header += bytes([0x80 | 126]) + struct.pack(">H", n)
+    else:
+        header += bytes([0x80 | 127]) + struct.pack(">Q", n)
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
 class Client:
     """One connection to a seat. connect() raises Refused with the host's status."""
 
@@ -73,17 +87,7 @@ class Client:
     def send(self, data, opcode=1):
         if isinstance(data, str):
             data = data.encode()
-        header = bytes([0x80 | opcode])
-        mask = os.urandom(4)
-        n = len(data)
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n < 65536:
-            header += bytes([0x80 | 126]) + struct.pack(">H", n)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack(">Q", n)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-        self.sock.sendall(header + mask + masked)
+        self.sock.sendall(frame(opcode, data))
 
     def _read(self, n):
         while len(self.pending) < n:

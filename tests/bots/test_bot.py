@@ -152,6 +152,14 @@ elif mode == "close-stdout":
 elif mode == "crash":
     first_hand()
     os.kill(os.getpid(), signal.SIGSEGV)
+elif mode == "crash-mid-game":  # peels a few times as tiles come, then crashes
+    first_hand()
+    peel()
+    for _ in range(3):
+        if not receive() or not drain():
+            sys.exit(0)
+        peel()
+    os.kill(os.getpid(), signal.SIGSEGV)
 elif mode == "exit":
     first_hand()
     sys.exit(3)
