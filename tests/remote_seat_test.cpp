@@ -223,9 +223,10 @@ TEST_CASE(
     loop.run();
 }
 
-TEST_CASE("remote: an abandoned token's seats are left at once, open or opened later; a seat it "
-          "took ends by its own drop; a forgotten token is known no more",
-          "[remote]") {
+TEST_CASE(
+    "remote: an abandoned token's seats are left at once, open or opened later; a seat it "
+    "took ends by its own drop; a forgotten token is known no more",
+    "[remote]") {
     EventLoop loop;
     Desk desk;
     // A long grace and no ready timeout here: only the abandonment can end these seats soon.
