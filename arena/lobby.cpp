@@ -322,7 +322,7 @@ void Lobby::seat_at(const Queued& queued, const std::string& seat_token, int gam
 }
 
 void Lobby::check_over(const std::string& seat_token, bool passed, const std::string& why) {
-    desk_.forget(seat_token);
+    desk_.forget_token(seat_token);
     const auto playing = std::find_if(playing_.begin(), playing_.end(), [&](const auto& p) {
         return p.second.seat_token == seat_token;
     });
@@ -357,7 +357,7 @@ void Lobby::forget(Sitter& sitter) {
 
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
     for (const std::string& token : seat_tokens)
-        desk_.forget(token);
+        desk_.forget_token(token);
     std::vector<Queued> back;
     std::erase_if(playing_, [&](const auto& entry) {
         const auto& [sitter, playing] = entry;

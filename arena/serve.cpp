@@ -630,7 +630,7 @@ void Arena::record(MatchPlay& match) {
         // The database could not be written: a match not rated is voided as soon as it can be
         // (or by the next start, if this arena stops first).
         note("match {} could not be recorded: {}", id, escape_for_terminal(e.what()));
-        store_failing_ = true;
+        store_failed(e.what());
         if (!recorded)
             unrecorded_.push_back(id);
     }

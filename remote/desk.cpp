@@ -54,7 +54,7 @@ bool Desk::abandoned(std::string_view token) const {
     });
 }
 
-void Desk::forget(std::string_view token) {
+void Desk::forget_token(std::string_view token) {
     std::erase_if(known_, [&](const Known& entry) { return entry.token == token; });
 }
 

@@ -47,7 +47,7 @@ class Desk final : public Gate {
     bool abandoned(std::string_view token) const;
     // Nothing more of `token` is to come, nor asked about (an arena's match or check is over):
     // the desk forgets it, so that what it knows does not grow with every match ever played.
-    void forget(std::string_view token);
+    void forget_token(std::string_view token);
 
     // What an upgrade gets: the seat, or that it waits (a session), or why not. Says nothing to
     // the owner: the connection's server tells refused() what it did refuse.

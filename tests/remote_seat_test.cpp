@@ -261,7 +261,7 @@ TEST_CASE(
     CHECK(taken_told.left.empty());  // its own grace (a minute) had not run out
     // Another token is not abandoned; a forgotten one is not known at all.
     CHECK_FALSE(desk.abandoned("Zbcdefghijklmnop_0123-xyz"));
-    desk.forget(token);
+    desk.forget_token(token);
     CHECK_FALSE(desk.abandoned(token));
 }
 
