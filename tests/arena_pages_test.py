@@ -133,6 +133,17 @@ def stop(process):
         process.wait()
 
 
+def retire(process):
+    """r1 leaves between two matches, as the organiser's disable lets it (and is enabled again for
+    later): its last match is played out. A bot stopped mid-match leaves the rest of it at once,
+    a match with nothing on its boards, which /live would replay as the match just over."""
+    run("bot", "disable", "r1")
+    served.send_signal(signal.SIGHUP)
+    process.wait(timeout=240)  # told there are no more games once its match is over
+    run("bot", "enable", "r1")
+    served.send_signal(signal.SIGHUP)
+
+
 def matches_of(name, person=False):
     account = api(("/api/people/" if person else "/api/bots/") + name)
     return sum(v["matches_played"] for v in account["versions"])
@@ -235,7 +246,7 @@ try:
     wait_until(lambda: len(api("/api/bots/r1")["versions"]) == 2
                and api("/api/bots/r1")["versions"][1]["matches_played"] >= 2, 240,
                "r1 (v2) played no 2 matches")
-    stop(r1)  # from here on, only the person plays
+    retire(r1)  # from here on, only the person plays
     bot = api("/api/bots/r1")
     browser.open("http://127.0.0.1:%d/bots/r1" % port)
     wait_page(lambda: page("window.ratingChart && document.body.dataset.drawn ? 1 : 0"), 30,
@@ -280,7 +291,9 @@ try:
         check(laid > 0, "no tile on the replay's boards at its end")
 
     # ---- /live: the rule, and the boards of the match just over moving ----
-    browser.open("http://127.0.0.1:%d/live" % port)
+    # At the games' own pace (?speed=1): a replay at 8x of a match of a few seconds is over
+    # before a look can see it move.
+    browser.open("http://127.0.0.1:%d/live?speed=1" % port)
     wait_page(lambda: text("rule").startswith(
         "A match is shown once every rotation"), 30, "the rule is not said")
     seen_boards = set()

@@ -224,8 +224,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "remote: an abandoned token's seats are left at once, open or opened later; a seat it "
-    "took ends by its own drop; a forgotten token is known no more",
+    "remote: an abandoned token's seats are left at once, open or opened later, a seat it "
+    "took ends by its own drop, and a forgotten token is known no more",
     "[remote]") {
     EventLoop loop;
     Desk desk;

@@ -8,7 +8,10 @@
 "use strict";
 (function () {
   const { el } = arena;
-  const SPEED = 8;          // the replay's pace against the games' own
+  // The replay's pace against the games' own: 8, or ?speed=N (from 0.25 to 64: 1 watches a
+  // match as it was played).
+  const asked = Number(new URLSearchParams(location.search).get("speed"));
+  const SPEED = asked >= 0.25 && asked <= 64 ? asked : 8;
   const STEP_MS = 100;      // how often the replay moves on
   let shown = null;         // the match being replayed: {id, games: [{boards, records, next, t0}], start}
   let next = null;          // the id of the match to replay once this one is done
