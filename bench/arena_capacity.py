@@ -32,7 +32,6 @@ import re
 import resource
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -150,7 +149,7 @@ def main():
     args = parser.parse_args()
     if args.quick:
         args.levels, args.seconds = "1,10", 3
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     folder = tempfile.mkdtemp(prefix="arena-capacity-")
     # The baseline's server: a process of its own, as the arena is.
