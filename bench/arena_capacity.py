@@ -39,25 +39,13 @@ import threading
 import time
 
 import arena_load
+from arena_bench import cpu_seconds, words
+from remote_bench import percentile
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
-
-
-def cpu_seconds(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def quantile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 def level(build, folder, n, seconds, think, echo_port):
     db = os.path.join(folder, "capacity-%d.db" % n)
-    words = os.path.join(folder, "words.txt")
     exe = os.path.join(build, "arena")
     tokens = {}
     for role in ("peel", "sit"):
@@ -72,7 +60,8 @@ def level(build, folder, n, seconds, think, echo_port):
     server = subprocess.Popen(
         [exe, "serve", "--db", db, "--listen", "127.0.0.1:0", "--max-players", "2",
          "--max-wait", "1", "--concurrency", str(n), "--connections-per-bot", "1",
-         "--connections-a-minute", "1000", "--max-connections", str(2 * n + 16), "--dict", words,
+         "--connections-a-minute", "1000", "--max-connections", str(2 * n + 16), "--dict",
+         os.path.join(folder, "words.txt"),
          "--game-timeout", "600", "--no-sandbox", "--unfair-per-process-limits"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     said = []
@@ -127,12 +116,14 @@ def level(build, folder, n, seconds, think, echo_port):
     except subprocess.TimeoutExpired:
         server.kill()
     loop.call_soon_threadsafe(loop.stop)
+    if not peels or not pings:
+        sys.exit("arena_capacity: no round trip timed at %d matches (%d peels, %d echoes)" % (
+            n, len(peels), len(pings)))
     wall = t1 - t0
     done = g1 - g0
     return {
-        "n": n, "peels": len(peels), "pings": len(pings),
-        "peel_p50": quantile(peels, 0.5), "peel_p99": quantile(peels, 0.99),
-        "echo_p50": quantile(pings, 0.5), "echo_p99": quantile(pings, 0.99),
+        "peel_p50": percentile(peels, 50), "peel_p99": percentile(peels, 99),
+        "echo_p50": percentile(pings, 50), "echo_p99": percentile(pings, 99),
         "games": done, "games_s": done / wall,
         "arena_cpu_game": (c1 - c0) / done if done else float("nan"),
         "arena_share": (c1 - c0) / wall, "load_share": (m1 - m0) / wall,
@@ -158,16 +149,13 @@ def main():
                             stdout=subprocess.PIPE, text=True)
     echo_port = int(echo.stdout.readline())
     try:
-        with open(TWO_LETTERS) as two, open(os.path.join(folder, "words.txt"), "w") as out:
-            out.write(two.read() + "cat\ncats\n")
+        words(folder)
         print("| matches at once | peel round trip p50 / p99 | echo round trip p50 / p99 "
               "(baseline) | peel / echo at p50, p99 | games a second | the arena's CPU a game | "
               "the arena's share of a core | the load generator's |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for n in (int(x) for x in args.levels.split(",")):
             r = level(args.build, folder, n, args.seconds, args.think, echo_port)
-            if not r["peels"] or not r["pings"]:
-                sys.exit("arena_capacity: no round trip timed at %d matches: %s" % (n, r))
             print("| %d | %.2f / %.2f ms | %.2f / %.2f ms | %.2fx, %.2fx | %.1f | %.2f ms | "
                   "%.0f%% | %.0f%% |" % (
                       n, 1000 * r["peel_p50"], 1000 * r["peel_p99"], 1000 * r["echo_p50"],

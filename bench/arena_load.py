@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "tests", "bots"))
 from staircase import staircase  # noqa: E402
-from ws_client import frame  # noqa: E402
+from ws_client import frame, handshake_bytes  # noqa: E402
 
 TEXT, BINARY, CLOSE, PING, PONG = 0x1, 0x2, 0x8, 0x9, 0xA
 
@@ -43,11 +43,7 @@ async def upgrade(port, path, headers=(), source=None, timeout=10):
     local = (source, 0) if source else None
     reader, writer = await asyncio.wait_for(
         asyncio.open_connection("127.0.0.1", port, local_addr=local), timeout)
-    key = base64.b64encode(os.urandom(16)).decode()
-    lines = ["GET %s HTTP/1.1" % path, "Host: 127.0.0.1:%d" % port, "Upgrade: websocket",
-             "Connection: Upgrade", "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13",
-             *headers]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    writer.write(handshake_bytes("127.0.0.1", port, path, extra=headers))
     try:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
     except (asyncio.IncompleteReadError, asyncio.TimeoutError, OSError):
