@@ -58,9 +58,9 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import arena_load
+from arena_bench import words
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
 TEST_BOT = os.path.join(SOURCE, "tests", "bots", "test_bot.py")
 V004_BOT = os.path.join(SOURCE, "tests", "bots", "v004_bot.py")
 HOSTILE_MODES = ["crash-mid-game", "flood-stdout", "never-read", "garbage", "ignore-term",
@@ -95,9 +95,7 @@ class Run:
         self.mounted = True
         self.db = os.path.join(self.data, "arena.db")
         self.logs = os.path.join(self.data, "logs")
-        self.words = os.path.join(self.work, "words.txt")
-        with open(TWO_LETTERS) as two, open(self.words, "w") as out:
-            out.write(two.read() + "cat\ncats\n")
+        self.words = words(self.work)
         # The run's players are found by a tag in their command lines (which the bots ignore;
         # not a path, which the sandbox would take for a file of the player's own).
         self.tag = os.path.basename(self.work)
@@ -481,7 +479,7 @@ def main():
     filled = []
     deadline = began + (900 if args.quick else 4 * 3600)
     last_games, last_progress = 0, time.monotonic()
-    quiet_from = None
+    quiet_from, quiet_samples = None, 0
     stormed = kills_done_at = 0
     while True:
         games = games_rated(run.db)
@@ -491,16 +489,19 @@ def main():
             last_games, last_progress = games, time.monotonic()
         pending = kills or attacks_at or storm_at or not filled or filled == [None] or \
             not all(a.done() for a in attacks)
-        # A quiet quarter after the last fault: the last fifth of the samples holds none.
+        # A quiet quarter after the last fault, and 30 quiet samples (15 s) at least: the last
+        # fifth of the samples holds no fault.
         if not pending and quiet_from is None:
             quiet_from = games
-        if games >= args.games and not pending and games - quiet_from >= args.games // 4:
+        if games >= args.games and not pending and games - quiet_from >= args.games // 4 and \
+                quiet_samples >= 30:
             break
         if time.monotonic() > deadline or time.monotonic() - last_progress > 120:
             check(False, "games went on being rated (%d of %d; the arena said last:\n%s)" % (
                 games, args.games, "".join(arena.lines[-30:])))
             break
-        if kills and games >= kills[0]:
+        # Never while the disk is full: the arena is to live through it as one process.
+        if kills and games >= kills[0] and filled != [None]:
             kills.pop(0)
             arena.kill()
             killed += 1
@@ -537,6 +538,7 @@ def main():
             server = arena.server()
             busy = filled == [None] or not all(a.done() for a in attacks) or \
                 time.monotonic() - stormed < 10
+            quiet_samples += quiet_from is not None and not busy
             samples.append({"life": len(arena.lives), "games": games, "busy": busy,
                             "rss": server["rss_bytes"], "fds": server["descriptors"],
                             "history": server["stream_history_bytes"],
