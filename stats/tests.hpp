@@ -30,14 +30,13 @@ struct ChiSquare {
 // Pearson's test that the counts come from equal shares (seats worth the same).
 ChiSquare chi_square_uniform(std::span<const std::uint64_t> counts);
 
-// P(X >= x) for X chi-square distributed with `df` degrees of freedom (df >= 1), in closed form.
+// P(X >= x) for X chi-square distributed with `df` degrees of freedom (df >= 1): Boost.Math's.
 double chi_square_survival(double x, int df);
 
-// P(T <= t) for T Student-t distributed with `df` degrees of freedom (df >= 1), in closed form
-// (a finite series in the cosine of atan(t / sqrt(df))).
+// P(T <= t) for T Student-t distributed with `df` degrees of freedom (df >= 1): Boost.Math's.
 double student_t_cdf(double t, int df);
 
-// The t with student_t_cdf(t, df) = p, for 0 < p < 1 (bisection on the distribution).
+// The t with student_t_cdf(t, df) = p, for 0 < p < 1: Boost.Math's.
 double student_t_quantile(double p, int df);
 
 }  // namespace bg::stats
