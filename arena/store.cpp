@@ -1,9 +1,7 @@
 #include "arena/store.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +14,7 @@
 
 #include "core/text.hpp"
 #include "remote/token.hpp"
+#include "sqlite/schema_file.hpp"
 
 namespace bg::arena {
 
@@ -155,33 +154,39 @@ const char* const bot_columns =
 const char* const entry_columns =
     "id, bot_id, label, mu, sigma, matches, created, checked, check_failed";
 
-// Version 1 to 2: the check's columns; an entry that has played was let play unchecked, and
-// stays let.
-void upgrade_from_1(SQLite::Database& db) {
-    SQLite::Transaction transaction(db);
-    db.exec("ALTER TABLE entries ADD COLUMN checked TEXT");
-    db.exec("ALTER TABLE entries ADD COLUMN check_failed TEXT");
-    db.exec("UPDATE entries SET checked = created WHERE matches > 0");
-    db.exec("PRAGMA user_version = 2");
-    transaction.commit();
+// Brings a database of schema `from` to this version (in the transaction sqlite::open runs it
+// in): 1 to 2, the check's columns (an entry that has played was let play unchecked, and stays
+// let); 2 to 3, people's accounts (every account there is a bot's); 3 to 4, when a bot was
+// paused (unknown for one paused before) and the referee's peel counts of each game (none for a
+// game stored before).
+void upgrade(SQLite::Database& db, int from) {
+    if (from < 2) {
+        db.exec("ALTER TABLE entries ADD COLUMN checked TEXT");
+        db.exec("ALTER TABLE entries ADD COLUMN check_failed TEXT");
+        db.exec("UPDATE entries SET checked = created WHERE matches > 0");
+    }
+    if (from < 3)
+        db.exec("ALTER TABLE bots ADD COLUMN person INTEGER NOT NULL DEFAULT 0");
+    if (from < 4) {
+        db.exec("ALTER TABLE bots ADD COLUMN paused_at TEXT");
+        db.exec("ALTER TABLE games ADD COLUMN counts TEXT");
+    }
 }
 
-// Version 2 to 3: people's accounts; every account there is a bot's.
-void upgrade_from_2(SQLite::Database& db) {
-    SQLite::Transaction transaction(db);
-    db.exec("ALTER TABLE bots ADD COLUMN person INTEGER NOT NULL DEFAULT 0");
-    db.exec("PRAGMA user_version = 3");
-    transaction.commit();
-}
-
-// Version 3 to 4: when a bot was paused (unknown for one paused before), and the referee's peel
-// counts of each game (none for a game stored before).
-void upgrade_from_3(SQLite::Database& db) {
-    SQLite::Transaction transaction(db);
-    db.exec("ALTER TABLE bots ADD COLUMN paused_at TEXT");
-    db.exec("ALTER TABLE games ADD COLUMN counts TEXT");
-    db.exec("PRAGMA user_version = 4");
-    transaction.commit();
+// The file an arena is kept in (sqlite/schema_file.hpp).
+sqlite::Kind file_kind() {
+    sqlite::Kind kind;
+    kind.name = "arena database";
+    kind.a_kind = "an arena's database";
+    kind.owners = "an arena's";
+    kind.holds = "an arena";
+    kind.how_to_make = " (add a bot to make it: arena bot add)";
+    kind.application_id = application_id;
+    kind.oldest_version = 1;
+    kind.version = schema_version;
+    kind.schema = schema();
+    kind.upgrade = upgrade;
+    return kind;
 }
 
 // A game's referee counts as the games table holds them: one object a seat, or null where the
@@ -214,41 +219,6 @@ StoredGame game_from(SQLite::Statement& q) {
     return g;
 }
 
-void configure(SQLite::Database& db) {
-    db.exec("PRAGMA foreign_keys = ON");
-    db.exec("PRAGMA busy_timeout = 10000");
-}
-
-std::variant<std::unique_ptr<SQLite::Database>, std::string> create_file(
-    const std::string& path, const stats::WengLin& model) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return fmt::format("cannot create the arena database {}: {}", escape_for_terminal(path),
-                           std::strerror(errno));
-    ::close(fd);
-    try {
-        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
-        configure(*db);
-        db->exec("PRAGMA journal_mode = WAL");
-        SQLite::Transaction transaction(*db);
-        db->exec(fmt::format("PRAGMA application_id = {}", application_id));
-        db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
-        db->exec(schema());
-        SQLite::Statement insert(*db, fmt::format("INSERT INTO arena (id, created, rating, "
-                                                  "matchmaker) VALUES (1, {}, ?, ?)",
-                                                  now_sql));
-        insert.bind(1, to_json(model).dump());
-        insert.bind(2, to_json(MatchmakerConfig{}).dump());
-        insert.exec();
-        transaction.commit();
-        return db;
-    } catch (const std::exception& e) {
-        std::remove(path.c_str());
-        return fmt::format("cannot create the arena database {}: {}", escape_for_terminal(path),
-                           e.what());
-    }
-}
-
 }  // namespace
 
 bool valid_name(const std::string& name) {
@@ -271,41 +241,22 @@ std::string token_hash(const std::string& token) {
 
 std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string& path, bool create,
                                                               const stats::WengLin& model) {
-    struct stat status {};
-    std::unique_ptr<SQLite::Database> db;
-    if (::stat(path.c_str(), &status) != 0) {
-        if (errno != ENOENT || !create)
-            return fmt::format("cannot open the arena database {}: {}{}", escape_for_terminal(path),
-                               std::strerror(errno),
-                               errno == ENOENT ? " (add a bot to make it: arena bot add)" : "");
-        auto made = create_file(path, model);
-        if (auto* error = std::get_if<std::string>(&made))
-            return *error;
-        db = std::move(std::get<std::unique_ptr<SQLite::Database>>(made));
-    }
+    sqlite::Opened opened = std::string();
+    if (struct stat status{}; create && ::stat(path.c_str(), &status) != 0 && errno == ENOENT)
+        opened = sqlite::create(path, file_kind(), 0600, [&](SQLite::Database& db) {
+            SQLite::Statement insert(db, fmt::format("INSERT INTO arena (id, created, rating, "
+                                                     "matchmaker) VALUES (1, {}, ?, ?)",
+                                                     now_sql));
+            insert.bind(1, to_json(model).dump());
+            insert.bind(2, to_json(MatchmakerConfig{}).dump());
+            insert.exec();
+        });
+    else
+        opened = sqlite::open(path, file_kind(), sqlite::Access::write);
+    if (auto* error = std::get_if<std::string>(&opened))
+        return *error;
+    auto& db = std::get<std::unique_ptr<SQLite::Database>>(opened);
     try {
-        if (!db) {
-            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
-            configure(*db);
-        }
-        if (db->execAndGet("PRAGMA application_id").getInt() != application_id)
-            return fmt::format("{} is not an arena's database", escape_for_terminal(path));
-        int version = db->execAndGet("PRAGMA user_version").getInt();
-        if (version == 1) {
-            upgrade_from_1(*db);
-            version = 2;
-        }
-        if (version == 2) {
-            upgrade_from_2(*db);
-            version = 3;
-        }
-        if (version == 3) {
-            upgrade_from_3(*db);
-            version = 4;
-        }
-        if (version != schema_version)
-            return fmt::format("{} holds an arena of schema version {}; this program reads {}",
-                               escape_for_terminal(path), version, schema_version);
         db->exec("PRAGMA synchronous = FULL");
         std::unique_ptr<Store> store(new Store(std::move(db)));
         store->model_ = model_from(nlohmann::json::parse(

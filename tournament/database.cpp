@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "sqlite/schema_file.hpp"
 
 namespace bg::tournament {
 
@@ -313,17 +313,25 @@ void upgrade(SQLite::Database& db, int version) {
     for (const auto& column : seat_columns)
         if (column.since > version)
             db.exec(fmt::format("ALTER TABLE seats ADD COLUMN {} {}", column.name, column.type));
-    db.exec(fmt::format("PRAGMA user_version = {}", schema_version));
 }
 
-void configure(SQLite::Database& db) {
-    db.exec("PRAGMA foreign_keys = ON");
-    // Readers (standings, games) wait for a moment rather than fail while a result is written.
-    db.exec("PRAGMA busy_timeout = 10000");
-}
-
-std::string shown(const std::string& path) {
-    return escape_for_terminal(path);
+// The file a tournament is kept in (sqlite/schema_file.hpp).
+sqlite::Kind file_kind(const std::string& path) {
+    sqlite::Kind kind;
+    kind.name = "database";
+    kind.a_kind = "a tournament database";
+    kind.owners = "a tournament's";
+    kind.holds = "a tournament";
+    kind.how_to_make = " (start a tournament with 'tournament run')";
+    const std::string shown = escape_for_terminal(path);
+    kind.exists_hint = fmt::format(
+        "resume its tournament with 'tournament resume --db {}', or give a new file", shown);
+    kind.application_id = application_id;
+    kind.oldest_version = oldest_schema_version;
+    kind.version = schema_version;
+    kind.schema = schema();
+    kind.upgrade = upgrade;
+    return kind;
 }
 
 }  // namespace
@@ -400,87 +408,38 @@ void write_schedule(SQLite::Database& db, const TournamentSpec& spec) {
 
 std::variant<std::unique_ptr<Database>, std::string> Database::create(const std::string& path,
                                                                       const TournamentSpec& spec) {
-    // The file is made here, exclusively: an existing file (a tournament, or anything else) is
-    // never written over.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            return fmt::format(
-                "{} already exists: resume its tournament with 'tournament resume --db {}', or "
-                "give a new file",
-                shown(path), shown(path));
-        return fmt::format("cannot create the database {}: {}", shown(path), std::strerror(errno));
-    }
-    ::close(fd);
-    try {
-        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
-        // First the wait for a reader that has the new file open (a script watching for the
-        // tournament to appear): switching to WAL takes the file for a moment.
-        configure(*db);
-        // WAL: readers see the last committed game while the runner writes; FULL: the schedule
-        // survives a power loss (and each result, below).
-        db->exec("PRAGMA journal_mode = WAL");
-        db->exec("PRAGMA synchronous = FULL");
-        SQLite::Transaction transaction(*db);
-        db->exec(fmt::format("PRAGMA application_id = {}", application_id));
-        db->exec(fmt::format("PRAGMA user_version = {}", schema_version));
-        db->exec(schema());
-        write_schedule(*db, spec);
-        transaction.commit();
-        db->exec("PRAGMA synchronous = NORMAL");
-        std::unique_ptr<Database> database(new Database(std::move(db), path));
-        database->spec_ = spec;
-        return database;
-    } catch (const std::exception& e) {
-        std::remove(path.c_str());
-        return fmt::format("cannot create the database {}: {}", shown(path), e.what());
-    }
+    // FULL as it is made: the schedule survives a power loss (and each result: record_done).
+    auto made = sqlite::create(path, file_kind(path), 0644,
+                               [&](SQLite::Database& db) { write_schedule(db, spec); });
+    if (auto* error = std::get_if<std::string>(&made))
+        return *error;
+    auto& db = std::get<std::unique_ptr<SQLite::Database>>(made);
+    db->exec("PRAGMA synchronous = NORMAL");
+    std::unique_ptr<Database> database(new Database(std::move(db), path));
+    database->spec_ = spec;
+    return database;
 }
 
 std::variant<std::unique_ptr<Database>, std::string> Database::open(const std::string& path,
                                                                     Access access) {
-    struct stat status {};
-    if (::stat(path.c_str(), &status) != 0)
-        return fmt::format("cannot open the database {}: {}{}", shown(path), std::strerror(errno),
-                           errno == ENOENT ? " (start a tournament with 'tournament run')" : "");
-    if (!S_ISREG(status.st_mode))
-        return fmt::format("{} is not a tournament database: not a file", shown(path));
+    sqlite::Schema schema;
+    auto opened = sqlite::open(
+        path, file_kind(path),
+        access == Access::write ? sqlite::Access::write : sqlite::Access::read, &schema);
+    if (auto* error = std::get_if<std::string>(&opened))
+        return *error;
+    auto& db = std::get<std::unique_ptr<SQLite::Database>>(opened);
     try {
-        // A reader opens the file for writing too where it may, only to leave no WAL files
-        // behind when it closes (a read-only connection cannot remove them), and writes nothing.
-        std::unique_ptr<SQLite::Database> db;
-        try {
-            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE);
-        } catch (const SQLite::Exception&) {
-            if (access == Access::write)
-                throw;
-            db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
-        }
-        if (access == Access::read)
-            db->exec("PRAGMA query_only = ON");
-        configure(*db);
-        const int id = db->execAndGet("PRAGMA application_id").getInt();
-        const int version = db->execAndGet("PRAGMA user_version").getInt();
-        if (id != application_id)
-            return fmt::format("{} is an SQLite database, but not a tournament's", shown(path));
-        if (version < oldest_schema_version || version > schema_version)
-            return fmt::format(
-                "{} holds a tournament of schema version {}; this program reads versions {} to {}",
-                shown(path), version, oldest_schema_version, schema_version);
-        if (access == Access::write && version < schema_version) {
-            SQLite::Transaction transaction(*db);
-            upgrade(*db, version);
-            transaction.commit();
-        }
         if (access == Access::write)
             db->exec("PRAGMA synchronous = NORMAL");
         std::unique_ptr<Database> database(new Database(std::move(db), path));
-        database->version_ = access == Access::write ? schema_version : version;
+        database->version_ = schema.version;
         if (auto error = database->load_spec())
-            return fmt::format("{}: {}", shown(path), *error);
+            return fmt::format("{}: {}", escape_for_terminal(path), *error);
         return database;
     } catch (const SQLite::Exception& e) {
-        return fmt::format("{} is not a tournament database: {}", shown(path), e.what());
+        return fmt::format("{} is not a tournament database: {}", escape_for_terminal(path),
+                           e.what());
     }
 }
 
@@ -502,15 +461,16 @@ std::optional<std::string> Database::lock_for_running() {
         return std::nullopt;
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return fmt::format("cannot open {}: {}", shown(path_), std::strerror(errno));
+        return fmt::format("cannot open {}: {}", escape_for_terminal(path_), std::strerror(errno));
     // flock, not SQLite's own fcntl locks (which it takes and drops by itself): the lock lasts as
     // long as the runner, and goes with it however it ends.
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         const int error = errno;
         ::close(fd);
-        return error == EWOULDBLOCK
-                   ? fmt::format("another tournament runner is playing {} now", shown(path_))
-                   : fmt::format("cannot lock {}: {}", shown(path_), std::strerror(error));
+        return error == EWOULDBLOCK ? fmt::format("another tournament runner is playing {} now",
+                                                  escape_for_terminal(path_))
+                                    : fmt::format("cannot lock {}: {}", escape_for_terminal(path_),
+                                                  std::strerror(error));
     }
     lock_fd_ = fd;
     return std::nullopt;
