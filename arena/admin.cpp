@@ -22,13 +22,13 @@ std::optional<Bot> named_bot(Store& store, const std::string& name, bool person)
     auto bot = store.bot(name);
     const char* const kind = person ? "person" : "bot";
     if (bot && bot->person != person) {
-        say("arena: {} is a {}, not a {} (arena {} ...)\n", escape_for_terminal(name),
-            bot->person ? "person" : "bot", kind, bot->person ? "person" : "bot");
+        log::error("{} is a {}, not a {} (arena {} ...)", escape_for_terminal(name),
+                   bot->person ? "person" : "bot", kind, bot->person ? "person" : "bot");
         return std::nullopt;
     }
     if (!bot || bot->state == "removed")
-        say("arena: there is no {} named {}{}\n", kind, escape_for_terminal(name),
-            bot ? " (removed)" : "");
+        log::error("there is no {} named {}{}", kind, escape_for_terminal(name),
+                   bot ? " (removed)" : "");
     return bot && bot->state != "removed" ? bot : std::nullopt;
 }
 
@@ -65,15 +65,15 @@ int bot_add(Store& store, const std::string& name, const std::string& owner,
     try {
         const std::string token = store.add_bot(name, owner, command, anchor);
         if (command) {  // the arena starts it: no token lets anyone in as it
-            say("arena: added house bot {}{}\n", name,
-                anchor ? fmt::format(", the anchor at {}", *anchor) : "");
+            log::info("added house bot {}{}", name,
+                      anchor ? fmt::format(", the anchor at {}", *anchor) : "");
             return exit_done;
         }
-        say("arena: added remote bot {}; its token (shown once, kept only as a hash):\n", name);
+        log::info("added remote bot {}; its token (shown once, kept only as a hash):", name);
         out.write(token + "\n");
         return exit_done;
     } catch (const std::invalid_argument& e) {
-        say("arena: {}\n", e.what());
+        log::error("{}", e.what());
         return exit_usage;
     }
 }
@@ -81,13 +81,14 @@ int bot_add(Store& store, const std::string& name, const std::string& owner,
 int person_add(Store& store, const std::string& name) {
     try {
         const std::string code = store.add_person(name);
-        say("arena: added person {}; the code to sign in with at /play (shown once, kept only "
-            "as a hash):\n",
+        log::info(
+            "added person {}; the code to sign in with at /play (shown once, kept only "
+            "as a hash):",
             name);
         out.write(code + "\n");
         return exit_done;
     } catch (const std::invalid_argument& e) {
-        say("arena: {}\n", e.what());
+        log::error("{}", e.what());
         return exit_usage;
     }
 }
@@ -118,8 +119,8 @@ int bot_change(Store& store, const std::string& what, const std::string& name, b
         return exit_usage;
     if (what == "rotate-token" || what == "rotate-code") {
         const std::string token = store.rotate_token(bot->id);
-        say("arena: {} has a new {} (its old one no longer connects):\n", name,
-            people ? "code" : "token");
+        log::info("{} has a new {} (its old one no longer connects):", name,
+                  people ? "code" : "token");
         out.write(token + "\n");
         return exit_done;
     }
@@ -129,9 +130,9 @@ int bot_change(Store& store, const std::string& what, const std::string& name, b
     store.set_state(bot->id, state);
     if (what == "enable")
         store.set_paused(bot->id, "");  // a paused bot plays again
-    say("arena: {} is {}{}{}\n", name, state,
-        state == "removed" ? " (its matches stay in the archive)" : "",
-        state == "active" ? " (a running arena reads it at SIGHUP or when it connects)" : "");
+    log::info("{} is {}{}{}", name, state,
+              state == "removed" ? " (its matches stay in the archive)" : "",
+              state == "active" ? " (a running arena reads it at SIGHUP or when it connects)" : "");
     return exit_done;
 }
 

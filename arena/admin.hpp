@@ -12,6 +12,7 @@
 
 #include "arena/store.hpp"
 #include "cli/console.hpp"
+#include "cli/log.hpp"
 
 namespace bg::arena {
 
@@ -20,13 +21,9 @@ constexpr int exit_database = 1;  // an unusable database
 constexpr int exit_usage = 2;
 constexpr int exit_differ = 3;  // rerate: the stored ratings are not the archive's
 
+// What was asked (stdout), and what happened (stderr: cli/log.hpp).
 extern Console out;
 extern Console err;
-
-template <class... Args>
-void say(fmt::format_string<Args...> format, Args&&... args) {
-    err.write(fmt::format(format, std::forward<Args>(args)...));
-}
 
 int bot_add(Store& store, const std::string& name, const std::string& owner,
             const std::optional<std::string>& command, const std::optional<double>& anchor);

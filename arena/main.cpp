@@ -133,7 +133,7 @@ int run(const Parsed& p) {
     const std::string db = vm["db"].as<std::string>();
     auto opened = Store::open(db, p.command == "bot add" || p.command == "person add");
     if (auto* error = std::get_if<std::string>(&opened)) {
-        say("arena: {}\n", *error);
+        bg::log::error("{}", *error);
         return exit_database;
     }
     Store& store = *std::get<std::unique_ptr<Store>>(opened);
@@ -172,6 +172,7 @@ int run(const Parsed& p) {
 
 int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
+    bg::log::start("arena", err);
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--version") {
         out.write(bg::version_line("bananagrams-arena") + "\n");
@@ -188,7 +189,7 @@ int main(int argc, char** argv) {
     try {
         parsed = parse(argc, argv);
     } catch (const po::error& e) {
-        say("arena: {}\n(arena --help says how to use it)\n", e.what());
+        bg::log::error("{}\n(arena --help says how to use it)", e.what());
         return exit_usage;
     }
     if (parsed.vm.count("help")) {
@@ -198,7 +199,7 @@ int main(int argc, char** argv) {
     try {
         return run(parsed);
     } catch (const std::exception& e) {
-        say("arena: the database could not be used: {}\n", e.what());
+        bg::log::error("the database could not be used: {}", e.what());
         return exit_database;
     }
 }

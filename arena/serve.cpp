@@ -204,7 +204,7 @@ class Arena {
     void publish_statuses();
     template <class... Args>
     void note(fmt::format_string<Args...> format, Args&&... args) {
-        say("arena: {}\n", fmt::format(format, std::forward<Args>(args)...));
+        log::info("{}", fmt::format(format, std::forward<Args>(args)...));
     }
 
     Store& store_;
@@ -959,7 +959,7 @@ int serve(Store& store, const std::string& db_path, const po::variables_map& vm)
     try {
         settings = read_settings(vm);
     } catch (const po::error& e) {
-        say("arena: {}\n", e.what());
+        log::error("{}", e.what());
         return exit_usage;
     }
     Arena arena(store, db_path, std::move(settings));

@@ -1,7 +1,9 @@
 #include "connect/client.hpp"
 
-#include <cstdio>
 #include <cstring>
+#include <string_view>
+
+#include "cli/log.hpp"
 
 namespace bg::connect {
 
@@ -26,7 +28,10 @@ const lws_protocols protocols[] = {
 
 std::unique_ptr<ClientContext> ClientContext::make(uv_loop_t* loop) {
     lws_set_log_level(LLL_ERR, [](int, const char* line) {
-        std::fprintf(stderr, "connect: libwebsockets: %s", line);
+        std::string_view text(line);
+        if (text.ends_with('\n'))
+            text.remove_suffix(1);
+        log::warning("libwebsockets: {}", text);
     });
     std::unique_ptr<ClientContext> made(new ClientContext());
     lws_context_creation_info info;
@@ -42,7 +47,7 @@ std::unique_ptr<ClientContext> ClientContext::make(uv_loop_t* loop) {
     info.timeout_secs = 10;
     *made->context_ = lws_create_context(&info);
     if (!*made->context_) {
-        std::fprintf(stderr, "connect: cannot make a WebSocket client here\n");
+        log::error("cannot make a WebSocket client here");
         return nullptr;
     }
     return made;

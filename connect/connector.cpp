@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/log.hpp"
 #include "core/text.hpp"
 #include "transport/sandbox.hpp"
 
@@ -25,8 +26,9 @@ constexpr std::uint64_t first_pause_ms = 250;   // before trying again; doubled 
 constexpr std::uint64_t longest_pause_ms = 5'000;
 constexpr const char* no_answer = "no answer within the handshake's 10 s";
 
-void say(const std::string& line) {
-    std::fprintf(stderr, "connect: %s\n", escape_for_terminal(line).c_str());
+// A message of connect's (cli/log.hpp), what the host and the bot said in it escaped.
+void say(const std::string& line, log::Level level = log::Level::info) {
+    log::say(level, escape_for_terminal(line));
 }
 
 std::string plural(int n, const char* what) {
@@ -112,7 +114,7 @@ Connector::Connector(uv_loop_t* loop, ClientContext& context, Settings settings)
           // Its game did not end with it: the bot left it, and its seat is let go.
           if (done_)
               return;
-          say(close_reason_);
+          say(close_reason_, log::Level::warning);
           finish();
       }) {}
 
@@ -240,7 +242,8 @@ void Connector::retry(const std::string& what, std::function<void()> again) {
     const std::uint64_t pause =
         std::min({first_pause_ms << std::min(attempts_, 8), longest_pause_ms, give_up_at_ - now});
     ++attempts_;
-    say(fmt::format("{}; trying again in {:.2f} s", what, static_cast<double>(pause) / 1000));
+    say(fmt::format("{}; trying again in {:.2f} s", what, static_cast<double>(pause) / 1000),
+        log::Level::warning);
     again_ = std::move(again);
     retry_timer_.start(pause);
 }
@@ -254,7 +257,7 @@ void Connector::fail(const std::string& why) {
         say(fmt::format("played {}; no seat waits for the bot now ({})", plural(played_, "game"),
                         why));
     } else {
-        say(why);
+        say(why, log::Level::error);
         status_ = exit_failed;
     }
     finish();
@@ -410,7 +413,7 @@ void Connector::start_bot() {
     };
     bot_ = std::make_unique<PlayerProcess>(loop_, std::move(launch), std::move(events));
     if (bot_->spawn() < 0) {
-        say("the bot cannot start: " + bot_->spawn_error());
+        say("the bot cannot start: " + bot_->spawn_error(), log::Level::error);
         status_ = exit_no_bot;
         close_reason_ = "the bot could not start";
         finish();
@@ -437,7 +440,7 @@ void Connector::bot_left(const std::string& why) {
     close_reason_ = "the bot left: " + why;
     if (session_)
         return bot_gone_.start(1000);
-    say(close_reason_);
+    say(close_reason_, log::Level::warning);
     finish();
 }
 
@@ -564,10 +567,11 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
             if (code == 1008) {
                 // Not let play (an arena's bot that failed its conformance check): trying
                 // again changes nothing until the bot does.
-                say(fmt::format("the host sent the bot away (1008): {}", text));
+                say(fmt::format("the host sent the bot away (1008): {}", text), log::Level::error);
                 status_ = exit_failed;
             } else if (code != 1000) {
-                say(fmt::format("the host closed the seat ({}): {}", code, text));
+                say(fmt::format("the host closed the seat ({}): {}", code, text),
+                    log::Level::error);
             } else if (session_)
                 session_over_ = true;  // between games: the host has no more
             else
@@ -679,10 +683,10 @@ void Connector::warn_of_word_list() {
                         game, path));
     const std::uint64_t own = word_list_fingerprint(text);
     if (own != *seat_words_)
-        say(
-            fmt::format("{}, and the bot reads another, {} (fingerprint {:016x}): the host may "
+        say(fmt::format("{}, and the bot reads another, {} (fingerprint {:016x}): the host may "
                         "refuse its words; --words from-seat gives it the game's",
-                        game, path, own));
+                        game, path, own),
+            log::Level::warning);
 }
 
 int Connector::on_closed() {

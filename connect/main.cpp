@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include "cli/log.hpp"
 #include "connect/connector.hpp"
 #include "core/text.hpp"
 #include "record/version.hpp"
@@ -118,6 +119,8 @@ Settings read_settings(const po::variables_map& vm) {
 }
 
 int run(int argc, char** argv) {
+    static Console err(stderr);
+    log::start("connect", err);
     std::signal(SIGPIPE, SIG_IGN);
     po::options_description options("Options");
     // clang-format off
@@ -171,8 +174,7 @@ int run(int argc, char** argv) {
         }
         settings = read_settings(vm);
     } catch (const po::error& e) {
-        std::fprintf(stderr, "connect: %s\nTry 'connect --help'.\n",
-                     escape_for_terminal(e.what()).c_str());
+        log::error("{}\nTry 'connect --help'.", escape_for_terminal(e.what()));
         return exit_usage;
     }
     EventLoop loop;
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
     try {
         return bg::connect::run(argc, argv);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "connect: %s\n", e.what());
+        bg::log::error("{}", e.what());
         return 1;
     }
 }

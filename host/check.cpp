@@ -27,13 +27,13 @@ bool prepare_processes(const Invocation& invocation, Venue& venue,
                        std::unique_ptr<cgroups::GameCgroup>& cgroup, checker::Options& options,
                        int& status) {
     if (auto error = venue.prepare_players()) {
-        say("host: {}\n", escape_for_terminal(*error));
+        log::error("{}", escape_for_terminal(*error));
         status = exit_no_sandbox;
         return false;
     }
     auto game = venue.game_cgroup();
     if (auto* error = std::get_if<cgroups::Machine::GameError>(&game)) {
-        say("host: {}\n", escape_for_terminal(error->message));
+        log::error("{}", escape_for_terminal(error->message));
         status = exit_no_sandbox;
         return false;
     }
@@ -54,7 +54,7 @@ bool serve_remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& ve
     checked.setup.commands.resize(2);
     auto started = live::serve(loop, *invocation.serve, &desk, for_remote_players(checked, venue));
     if (auto* error = std::get_if<std::string>(&started)) {
-        say("host: --serve: {}\n", escape_for_terminal(*error));
+        log::error("--serve: {}", escape_for_terminal(*error));
         return false;
     }
     server = std::move(std::get<std::unique_ptr<live::Observer>>(started));
@@ -63,9 +63,10 @@ bool serve_remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& ve
     desk.expect(token, scenarios);
     options.command = "the bot at the remote seat";
     options.connect_ms = std::max(least_connect_ms, invocation.setup.ready_timeout_ms);
-    say("host: the bot connects to ws://{}{}{} for each of the checks' {} games "
+    log::info(
+        "the bot connects to ws://{}{}{} for each of the checks' {} games "
         "(bananagrams-connect --games 0 --retry 10 --words from-seat URL -- CMD); each waits {} "
-        "s for it\n",
+        "s for it",
         shown.authority(), remote::seat_path, token, scenarios, options.connect_ms / 1000);
     return true;
 }
@@ -75,14 +76,14 @@ bool serve_remote_seats(const Invocation& invocation, uv_loop_t* loop, Venue& ve
 int check_bot(const Invocation& invocation) {
     auto opened = Venue::open(venue_plan(invocation));
     if (auto* error = std::get_if<std::string>(&opened)) {
-        say("host: {}\n", escape_for_terminal(*error));
+        log::error("{}", escape_for_terminal(*error));
         return exit_failed;
     }
     Venue& venue = *std::get<std::unique_ptr<Venue>>(opened);
     std::string missing;
     if (!checker::has_scenario_words(venue.dictionary(), &missing)) {
-        say("host: the word list lacks {}, which the checks deal: check with a fuller list\n",
-            missing);
+        log::error("the word list lacks {}, which the checks deal: check with a fuller list",
+                   missing);
         return exit_failed;
     }
     const GameSetup& setup = invocation.setup;
@@ -127,7 +128,7 @@ int check_bot(const Invocation& invocation) {
     }
     cgroup.reset();
     if (!loop.close())
-        say("host: internal: libuv handles left open\n");
+        log::error("internal: libuv handles left open");
     return failed == 0 ? exit_played : exit_failed;
 }
 

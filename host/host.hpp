@@ -14,6 +14,7 @@
 
 #include "cgroups/cgroups.hpp"
 #include "cli/console.hpp"
+#include "cli/log.hpp"
 #include "cli/options.hpp"
 #include "match/venue.hpp"
 #include "record/result.hpp"
@@ -32,14 +33,9 @@ constexpr int exit_output_failed = 4;  // stdout (the result) could not be writt
 constexpr int exit_no_sandbox = 5;     // the player sandbox, or the players' cgroups, cannot be had
 constexpr int exit_stderr_failed = 6;  // stderr (the live lines) could not be written (played)
 
-// The result (stdout) and the live lines and messages (stderr).
+// The result (stdout), and the live lines (stderr, where its messages go too: cli/log.hpp).
 extern Console out;
 extern Console err;
-
-template <class... Args>
-void say(fmt::format_string<Args...> format, Args&&... args) {
-    err.write(fmt::format(format, std::forward<Args>(args)...));
-}
 
 // A game (or a check) as the command line asks for it.
 struct Invocation {

@@ -306,11 +306,11 @@ int dispatch(int argc, char** argv) {
                           vm.count("html") ? vm["html"].as<std::string>() : std::string());
         invocation = read_invocation(vm, vm["check"].as<bool>());
     } catch (const po::error& e) {
-        say("host: {}\nTry 'host --help'.\n", bg::escape_for_terminal(e.what()));
+        bg::log::error("{}\nTry 'host --help'.", bg::escape_for_terminal(e.what()));
         return exit_usage;
     }
     if (invocation->serve && !bg::live::serves()) {
-        say("host: {}\n", bg::live::hand_over(argv));
+        bg::log::error("{}", bg::live::hand_over(argv));
         return exit_failed;
     }
     if (vm["check"].as<bool>())
@@ -325,6 +325,7 @@ int run(int argc, char** argv) {
     std::signal(SIGUSR2, SIG_IGN);
     open_standard_descriptors();
     close_inherited_descriptors_on_exec();
+    bg::log::start("host", err);
     return dispatch(argc, argv);
 }
 
@@ -336,7 +337,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         // Not a rule, nor a player: the machine (no event loop to be had, no memory left). A
         // sandboxed player dies with the host (bubblewrap's --die-with-parent).
-        say("host: {}\n", bg::escape_for_terminal(e.what()));
+        bg::log::error("{}", bg::escape_for_terminal(e.what()));
         return exit_failed;
     }
 }

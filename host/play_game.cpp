@@ -38,7 +38,7 @@ VenuePlan venue_plan(const Invocation& invocation, std::vector<std::string> secr
     plan.log_folder = invocation.logs;
     plan.shares = invocation.shares;
     plan.limits = player_limits(invocation.sandbox.limits);
-    plan.note = [](const std::string& line) { say("host: {}\n", line); };
+    plan.note = [](const std::string& line) { log::info("{}", line); };
     return plan;
 }
 
@@ -95,7 +95,7 @@ bool open_files(const Invocation& invocation, Game& game) {
         invocation.logs.empty() ? invocation.log : game_log_path(invocation.logs, game.number);
     auto made = GameFiles::open(path, static_cast<int>(invocation.setup.commands.size()), false);
     if (auto* error = std::get_if<std::string>(&made)) {
-        say("host: {}\n", *error);
+        log::error("{}", *error);
         return false;
     }
     game.files = std::move(std::get<std::unique_ptr<GameFiles>>(made));
@@ -110,7 +110,7 @@ std::optional<int> open_venue(const Invocation& invocation, Series& series) {
         secrets.push_back(invocation.log);
     auto opened = Venue::open(venue_plan(invocation, std::move(secrets)));
     if (auto* error = std::get_if<std::string>(&opened)) {
-        say("host: {}\n", escape_for_terminal(*error));
+        log::error("{}", escape_for_terminal(*error));
         return exit_failed;
     }
     series.venue = std::move(std::get<std::unique_ptr<Venue>>(opened));
@@ -132,12 +132,12 @@ bool seat_players(const Invocation& invocation, Series& series, Game& first) {
     options.games_per_process = invocation.reuse.games_per_process;
     options.kill_grace_ms = invocation.setup.kill_grace_ms;
     options.player_lines = [](int slot, const std::string& line) {
-        say("[player {}] {}\n", slot + 1, line);
+        err.write(fmt::format("[player {}] {}\n", slot + 1, line));
     };
     auto made = Table::open(series.loop.get(), *series.venue, *series.seats, std::move(commands),
                             std::move(options));
     if (auto* why = std::get_if<cgroups::Machine::GameError>(&made)) {
-        say("host: {}\n", escape_for_terminal(why->message));
+        log::error("{}", escape_for_terminal(why->message));
         first.files->abandon();
         return false;
     }
@@ -158,8 +158,9 @@ void say_seats(const Invocation& invocation, const serve::Address& shown) {
         if (!remote::is_remote(commands[i]))
             continue;
         const std::string_view token = remote::token_of(commands[i]);
-        say("host: player {} is remote: a bot connects to ws://{}{}{} (bananagrams-connect "
-            "--words from-seat URL -- CMD), a person opens http://{}/play#{}\n",
+        log::info(
+            "player {} is remote: a bot connects to ws://{}{}{} (bananagrams-connect "
+            "--words from-seat URL -- CMD), a person opens http://{}/play#{}",
             i + 1, shown.authority(), remote::seat_path, token, shown.authority(), token);
     }
 }
@@ -177,21 +178,23 @@ bool start_live(const Invocation& invocation, Series& series, Game& game) {
         series.loop.get(), *invocation.serve, remote ? &series.desk : nullptr,
         remote ? std::optional(for_remote_players(invocation, *series.venue)) : std::nullopt);
     if (auto* error = std::get_if<std::string>(&started)) {
-        say("host: --serve: {}; no game was played\n", escape_for_terminal(*error));
+        log::error("--serve: {}; no game was played", escape_for_terminal(*error));
         return false;
     }
     game.live = std::move(std::get<std::unique_ptr<live::Observer>>(started));
     serve::Address shown = *invocation.serve;
     shown.port = game.live->port();
     if (remote)
-        say("host: serving the remote seats at http://{}/ (not the live page: it shows every "
-            "player's tiles, and a remote player could read it)\n",
+        log::info(
+            "serving the remote seats at http://{}/ (not the live page: it shows every "
+            "player's tiles, and a remote player could read it)",
             shown.authority());
     else
-        say("host: watch it live at http://{}/{}\n", shown.authority(),
-            shown.loopback() ? ""
-                             : " (not a loopback address: anyone who can reach this machine can "
-                               "watch)");
+        log::info("watch it live at http://{}/{}", shown.authority(),
+                  shown.loopback()
+                      ? ""
+                      : " (not a loopback address: anyone who can reach this machine can "
+                        "watch)");
     say_seats(invocation, shown);
     return true;
 }
@@ -237,7 +240,7 @@ int run_game(const Invocation& invocation, Series& series, Game& game, bool last
     std::iota(played.slots.begin(), played.slots.end(), 0);
     played.log = &game.files->log();
     played.options.player_lines = [](PlayerId player, const std::string& line) {
-        say("[player {}] {}\n", player + 1, line);
+        err.write(fmt::format("[player {}] {}\n", player + 1, line));
     };
     if (!invocation.quiet)
         played.options.reporter = print_live_line;
@@ -275,7 +278,7 @@ int write_records(const Invocation& invocation, Game& game, int status) {
     const std::string log_path = game.files->log_path();
     const bool log_file = game.files->has_log_file();
     if (const std::string error = game.files->close(); !error.empty()) {
-        say("host: {}\n", error);
+        log::error("{}", error);
         if (played)
             status = exit_failed;
     }
@@ -289,7 +292,7 @@ int write_records(const Invocation& invocation, Game& game, int status) {
         written = write_game_page(game.page_records, invocation.html);
     }
     if (written && !invocation.quiet)
-        say("the game's page: {}\n", escape_for_terminal(invocation.html));
+        err.write(fmt::format("the game's page: {}\n", escape_for_terminal(invocation.html)));
     if (!written && played)
         status = exit_failed;
     return status;
@@ -298,9 +301,10 @@ int write_records(const Invocation& invocation, Game& game, int status) {
 // Game `game.number` of the series, from its log to its records; its exit status.
 int play_one(const Invocation& invocation, Series& series, Game& game, bool last) {
     if (!invocation.quiet && invocation.games > 1)
-        say("game {} of {}, seed {}\n", game.number, invocation.games, game.seed);
+        err.write(
+            fmt::format("game {} of {}, seed {}\n", game.number, invocation.games, game.seed));
     else if (!invocation.quiet)
-        say("seed {}\n", game.seed);
+        err.write(fmt::format("seed {}\n", game.seed));
     if (!start_live(invocation, series, game)) {
         game.files->abandon();
         return exit_failed;
@@ -336,7 +340,7 @@ int play_game(const Invocation& invocation) {
     if (!open_files(invocation, games.front()))
         return exit_failed;
     if (auto failed = series.venue->prepare_players()) {
-        say("host: {}\n", escape_for_terminal(*failed));
+        log::error("{}", escape_for_terminal(*failed));
         games.front().files->abandon();
         return exit_no_sandbox;
     }
@@ -384,7 +388,7 @@ int play_game(const Invocation& invocation) {
     series.table.reset();
     series.signals.clear();
     if (!series.loop.close())
-        say("host: internal: libuv handles left open\n");
+        log::error("internal: libuv handles left open");
     // The machine's base goes with the last host using it.
     series.venue.reset();
     if (out.failed() && status == exit_played)

@@ -23,14 +23,14 @@ void print_result(const GameResult& result, bool json, int version) {
 }
 
 void print_live_line(double seconds, const std::string& line) {
-    say("[{:8.3f}s] {}\n", seconds, line);
+    err.write(fmt::format("[{:8.3f}s] {}\n", seconds, line));
 }
 
 // The game's page (viewer/), from its log's records; false (and said why) when it cannot be had.
 bool write_game_page(std::istream& log, const std::string& log_name, const std::string& path) {
     auto records = viewer::read_records(log);
     if (auto* error = std::get_if<std::string>(&records)) {
-        say("host: {}: {}\n", escape_for_terminal(log_name), *error);
+        log::error("{}: {}", escape_for_terminal(log_name), *error);
         return false;
     }
     return write_game_page(std::get<std::vector<nlohmann::json>>(records), path);
@@ -42,8 +42,7 @@ bool write_game_page(const std::vector<nlohmann::json>& records, const std::stri
     const bool written = file && std::fwrite(page.data(), 1, page.size(), file) == page.size();
     const bool closed = file && std::fclose(file) == 0;
     if (!written || !closed) {
-        say("host: cannot write the page {}: {}\n", escape_for_terminal(path),
-            std::strerror(errno));
+        log::error("cannot write the page {}: {}", escape_for_terminal(path), std::strerror(errno));
         return false;
     }
     return true;
@@ -52,7 +51,7 @@ bool write_game_page(const std::vector<nlohmann::json>& records, const std::stri
 int replay(const std::string& path, bool json, bool quiet, const std::string& html) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        say("host: cannot open log {}: {}\n", escape_for_terminal(path), std::strerror(errno));
+        log::error("cannot open log {}: {}", escape_for_terminal(path), std::strerror(errno));
         return exit_failed;
     }
     std::optional<Dictionary> loaded;
@@ -63,7 +62,7 @@ int replay(const std::string& path, bool json, bool quiet, const std::string& ht
         };
     auto replayed = replay_log(in, host_dictionaries(loaded), lines);
     if (auto* error = std::get_if<std::string>(&replayed)) {
-        say("host: {}: {}\n", escape_for_terminal(path), *error);
+        log::error("{}: {}", escape_for_terminal(path), *error);
         return exit_failed;
     }
     const auto& [result, version] = std::get<Replayed>(replayed);

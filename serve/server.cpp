@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/log.hpp"
 #include "serve/gzip.hpp"
 
 namespace bg::serve {
@@ -37,9 +38,13 @@ constexpr const char* page_policy =
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
     "connect-src 'self'";
 
+// libwebsockets' own errors, as the program's warnings (cli/log.hpp).
 void log_line(int level, const char* line) {
+    std::string_view text(line);
+    if (text.ends_with('\n'))
+        text.remove_suffix(1);
     if (level & LLL_ERR)
-        std::fprintf(stderr, "serve: libwebsockets: %s", line);
+        log::warning("libwebsockets: {}", text);
 }
 
 bool add_header(lws* wsi, const char* name, const std::string& value, unsigned char** p,

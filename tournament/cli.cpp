@@ -6,7 +6,7 @@ bg::Console out(stdout);
 bg::Console err(stderr);
 
 int usage_error(const std::string& what) {
-    say("tournament: {}\nTry 'tournament --help'.\n", bg::escape_for_terminal(what));
+    log::error("{}\nTry 'tournament --help'.", bg::escape_for_terminal(what));
     return exit_usage;
 }
 

@@ -11,6 +11,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/console.hpp"
+#include "cli/log.hpp"
 #include "core/text.hpp"
 #include "tournament/database.hpp"
 
@@ -24,13 +25,10 @@ constexpr int exit_usage = 2;
 constexpr int exit_incomplete = 3;  // merged, but games are missing
 constexpr int exit_no_sandbox = 5;  // as the host's
 
+// The standings (stdout), and the status line (stderr, where its messages go too:
+// cli/log.hpp).
 extern bg::Console out;
 extern bg::Console err;
-
-template <class... Args>
-void say(fmt::format_string<Args...> format, Args&&... args) {
-    err.write(fmt::format(format, std::forward<Args>(args)...));
-}
 
 // Says what was wrong with the command line; the exit status for it.
 int usage_error(const std::string& what);
@@ -39,7 +37,7 @@ int usage_error(const std::string& what);
 template <class T>
 T* made_or_said(std::variant<T, std::string>& made) {
     if (auto* error = std::get_if<std::string>(&made)) {
-        say("tournament: {}\n", bg::escape_for_terminal(*error));
+        bg::log::error("{}", bg::escape_for_terminal(*error));
         return nullptr;
     }
     return &std::get<T>(made);

@@ -167,10 +167,10 @@ int run_command(const std::string& command, const po::variables_map& vm) {
         return commands::report(vm);
     } catch (const std::system_error& e) {
         // The machine's, not the database's: no event loop to be had, a file system call failed.
-        say("tournament: {}\n", escape_for_terminal(e.what()));
+        bg::log::error("{}", escape_for_terminal(e.what()));
         return exit_database;
     } catch (const std::exception& e) {
-        say("tournament: the database could not be used: {}\n", e.what());
+        bg::log::error("the database could not be used: {}", e.what());
         return exit_database;
     }
 }
@@ -184,6 +184,7 @@ int main(int argc, char** argv) {
         for (int fd = 3; fd < 1024; ++fd)
             if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0)
                 ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    bg::log::start("tournament", err);
     const Options options;
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "--version") {
@@ -202,7 +203,7 @@ int main(int argc, char** argv) {
             .add(options.sandbox);
         out.write(help_text(visible));
         if (command.empty()) {
-            say("tournament: no command given (run, resume, standings, games, merge or report)\n");
+            bg::log::error("no command given (run, resume, standings, games, merge or report)");
             return exit_usage;
         }
         return exit_done;

@@ -29,8 +29,8 @@ int merge(const po::variables_map& vm) {
             return exit_database;
         shards.push_back(std::move(std::get<std::unique_ptr<Database>>(opened)));
         if (auto why = difference(shards.front()->spec(), shards.back()->spec())) {
-            say("tournament: {} and {} are not shards of one tournament: {}\n",
-                escape_for_terminal(inputs.front()), escape_for_terminal(path), *why);
+            log::error("{} and {} are not shards of one tournament: {}",
+                       escape_for_terminal(inputs.front()), escape_for_terminal(path), *why);
             return exit_database;
         }
     }
@@ -42,13 +42,13 @@ int merge(const po::variables_map& vm) {
             return exit_database;
         merged = std::move(std::get<std::unique_ptr<Database>>(opened));
         if (merged->spec().shard) {
-            say("tournament: {} is a shard itself; merge into a new file or an earlier merge\n",
-                escape_for_terminal(out_path));
+            log::error("{} is a shard itself; merge into a new file or an earlier merge",
+                       escape_for_terminal(out_path));
             return exit_database;
         }
         if (auto why = difference(merged->spec(), shards.front()->spec())) {
-            say("tournament: {} holds another tournament than {}: {}\n",
-                escape_for_terminal(out_path), escape_for_terminal(inputs.front()), *why);
+            log::error("{} holds another tournament than {}: {}", escape_for_terminal(out_path),
+                       escape_for_terminal(inputs.front()), *why);
             return exit_database;
         }
     } else {
@@ -61,7 +61,7 @@ int merge(const po::variables_map& vm) {
         merged = std::move(std::get<std::unique_ptr<Database>>(created));
     }
     if (auto error = merged->lock_for_running()) {
-        say("tournament: {}\n", *error);
+        log::error("{}", *error);
         return exit_database;
     }
     std::vector<FixtureRecord> rows;
@@ -74,8 +74,9 @@ int merge(const po::variables_map& vm) {
         std::string ids;
         for (std::size_t i = 0; i < result.conflicts.size() && i < 20; ++i)
             ids += fmt::format("{}{}", i ? ", " : "", result.conflicts[i]);
-        say("tournament: {} game{} done twice with different results (game{} {}{}): nothing was "
-            "merged; merge only one database of each shard\n",
+        log::error(
+            "{} game{} done twice with different results (game{} {}{}): nothing was "
+            "merged; merge only one database of each shard",
             result.conflicts.size(), result.conflicts.size() == 1 ? "" : "s",
             result.conflicts.size() == 1 ? "" : "s", ids,
             result.conflicts.size() > 20 ? ", ..." : "");
@@ -86,13 +87,15 @@ int merge(const po::variables_map& vm) {
     for (const auto& row : all)
         if (!row.played)
             missing.push_back(row.id);
-    say("tournament: merged {} shard database{}: {} game{} added, {} already there; {} of {} "
-        "games done\n",
+    log::info(
+        "merged {} shard database{}: {} game{} added, {} already there; {} of {} "
+        "games done",
         shards.size(), shards.size() == 1 ? "" : "s", result.added, result.added == 1 ? "" : "s",
         result.already, all.size() - missing.size(), all.size());
     if (result.replays > 0)
-        say("tournament: {} replay{} of contended games in the shards left out (their first "
-            "plays are merged): 'tournament resume --db {} --replay-contended' replays here\n",
+        log::info(
+            "{} replay{} of contended games in the shards left out (their first "
+            "plays are merged): 'tournament resume --db {} --replay-contended' replays here",
             result.replays, result.replays == 1 ? "" : "s", escape_for_terminal(merged->path()));
     if (missing.empty())
         return exit_done;
@@ -100,8 +103,9 @@ int merge(const po::variables_map& vm) {
     for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
         ids += fmt::format("{}{}", i ? ", " : "", missing[i]);
     const auto& shard = shards.front()->spec().shard;
-    say("tournament: {} game{} missing: {}{}{}\n", missing.size(), missing.size() == 1 ? "" : "s",
-        ids, missing.size() > 20 ? ", ..." : "",
+    log::error(
+        "{} game{} missing: {}{}{}", missing.size(), missing.size() == 1 ? "" : "s", ids,
+        missing.size() > 20 ? ", ..." : "",
         shard ? fmt::format(" (game g is in shard (g - 1) mod {}: resume those shards, then merge "
                             "again)",
                             shard->count)

@@ -50,26 +50,26 @@ class Status {
             if (every) {
                 clear();
                 const auto rows = database_.games();
-                say("{}", standings_table(standings(database_.spec(), rows, std::nullopt)));
+                err.write(standings_table(standings(database_.spec(), rows, std::nullopt)));
             }
             const auto now = std::chrono::steady_clock::now();
             if (every || now - last_drawn_ > std::chrono::milliseconds(100) || done_ == total_) {
-                say("\r\x1b[K{}", line(pairs));
+                err.write(fmt::format("\r\x1b[K{}", line(pairs)));
                 drawn_ = true;
                 last_drawn_ = now;
             }
         } else if (every) {
-            say("{}\n", line(pairs));
+            err.write(fmt::format("{}\n", line(pairs)));
         }
     }
     // The clock's turn: without a terminal, the line again.
     void tick() {
         if (!terminal_)
-            say("{}\n", line(last_pairs_));
+            err.write(fmt::format("{}\n", line(last_pairs_)));
     }
     void clear() {
         if (terminal_ && drawn_)
-            say("\r\x1b[K");
+            err.write("\r\x1b[K");
         drawn_ = false;
     }
 
@@ -202,7 +202,7 @@ std::optional<int> Run::prepare_venue() {
     plan.log_folder = spec_.logs;
     plan.shares = spec_.shares;
     plan.limits = player_limits(spec_.sandbox.limits);
-    plan.note = [](const std::string& line) { say("tournament: {}\n", line); };
+    plan.note = [](const std::string& line) { log::info("{}", line); };
     auto opened = Venue::open(std::move(plan));
     if (!made_or_said(opened))
         return exit_database;
@@ -214,7 +214,7 @@ std::optional<int> Run::prepare_venue() {
     remote.grace_ms = settings_.remote_grace_ms;
     seats_ = std::make_unique<remote::Seats>(std::move(commands), &desk_, remote, *venue_);
     if (auto error = venue_->prepare_players()) {
-        say("tournament: {}\n", escape_for_terminal(*error));
+        log::error("{}", escape_for_terminal(*error));
         return exit_no_sandbox;
     }
     return std::nullopt;
@@ -228,16 +228,17 @@ std::optional<int> Run::choose_concurrency() {
         const int cores = static_cast<int>(venue_->machine()->cpus().size());
         const int free = cores - venue_->machine()->cpus_pinned_elsewhere();
         if (free < per_game) {
-            say("tournament: --cpus-per-game {}: {} of the {} cores here are free (other games "
-                "hold the rest): none of its games can have cores of its own now\n",
+            log::error(
+                "--cpus-per-game {}: {} of the {} cores here are free (other games "
+                "hold the rest): none of its games can have cores of its own now",
                 per_game, std::max(free, 0), cores);
             return exit_no_sandbox;
         }
         if (free / per_game < concurrency_) {
             concurrency_ = free / per_game;
-            say("tournament: --cpus-per-game {}: {} game{} at once ({} free core{} of {})\n",
-                per_game, concurrency_, concurrency_ == 1 ? "" : "s", free, free == 1 ? "" : "s",
-                cores);
+            log::info("--cpus-per-game {}: {} game{} at once ({} free core{} of {})", per_game,
+                      concurrency_, concurrency_ == 1 ? "" : "s", free, free == 1 ? "" : "s",
+                      cores);
         }
     }
     rlimit files{};
@@ -253,17 +254,17 @@ std::optional<int> Run::choose_concurrency() {
 void Run::take_pending() {
     if (settings_.replay_contended) {
         const auto replays = database_.add_replays();
-        say("tournament: {} contended game{} will be played again{}\n", replays.size(),
-            replays.size() == 1 ? "" : "s",
-            replays.empty() ? ""
-            : replays.size() == 1
-                ? fmt::format(" (game {})", replays.front())
-                : fmt::format(" (games {} to {})", replays.front(), replays.back()));
+        log::info("{} contended game{} will be played again{}", replays.size(),
+                  replays.size() == 1 ? "" : "s",
+                  replays.empty() ? ""
+                  : replays.size() == 1
+                      ? fmt::format(" (game {})", replays.front())
+                      : fmt::format(" (games {} to {})", replays.front(), replays.back()));
     }
     const int requeued = database_.requeue_running();
     if (requeued > 0)
-        say("tournament: {} game{} left running by a stopped run will be played again\n", requeued,
-            requeued == 1 ? "" : "s");
+        log::info("{} game{} left running by a stopped run will be played again", requeued,
+                  requeued == 1 ? "" : "s");
     std::vector<FixtureRecord> rows = database_.games();
     int done = 0;
     for (auto& row : rows) {
@@ -294,8 +295,9 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
     auto started = LiveTournament::start(loop, *settings_.serve, database_, {},
                                          remote ? &desk_ : nullptr, std::move(for_players));
     if (!made_or_said(started)) {
-        say("tournament: no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
-            "them\n",
+        log::error(
+            "no game was played: 'tournament resume --db {} --serve ADDR:PORT' plays "
+            "them",
             escape_for_terminal(database_.path()));
         return exit_database;
     }
@@ -304,15 +306,17 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
     shown.port = live_->port();
     status_->clear();
     if (remote)
-        say("tournament: serving the remote bots' seats at http://{}/ (not the live page nor "
+        log::info(
+            "serving the remote bots' seats at http://{}/ (not the live page nor "
             "the games' pages: they show the players' tiles and deals, and a remote bot could "
-            "read them)\n",
+            "read them)",
             shown.authority());
     else
-        say("tournament: watch it live at http://{}/{}\n", shown.authority(),
-            shown.loopback() ? ""
-                             : " (not a loopback address: anyone who can reach this machine can "
-                               "watch)");
+        log::info("watch it live at http://{}/{}", shown.authority(),
+                  shown.loopback()
+                      ? ""
+                      : " (not a loopback address: anyone who can reach this machine can "
+                        "watch)");
     // Each remote bot's URL: it takes a seat there for each of its games (a session: over one
     // connection; else one connection each, told to try again between them), and after its
     // last is told that its games are over.
@@ -324,8 +328,9 @@ std::optional<int> Run::start_live(uv_loop_t* loop) {
                 games += static_cast<int>(
                     std::count(row.game.seats.begin(), row.game.seats.end(), static_cast<int>(id)));
             desk_.expect(std::string(remote::token_of(bot.command)), games);
-            say("tournament: bot {} is remote: it connects to ws://{}{}{} for each of its games "
-                "(bananagrams-connect --games 0 --words from-seat URL -- CMD)\n",
+            log::info(
+                "bot {} is remote: it connects to ws://{}{}{} for each of its games "
+                "(bananagrams-connect --games 0 --words from-seat URL -- CMD)",
                 bot.name, shown.authority(), remote::seat_path, remote::token_of(bot.command));
         }
     }
@@ -360,7 +365,7 @@ void Run::recorded(const FixtureRecord& row) {
         try {
             database_.set_stopped(stop_reason_);
         } catch (const std::exception& e) {
-            say("tournament: the database could not be written: {}\n", e.what());
+            log::error("the database could not be written: {}", e.what());
         }
         runner_->stop();
     }
@@ -382,7 +387,7 @@ Runner::Options Run::runner_options() {
     options.on_waiting = [this](const std::string& why) {
         if (!std::exchange(said_waiting_, true)) {
             status_->clear();
-            say("tournament: a game waits for cores of its own: {}\n", why);
+            log::info("a game waits for cores of its own: {}", why);
         }
     };
     options.on_recorded = [this](const FixtureRecord& row) { recorded(row); };
@@ -442,16 +447,17 @@ std::optional<int> Run::run_loop() {
     runner_.reset();
     if (live_) {
         const auto counts = live_->counts();
-        say("tournament: the live server sent {} stream{}; {} fell behind and {} dropped\n",
-            counts.served, counts.served == 1 ? "" : "s", counts.dropped,
-            counts.dropped == 1 ? "was" : "were");
+        log::info("the live server sent {} stream{}; {} fell behind and {} dropped", counts.served,
+                  counts.served == 1 ? "" : "s", counts.dropped,
+                  counts.dropped == 1 ? "was" : "were");
         live_.reset();
     }
     if (!loop.close())
-        say("tournament: internal: libuv handles left open\n");
+        log::error("internal: libuv handles left open");
     if (!error.empty()) {
-        say("tournament: {}; the games not recorded are pending: 'tournament resume --db {}' "
-            "plays them\n",
+        log::error(
+            "{}; the games not recorded are pending: 'tournament resume --db {}' "
+            "plays them",
             error, escape_for_terminal(database_.path()));
         return exit_database;
     }
@@ -462,15 +468,15 @@ std::optional<int> Run::run_loop() {
 // stderr with how to resume; else on stdout.
 int Run::conclude() {
     if (!stop_reason_.empty())
-        say("tournament: {}\n", stop_reason_);
+        log::info("{}", stop_reason_);
     const auto rows = database_.games();
     const bool all_done = std::all_of(rows.begin(), rows.end(), [](const FixtureRecord& row) {
         return row.state == State::done;
     });
     if (signal_ != 0 && !all_done) {
-        say("{}", standings_table(standings(spec_, rows, database_.stopped())));
-        say("tournament: stopped by SIG{}; 'tournament resume --db {}' plays the games left\n",
-            sigabbrev_np(signal_), escape_for_terminal(database_.path()));
+        err.write(standings_table(standings(spec_, rows, database_.stopped())));
+        log::info("stopped by SIG{}; 'tournament resume --db {}' plays the games left",
+                  sigabbrev_np(signal_), escape_for_terminal(database_.path()));
         return 128 + signal_;
     }
     const auto result = standings(spec_, rows, database_.stopped());
@@ -480,11 +486,11 @@ int Run::conclude() {
 
 int Run::play() {
     if (auto error = database_.lock_for_running()) {
-        say("tournament: {}\n", *error);
+        log::error("{}", *error);
         return exit_database;
     }
     if (const auto stopped = database_.stopped()) {
-        say("tournament: already stopped: {}\n", *stopped);
+        log::info("already stopped: {}", *stopped);
         return conclude();
     }
     for (auto step : {&Run::prepare_venue, &Run::choose_concurrency})
@@ -529,7 +535,7 @@ std::optional<std::string> remote_without_server(const TournamentSpec& spec,
 
 int play(Database& database, const PlaySettings& settings) {
     if (auto why = remote_without_server(database.spec(), settings)) {
-        say("tournament: {}\n", *why);
+        log::error("{}", *why);
         return exit_usage;
     }
     return Run(database, settings).play();

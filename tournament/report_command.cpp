@@ -19,7 +19,7 @@ using bg::escape_for_terminal;
 
 int report(const po::variables_map& vm) {
     if (!vm.count("db") || !vm.count("html")) {
-        say("tournament: report needs --db FILE and --html FILE\nTry 'tournament --help'.\n");
+        log::error("report needs --db FILE and --html FILE\nTry 'tournament --help'.");
         return exit_usage;
     }
     auto opened = open_database(vm, Database::Access::read);
@@ -93,20 +93,21 @@ int report(const po::variables_map& vm) {
     std::ofstream out_file(html, std::ios::binary);
     out_file << bg::viewer::report_page(data);
     if (!out_file.flush()) {
-        say("tournament: cannot write the report {}: {}\n", escape_for_terminal(html.string()),
-            std::strerror(errno));
+        log::error("cannot write the report {}: {}", escape_for_terminal(html.string()),
+                   std::strerror(errno));
         return exit_database;
     }
-    say("tournament: the report: {} ({} game page{}{})\n", escape_for_terminal(html.string()),
-        pages, pages == 1 ? "" : "s",
-        unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
+    log::info("the report: {} ({} game page{}{})", escape_for_terminal(html.string()), pages,
+              pages == 1 ? "" : "s",
+              unreadable ? fmt::format("; {} game logs could not be read", unreadable) : "");
     const bool logs_kept = std::any_of(rows.begin(), rows.end(), [](const FixtureRecord& row) {
         return row.played && !row.played->log.empty();
     });
     if (!logs_kept && std::any_of(rows.begin(), rows.end(),
                                   [](const FixtureRecord& row) { return row.played.has_value(); }))
-        say("tournament: no game has a page: its games' event logs were not kept (a run or a "
-            "shard with --logs DIR keeps them; a game's page is made from its log)\n");
+        log::info(
+            "no game has a page: its games' event logs were not kept (a run or a "
+            "shard with --logs DIR keeps them; a game's page is made from its log)");
     return exit_done;
 }
 
