@@ -1,6 +1,5 @@
 #include "arena/store.hpp"
 
-#include <openssl/evp.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -229,14 +228,7 @@ bool valid_name(const std::string& name) {
 }
 
 std::string token_hash(const std::string& token) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (EVP_Digest(token.data(), token.size(), digest, &length, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 is not available");
-    std::string hex;
-    for (unsigned int i = 0; i < length; ++i)
-        hex += fmt::format("{:02x}", digest[i]);
-    return hex;
+    return remote::token_digest(token);
 }
 
 std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string& path, bool create,

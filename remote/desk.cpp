@@ -7,108 +7,155 @@
 
 namespace bg::remote {
 
-Desk::Known* Desk::known(std::string_view token) {
-    for (Known& entry : known_)
-        if (entry.token == token)
-            return &entry;
-    known_.push_back({std::string(token), 0});
-    return &known_.back();
+Desk::Known& Desk::known(const std::string& digest) {
+    return known_[digest];
+}
+
+Desk::Known* Desk::find(const std::string& digest) {
+    const auto found = known_.find(digest);
+    return found == known_.end() ? nullptr : &found->second;
+}
+
+const Desk::Known* Desk::find(const std::string& digest) const {
+    const auto found = known_.find(digest);
+    return found == known_.end() ? nullptr : &found->second;
+}
+
+Desk::Known* Desk::of(const RemoteSeat& seat) {
+    const auto digest = seat_digests_.find(&seat);
+    return find(digest != seat_digests_.end() ? digest->second : token_digest(seat.token()));
+}
+
+void Desk::forget_if_empty(const std::string& digest) {
+    const auto found = known_.find(digest);
+    if (found != known_.end() && !found->second.expected && found->second.seats.empty() &&
+        found->second.waiting.empty())
+        known_.erase(found);
 }
 
 void Desk::add(RemoteSeat* seat) {
-    seats_.push_back(seat);
+    const std::string digest = token_digest(seat->token());
+    seat_digests_[seat] = digest;
+    known(digest).seats.push_back(seat);
     continues(*seat);  // a game of its token begins in it
 }
 
 // A game of the seat's token begins: one fewer to come.
 void Desk::continues(const RemoteSeat& seat) {
-    Known* entry = known(seat.token());
-    entry->to_come = std::max(0, entry->to_come - 1);
+    const auto digest = seat_digests_.find(&seat);
+    Known& entry = known(digest != seat_digests_.end() ? digest->second : token_digest(seat.token()));
+    entry.expected = true;
+    entry.to_come = std::max(0, entry.to_come - 1);
 }
 
 void Desk::remove(RemoteSeat* seat) {
-    seats_.erase(std::remove(seats_.begin(), seats_.end(), seat), seats_.end());
-    no_more_for_waiting();
+    const auto digest = seat_digests_.find(seat);
+    if (digest == seat_digests_.end())
+        return;
+    const std::string d = digest->second;
+    seat_digests_.erase(digest);
+    if (Known* entry = find(d)) {
+        std::erase(entry->seats, seat);
+        no_more_for_waiting(*entry);
+    }
+    forget_if_empty(d);
 }
 
 void Desk::expect(std::string token, int games) {
-    known(token)->to_come = std::max(0, games);
+    Known& entry = known(token_digest(token));
+    entry.expected = true;
+    entry.to_come = std::max(0, games);
 }
 
 void Desk::expect_no_more() {
-    for (Known& entry : known_)
+    for (auto& [digest, entry] : known_)
         entry.to_come = 0;
-    no_more_for_waiting();
+    for (auto& [digest, entry] : known_)
+        no_more_for_waiting(entry);
 }
 
 void Desk::abandon(std::string_view token) {
-    known(token)->abandoned = true;
-    for (RemoteSeat* seat : seats_)
-        if (same_token(token, seat->token()))
-            seat->abandon();
+    Known& entry = known(token_digest(token));
+    entry.expected = true;
+    entry.abandoned = true;
+    for (RemoteSeat* seat : entry.seats)
+        seat->abandon();
 }
 
 bool Desk::abandoned(std::string_view token) const {
-    return std::any_of(known_.begin(), known_.end(), [&](const Known& entry) {
-        return entry.abandoned && same_token(token, entry.token);
-    });
+    const Known* entry = find(token_digest(token));
+    return entry && entry->abandoned;
 }
 
 void Desk::forget_token(std::string_view token) {
-    std::erase_if(known_, [&](const Known& entry) { return entry.token == token; });
+    const std::string digest = token_digest(token);
+    if (Known* entry = find(digest)) {
+        entry->expected = false;
+        entry->abandoned = false;
+        entry->to_come = 0;
+    }
+    forget_if_empty(digest);
 }
 
-int Desk::games_after(std::string_view token, const RemoteSeat* playing) const {
-    int games = 0;
-    for (const Known& entry : known_)
-        if (same_token(token, entry.token))
-            games += entry.to_come;
-    for (const RemoteSeat* other : seats_)
-        if (other != playing && same_token(token, other->token()) &&
-            other->door() != RemoteSeat::Door::closed)
+int Desk::games_after(const Known& entry, const RemoteSeat* playing) const {
+    int games = entry.to_come;
+    for (const RemoteSeat* other : entry.seats)
+        if (other != playing && other->door() != RemoteSeat::Door::closed)
             ++games;
     return games;
 }
 
+int Desk::games_after(std::string_view token, const RemoteSeat* playing) const {
+    const Known* entry = find(token_digest(token));
+    return entry ? games_after(*entry, playing) : 0;
+}
+
 void Desk::wait(std::string token, Sitter& sitter) {
-    for (RemoteSeat* seat : seats_)
-        if (seat->door() == RemoteSeat::Door::open && same_token(token, seat->token()))
-            return sitter.sit(*seat);
-    if (games_after(token, nullptr) == 0)
+    const std::string digest = token_digest(token);
+    Known* entry = find(digest);
+    if (entry)
+        for (RemoteSeat* seat : entry->seats)
+            if (seat->door() == RemoteSeat::Door::open)
+                return sitter.sit(*seat);
+    if (!entry || games_after(*entry, nullptr) == 0)
         return sitter.no_more_games();
-    waiting_.push_back({std::move(token), &sitter});
+    stop_waiting(sitter);
+    entry->waiting.push_back(&sitter);
+    waiting_[&sitter] = digest;
 }
 
 bool Desk::waiting(const Sitter& sitter) const {
-    return std::any_of(waiting_.begin(), waiting_.end(),
-                       [&](const Waiting& w) { return w.sitter == &sitter; });
+    return waiting_.count(&sitter) > 0;
 }
 
 void Desk::stop_waiting(Sitter& sitter) {
-    std::erase_if(waiting_, [&](const Waiting& entry) { return entry.sitter == &sitter; });
+    const auto found = waiting_.find(&sitter);
+    if (found == waiting_.end())
+        return;
+    const std::string digest = found->second;
+    waiting_.erase(found);
+    if (Known* entry = find(digest))
+        std::erase(entry->waiting, &sitter);
+    forget_if_empty(digest);
 }
 
 void Desk::opened(RemoteSeat& seat) {
-    const auto found = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& entry) {
-        return same_token(entry.token, seat.token());
-    });
-    if (found == waiting_.end())
+    Known* entry = of(seat);
+    if (!entry || entry->waiting.empty())
         return;
-    Sitter* sitter = found->sitter;
-    waiting_.erase(found);
+    Sitter* sitter = entry->waiting.front();
+    entry->waiting.erase(entry->waiting.begin());
+    waiting_.erase(sitter);
     sitter->sit(seat);
 }
 
-void Desk::no_more_for_waiting() {
-    std::vector<Sitter*> told;
-    std::erase_if(waiting_, [&](const Waiting& entry) {
-        if (games_after(entry.token, nullptr) > 0)
-            return false;
-        told.push_back(entry.sitter);
-        return true;
-    });
-    for (Sitter* sitter : told)
+void Desk::no_more_for_waiting(Known& entry) {
+    if (entry.waiting.empty() || games_after(entry, nullptr) > 0)
+        return;
+    for (Sitter* sitter : std::exchange(entry.waiting, {})) {
+        waiting_.erase(sitter);
         sitter->no_more_games();
+    }
 }
 
 std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& knock) const {
@@ -126,9 +173,9 @@ std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& kn
     const std::string_view offered = path.substr(seat_path.size());
     if (offered.empty())
         return Refusal{401, "no token"};
-    // Every seat's token is compared, whatever matched before. A bot in two games at once (a
-    // tournament's) has a seat in each with its token: a connection takes one that is open, or
-    // is told of the one nearest to opening (one not begun, then one taken).
+    // A bot in two games at once (a tournament's) has a seat in each with its token: a
+    // connection takes one that is open, or is told of the one nearest to opening (one not
+    // begun, then one taken).
     const auto rank = [](RemoteSeat::Door door) {
         switch (door) {
             case RemoteSeat::Door::open:
@@ -142,18 +189,14 @@ std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& kn
         }
         return 0;
     };
+    const Known* entry = token_problem(offered).empty() ? find(token_digest(offered)) : nullptr;
     RemoteSeat* found = nullptr;
-    for (RemoteSeat* seat : seats_)
-        if (same_token(offered, seat->token()) &&
-            (!found || rank(seat->door()) > rank(found->door())))
-            found = seat;
-    bool is_known = false;
-    int to_come = 0;
-    for (const Known& entry : known_)
-        if (same_token(offered, entry.token)) {
-            is_known = true;
-            to_come += entry.to_come;
-        }
+    if (entry)
+        for (RemoteSeat* seat : entry->seats)
+            if (!found || rank(seat->door()) > rank(found->door()))
+                found = seat;
+    const bool is_known = entry && entry->expected;
+    const int to_come = entry ? entry->to_come : 0;
     if (found && found->door() == RemoteSeat::Door::open)
         return found;
     if (found && found->door() == RemoteSeat::Door::taken)

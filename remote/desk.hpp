@@ -1,8 +1,9 @@
 // The front desk of a server's remote seats: who may take which (docs/remote.md). A WebSocket
 // upgrade to /seat/TOKEN is let in only with the token of a seat whose door is open, from no
 // page or a page of the server's own origin; anything else is refused with an HTTP status, and
-// the refusal is told to the desk's owner for the game's log. Tokens are compared in constant
-// time, against every token the desk knows.
+// the refusal is told to the desk's owner for the game's log. A token is found by its digest
+// (token_digest, SHA-256), never compared with the tokens the desk knows: what a connection costs
+// does not grow with them, and how long a lookup takes says nothing of any token.
 //
 // The desk also knows how many seats are still to come for a token (a tournament's remote bot
 // has one for each of its games): a connection between two of them is told to try again (503),
@@ -13,6 +14,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -31,7 +33,7 @@ class Desk final : public Gate {
     // A seat kept for its next game (a session's): another game of its token begins.
     void continues(const RemoteSeat& seat);
     void remove(RemoteSeat* seat);
-    bool empty() const { return seats_.empty(); }
+    bool empty() const { return seat_digests_.empty(); }
     // `games` more games will begin for `token`, each in a seat made for it or kept for it, none
     // of which may wait for it now (a tournament's remote bot's games not yet begun): a
     // connection with it is told to try again (503), or waits (a session), not that it is wrong
@@ -67,23 +69,28 @@ class Desk final : public Gate {
     void opened(RemoteSeat& seat);
 
   private:
+    // What the desk knows of one token, by its digest.
     struct Known {
-        std::string token;
         int to_come = 0;  // games of it still to begin
         bool abandoned = false;
+        bool expected = false;  // a seat had it or was to have it (a 410 once they are over)
+        std::vector<RemoteSeat*> seats;  // made, and not yet removed
+        std::vector<Sitter*> waiting;    // sessions waiting for its next seat, first come first
     };
-    Known* known(std::string_view token);
+    Known& known(const std::string& digest);
+    Known* find(const std::string& digest);
+    const Known* find(const std::string& digest) const;
+    // The entry, or none, of a seat's token.
+    Known* of(const RemoteSeat& seat);
+    int games_after(const Known& known, const RemoteSeat* playing) const;
+    // Each session waiting for `known`'s seats told so, once none is to come.
+    void no_more_for_waiting(Known& known);
+    // Forgotten once nothing of it is left to know.
+    void forget_if_empty(const std::string& digest);
 
-    struct Waiting {
-        std::string token;
-        Sitter* sitter = nullptr;
-    };
-    // Each waiting session with no seat to come told so.
-    void no_more_for_waiting();
-
-    std::vector<RemoteSeat*> seats_;
-    std::vector<Known> known_;  // every token a seat had or is expected to have
-    std::vector<Waiting> waiting_;
+    std::unordered_map<std::string, Known> known_;
+    std::unordered_map<const RemoteSeat*, std::string> seat_digests_;
+    std::unordered_map<const Sitter*, std::string> waiting_;  // each waiting session's digest
 };
 
 // The path a seat is taken at: /seat/TOKEN.

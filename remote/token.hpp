@@ -1,7 +1,7 @@
 // A remote seat's token: the secret that lets one connection take it (docs/remote.md). A player
 // given as `remote:TOKEN` waits for a connection with TOKEN; `remote:` alone for one the host
-// draws. A token is 16 to 64 of A-Z a-z 0-9 _ -; it is compared in constant time and never
-// written to a log, a result or a page.
+// draws. A token is 16 to 64 of A-Z a-z 0-9 _ -; it is looked up by its digest (never compared
+// with the tokens known) and never written to a log, a result or a page.
 #pragma once
 
 #include <string>
@@ -21,8 +21,10 @@ std::string_view token_of(std::string_view command);
 std::string token_problem(std::string_view token);
 // A fresh token: 32 characters from the kernel's random source (getrandom).
 std::string draw_token();
-// Whether the two are the same, in a time that does not depend on where they differ.
-bool same_token(std::string_view offered, std::string_view token);
+// Its SHA-256, in hex: how a token is looked up and kept (an arena's database keeps this, never the
+// token). What is compared in a lookup is then a digest, and a wrong token's digest says nothing
+// of a right one's token, however long its comparison takes.
+std::string token_digest(std::string_view token);
 // The command as a log, a result or a page shows it: "remote:", its token withheld.
 std::string shown_command(std::string_view command);
 
