@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arena/api.hpp"
-#include "arena/ladder.hpp"
+#include "arena/core/ladder.hpp"
 #include "core/text.hpp"
 #include "record/json_value.hpp"
 
@@ -137,7 +137,7 @@ int bot_change(Store& store, const std::string& what, const std::string& name, b
 }
 
 int show_config(Store& store, bool json) {
-    nlohmann::json config = config_json(store);
+    nlohmann::json config = config_json(store.model(), store.matchmaker());
     if (json) {
         out.write(config.dump(2) + "\n");
         return exit_done;
@@ -150,19 +150,14 @@ int show_config(Store& store, bool json) {
 }
 
 int standings(Store& store, bool json, bool people) {
+    const Roster roster = read_roster(store);
+    const Fit fit = fit_of(roster.rankings(), roster.entry_ids());
     if (json) {  // as the API gives it
-        out.write(leaderboard_json(store, people).dump(2) + "\n");
+        out.write(leaderboard_json(roster, fit, people).dump(2) + "\n");
         return exit_done;
     }
-    const auto entries = store.entries();
-    const auto rows = leaderboard(store.bots(), entries, store.rated_in_order(),
-                                  people ? Board::people : Board::bots);
-    const auto entries_of = [&entries](int bot) {
-        std::vector<Entry> its;
-        std::copy_if(entries.begin(), entries.end(), std::back_inserter(its),
-                     [bot](const Entry& e) { return e.bot == bot; });
-        return its;
-    };
+    const auto rows = roster.leaderboard(people ? Board::people : Board::bots, fit);
+    const auto entries_of = [&roster](int bot) { return roster.entries_of(bot); };
     out.write(fmt::format("{:>3}  {:<20} {:>7} {:>12} {:>7}  {:>15}  {}\n", "#",
                           people ? "person" : "bot", "rating", "mu +- sigma", "matches",
                           "fit (Elo, 95%)", "state"));

@@ -5,29 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "arena/ladder.hpp"
 #include "core/out_code.hpp"
 #include "record/json_value.hpp"
 
 namespace bg::arena {
 
 namespace {
-
-// An entry's account and version, as a match's documents name them.
-struct Named {
-    std::string bot, version;
-    const char* kind = "remote";
-};
-
-std::map<int, Named> entry_names(const Store& store) {
-    std::map<int, Bot> bots;
-    for (const Bot& bot : store.bots(true))
-        bots[bot.id] = bot;
-    std::map<int, Named> names;  // by entry
-    for (const Entry& e : store.entries())
-        names[e.id] = {bots[e.bot].name, e.label, kind(bots[e.bot])};
-    return names;
-}
 
 nlohmann::json rated_json(const Rated& r) {
     return {{"seat", r.seat},
@@ -37,7 +20,7 @@ nlohmann::json rated_json(const Rated& r) {
 }
 
 // An entrant of a match, named: as rated_json, with its account's name and its version.
-nlohmann::json entrant_json(const Rated& r, const Named& named) {
+nlohmann::json entrant_json(const Rated& r, const Roster::Named& named) {
     nlohmann::json e = rated_json(r);
     e["bot"] = named.bot;
     e["bot_version"] = named.version;
@@ -132,18 +115,35 @@ nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
 
 }  // namespace
 
-nlohmann::json leaderboard_json(const Store& store, bool people, const Statuses& statuses) {
+nlohmann::json to_json(const stats::Belief& belief) {
+    return {{"mu", belief.mu}, {"sigma", belief.sigma}};
+}
+
+nlohmann::json to_json(const Row& row) {
+    nlohmann::json fit = nullptr;
+    if (row.fit)
+        fit = {{"elo", row.fit->elo}, {"low", row.fit->low}, {"high", row.fit->high}};
+    return {{"rank", row.rank},
+            {"name", row.bot.name},
+            {"owner", row.bot.owner},
+            {"kind", kind(row.bot)},
+            {"anchor", json_or_null(row.bot.anchor)},
+            {"version", row.entry.label},
+            {"rating", to_json(row.entry.belief)},
+            {"conservative", row.conservative},
+            {"provisional", row.provisional},
+            {"matches", row.entry.matches},
+            {"state", row.bot.state},
+            {"paused", json_or_null(row.bot.paused)},
+            {"fit", fit}};
+}
+
+nlohmann::json leaderboard_json(const Roster& roster, const Fit& fit, bool people,
+                                const Statuses& statuses) {
     nlohmann::json rows = nlohmann::json::array();
-    const auto rated = store.rated_in_order();
-    std::map<int, std::string> last;  // by entry: when its latest rated match finished
-    for (const Match& m : rated)
-        for (const Rated& r : m.entrants)
-            last[r.entry] = m.finished;
-    for (const Row& row :
-         leaderboard(store.bots(), store.entries(), rated, people ? Board::people : Board::bots)) {
+    for (const Row& row : roster.leaderboard(people ? Board::people : Board::bots, fit)) {
         nlohmann::json j = to_json(row);
-        j["last_match"] =
-            last.count(row.entry.id) ? nlohmann::json(last[row.entry.id]) : nlohmann::json(nullptr);
+        j["last_match"] = json_or_null(roster.last_match(row.entry.id));
         const auto status = statuses.find(row.bot.id);
         j["status"] = status != statuses.end() ? status->second : default_status(row.bot);
         rows.push_back(std::move(j));
@@ -167,19 +167,19 @@ nlohmann::json version_json(const Entry& e) {
             {"check_failed", json_or_null(e.check_failed)}};
 }
 
-std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name, bool person,
+std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
+                                       const std::string& name, bool person,
                                        const Statuses& statuses) {
-    const auto bot = store.bot(name);
+    const Bot* bot = roster.account(name);
     if (!bot || bot->state == "removed" || bot->person != person)
         return std::nullopt;
     nlohmann::json versions = nlohmann::json::array();
-    const auto entries = store.entries_of(bot->id);
-    const auto names = entry_names(store);
+    const auto entries = roster.entries_of(bot->id);
     std::vector<Store::SeatGame> every_game;  // of every version
     for (const Entry& e : entries) {
         std::map<int, nlohmann::json> tables;  // by match: everyone at it, in seat order
         for (const auto& [match, r] : store.tables_of(e.id))
-            tables[match].push_back(entrant_json(r, names.at(r.entry)));
+            tables[match].push_back(entrant_json(r, roster.named(r.entry)));
         std::map<int, nlohmann::json> places;  // by match: its place in each rotation
         const auto games = store.games_of_entry(e.id);
         every_game.insert(every_game.end(), games.begin(), games.end());
@@ -223,15 +223,12 @@ std::optional<nlohmann::json> bot_json(const Store& store, const std::string& na
         {"versions", versions}};
 }
 
-std::optional<nlohmann::json> match_json(const Store& store, int id) {
-    const auto match = store.match(id);
-    if (!match)
-        return std::nullopt;
-    const auto names = entry_names(store);
+nlohmann::json match_json(const MatchRecord& record, const Roster& roster) {
+    const Match& match = record.match;
     nlohmann::json entrants = nlohmann::json::array();
-    std::vector<std::string> by_seat(match->entrants.size());
-    for (const Rated& r : match->entrants) {
-        const Named& named = names.at(r.entry);
+    std::vector<std::string> by_seat(match.entrants.size());
+    for (const Rated& r : match.entrants) {
+        const Roster::Named named = roster.named(r.entry);
         nlohmann::json e = entrant_json(r, named);
         e["kind"] = named.kind;
         e["change"] = r.after.mu - r.before.mu;
@@ -240,26 +237,47 @@ std::optional<nlohmann::json> match_json(const Store& store, int id) {
         entrants.push_back(std::move(e));
     }
     nlohmann::json games = nlohmann::json::array();
-    if (match->state != "running")
-        for (const StoredGame& g : store.games_of(id))
-            games.push_back(game_json(id, g, by_seat));
+    if (match.state != "running")
+        for (const StoredGame& g : record.games)
+            games.push_back(game_json(match.id, g, by_seat));
     return nlohmann::json{{"version", api_version},
-                          {"id", match->id},
-                          {"state", match->state},
-                          {"started", match->started},
-                          {"finished", json_or_null(match->finished)},
-                          {"why", json_or_null(match->why)},
+                          {"id", match.id},
+                          {"state", match.state},
+                          {"started", match.started},
+                          {"finished", json_or_null(match.finished)},
+                          {"why", json_or_null(match.why)},
                           {"entrants", entrants},
                           {"games", games}};
 }
 
-nlohmann::json config_json(const Store& store) {
-    nlohmann::json rating = to_json(store.model());
+std::optional<nlohmann::json> match_json(const Store& store, const Roster& roster, int id) {
+    const auto match = store.match(id);
+    if (!match)
+        return std::nullopt;
+    MatchRecord record{*match, {}};
+    if (match->state != "running")
+        record.games = store.games_of(id);
+    return match_json(record, roster);
+}
+
+nlohmann::json config_json(const stats::WengLin& model, const MatchmakerConfig& matchmaker) {
+    nlohmann::json rating = to_json(model);
     rating["provisional_matches"] = provisional_matches;
     rating["leaderboard"] = "mu - 3 sigma";
     return {{"version", api_version},
             {"rating", std::move(rating)},
-            {"matchmaker", to_json(store.matchmaker())}};
+            {"matchmaker", to_json(matchmaker)}};
+}
+
+nlohmann::json began_json(const effect::Began& began) {
+    return {{"version", api_version}, {"match", began.match}, {"bots", began.bots}};
+}
+
+nlohmann::json statuses_json(const effect::Statuses& statuses) {
+    nlohmann::json said = nlohmann::json::object();
+    for (const auto& [name, status] : statuses.by_name)
+        said[name] = status;
+    return {{"version", api_version}, {"statuses", said}};
 }
 
 }  // namespace bg::arena

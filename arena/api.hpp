@@ -1,7 +1,8 @@
-// The arena's API documents (docs/arena.md, "The API"), from its database: what /api/leaderboard,
-// /api/people, /api/bots/NAME, /api/people/NAME, /api/matches/ID and /api/config answer, and the
-// event a finished match sends on /events. Version 1: fields are added, never changed or removed,
-// without a new version.
+// The arena's API documents (docs/arena.md, "The API"): what /api/leaderboard, /api/people,
+// /api/bots/NAME, /api/people/NAME, /api/matches/ID and /api/config answer, and the events
+// the stream sends. Each is drawn from what the arena holds in memory (its roster, a match as it
+// was written) and, for an account's or a match's history, from its store. Version 1: fields
+// are added, never changed or removed, without a new version.
 #pragma once
 
 #include <map>
@@ -10,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arena/core/inputs.hpp"
+#include "arena/core/ladder.hpp"
+#include "arena/core/roster.hpp"
 #include "arena/store.hpp"
 
 namespace bg::arena {
@@ -24,9 +28,11 @@ using Statuses = std::map<int, std::string>;
 // a house bot (its seats wait for matches), away for the others.
 std::string default_status(const Bot& bot);
 
-// The bots' leaderboard (/api/leaderboard), or the people's (/api/people); each row with its
-// status and when its latest rated match finished (last_match).
-nlohmann::json leaderboard_json(const Store& store, bool people = false,
+nlohmann::json to_json(const stats::Belief& belief);
+nlohmann::json to_json(const Row& row);
+// The bots' leaderboard (/api/leaderboard), or the people's (/api/people), with the fit beside
+// each row; each row with its status and when its latest rated match finished (last_match).
+nlohmann::json leaderboard_json(const Roster& roster, const Fit& fit, bool people = false,
                                 const Statuses& statuses = {});
 // A rating entry's own fields, as /api/bots/NAME and `bot list --json` give each version: its
 // label, since when, its rating, and its conformance check.
@@ -35,12 +41,18 @@ nlohmann::json version_json(const Entry& entry);
 // Each rated match with everyone at its table, the account's place in each rotation and its
 // rating change; its games' out-reasons counted by code and its mean think time, CPU and wait
 // for a CPU a game (games); when it was paused (paused_at); its status.
-std::optional<nlohmann::json> bot_json(const Store& store, const std::string& name,
-                                       bool person = false, const Statuses& statuses = {});
-// None for a match there is not. A running match's games are not shown until it is over; then
-// each with every seat's entrant, place and out-reason, and its page's path where its log was
-// kept.
-std::optional<nlohmann::json> match_json(const Store& store, int id);
-nlohmann::json config_json(const Store& store);
+std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
+                                       const std::string& name, bool person = false,
+                                       const Statuses& statuses = {});
+// A match's document: each entrant named, and (once it is over) its games, each with every
+// seat's entrant, place and out-reason, and its page's path where its log was kept.
+nlohmann::json match_json(const MatchRecord& record, const Roster& roster);
+// The store's match of `id` (a running one shows no game), or none for a match there is not.
+std::optional<nlohmann::json> match_json(const Store& store, const Roster& roster, int id);
+nlohmann::json config_json(const stats::WengLin& model, const MatchmakerConfig& matchmaker);
+
+// The stream's events: a match begun, what each account is doing.
+nlohmann::json began_json(const effect::Began& began);
+nlohmann::json statuses_json(const effect::Statuses& statuses);
 
 }  // namespace bg::arena

@@ -211,88 +211,129 @@ int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
 }
 
 void Lobby::wait(std::string token, Sitter& sitter) {
-    const std::string hash = token_hash(token);
-    if (const auto playing = playing_.find(&sitter); playing != playing_.end() &&
-                                                     playing->second.queued.bearer_hash == hash &&
-                                                     --playing->second.games_left > 0) {
+    const auto found = open_.find(&sitter);
+    if (found != open_.end() && !found->second.seat_token.empty() &&
+        found->second.bearer_hash == token_hash(token) && --found->second.games_left > 0) {
         // Between two games of its match (one has just ended for it): the next seat made for
         // it comes from the desk.
-        desk_.wait(playing->second.seat_token, sitter);
+        desk_.wait(found->second.seat_token, sitter);
         return;
     }
-    playing_.erase(&sitter);
     if (closing_) {
-        sitter.no_more_games();
+        told(sitter);
         return;
     }
     if (const auto checked = checked_.find(&sitter); checked != checked_.end()) {
         const auto [passed, why] = checked->second;
         checked_.erase(checked);
         if (!passed)
-            return sitter.sent_away(why);
+            return told(sitter, why);
     }
-    const auto bot = store_.bot_by_token(token);
-    // A person back after its match's last game (which the arena may have seen over before
-    // its end was answered): its match is over.
-    const bool returning = arrived_.count(&sitter) > 0;
-    if (!bot || day_limit(*bot) || (returning && bot->person)) {
-        // Disabled, removed, or its day's matches played; or a person's match is over (the
-        // page says how it went, and plays again by coming again).
-        sitter.no_more_games();
+    if (found == open_.end()) {
+        if (Open* open = arrive(token, sitter))
+            waits(*open);
         return;
+    }
+    Open& open = found->second;
+    if (open.waiting)
+        return;
+    // Back from its match or check: its account and entry as they are now; a person's match
+    // is over (the page says how it went, and plays again by coming again).
+    const auto bot = store_.bot_by_token(token);
+    if (!bot || day_limit(*bot) || bot->person) {
+        told(sitter);
+        return;
+    }
+    open.arrival.bot = *bot;
+    open.arrival.entry = store_.entry(*bot, open.arrival.entry.label);
+    waits(open);
+}
+
+Lobby::Open* Lobby::arrive(const std::string& token, Sitter& sitter) {
+    const std::string hash = token_hash(token);
+    const auto bot = store_.bot_by_token(token);
+    if (!bot || day_limit(*bot)) {
+        // Disabled or removed since it knocked, or its day's matches played.
+        sitter.no_more_games();
+        return nullptr;
     }
     const auto said_at = knocked_.find(hash);
     const Said said = said_at == knocked_.end() ? Said{} : said_at->second;
-    const std::string& version = said.version;
-    if (find_queued(&sitter) != queue_.end())
-        return;  // in the queue already
-    Queued queued{&sitter, *bot,         store_.entry(*bot, version), now_ms_(), said.peer,
-                  hash,    said.opponent};
-    const bool arriving = arrived_.insert(&sitter).second;
-    if (arriving)
-        arrivals_[bot->id].push_back(now_ms_());
-    if (on_note && arriving && bot->person)
+    Open& open = open_[&sitter];
+    open.connection = next_connection_++;
+    open.arrival = {open.connection, *bot, store_.entry(*bot, said.version), said.opponent};
+    open.peer = said.peer;
+    open.bearer_hash = hash;
+    sitters_[open.connection] = &sitter;
+    const int before = connections(bot->id);
+    arrivals_[bot->id].push_back(now_ms_());
+    if (!on_note)
+        return &open;
+    if (bot->person)
         on_note(fmt::format("person {} came from {}, to play {}", bot->name, said.peer,
                             said.opponent.empty() ? "whoever is waiting" : said.opponent));
-    else if (on_note && arriving)
-        on_note(fmt::format("bot {} connected from {}{} ({} connection{})", bot->name, said.peer,
-                            version.empty() ? "" : " as version " + escape_for_terminal(version),
-                            connections(bot->id) + 1, connections(bot->id) == 0 ? "" : "s"));
-    if (!bot->person && (!bot->paused.empty() || queued.entry.checked.empty())) {
-        // Not yet checked, or paused: checked first, over this connection.
-        if (on_note)
-            on_note(fmt::format("bot {}{} is checked before it is queued{}", bot->name,
-                                version.empty() ? "" : " " + escape_for_terminal(version),
-                                bot->paused.empty() ? "" : " (paused: " + bot->paused + ")"));
-        if (on_check)
-            on_check(queued);
-        return;
-    }
-    enqueue(std::move(queued));
+    else
+        on_note(fmt::format(
+            "bot {} connected from {}{} ({} connection{})", bot->name, said.peer,
+            said.version.empty() ? "" : " as version " + escape_for_terminal(said.version),
+            before + 1, before == 0 ? "" : "s"));
+    return &open;
 }
 
-void Lobby::enqueue(Queued queued) {
-    queue_.push_back(std::move(queued));
-    if (on_queue)
-        on_queue();
+void Lobby::waits(Open& open) {
+    open.waiting = true;
+    open.seat_token.clear();
+    open.games_left = 0;
+    counts(open, true);
+    if (on_arrive)
+        on_arrive(open.arrival);
+}
+
+// Whether the connection counts against its account's connections at once: while it waits to
+// play, or is in a match or a check; not once it has been told to go.
+void Lobby::counts(Open& open, bool counted) {
+    if (open.counted == counted)
+        return;
+    open.counted = counted;
+    if (counted)
+        ++per_bot_[open.arrival.bot.id];
+    else if (--per_bot_[open.arrival.bot.id] <= 0)
+        per_bot_.erase(open.arrival.bot.id);
+}
+
+// Told there are no more games for it, or sent away with `why`.
+void Lobby::told(Sitter& sitter, const std::string& why) {
+    if (const auto found = open_.find(&sitter); found != open_.end()) {
+        found->second.waiting = false;
+        counts(found->second, false);
+    }
+    if (why.empty())
+        sitter.no_more_games();
+    else
+        sitter.sent_away(why);
 }
 
 void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
-    if (const auto playing = playing_.find(&sitter); playing != playing_.end()) {
+    checked_.erase(&sitter);
+    const auto found = open_.find(&sitter);
+    if (found == open_.end())
+        return;
+    Open& open = found->second;
+    if (!open.seat_token.empty()) {
         // Gone within its match (or check): its later seats there are left at once, not
         // waited for (it comes back to the queue, never to them).
-        desk_.abandon(playing->second.seat_token);
-        playing_.erase(playing);
+        desk_.abandon(open.seat_token);
+    } else if (open.waiting && on_note) {
+        on_note(fmt::format("{} {} left (a connection closed)",
+                            open.arrival.bot.person ? "person" : "bot", open.arrival.bot.name));
     }
-    arrived_.erase(&sitter);
-    checked_.erase(&sitter);
-    if (const auto queued = find_queued(&sitter); queued != queue_.end()) {
-        if (on_note)
-            on_note(fmt::format("{} {} left (a connection closed)",
-                                queued->bot.person ? "person" : "bot", queued->bot.name));
-        queue_.erase(queued);
-    }
+    const Connection connection = open.connection;
+    counts(open, false);
+    sitters_.erase(connection);
+    open_.erase(found);
+    if (on_leave)
+        on_leave(connection);
 }
 
 void Lobby::refused(const Refusal& refusal, const std::string& peer) const {
@@ -302,35 +343,30 @@ void Lobby::refused(const Refusal& refusal, const std::string& peer) const {
                             refusal.status));
 }
 
-void Lobby::take(Sitter* sitter, const std::string& seat_token, int games) {
-    const auto queued = find_queued(sitter);
-    if (queued == queue_.end())
-        return;
-    seat_at(*queued, seat_token, games);
-    queue_.erase(queued);
-}
-
-void Lobby::take_to_check(const Queued& queued, const std::string& seat_token, int games) {
-    seat_at(queued, seat_token, games);
-}
-
-void Lobby::seat_at(const Queued& queued, const std::string& seat_token, int games) {
-    // Its token's hash: between the match's games, a wait() with the same token goes to the desk.
-    playing_[queued.sitter] = {queued, seat_token, games};
+bool Lobby::take(Connection connection, const std::string& seat_token, int games) {
+    const auto sitter = sitters_.find(connection);
+    if (sitter == sitters_.end())
+        return false;
+    Open& open = open_.at(sitter->second);
+    open.waiting = false;
+    open.seat_token = seat_token;
+    open.games_left = games;
     desk_.expect(seat_token, games);
-    desk_.wait(seat_token, *queued.sitter);
+    desk_.wait(seat_token, *sitter->second);
+    return true;
 }
 
 void Lobby::check_over(const std::string& seat_token, bool passed, const std::string& why) {
     desk_.forget_token(seat_token);
-    const auto playing = std::find_if(playing_.begin(), playing_.end(), [&](const auto& p) {
-        return p.second.seat_token == seat_token;
+    const auto found = std::find_if(open_.begin(), open_.end(), [&](const auto& o) {
+        return o.second.seat_token == seat_token;
     });
-    if (playing == playing_.end())
+    if (found == open_.end())
         return;  // its connection is gone
-    Sitter* sitter = playing->first;
-    Queued queued = playing->second.queued;
-    playing_.erase(playing);
+    Sitter* sitter = found->first;
+    Open& open = found->second;
+    open.seat_token.clear();
+    open.games_left = 0;
     if (!desk_.waiting(*sitter)) {
         // Its last scenario's end is on its way: told once it is answered (wait()).
         checked_[sitter] = {passed, why};
@@ -338,17 +374,15 @@ void Lobby::check_over(const std::string& seat_token, bool passed, const std::st
     }
     desk_.stop_waiting(*sitter);
     if (closing_)
-        return sitter->no_more_games();
+        return told(*sitter);
     if (!passed)
-        return sitter->sent_away(why);
-    if (const auto bot = store_.bot(queued.bot.name); bot && bot->state == "active") {
-        queued.bot = *bot;
-        queued.entry = store_.entry(*bot, queued.entry.label);
-        queued.since_ms = now_ms_();
-        enqueue(std::move(queued));
-    } else {
-        sitter->no_more_games();
-    }
+        return told(*sitter, why);
+    const auto bot = store_.bot(open.arrival.bot.name);
+    if (!bot || bot->state != "active")
+        return told(*sitter);
+    open.arrival.bot = *bot;
+    open.arrival.entry = store_.entry(*bot, open.arrival.entry.label);
+    waits(open);
 }
 
 void Lobby::forget(Sitter& sitter) {
@@ -356,77 +390,65 @@ void Lobby::forget(Sitter& sitter) {
 }
 
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
-    for (const std::string& token : seat_tokens)
+    std::vector<Connection> back;
+    for (const std::string& token : seat_tokens) {
         desk_.forget_token(token);
-    std::vector<Queued> back;
-    std::erase_if(playing_, [&](const auto& entry) {
-        const auto& [sitter, playing] = entry;
-        if (std::find(seat_tokens.begin(), seat_tokens.end(), playing.seat_token) ==
-            seat_tokens.end())
-            return false;
-        // Cut short, it waits at the desk for a seat that will not come: back to the queue. (One
-        // in a seat, or whose game has just ended, comes back by itself: wait().)
-        if (desk_.waiting(*sitter)) {
-            desk_.stop_waiting(*sitter);
-            back.push_back(playing.queued);
+        for (auto& [sitter, open] : open_) {
+            if (open.seat_token != token)
+                continue;
+            // Its next wait brings it back to play. Cut short, it waits at the desk for a seat
+            // that will not come: it waits to play again now. (One in a seat, or whose game has
+            // just ended, comes back by itself: wait().)
+            open.seat_token.clear();
+            open.games_left = 0;
+            if (desk_.waiting(*sitter)) {
+                desk_.stop_waiting(*sitter);
+                back.push_back(open.connection);
+            }
         }
-        return true;
-    });
-    for (Queued& q : back) {
-        if (find_queued(q.sitter) != queue_.end())
-            continue;
-        if (closing_) {
-            q.sitter->no_more_games();
-            continue;
-        }
-        q.since_ms = now_ms_();
-        queue_.push_back(std::move(q));
     }
-    if (!back.empty() && on_queue && !closing_)
-        on_queue();
+    for (const Connection connection : back) {
+        const auto sitter = sitters_.find(connection);
+        if (sitter == sitters_.end())
+            continue;
+        if (closing_)
+            told(*sitter->second);
+        else
+            waits(open_.at(sitter->second));
+    }
 }
 
-void Lobby::turn_away(const std::function<bool(const Bot&)>& away) {
-    std::vector<Sitter*> gone;
-    std::erase_if(queue_, [&](const Queued& q) {
-        if (!away(q.bot))
-            return false;
-        gone.push_back(q.sitter);
-        return true;
-    });
-    for (Sitter* sitter : gone)
-        sitter->no_more_games();
+void Lobby::turn_away(const std::vector<Connection>& connections) {
+    for (const Connection connection : connections)
+        if (const auto sitter = sitters_.find(connection); sitter != sitters_.end())
+            told(*sitter->second);
 }
 
 void Lobby::close() {
     closing_ = true;
-    for (const Queued& q : std::exchange(queue_, {}))
-        q.sitter->no_more_games();
+    std::vector<Connection> waiting;
+    for (const auto& [sitter, open] : open_)
+        if (open.waiting)
+            waiting.push_back(open.connection);
+    turn_away(waiting);
 }
 
 void Lobby::finish() {
     closing_ = true;
-    queue_.clear();
-    playing_.clear();
     checked_.clear();
-    for (Sitter* sitter : std::exchange(arrived_, {})) {
-        desk_.stop_waiting(*sitter);
-        sitter->no_more_games();
-    }
-}
-
-std::vector<Lobby::Queued>::iterator Lobby::find_queued(const Sitter* sitter) {
-    return std::find_if(queue_.begin(), queue_.end(),
-                        [&](const Queued& q) { return q.sitter == sitter; });
+    std::vector<Connection> all;
+    for (const auto& [sitter, open] : open_)
+        all.push_back(open.connection);
+    for (const Connection connection : all)
+        if (const auto sitter = sitters_.find(connection); sitter != sitters_.end()) {
+            desk_.stop_waiting(*sitter->second);
+            told(*sitter->second);
+        }
 }
 
 int Lobby::connections(int bot) const {
-    const auto waiting = std::count_if(queue_.begin(), queue_.end(),
-                                       [&](const Queued& q) { return q.bot.id == bot; });
-    const auto playing = std::count_if(playing_.begin(), playing_.end(), [&](const auto& p) {
-        return p.second.queued.bot.id == bot;
-    });
-    return static_cast<int>(waiting + playing);
+    const auto found = per_bot_.find(bot);
+    return found == per_bot_.end() ? 0 : found->second;
 }
 
 }  // namespace bg::arena

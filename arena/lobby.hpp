@@ -1,13 +1,14 @@
 // The arena's door and its waiting room: the gate (remote/gate.hpp) for the connections of
 // remote bots at /bot. A connection is let in with the token of an active bot in its
 // Authorization header (Bearer), as a session (it stays for match after match); it then waits
-// here, in the queue, until the matchmaker seats it at a match. Within a match it waits between
-// the match's games at the desk, for the seats made for it (a token of the arena's own for each
-// connection and match, never shown to anyone); once the match is over it is back in the queue.
+// to play (on_arrive: the arena's core queues it, or checks it first) until it is seated at a
+// match. Within a match it waits between the match's games at the desk, for the seats made for
+// it (a token of the arena's own for each connection and match, never shown to anyone); once the
+// match is over it waits to play again.
 //
 // A connection of a version that has not passed the conformance check, or of a paused bot, is
-// not queued: it is handed to the arena to be checked (on_check), over this connection, and is
-// queued once it passes; one that fails is sent away with why (closed with 1008).
+// checked over this connection before it is queued (the core decides so), and waits to play
+// again once it passes; one that fails is sent away with why (closed with 1008).
 //
 // People come the same way from the arena's page, to /person: its query says who (name=, the
 // account's name; code=, the code it signs in with, which a page cannot send as a header),
@@ -32,8 +33,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "arena/core/inputs.hpp"
 #include "arena/store.hpp"
 #include "remote/desk.hpp"
 #include "remote/gate.hpp"
@@ -52,22 +55,20 @@ class Lobby final : public remote::Gate {
         // there is refused (429) before its token or code is looked up.
         int failures_a_minute = 10;
     };
-    // A connection waiting in the queue.
-    struct Queued {
-        Sitter* sitter = nullptr;
+    // A connection that waits to play: its name for the arena's core, its account and its entry
+    // as the store has them now, and a person's choice of opponent.
+    struct Arrival {
+        Connection connection = 0;
         Bot bot;
         Entry entry;
-        std::uint64_t since_ms = 0;
-        std::string peer;
-        std::string bearer_hash;  // its bot's token's
-        std::string opponent;     // a person's choice: a house bot's name, or "" (anyone)
+        std::string opponent;
     };
     // A line for the arena's log (a bot connecting, leaving, refused).
     std::function<void(const std::string&)> on_note;
-    // Something changed in the queue: a time to match.
-    std::function<void()> on_queue;
-    // A connection to be checked before it is queued: the arena seats it at its check (check()).
-    std::function<void(const Queued&)> on_check;
+    // A connection waits to play (it came, or is back from a match or a check).
+    std::function<void(const Arrival&)> on_arrive;
+    // A connection closed, wherever it was.
+    std::function<void(Connection)> on_leave;
 
     Lobby(Store& store, remote::Desk& desk, std::function<std::uint64_t()> now_ms, Options options)
         : store_(store), desk_(desk), now_ms_(std::move(now_ms)), options_(options) {}
@@ -80,47 +81,51 @@ class Lobby final : public remote::Gate {
     void forget(Sitter& sitter) override;
     void refused(const Refusal& refusal, const std::string& peer) const override;
 
-    // The matchmaker's side: who waits, and taking one of them to a match of `games` games,
-    // whose seats the desk gives it under `seat_token`.
-    const std::vector<Queued>& queue() const { return queue_; }
-    void take(Sitter* sitter, const std::string& seat_token, int games);
-    // The same for a check of `games` games (on_check's connection, not in the queue).
-    void take_to_check(const Queued& queued, const std::string& seat_token, int games);
-    // Its check is over: passed, the connection is queued (its bot and entry read again); failed,
-    // it is sent away with `why`.
+    // The arena's side. A waiting connection taken to a match (or a check) of `games` games,
+    // whose seats the desk gives it under `seat_token`: false where it is gone.
+    bool take(Connection connection, const std::string& seat_token, int games);
+    // Its check is over: passed, the connection waits to play again (its bot and entry read
+    // again); failed, it is sent away with `why`.
     void check_over(const std::string& seat_token, bool passed, const std::string& why);
-    // A match is over: a connection of it waiting at the desk for a game that will not come
-    // (the match was cut short) is back in the queue.
+    // A match (or a check cut short) is over: a connection of it waiting at the desk for a game
+    // that will not come waits to play again; the desk forgets the tokens.
     void match_over(const std::vector<std::string>& seat_tokens);
-    // The waiting connections of bots that may not play now (disabled, removed, paused) are told
-    // there are no more games.
-    void turn_away(const std::function<bool(const Bot&)>& away);
+    // Waiting connections told there are no more games.
+    void turn_away(const std::vector<Connection>& connections);
     // The arena is closing: every waiting connection is told there are no more games.
     void close();
     // Its last match is over: every connection still open is told there are no more games,
-    // whatever it waits for (a queued one was told at close(); one whose last game's end is not
+    // whatever it waits for (a waiting one was told at close(); one whose last game's end is not
     // yet answered is told now, rather than left to that answer).
     void finish();
     bool closing() const { return closing_; }
-    // Connections open now, by bot id.
+    // Connections open now, of the account.
     int connections(int bot) const;
     // The connections refused since the arena started, by kind (a refusal's status where it
     // names no kind): the server's and the lobby's (GET /api/server).
     const std::map<std::string, long>& refusals() const { return refusals_; }
 
   private:
-    struct Playing {
-        Queued queued;  // as it waited
-        std::string seat_token;
-        int games_left = 0;  // its match's games not yet over for it
+    // A connection let in, from its first wait on.
+    struct Open {
+        Connection connection = 0;
+        Arrival arrival;
+        std::string peer;
+        std::string bearer_hash;  // its account's token's
+        bool waiting = false;     // to play: neither in a match nor at a check
+        std::string seat_token;   // its match's or check's, while there
+        int games_left = 0;       // its match's games not yet over for it
+        bool counted = false;     // among its account's connections at once
     };
 
     Store& store_;
     remote::Desk& desk_;
     std::function<std::uint64_t()> now_ms_;
     Options options_;
-    std::vector<Queued> queue_;
-    std::map<Sitter*, Playing> playing_;  // connections within a match
+    std::map<Sitter*, Open> open_;
+    std::unordered_map<Connection, Sitter*> sitters_;
+    std::map<int, int> per_bot_;  // connections open, by account
+    Connection next_connection_ = 1;
     // What the last connection admitted with a token said, by the token's hash: read as it
     // begins to wait.
     struct Said {
@@ -128,13 +133,14 @@ class Lobby final : public remote::Gate {
     };
     mutable std::map<std::string, Said> knocked_;
     std::variant<remote::RemoteSeat*, Wait, Refusal> admit_person(const Knock& knock) const;
-    std::set<Sitter*> arrived_;  // connections said to have connected
     // Checked connections whose last scenario's end is not yet answered: what they are told
     // once it is (queued: "", or sent away, and why).
     std::map<Sitter*, std::pair<bool, std::string>> checked_;
-    void enqueue(Queued queued);
-    void seat_at(const Queued& queued, const std::string& seat_token, int games);
-    std::vector<Queued>::iterator find_queued(const Sitter* sitter);
+    // Its first wait: an Open of its own, or none (its account may not play now: it is told).
+    Open* arrive(const std::string& token, Sitter& sitter);
+    void waits(Open& open);
+    void counts(Open& open, bool counted);
+    void told(Sitter& sitter, const std::string& why = "");
     // Why a bot may not connect now: its new connections in the last minute; its matches in
     // the last day (nor play on); none when it may.
     std::optional<Refusal> minute_limit(const Bot& bot) const;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "arena/matchmaker.hpp"
+#include "arena/core/matchmaker.hpp"
 #include "core/random.hpp"
 #include "stats/weng_lin.hpp"
 

@@ -10,8 +10,8 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
-#include "arena/matchmaker.hpp"
-#include "arena/matchmaker_rules.hpp"
+#include "arena/core/matchmaker.hpp"
+#include "arena/core/matchmaker_rules.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider in(data, size);

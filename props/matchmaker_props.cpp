@@ -7,8 +7,8 @@
 #include <rapidcheck/catch.h>
 #include <catch2/catch.hpp>
 
-#include "arena/matchmaker.hpp"
-#include "arena/matchmaker_rules.hpp"
+#include "arena/core/matchmaker.hpp"
+#include "arena/core/matchmaker_rules.hpp"
 
 using namespace bg::arena;
 

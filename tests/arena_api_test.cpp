@@ -48,9 +48,9 @@ TEST_CASE(
     store->add_bot("a", "ann", std::nullopt, std::nullopt);
     store->add_bot("h", "", std::string("true"), std::nullopt);
     const Entry a = store->entry(*store->bot("a"), "v1");
-    store->record_check(a, true, "");  // let play: on the leaderboard
+    store->record_check(a.id, true, "");  // let play: on the leaderboard
     const Entry h = store->entry(*store->bot("h"), "true");
-    const int id = store->begin_match(5);
+    const int id = store->begin_match(5).id;
     // Not over: neither its games nor their logs are shown.
     {
         std::ofstream(log) << R"({"seq":0,"start":{"seed":5}})"
@@ -72,7 +72,8 @@ TEST_CASE(
     store->rate_match(id, {{a.id, 0, 1, before, up}, {h.id, 1, 1, before, down}},
                       {{0, log, first}, {1, "", second}});
 
-    const auto bot = bot_json(*store, "a", false, {{store->bot("a")->id, "queued"}});
+    const auto bot =
+        bot_json(*store, read_roster(*store), "a", false, {{store->bot("a")->id, "queued"}});
     REQUIRE(bot);
     CHECK((*bot)["status"] == "queued");
     CHECK((*bot)["games"]["games"] == 2);
@@ -90,12 +91,12 @@ TEST_CASE(
           nlohmann::json{{"rotation", 0}, {"seat", 0}, {"place", 1}, {"out_code", nullptr}});
     CHECK(played["games"][1] ==
           nlohmann::json{{"rotation", 1}, {"seat", 1}, {"place", 0}, {"out_code", "exited"}});
-    const auto house = bot_json(*store, "h");
+    const auto house = bot_json(*store, read_roster(*store), "h");
     CHECK((*house)["status"] == "queued");  // a house bot's seats wait when nothing says else
     CHECK((*house)["games"]["out"] == nlohmann::json{{"illegal_peel", 1}});
     CHECK((*house)["games"]["think_ms"].is_null());
 
-    const auto match = match_json(*store, id);
+    const auto match = match_json(*store, read_roster(*store), id);
     REQUIRE(match);
     const auto& games = (*match)["games"];
     CHECK(games[0]["seats"][0]["bot"] == "a");
@@ -114,14 +115,16 @@ TEST_CASE(
     CHECK(!game_records_json(*store, id, 1));  // its log was not kept
     CHECK(!game_records_json(*store, id, 2));
 
-    const auto board = leaderboard_json(*store, false, {{store->bot("a")->id, "playing"}});
+    const Roster roster = read_roster(*store);
+    const auto board = leaderboard_json(roster, fit_of(roster.rankings(), roster.entry_ids()),
+                                        false, {{store->bot("a")->id, "playing"}});
     CHECK(board["leaderboard"][0]["name"] == "a");
     CHECK(board["leaderboard"][0]["status"] == "playing");
     CHECK(board["leaderboard"][1]["status"] == "queued");
     CHECK(board["leaderboard"][0]["last_match"] == store->match(id)->finished);
 
     // The matches over, the latest first: a running one is not among them.
-    const int playing = store->begin_match(6);
+    const int playing = store->begin_match(6).id;
     const auto over = store->last_over(10);
     REQUIRE(over.size() == 1);
     CHECK(over[0].id == id);
@@ -130,7 +133,7 @@ TEST_CASE(
     // When a bot was paused: kept with why, and gone once it plays again.
     store->set_paused(store->bot("a")->id, "three faults");
     CHECK(!store->bot("a")->paused_at.empty());
-    CHECK((*bot_json(*store, "a"))["status"] == "paused");
+    CHECK((*bot_json(*store, read_roster(*store), "a"))["status"] == "paused");
     store->set_paused(store->bot("a")->id, "");
     CHECK(store->bot("a")->paused_at.empty());
     std::filesystem::remove(log);

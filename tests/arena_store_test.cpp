@@ -7,7 +7,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
-#include "arena/ladder.hpp"
+#include "arena/core/ladder.hpp"
 #include "arena/store.hpp"
 #include "tests/support/scratch_arena.hpp"
 
@@ -78,7 +78,7 @@ TEST_CASE("arena: a match is rated once with its games or void, and rerate finds
     const Entry b = store.entry(*store.bot("b"), "");
     const Entry h = store.entry(*store.bot("h"), "true");
     const auto play = [&](const std::vector<Entry>& who, const std::vector<int>& ranks) {
-        const int id = store.begin_match(42);
+        const int id = store.begin_match(42).id;
         std::vector<stats::Entrant> in;
         for (std::size_t i = 0; i < who.size(); ++i) {
             Entry now;
@@ -108,7 +108,7 @@ TEST_CASE("arena: a match is rated once with its games or void, and rerate finds
     CHECK(store.games_of(first).size() == 3);
     CHECK(store.games_of(first)[0].result == won_by(0, 3));
     // Left running by an arena that stopped: void, never rated.
-    const int cut = store.begin_match(7);
+    const int cut = store.begin_match(7).id;
     CHECK(store.void_running("stopped") == 1);
     CHECK(store.match(cut)->state == "void");
     CHECK(store.match(cut)->why == "stopped");
@@ -185,10 +185,10 @@ TEST_CASE(
     CHECK(v1.checked.empty());
     CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
           "its version v1 has not passed the conformance check yet");
-    store.record_check(v1, false, "starts, and says it is ready");
+    store.record_check(v1.id, false, "starts, and says it is ready");
     CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
           "its version v1 failed the conformance check: starts, and says it is ready");
-    store.record_check(v1, true, "");
+    store.record_check(v1.id, true, "");
     CHECK(!entries()[0].checked.empty());
     CHECK(entries()[0].check_failed.empty());
     CHECK(why_not_queued(*store.bot("alpha"), entries()).empty());
@@ -196,9 +196,9 @@ TEST_CASE(
     store.set_paused(v1.bot, "out of 3 matches in a row for its own fault");
     CHECK(why_not_queued(*store.bot("alpha"), entries()) ==
           "paused: out of 3 matches in a row for its own fault");
-    store.record_check(v1, false, "answers the deal");
+    store.record_check(v1.id, false, "answers the deal");
     CHECK(!store.bot("alpha")->paused.empty());
-    store.record_check(v1, true, "");
+    store.record_check(v1.id, true, "");
     CHECK(store.bot("alpha")->paused.empty());
     // A house bot is the organiser's: never checked over a connection.
     store.add_bot("house", "", std::string("true"), std::nullopt);

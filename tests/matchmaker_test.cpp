@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "arena/matchmaker.hpp"
+#include "arena/core/matchmaker.hpp"
 
 using namespace bg::arena;
 

@@ -10,6 +10,18 @@ namespace bg::tournament::commands {
 using namespace cli;
 using bg::escape_for_terminal;
 
+namespace {
+
+// The first twenty of `ids`, for a message ("3, 7, 12, ...").
+std::string some_of(const std::vector<int>& ids) {
+    std::string shown;
+    for (std::size_t i = 0; i < ids.size() && i < 20; ++i)
+        shown += fmt::format("{}{}", i ? ", " : "", ids[i]);
+    return shown + (ids.size() > 20 ? ", ..." : "");
+}
+
+}  // namespace
+
 int merge(const po::variables_map& vm) {
     std::vector<std::string> inputs;
     try {
@@ -71,15 +83,11 @@ int merge(const po::variables_map& vm) {
     }
     const Database::Merged result = merged->merge(rows);
     if (!result.conflicts.empty()) {
-        std::string ids;
-        for (std::size_t i = 0; i < result.conflicts.size() && i < 20; ++i)
-            ids += fmt::format("{}{}", i ? ", " : "", result.conflicts[i]);
         log::error(
-            "{} game{} done twice with different results (game{} {}{}): nothing was "
-            "merged; merge only one database of each shard",
+            "{} game{} done twice with different results (game{} {}): nothing was merged; "
+            "merge only one database of each shard",
             result.conflicts.size(), result.conflicts.size() == 1 ? "" : "s",
-            result.conflicts.size() == 1 ? "" : "s", ids,
-            result.conflicts.size() > 20 ? ", ..." : "");
+            result.conflicts.size() == 1 ? "" : "s", some_of(result.conflicts));
         return exit_database;
     }
     const auto all = merged->games();
@@ -99,13 +107,9 @@ int merge(const po::variables_map& vm) {
             result.replays, result.replays == 1 ? "" : "s", escape_for_terminal(merged->path()));
     if (missing.empty())
         return exit_done;
-    std::string ids;
-    for (std::size_t i = 0; i < missing.size() && i < 20; ++i)
-        ids += fmt::format("{}{}", i ? ", " : "", missing[i]);
     const auto& shard = shards.front()->spec().shard;
     log::error(
-        "{} game{} missing: {}{}{}", missing.size(), missing.size() == 1 ? "" : "s", ids,
-        missing.size() > 20 ? ", ..." : "",
+        "{} game{} missing: {}{}", missing.size(), missing.size() == 1 ? "" : "s", some_of(missing),
         shard ? fmt::format(" (game g is in shard (g - 1) mod {}: resume those shards, then merge "
                             "again)",
                             shard->count)

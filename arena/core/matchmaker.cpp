@@ -1,4 +1,4 @@
-#include "arena/matchmaker.hpp"
+#include "arena/core/matchmaker.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "arena/matchmaker.hpp"
+#include "arena/core/matchmaker.hpp"
 
 namespace bg::arena {
 

@@ -1,4 +1,4 @@
-#include "arena/matchmaker_rules.hpp"
+#include "arena/core/matchmaker_rules.hpp"
 
 #include <algorithm>
 

@@ -1,0 +1,159 @@
+#include "arena/api_routes.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "arena/api.hpp"
+#include "arena/web.hpp"
+#include "record/json_value.hpp"
+
+namespace bg::arena {
+
+ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
+    const ArenaCore& core = *running_.core;
+    const Store& store = *running_.store;
+    exact("/api/leaderboard", [this, &core](const std::string&) {
+        return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), false,
+                                core.statuses())
+            .dump();
+    });
+    exact("/api/people", [this, &core](const std::string&) {
+        return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), true,
+                                core.statuses())
+            .dump();
+    });
+    exact("/api/queue", [this](const std::string&) { return queue_json(); });
+    exact("/api/live", [this](const std::string&) { return live_json(); });
+    exact("/api/config", [&core](const std::string&) {
+        return config_json(core.roster().model(), core.settings().matchmaker).dump();
+    });
+    exact("/api/server", [this](const std::string&) { return server_json(); });
+    for (const bool person : {false, true})
+        prefix(person ? "/api/people/" : "/api/bots/",
+               [&core, &store, person](const std::string& name) -> std::optional<std::string> {
+                   const auto json = bot_json(store, core.roster(), name, person, core.statuses());
+                   return json ? std::optional(json->dump()) : std::nullopt;
+               });
+    // The twins of a match's page and of its games' pages.
+    prefix("/api/matches/", [&core, &store](const std::string& rest) -> std::optional<std::string> {
+        const auto found = page_path("/matches/" + rest);
+        if (!found || (found->kind != PagePath::match_page && found->kind != PagePath::game_page))
+            return std::nullopt;
+        const auto json = found->kind == PagePath::match_page
+                              ? match_json(store, core.roster(), found->match)
+                              : game_records_json(store, found->match, found->rotation);
+        return json ? std::optional(json->dump()) : std::nullopt;
+    });
+}
+
+void ApiRoutes::exact(std::string path, Answer answer) {
+    exact_.emplace(std::move(path), std::move(answer));
+}
+
+void ApiRoutes::prefix(std::string prefix, Answer answer) {
+    prefixes_.emplace_back(std::move(prefix), std::move(answer));
+}
+
+std::optional<std::string> ApiRoutes::answer(const std::string& path) const {
+    if (const auto found = exact_.find(path); found != exact_.end())
+        return found->second("");
+    for (const auto& [prefix, answer] : prefixes_)
+        if (path.starts_with(prefix))
+            return answer(path.substr(prefix.size()));
+    return std::nullopt;
+}
+
+std::string_view ApiRoutes::route_of(const std::string& path) const {
+    if (const auto found = exact_.find(path); found != exact_.end())
+        return found->first;
+    for (const auto& [prefix, answer] : prefixes_)
+        if (path.starts_with(prefix))
+            return prefix;
+    return "";
+}
+
+std::string ApiRoutes::queue_json() const {
+    const ArenaCore& core = *running_.core;
+    // In the order they came: each one's place in the queue is how many came before it.
+    nlohmann::json waiting = nlohmann::json::array();
+    for (const ArenaCore::Queued& q : core.queue()) {
+        const Bot* bot = core.roster().account(q.bot);
+        const Entry* entry = core.roster().entry(q.entry);
+        if (!bot || !entry)
+            continue;
+        waiting.push_back({{"bot", bot->name},
+                           {"bot_version", entry->label},
+                           {"kind", kind(*bot)},
+                           {"place", waiting.size() + 1},
+                           {"opponent", json_or_null(q.opponent)},
+                           {"waiting_ms", core.now_ms() - q.since_ms}});
+    }
+    nlohmann::json playing = nlohmann::json::array();
+    for (const auto& [id, match] : core.playing())
+        playing.push_back({{"match", id}, {"bots", names_of(match.seats)}});
+    return nlohmann::json{{"version", api_version}, {"waiting", waiting}, {"playing", playing}}
+        .dump();
+}
+
+std::string ApiRoutes::live_json() const {
+    const ArenaCore& core = *running_.core;
+    nlohmann::json playing = nlohmann::json::array();
+    for (const auto& [id, match] : core.playing())
+        playing.push_back({{"match", id},
+                           {"bots", names_of(match.seats)},
+                           {"games_over", running_.games_over(id)},
+                           {"games", match.seats.size()}});
+    nlohmann::json recent = nlohmann::json::array();
+    for (const Match& m : core.last_over())
+        recent.push_back({{"match", m.id}, {"state", m.state}, {"finished", m.finished}});
+    return nlohmann::json{{"version", api_version},
+                          {"rule", spectator_rule},
+                          {"playing", playing},
+                          {"recent", recent}}
+        .dump();
+}
+
+// What this arena's process has counted since it started, for its operator: the connections
+// it refused by kind, what it holds now, its memory and descriptors (Linux's /proc), and how
+// late its loop has run over the last minute.
+std::string ApiRoutes::server_json() const {
+    const ArenaCore& core = *running_.core;
+    long rss_pages = 0;
+    if (std::ifstream statm("/proc/self/statm"); statm)
+        statm >> rss_pages >> rss_pages;  // its second field: resident pages
+    int descriptors = 0;
+    std::error_code error;
+    for (std::filesystem::directory_iterator fd("/proc/self/fd", error), end; !error && fd != end;
+         fd.increment(error))
+        ++descriptors;
+    nlohmann::json refusals = nlohmann::json::object();
+    for (const auto& [kind, count] : running_.lobby->refusals())
+        refusals[kind] = count;
+    const serve::Server::Counts counts = running_.server();
+    const LagWindow::Figures lag = running_.lag->figures();
+    return nlohmann::json{{"version", api_version},
+                          {"started", running_.started},
+                          {"playing", core.playing().size()},
+                          {"checking", core.checking()},
+                          {"queued", core.queued()},
+                          {"connections", counts.sockets},
+                          {"refusals", std::move(refusals)},
+                          {"unrecorded", core.unrecorded()},
+                          {"database_writable", core.writable()},
+                          {"rss_bytes", rss_pages * ::sysconf(_SC_PAGESIZE)},
+                          {"stream_history_bytes", counts.history_bytes},
+                          {"descriptors", descriptors},
+                          {"loop_lag",
+                           {{"p50_ms", lag.p50_ms},
+                            {"p99_ms", lag.p99_ms},
+                            {"max_ms", lag.max_ms},
+                            {"samples", lag.samples},
+                            {"longest_handler", json_or_null(lag.longest)},
+                            {"longest_handler_ms", lag.longest_ms}}}}
+        .dump();
+}
+
+}  // namespace bg::arena

@@ -1,0 +1,58 @@
+// The running arena's API (GET /api/...): a table of routes, each a path or a prefix and the
+// document it answers, drawn from what the arena holds (its core's roster, queue and matches,
+// the fit, the lobby's and the server's counts, the loop's lag) and, for an account's or a
+// match's history, from its store. A path of no route is a 404.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arena/core/arena_core.hpp"
+#include "arena/fit_work.hpp"
+#include "arena/lobby.hpp"
+#include "arena/store.hpp"
+#include "serve/server.hpp"
+#include "transport/loop_lag.hpp"
+
+namespace bg::arena {
+
+// What the routes read of the running arena.
+struct Running {
+    const ArenaCore* core = nullptr;
+    const Store* store = nullptr;
+    FitWork* fit = nullptr;
+    const Lobby* lobby = nullptr;
+    LoopLag* lag = nullptr;
+    std::function<serve::Server::Counts()> server;
+    // How many of a playing match's games are over.
+    std::function<int(int match)> games_over;
+    std::string started;  // when the arena began serving (UTC)
+};
+
+class ApiRoutes {
+  public:
+    using Answer = std::function<std::optional<std::string>(const std::string& rest)>;
+    explicit ApiRoutes(Running running);
+
+    // The document at `path`, or none (404).
+    std::optional<std::string> answer(const std::string& path) const;
+    // The route a path takes, as the loop's lag names its handler ("GET /api/bots/"), or "".
+    std::string_view route_of(const std::string& path) const;
+
+  private:
+    void exact(std::string path, Answer answer);
+    void prefix(std::string prefix, Answer answer);
+    std::string queue_json() const;
+    std::string live_json() const;
+    std::string server_json() const;
+
+    Running running_;
+    std::map<std::string, Answer, std::less<>> exact_;
+    std::vector<std::pair<std::string, Answer>> prefixes_;
+};
+
+}  // namespace bg::arena

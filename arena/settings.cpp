@@ -1,0 +1,90 @@
+#include "arena/settings.hpp"
+
+#include "cli/options.hpp"
+#include "core/text.hpp"
+
+namespace bg::arena {
+
+namespace po = boost::program_options;
+
+po::options_description serve_options() {
+    po::options_description o("serve");
+    // clang-format off
+    o.add_options()
+        ("listen", po::value<std::string>()->value_name("ADDR:PORT"),
+         "where bots connect (/bot), people play (/play), the pages (/, /live...) and the API "
+         "(/api/...) are served; port 0: any free one, said")
+        ("logs", po::value<std::string>()->value_name("DIR"),
+         "keep every game's event log there (match-NNNNNN-R.jsonl), and its players' stderr")
+        ("max-players", po::value<std::string>()->value_name("N")->default_value("4"),
+         "the most seats at a table, 2 to 8")
+        ("max-wait", po::value<double>()->value_name("SEC")->default_value(30),
+         "after this long waiting a bot plays at a table of fewer seats rather than wait on")
+        ("concurrency", po::value<std::string>()->value_name("N")->default_value("2"),
+         "matches played at once")
+        ("house-seats", po::value<std::string>()->value_name("N")->default_value("1"),
+         "matches at once of each house bot")
+        ("connections-per-bot", po::value<std::string>()->value_name("N")->default_value("4"),
+         "a remote bot's connections at once (each one its own match): more are refused (429)")
+        ("connections-a-minute", po::value<std::string>()->value_name("N")->default_value("30"),
+         "a remote bot's new connections in any minute: more are refused (429, with the seconds "
+         "to wait)")
+        ("matches-a-day", po::value<std::string>()->value_name("N")->default_value("0"),
+         "a remote bot's matches in any 24 hours, 0 for no limit: past it, its connections are "
+         "closed after their match and refused (429, with the seconds to wait)")
+        ("failures-a-minute", po::value<std::string>()->value_name("N")->default_value("10"),
+         "wrong tokens or codes from one address in any minute: past it, every connection from "
+         "there is refused (429, with the seconds to wait) before its token is looked up")
+        ("max-connections", po::value<std::string>()->value_name("N")->default_value("64"),
+         "WebSocket connections at once, of all bots and people: more are refused (503)")
+        ("people", po::value<std::string>()->value_name("open|closed")->default_value("closed"),
+         "people play from /play with the accounts the organiser made (arena person add), or, "
+         "open, may also sign up there")
+        ("stop-grace", po::value<double>()->value_name("SEC")->default_value(20),
+         "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
+         "they are voided");
+    // clang-format on
+    options::add_game(o);
+    o.add(options::sandbox()).add(options::shares());
+    return o;
+}
+
+Settings read_settings(const po::variables_map& vm) {
+    Settings s;
+    if (!vm.count("listen"))
+        throw po::error("--listen ADDR:PORT is needed: where bots connect and the API answers");
+    auto address = serve::parse_address(vm["listen"].as<std::string>());
+    if (auto* why = std::get_if<std::string>(&address))
+        throw po::error("--listen: " + *why);
+    s.listen = std::get<serve::Address>(address);
+    if (vm.count("logs"))
+        s.logs = vm["logs"].as<std::string>();
+    s.core.matchmaker.max_players = static_cast<int>(options::count(vm, "max-players", 2, 8));
+    s.core.matchmaker.max_wait_ms = options::milliseconds(vm, "max-wait", false);
+    s.core.concurrency = static_cast<int>(options::count(vm, "concurrency", 1, 100'000));
+    s.core.house_seats = static_cast<int>(options::count(vm, "house-seats", 1, 100));
+    s.lobby.connections_per_bot =
+        static_cast<int>(options::count(vm, "connections-per-bot", 1, 100));
+    s.lobby.connections_a_minute =
+        static_cast<int>(options::count(vm, "connections-a-minute", 1, 10'000));
+    s.lobby.matches_a_day = static_cast<int>(options::count(vm, "matches-a-day", 0, 1'000'000));
+    s.lobby.failures_a_minute =
+        static_cast<int>(options::count(vm, "failures-a-minute", 1, 10'000));
+    s.max_connections = static_cast<int>(options::count(vm, "max-connections", 1, 100'000));
+    const std::string people = vm["people"].as<std::string>();
+    if (people != "open" && people != "closed")
+        throw po::error("--people must be open or closed, not '" + escape_for_terminal(people) +
+                        "'");
+    s.lobby.people_open = people == "open";
+    s.core.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
+    options::read_game(vm, s.game);
+    SandboxConfig sandbox;
+    const bool sandboxed = options::read_sandbox(vm, sandbox);
+    s.shares = options::read_shares(vm, sandbox);
+    s.limits = sandbox.limits;
+    if (sandboxed)
+        s.sandbox = sandbox;
+    return s;
+}
+
+}  // namespace bg::arena

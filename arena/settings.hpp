@@ -1,0 +1,36 @@
+// What `arena serve` is told on its command line: its address, its logs, the core's settings
+// (the matchmaker's, the concurrency, the house bots' seats, the stop's grace), the lobby's
+// limits, the games' rules and the players' sandbox and machine shares.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "arena/core/arena_core.hpp"
+#include "arena/lobby.hpp"
+#include "cgroups/cgroups.hpp"
+#include "record/setup.hpp"
+#include "serve/request.hpp"
+#include "transport/sandbox.hpp"
+
+namespace bg::arena {
+
+struct Settings {
+    serve::Address listen;
+    std::string logs;
+    ArenaCore::Settings core;
+    Lobby::Options lobby;
+    int max_connections = 64;  // WebSocket connections at once, of everyone
+    GameSetup game;
+    std::optional<SandboxConfig> sandbox;
+    cgroups::Shares shares;
+    SandboxLimits limits;
+};
+
+boost::program_options::options_description serve_options();
+// Throws boost::program_options::error, with a sentence, for options that cannot be used.
+Settings read_settings(const boost::program_options::variables_map& vm);
+
+}  // namespace bg::arena

@@ -1,0 +1,224 @@
+#include "arena/shell.hpp"
+
+#include <sys/random.h>
+
+#include "arena/admin.hpp"
+#include "arena/api.hpp"
+#include "core/text.hpp"
+#include "remote/token.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+std::uint64_t random_seed() {
+    std::uint64_t seed = 0;
+    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+        throw std::runtime_error("the kernel's random source cannot be read");
+    return seed;
+}
+
+void say(const effect::Note& note) {
+    const log::Level level = note.level == effect::Note::error     ? log::Level::error
+                             : note.level == effect::Note::warning ? log::Level::warning
+                                                                   : log::Level::info;
+    log::say(level, note.text);
+}
+
+// At the arena's end, how long its connections have to close once told there are no more games
+// (a loaded machine's bots take a while to answer; a connection that never does is cut).
+constexpr std::uint64_t close_grace_ms = 10'000;
+
+}  // namespace
+
+// ---- the core's inputs and effects ----
+
+// One input to the core, and what it decides done; an input that comes while effects are being
+// done (a connection back in the lobby as a match is let go) waits its turn, and a write's
+// outcome is always the next.
+void ArenaShell::feed(Input input) {
+    inbox_.push_back(std::move(input));
+    if (feeding_)
+        return;
+    feeding_ = true;
+    while (!inbox_.empty()) {
+        Input next = std::move(inbox_.front());
+        inbox_.pop_front();
+        const LoopLag::Scope scope(lag_.get(), input_name(next));
+        for (const Effect& effect : core_->take(next)) {
+            if (is_write(effect))
+                inbox_.push_front(write(effect));
+            else
+                perform(effect);
+        }
+    }
+    feeding_ = false;
+}
+
+Input ArenaShell::write(const Effect& effect) {
+    try {
+        if (std::holds_alternative<effect::BeginMatch>(effect)) {
+            const std::uint64_t seed = random_seed();
+            const Store::Begun begun = store_.begin_match(seed);
+            seeds_[begun.id] = seed;
+            return input::Written{begun.id, begun.started};
+        }
+        if (const auto* rate = std::get_if<effect::RateMatch>(&effect))
+            return input::Written{rate->match,
+                                  store_.rate_match(rate->match, rate->rated, rate->games)};
+        if (const auto* v = std::get_if<effect::VoidMatch>(&effect))
+            return input::Written{v->match, store_.void_match(v->match, v->why)};
+        if (const auto* pause = std::get_if<effect::Pause>(&effect))
+            return input::Written{0, store_.set_paused(pause->bot, pause->why)};
+        const auto& check = std::get<effect::RecordCheck>(effect);
+        return input::Written{0, store_.record_check(check.entry, check.passed, check.why)};
+    } catch (const std::exception& e) {
+        return input::NotWritten{e.what()};
+    }
+}
+
+void ArenaShell::perform(const Effect& effect) {
+    std::visit(
+        [this](const auto& e) {
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, effect::Play>) {
+                play(e);
+            } else if constexpr (std::is_same_v<E, effect::Check>) {
+                checks_->start(e);
+            } else if constexpr (std::is_same_v<E, effect::CheckDone>) {
+                checks_->done(e);
+            } else if constexpr (std::is_same_v<E, effect::Release>) {
+                release(e.match);
+            } else if constexpr (std::is_same_v<E, effect::TurnAway>) {
+                lobby_->turn_away(e.connections);
+            } else if constexpr (std::is_same_v<E, effect::Abort>) {
+                for (auto& [id, match] : matches_)
+                    match->abort(e.signal);
+            } else if constexpr (std::is_same_v<E, effect::CloseDoors>) {
+                checks_->cancel();
+                lobby_->close();
+            } else if constexpr (std::is_same_v<E, effect::Finish>) {
+                finishing_ = true;
+                finish_if_done();
+            } else if constexpr (std::is_same_v<E, effect::Soon>) {
+                tick_timer_->start(0);
+            } else if constexpr (std::is_same_v<E, effect::Began>) {
+                publish("begin", began_json(e));
+            } else if constexpr (std::is_same_v<E, effect::Over>) {
+                publish("match", match_json(e.record, core_->roster()));
+            } else if constexpr (std::is_same_v<E, effect::Statuses>) {
+                publish("status", statuses_json(e));
+            } else if constexpr (std::is_same_v<E, effect::Note>) {
+                say(e);
+            }
+        },
+        effect);
+}
+
+// ---- matches ----
+
+void ArenaShell::play(const effect::Play& play) {
+    MatchPlay::Plan plan;
+    plan.id = play.match;
+    plan.seed = seeds_.at(play.match);
+    seeds_.erase(play.match);
+    plan.base = settings_.game;
+    plan.logs = settings_.logs;
+    const int games = static_cast<int>(play.seats.size());
+    for (const MatchSeat& seat : play.seats) {
+        Entrant e{seat.bot, seat.entry, seat.command.value_or(0), ""};
+        if (!seat.command) {
+            e.seat_token = remote::draw_token();
+            e.command = seats_->add_remote(e.seat_token);
+            // Gone since it was seated: its seats are left at once, not waited for.
+            if (!lobby_->take(seat.connection, e.seat_token, games))
+                desk_.abandon(e.seat_token);
+        }
+        plan.entrants.push_back(std::move(e));
+    }
+    auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
+                                             [this] { reaper_->start(0); });
+    MatchPlay& started = *match;
+    matches_[play.match] = std::move(match);
+    if (const std::string error = started.start(); !error.empty()) {
+        log::error("match {} could not begin: {}", play.match, escape_for_terminal(error));
+        reaper_->start(0);
+    }
+}
+
+// Matches over: each told to the core (which rates or voids it, and lets it go); and those let
+// go swept once their players are gone.
+void ArenaShell::matches_over() {
+    std::vector<int> over;
+    for (const auto& [id, match] : matches_)
+        if (match->over())
+            over.push_back(id);
+    for (const int id : over) {
+        const MatchPlay& match = *matches_.at(id);
+        feed(input::Played{id, match.complete(), match.why(), match.logs_failed(), match.games(),
+                           now()});
+        release(id);  // where the core did not (a match it does not know)
+    }
+    std::erase_if(leaving_, [](const auto& match) { return match->finished(); });
+    if (!leaving_.empty())
+        reaper_->start(100);
+    finish_if_done();
+}
+
+// Its connections back to the lobby, its remote seats forgotten, its players let go.
+void ArenaShell::release(int id) {
+    const auto found = matches_.find(id);
+    if (found == matches_.end())
+        return;
+    std::vector<std::string> tokens;
+    for (const Entrant& e : found->second->plan().entrants)
+        if (!e.seat_token.empty()) {
+            tokens.push_back(e.seat_token);
+            seats_->remove(e.command);
+        }
+    lobby_->match_over(tokens);
+    found->second->dismiss();
+    leaving_.push_back(std::move(found->second));
+    matches_.erase(found);
+    reaper_->start(0);
+}
+
+// SIGHUP: the accounts again from the database, and the house bots added since started.
+void ArenaShell::reload() {
+    input::Reread reread;
+    reread.accounts = store_.bots(true);
+    for (const Bot& bot : reread.accounts) {
+        const auto& houses = core_->houses();
+        if (!bot.command || bot.state == "removed" ||
+            std::any_of(houses.begin(), houses.end(),
+                        [&](const auto& h) { return h.house.bot == bot.id; }))
+            continue;
+        auto added = venue_->add_command(*bot.command);
+        if (auto* error = std::get_if<std::string>(&added)) {
+            log::error("house bot {} cannot be started: {}", bot.name, escape_for_terminal(*error));
+            continue;
+        }
+        const Entry entry = store_.entry(bot, *bot.command);  // on the leaderboard from now
+        reread.added.push_back({bot.id, std::get<int>(added), entry.id});
+        reread.entries.push_back(entry);
+    }
+    feed(std::move(reread));
+}
+
+void ArenaShell::finish_if_done() {
+    if (!finishing_ || !matches_.empty() || !leaving_.empty() || server_done_)
+        return;
+    server_done_ = true;
+    tick_timer_->stop();
+    signals_.clear();
+    // Every connection is told there are no more games: each closes as its bot answers. One
+    // that does not is cut.
+    lobby_->finish();
+    server_->finish(close_grace_ms, [this] {
+        if (const int cut = server_->counts().cut; cut > 0)
+            log::warning("{} connection{} not closed within {} s cut", cut, cut == 1 ? "" : "s",
+                         close_grace_ms / 1000);
+    });
+}
+
+}  // namespace bg::arena

@@ -1,0 +1,120 @@
+// The arena's shell (arena serve): its loop, its server, its venue and its store around its
+// core (arena/core/arena_core.hpp). What happens (a connection, a match's end, the clock, a
+// signal) goes to the core as an input; what the core decides comes back as effects, done here
+// (shell.cpp); a write's outcome goes back as the next input. Nothing here decides. How it
+// starts, listens and stops: serve.cpp.
+#pragma once
+
+#include <uv.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arena/api_routes.hpp"
+#include "arena/checks.hpp"
+#include "arena/core/arena_core.hpp"
+#include "arena/fit_work.hpp"
+#include "arena/lobby.hpp"
+#include "arena/match_play.hpp"
+#include "arena/settings.hpp"
+#include "arena/store.hpp"
+#include "match/seat_source.hpp"
+#include "match/venue.hpp"
+#include "remote/desk.hpp"
+#include "remote/remote_seat.hpp"
+#include "remote/seat_sockets.hpp"
+#include "serve/server.hpp"
+#include "transport/handles.hpp"
+#include "transport/loop_lag.hpp"
+
+namespace bg::arena {
+
+// The seats of the arena's matches: a house bot's process from the venue (its command is the
+// venue's), a remote bot's at the desk, under the token of its connection's match (numbered
+// from `remote_commands` up, above every house bot's, however many are added).
+class ArenaSeats final : public SeatSource {
+  public:
+    static constexpr int remote_commands = 1 << 24;
+    ArenaSeats(const Venue& venue, remote::Desk& desk)
+        : venue_(venue), desk_(desk), next_(remote_commands) {}
+    int add_remote(const std::string& seat_token) {
+        remote_[next_] = seat_token;
+        return next_++;
+    }
+    void remove(int command) { remote_.erase(command); }
+    std::unique_ptr<Seat> seat(const Request& request) const override {
+        const auto remote = remote_.find(request.command);
+        if (remote == remote_.end())
+            return venue_.seat(request);
+        remote::RemoteSeat::Options options;
+        options.grace_ms = 0;  // a bot comes back to /bot, not to a seat: its player has left
+        return std::make_unique<remote::RemoteSeat>(request.loop, desk_, remote->second, options);
+    }
+    bool one_game_at_a_time(int command) const override { return remote_.count(command) > 0; }
+
+  private:
+    const Venue& venue_;
+    remote::Desk& desk_;
+    int next_;
+    std::map<int, std::string> remote_;
+};
+
+class ArenaShell {
+  public:
+    ArenaShell(Store& store, std::string db_path, Settings settings)
+        : store_(store), db_path_(std::move(db_path)), settings_(std::move(settings)) {}
+    int run();
+
+  private:
+    std::optional<int> open_venue(std::vector<House>& houses);
+    std::optional<int> start_server();
+    void feed(Input input);
+    Input write(const Effect& effect);
+    void perform(const Effect& effect);
+    void play(const effect::Play& play);
+    void release(int match);
+    void matches_over();
+    void reload();
+    void finish_if_done();
+    void publish(const char* event, const nlohmann::json& data) {
+        if (server_)
+            server_->publish(event, data.dump());
+    }
+    std::uint64_t now() const { return uv_now(loop_); }
+
+    Store& store_;
+    std::string db_path_;
+    Settings settings_;
+    uv_loop_t* loop_ = nullptr;
+    remote::Desk desk_;
+    std::unique_ptr<ArenaCore> core_;
+    std::unique_ptr<Lobby> lobby_;
+    std::unique_ptr<Venue> venue_;
+    std::unique_ptr<ArenaSeats> seats_;
+    std::unique_ptr<Checks> checks_;
+    std::unique_ptr<FitWork> fit_;
+    std::unique_ptr<LoopLag> lag_;
+    std::unique_ptr<ApiRoutes> routes_;
+    std::unique_ptr<remote::SeatSockets> sockets_;
+    std::unique_ptr<serve::Server> server_;
+    std::map<int, std::unique_ptr<MatchPlay>> matches_;
+    std::vector<std::unique_ptr<MatchPlay>> leaving_;  // over, their players going
+    std::map<int, std::uint64_t> seeds_;               // a match begun, until it plays
+    std::unique_ptr<Timer> tick_timer_, reaper_;
+    std::vector<SignalWatch> signals_;
+    std::deque<Input> inbox_;  // inputs that came while the core's effects were being done
+    bool feeding_ = false;
+    bool finishing_ = false;    // the core said so: closes once the players are gone
+    bool server_done_ = false;  // told to finish
+    int signal_ = 0;
+    std::string chart_js_;  // Chart.js, for the bots' pages ("": not installed)
+    std::string started_;   // when this arena began serving (UTC)
+};
+
+}  // namespace bg::arena
