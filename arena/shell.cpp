@@ -44,6 +44,8 @@ void ArenaShell::feed(Input input) {
     while (!inbox_.empty()) {
         Input next = std::move(inbox_.front());
         inbox_.pop_front();
+        if (auto* arrived = std::get_if<input::Arrived>(&next))
+            refresh(*arrived);
         const LoopLag::Scope scope(lag_.get(), input_name(next));
         for (const Effect& effect : core_->take(next)) {
             if (is_write(effect))
@@ -53,6 +55,19 @@ void ArenaShell::feed(Input input) {
         }
     }
     feeding_ = false;
+}
+
+// An arrival's account and entry as the store has them now, as the core takes it: a write the
+// core made since the lobby read them (a pause) is in them.
+void ArenaShell::refresh(input::Arrived& arrived) {
+    try {
+        if (auto bot = store_.bot(arrived.bot.name)) {
+            arrived.bot = std::move(*bot);
+            arrived.entry = store_.entry(arrived.bot, arrived.entry.label);
+        }
+    } catch (const std::exception& e) {
+        log::warning("bot {} could not be read again: {}", arrived.bot.name, e.what());
+    }
 }
 
 Input ArenaShell::write(const Effect& effect) {

@@ -75,6 +75,7 @@ class ArenaShell {
     std::optional<int> open_venue(std::vector<House>& houses);
     std::optional<int> start_server();
     void feed(Input input);
+    void refresh(input::Arrived& arrived);
     Input write(const Effect& effect);
     void perform(const Effect& effect);
     void play(const effect::Play& play);

@@ -101,6 +101,13 @@ void ArenaCore::handle(const input::Tick& in) {
     }
     if (!unrecorded_.empty())
         todo_.push_back(Step(Step::void_unrecorded));
+    // Pauses that could not be stored: tried again, so that none is lost to a full disk.
+    for (auto& [bot, why] : std::exchange(unpaused_, {})) {
+        Step pause(Step::pause);
+        pause.bot = bot;
+        pause.why = std::move(why);
+        todo_.push_back(std::move(pause));
+    }
     if (!signal_)
         todo_.push_back(Step(Step::turn));
 }
@@ -146,9 +153,10 @@ void ArenaCore::handle(const input::NotWritten& in) {
                 else
                     not_recorded(a.match.id, in.why);
             } else if constexpr (std::is_same_v<A, PauseAwaited>) {
-                note(fmt::format("bot {} could not be paused: {}", name_of(a.bot),
-                                 escape_for_terminal(in.why)),
+                note(fmt::format("bot {} could not be paused: {} (tried again at the next turn)",
+                                 name_of(a.bot), escape_for_terminal(in.why)),
                      effect::Note::error);
+                unpaused_.push_back({a.bot, a.why});
             } else {
                 note(fmt::format("bot {}: its check could not be recorded: {}",
                                  name_of(a.checking.bot), escape_for_terminal(in.why)),
@@ -189,7 +197,8 @@ void ArenaCore::handle(const input::Arrived& in) {
     roster_.put(in.bot);
     if (!roster_.entry(in.entry.id))
         roster_.put(in.entry);
-    if (signal_) {
+    if (signal_ || in.bot.state != "active") {
+        // Stopping; or disabled or removed since it was let in: no more games for it.
         effects_.push_back(effect::TurnAway{{in.connection}});
         return;
     }

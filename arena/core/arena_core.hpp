@@ -205,6 +205,7 @@ class ArenaCore {
     std::map<int, int> faults_;      // by bot: matches in a row it was out of for its own fault
     std::vector<Match> unrecorded_;  // matches whose result could not be stored
     std::deque<Match> last_over_;
+    std::vector<std::pair<int, std::string>> unpaused_;  // pauses not stored: bot, why
     std::unordered_map<int, Doing> doings_;  // by bot
     bool statuses_changed_ = false;
     std::uint64_t logs_held_until_ = 0;

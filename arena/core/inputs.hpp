@@ -36,8 +36,9 @@ struct Tick {
     std::uint64_t now_ms = 0;
 };
 // A connection waits to play: let in at /bot or /person, or back after a match or a check. Its
-// account and its entry as the store has them now; a person's choice of opponent (a house bot's
-// name, or "").
+// account and its entry as the store has them when the core takes it (the shell reads them
+// then: not before a write of the core's that an input ahead of it brought); a person's choice
+// of opponent (a house bot's name, or "").
 struct Arrived {
     Connection connection = 0;
     Bot bot;

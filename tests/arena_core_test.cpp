@@ -1,0 +1,359 @@
+// The arena's core (arena/core/arena_core.hpp) without a socket, a process or a database: inputs
+// in, effects out. A match begun only once stored and rated once from the ratings held; a write
+// that fails changes nothing held, and its match is voided once the store can be written; the
+// pause after exactly K faulty matches; a version checked before it is queued; a person's
+// chosen opponent; the stop and its grace; statuses published as they change. And the
+// simulation the property tests drive (tests/support/arena_sim.hpp) shown to catch cores that
+// break a rule.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "arena/core/arena_core.hpp"
+#include "tests/support/arena_sim.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+
+namespace {
+
+template <class E>
+std::vector<E> all_of(const Effects& effects) {
+    std::vector<E> found;
+    for (const Effect& e : effects)
+        if (const auto* x = std::get_if<E>(&e))
+            found.push_back(*x);
+    return found;
+}
+
+template <class E>
+bool has(const Effects& effects) {
+    return !all_of<E>(effects).empty();
+}
+
+// An arena of one house bot (the anchor at 25), two remote bots of their own (one checked
+// already, one not) and a person, with the settings given.
+Bot account(int id, const char* name, const char* owner) {
+    Bot bot;
+    bot.id = id;
+    bot.name = name;
+    bot.owner = owner;
+    return bot;
+}
+
+Entry entry_of(int id, int bot, double sigma, const char* checked = "") {
+    Entry entry;
+    entry.id = id;
+    entry.bot = bot;
+    entry.label = "v1";
+    entry.belief = {25, sigma};
+    entry.checked = checked;
+    return entry;
+}
+
+struct Small {
+    Bot house = [] {
+        Bot h = account(1, "H", "H");
+        h.command = "house";
+        h.anchor = 25.0;
+        return h;
+    }();
+    Bot remote = account(2, "R", "r-owner");
+    Bot fresh = account(3, "F", "f-owner");
+    Bot person = [] {
+        Bot p = account(4, "P", "P");
+        p.person = true;
+        return p;
+    }();
+    Entry house_entry = entry_of(11, 1, 0);
+    Entry remote_entry = entry_of(12, 2, 25.0 / 3, "then");
+    Entry fresh_entry = entry_of(13, 3, 25.0 / 3);
+    Entry person_entry = entry_of(14, 4, 25.0 / 3);
+    ArenaCore core;
+    // Tables of two: a remote bot and the house bot's seat are a full table at once.
+    static ArenaCore::Settings two(ArenaCore::Settings settings) {
+        settings.matchmaker.max_players = 2;
+        return settings;
+    }
+    explicit Small(ArenaCore::Settings settings = {})
+        : core(two(settings),
+               ArenaCore::Start{Roster({}, {house, remote, fresh, person},
+                                       {house_entry, remote_entry, fresh_entry, person_entry}, {}),
+                                {{1, 0, 11}},
+                                {},
+                                {},
+                                7}) {}
+    // The next match begun, stored as `id`: what the core did once it was.
+    Effects begin(int id, std::uint64_t now) {
+        const Effects turn = core.take(arena::input::Tick{now});
+        REQUIRE(has<effect::BeginMatch>(turn));
+        return core.take(arena::input::Written{id, "then"});
+    }
+};
+
+// A game of two seats: `winner` first (the seat's entrant, rotated), the other out with `code`.
+StoredGame game(int rotation, int winner_seat, std::optional<OutCode> loser_code = std::nullopt) {
+    StoredGame g;
+    g.rotation = rotation;
+    g.result.players.resize(2);
+    g.result.players[static_cast<std::size_t>(winner_seat)].rank = 1;
+    auto& loser = g.result.players[static_cast<std::size_t>(1 - winner_seat)];
+    loser.rank = loser_code ? 0 : 2;
+    loser.out_code = loser_code;
+    return g;
+}
+
+}  // namespace
+
+TEST_CASE("arena core: a match begins only once stored, and is rated once from the ratings held",
+          "[arena][core]") {
+    Small arena;
+    Effects waited =
+        arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    CHECK(has<effect::Soon>(waited));
+    CHECK(arena.core.queued() == 1);
+    // The turn: the remote bot and the house bot's free seat; nothing plays until it is stored.
+    const Effects turn = arena.core.take(arena::input::Tick{30'000});
+    REQUIRE(turn.size() >= 1);
+    const auto begin = std::get<effect::BeginMatch>(turn.back());
+    CHECK(begin.entries == std::vector<int>{12, 11});
+    CHECK(arena.core.playing().empty());
+    CHECK_THROWS_AS(arena.core.take(arena::input::Tick{30'001}),
+                    std::logic_error);  // its outcome first
+    const Effects begun = arena.core.take(arena::input::Written{5, "then"});
+    const auto play = all_of<effect::Play>(begun);
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].match == 5);
+    CHECK(play[0].seats[0].connection == 100);
+    CHECK(play[0].seats[1].command == 0);
+    CHECK(all_of<effect::Began>(begun)[0].bots == std::vector<std::string>{"R", "H"});
+    CHECK(arena.core.queued() == 0);
+    CHECK(arena.core.houses()[0].in_use == 1);
+    // Over: the remote bot won both rotations. Rated from the ratings held, through the step.
+    const Effects over =
+        arena.core.take(arena::input::Played{5, true, "", false, {game(0, 0), game(1, 1)}, 31'000});
+    const auto rate = std::get<effect::RateMatch>(over.back());
+    CHECK(rate.rated == rating_step(
+                            {12, 11}, {1, 2},
+                            [&](int e) { return arena.core.roster().standing(e); },
+                            arena.core.roster().model()));
+    CHECK(rate.rated[1].after == stats::Belief{25, 0});  // the anchor held
+    const Effects rated = arena.core.take(arena::input::Written{5, "later"});
+    CHECK(arena.core.roster().entry(12)->belief == rate.rated[0].after);
+    CHECK(arena.core.roster().entry(12)->matches == 1);
+    CHECK(arena.core.roster().last_match(12) == "later");
+    CHECK(all_of<effect::Over>(rated)[0].record.match.state == "rated");
+    CHECK(all_of<effect::Release>(rated)[0].match == 5);
+    CHECK(arena.core.playing().empty());
+    CHECK(arena.core.houses()[0].in_use == 0);
+    CHECK(arena.core.last_over().front().id == 5);
+}
+
+TEST_CASE("arena core: a write that fails changes nothing held; its match is voided later",
+          "[arena][core]") {
+    Small arena;
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    // A begin that cannot be stored: no match, the connection still waits.
+    arena.core.take(arena::input::Tick{30'000});
+    const Effects refused = arena.core.take(arena::input::NotWritten{"disk full"});
+    CHECK(!has<effect::Play>(refused));
+    CHECK(arena.core.queued() == 1);
+    CHECK(!arena.core.writable());
+    arena.begin(1, 30'200);
+    CHECK(arena.core.writable());
+    // Its rating cannot be stored: the ratings held are as before, the seats let go.
+    const auto before = arena.core.roster().entry(12)->belief;
+    arena.core.take(arena::input::Played{1, true, "", false, {game(0, 0), game(1, 1)}, 31'000});
+    const Effects failed = arena.core.take(arena::input::NotWritten{"disk full"});
+    CHECK(arena.core.roster().entry(12)->belief == before);
+    CHECK(arena.core.unrecorded() == 1);
+    CHECK(has<effect::Release>(failed));
+    // The next turn voids it first.
+    const Effects tick = arena.core.take(arena::input::Tick{31'200});
+    const auto v = std::get<effect::VoidMatch>(tick.back());
+    CHECK(v.match == 1);
+    const Effects voided = arena.core.take(arena::input::Written{1, "later"});
+    CHECK(arena.core.unrecorded() == 0);
+    CHECK(all_of<effect::Over>(voided)[0].record.match.state == "void");
+}
+
+TEST_CASE("arena core: a bot is paused after exactly three matches out for its own fault",
+          "[arena][core]") {
+    Small arena;
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    std::uint64_t now = 30'000;
+    for (int m = 1; m <= 3; ++m) {
+        arena.begin(m, now += 1000);
+        // The remote bot (entrant 0) is out of both rotations for not being ready.
+        arena.core.take(
+            arena::input::Played{m,
+                                 true,
+                                 "",
+                                 false,
+                                 {game(0, 1, OutCode::not_ready), game(1, 0, OutCode::not_ready)},
+                                 now});
+        const Effects rated = arena.core.take(arena::input::Written{m, "then"});
+        if (m < 3) {
+            CHECK(!has<effect::Pause>(rated));
+            // Its connection comes back to the queue, as the lobby sends it.
+            arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", now});
+            continue;
+        }
+        const auto pause = all_of<effect::Pause>(rated);
+        REQUIRE(pause.size() == 1);
+        CHECK(pause[0].bot == 2);
+        CHECK(pause[0].why ==
+              "out of 3 matches in a row for its own fault, the last: not ready in time");
+    }
+    arena.core.take(arena::input::Written{0, "now"});
+    CHECK(arena.core.roster().account(2)->paused.starts_with("out of 3 matches"));
+    // Paused, its next connection is checked first.
+    const Effects back = arena.core.take(
+        arena::input::Arrived{101, *arena.core.roster().account(2), arena.remote_entry, "", now});
+    CHECK(has<effect::Check>(back));
+}
+
+TEST_CASE("arena core: a version not yet checked is checked before it is queued", "[arena][core]") {
+    Small arena;
+    const Effects came =
+        arena.core.take(arena::input::Arrived{100, arena.fresh, arena.fresh_entry, "", 0});
+    REQUIRE(has<effect::Check>(came));
+    CHECK(arena.core.queued() == 0);
+    CHECK(arena.core.statuses().at(3) == "checking");
+    const Effects record = arena.core.take(arena::input::Checked{100, false, 1, "answers", "told"});
+    CHECK(std::get<effect::RecordCheck>(record.back()).passed == false);
+    const Effects sent = arena.core.take(arena::input::Written{0, "now"});
+    const auto done = all_of<effect::CheckDone>(sent);
+    REQUIRE(done.size() == 1);
+    CHECK((!done[0].passed && done[0].told == "told"));
+    CHECK(arena.core.roster().entry(13)->check_failed == "answers");
+    // Again, passed: it comes back and is queued.
+    arena.core.take(arena::input::Arrived{101, arena.fresh, arena.fresh_entry, "", 0});
+    arena.core.take(arena::input::Checked{101, true, 3, "", ""});
+    CHECK(all_of<effect::CheckDone>(arena.core.take(arena::input::Written{0, "now"}))[0].passed);
+    CHECK(arena.core.roster().entry(13)->checked == "now");
+    CHECK(has<effect::Soon>(arena.core.take(
+        arena::input::Arrived{101, arena.fresh, *arena.core.roster().entry(13), "", 0})));
+    CHECK(arena.core.queued() == 1);
+}
+
+TEST_CASE("arena core: a person who chose a house bot plays it alone", "[arena][core]") {
+    Small arena;
+    // The remote bot waits too: the person plays the house bot's one seat, alone.
+    arena.core.take(arena::input::Arrived{200, arena.person, arena.person_entry, "H", 0});
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 50});
+    const Effects turn = arena.core.take(arena::input::Tick{100});
+    const auto begin = std::get<effect::BeginMatch>(turn.back());
+    CHECK(begin.entries == std::vector<int>{14, 11});
+    const auto play = all_of<effect::Play>(arena.core.take(arena::input::Written{1, "then"}));
+    CHECK(play[0].seats[0].connection == 200);
+    CHECK(arena.core.queued() == 1);  // the remote bot: the house bot's one seat is taken
+}
+
+TEST_CASE("arena core: a stop begins nothing more, lets the matches finish, and finishes once",
+          "[arena][core]") {
+    ArenaCore::Settings settings;
+    settings.stop_grace_ms = 5'000;
+    Small arena(settings);
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    arena.begin(1, 30'000);
+    arena.core.take(arena::input::Arrived{101, arena.remote, arena.remote_entry, "", 30'000});
+    const Effects stop = arena.core.take(arena::input::Signalled{15, "SIGTERM", 31'000});
+    CHECK(has<effect::CloseDoors>(stop));
+    CHECK(!has<effect::Finish>(stop));
+    CHECK(arena.core.queued() == 0);
+    // Within its grace: nothing more begins, nothing is aborted.
+    const Effects soon = arena.core.take(arena::input::Tick{33'000});
+    CHECK(!has<effect::BeginMatch>(soon));
+    CHECK(!has<effect::Abort>(soon));
+    // Past it: aborted, once.
+    CHECK(has<effect::Abort>(arena.core.take(arena::input::Tick{36'000})));
+    CHECK(!has<effect::Abort>(arena.core.take(arena::input::Tick{36'200})));
+    arena.core.take(arena::input::Played{1, false, "the arena stopped", false, {}, 36'300});
+    const Effects voided = arena.core.take(arena::input::Written{1, "now"});
+    CHECK(all_of<effect::Finish>(voided).size() == 1);
+    CHECK(!has<effect::Finish>(arena.core.take(arena::input::Tick{36'400})));
+    // A second signal aborts at once.
+    CHECK(has<effect::Abort>(arena.core.take(arena::input::Signalled{2, "SIGINT", 36'500})));
+}
+
+TEST_CASE("arena core: what each account is doing is published at the turn after it changes",
+          "[arena][core]") {
+    Small arena;
+    CHECK(!has<effect::Statuses>(arena.core.take(arena::input::Tick{0})));
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    const auto said = all_of<effect::Statuses>(arena.core.take(arena::input::Tick{100}));
+    REQUIRE(said.size() == 1);
+    CHECK(said[0].by_name == std::map<std::string, std::string>{{"R", "queued"}});
+    arena.core.take(arena::input::Written{1, "then"});  // the turn began a match: playing
+    const auto playing = all_of<effect::Statuses>(arena.core.take(arena::input::Tick{200}));
+    REQUIRE(playing.size() == 1);
+    CHECK(playing[0].by_name ==
+          std::map<std::string, std::string>{{"H", "playing"}, {"R", "playing"}});
+    CHECK(!has<effect::Statuses>(arena.core.take(arena::input::Tick{300})));  // unchanged: nothing
+}
+
+// The simulation the property tests drive can fail: each core here is wrong in one way, and the
+// simulation names the rule it breaks.
+TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[arena][core][sim]") {
+    using bg::test::ArenaSim;
+    using bg::test::SimCommand;
+    using bg::test::SimSetup;
+    // A busy evening: bots come, matches end with faults, checks pass, the clock runs.
+    std::vector<SimCommand> evening;
+    for (std::uint64_t i = 0; i < 400; ++i) {
+        evening.push_back({SimCommand::arrive, i * 7, i % 3});
+        evening.push_back({SimCommand::check_over, i, 1});
+        evening.push_back({SimCommand::tick, 1'500});
+        evening.push_back({SimCommand::match_over, i, 1, i * 31 + 5});
+    }
+    const auto run = [&](const SimSetup& setup,
+                         std::function<Effects(Effects)> distort) -> std::string {
+        ArenaSim sim(setup, std::move(distort));
+        for (const SimCommand& c : evening)
+            if (!sim.step(c).empty())
+                return sim.broken();
+        return sim.drain();
+    };
+    SimSetup setup;
+    setup.settings.concurrency = 3;
+    setup.settings.matchmaker.max_wait_ms = 1'000;
+    CHECK(run(setup, nullptr) == "");  // the core as it is keeps every rule
+
+    // Rates a match otherwise than its games say.
+    const std::string wrong_rating = run(setup, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* rate = std::get_if<effect::RateMatch>(&e))
+                rate->rated[0].after.mu += 0.5;
+        return effects;
+    });
+    CHECK(wrong_rating.find("rated otherwise") != std::string::npos);
+
+    // Seats a person who chose a house bot with another.
+    setup.people = 2;
+    const std::string wrong_table = run(setup, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* play = std::get_if<effect::Play>(&e))
+                for (MatchSeat& seat : play->seats)
+                    if (seat.command && seat.bot.name == "house0")
+                        seat.bot.name = "house1";
+        return effects;
+    });
+    CHECK(wrong_table.find("chose house0, and plays another table") != std::string::npos);
+
+    // Pauses a bot one match early: a core whose count is one short of the rules'.
+    SimSetup early = setup;
+    early.core_faults_to_pause = setup.settings.faults_to_pause - 1;
+    CHECK(run(early, nullptr).find("paused before 3 matches") != std::string::npos);
+
+    // Begins a match twice with the one seat of a house bot.
+    const std::string twice = run(setup, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* play = std::get_if<effect::Play>(&e); play && play->seats.size() == 2 &&
+                                                            play->seats[1].command &&
+                                                            !play->seats[0].command)
+                play->seats[0] = play->seats[1];
+        return effects;
+    });
+    CHECK(twice != "");
+}

@@ -1,0 +1,132 @@
+// A simulated arena around its core (arena/core/arena_core.hpp): its store, its lobby's
+// connections, its matches and its clock, with the core's rules checked after every step. The
+// unit tests, the property tests (props/arena_core_props.cpp) and the fuzz target
+// (fuzz/fuzz_arena_core.cpp) all drive the core through it: any sequence of commands is one an
+// arena could meet, and a broken rule is named.
+//
+// The rules it holds the core to:
+// - every match begun is rated exactly once or voided exactly once, and none is left running or
+//   unrecorded once the store can be written and every match has ended;
+// - a match is rated from the ratings the store holds (the core holds nothing the store does
+//   not), and in the end every rating is what rerate recomputes from the archive;
+// - a bot is paused after exactly faults_to_pause rated matches in a row out of a game for its
+//   own fault, and not before; a person never;
+// - a house bot's seats are never promised more than house_seats at once, and a paused,
+//   disabled or removed bot is never seated;
+// - a seated connection is one that waits (arrived, not gone, turned away or checked), and a
+//   remote bot's version is checked before it is first queued;
+// - a person who chose a house bot plays that bot alone;
+// - no more matches at once than the concurrency, no table of one or over max_players, no owner
+//   twice at a table; none begins after a stop, and the stop finishes once.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arena/core/arena_core.hpp"
+#include "core/random.hpp"
+
+namespace bg::test {
+
+// What the simulation is asked to do next. Its numbers are taken modulo what there is (the
+// n-th bot, the n-th match playing), so that any numbers make a command an arena could meet.
+struct SimCommand {
+    enum Kind {
+        arrive,       // a new connection of bot a (a person: choosing house b, or anyone)
+        leave,        // connection a closes
+        tick,         // the clock moves on a ms (then the matchmaker's turn)
+        match_over,   // playing match a ends: complete unless b is 0; its places and faults from c
+        check_over,   // the check of connection a is over: passed unless b is 0
+        fail_writes,  // the next a writes fail
+        reread,       // bot a's account changes (b: enabled, disabled, paused or unpaused)
+        signal,       // SIGTERM (a second: again)
+    } kind = tick;
+    std::uint64_t a = 0, b = 0, c = 0;
+};
+
+struct SimSetup {
+    int remote_bots = 4;
+    int house_bots = 2;  // the first is the anchor
+    int people = 1;
+    int owners = 3;     // the remote bots' owners, shared
+    int unchecked = 1;  // the remote bots whose version is not yet checked (the first ones)
+    arena::ArenaCore::Settings settings;
+    // A core that pauses after another number of faults than the rules say (a wrong core, for
+    // the tests that show the rules can fail); none: the rules' own.
+    std::optional<int> core_faults_to_pause;
+};
+
+class ArenaSim {
+  public:
+    // `distort` stands between the core and the simulation (a deliberately wrong core, for the
+    // tests that show the rules can fail): it may change what the core decides.
+    explicit ArenaSim(SimSetup setup,
+                      std::function<arena::Effects(arena::Effects)> distort = nullptr);
+
+    // One command; the first rule broken (and kept), or "".
+    std::string step(const SimCommand& command);
+    // Every match ended, the store writable, the clock run on: the rules that hold only at the
+    // end (every match rated or void, the ratings rerate's). The first broken, or "".
+    std::string drain();
+    const std::string& broken() const { return broken_; }
+
+    // What it saw, for the tests.
+    int rated = 0, voided = 0, begun = 0, pauses = 0;
+    const arena::ArenaCore& core() const { return *core_; }
+
+  private:
+    struct Conn {
+        int bot = 0;
+        std::string opponent;
+        enum State { waiting, seated, checking, gone } state = waiting;
+    };
+    struct StoredMatch {
+        std::string state = "running";
+        std::vector<int> bots;  // by seat
+        std::vector<arena::MatchSeat> seats;
+        bool playing = false;
+    };
+    void feed(arena::Input input);
+    void perform(const arena::Effect& effect);
+    arena::Input write(const arena::Effect& effect);
+    void play(const arena::effect::Play& play);
+    void released(int match);
+    void arrive(arena::Connection connection);
+    void fail(std::string why);
+    arena::Entry& entry_of(int bot);
+    void games_for(int match, std::uint64_t seed, std::vector<arena::StoredGame>& games,
+                   std::vector<std::optional<OutCode>>& faults) const;
+
+    SimSetup setup_;
+    std::function<arena::Effects(arena::Effects)> distort_;
+    std::unique_ptr<arena::ArenaCore> core_;
+    // The store.
+    std::map<int, arena::Bot> bots_;
+    std::map<int, arena::Entry> entries_;  // one a bot
+    std::map<int, StoredMatch> matches_;
+    std::vector<arena::Match> archive_;  // rated, in order, with their entrants
+    std::map<int, arena::Standing> starts_;
+    int failing_ = 0;
+    int next_match_ = 1;
+    // The lobby.
+    std::map<arena::Connection, Conn> conns_;
+    arena::Connection next_conn_ = 1;
+    // The rules' own count.
+    std::map<int, int> streak_;      // by bot: rated matches in a row out for its own fault
+    std::multiset<int> pause_owed_;  // bots the core must pause
+    std::map<int, std::vector<std::optional<OutCode>>> faults_of_;  // a match ended, its faults
+    std::uint64_t now_ms_ = 1'000;
+    bool signalled_ = false;
+    int finishes_ = 0;
+    std::deque<arena::Input> inbox_;
+    bool feeding_ = false;
+    std::string broken_;
+};
+
+}  // namespace bg::test
