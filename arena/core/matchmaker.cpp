@@ -1,10 +1,13 @@
 #include "arena/core/matchmaker.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -23,23 +26,66 @@ double unit(SplitMix64& rng) {
     return static_cast<double>(rng.next() >> 11) / 9007199254740992.0;
 }
 
-// How many recent matches each pair of entries played together.
+// How many recent matches each pair of entries played together: each entry's partners, found
+// by hashing (most entries have none: nothing to weigh for them).
 class Recency {
   public:
     explicit Recency(const std::vector<RecentMatch>& recent) {
         for (const RecentMatch& match : recent)
             for (std::size_t a = 0; a < match.size(); ++a)
-                for (std::size_t b = a + 1; b < match.size(); ++b)
-                    ++count_[key(match[a], match[b])];
+                for (std::size_t b = a + 1; b < match.size(); ++b) {
+                    ++partners_[match[a]][match[b]];
+                    if (match[a] != match[b])
+                        ++partners_[match[b]][match[a]];
+                }
     }
-    int together(int a, int b) const {
-        const auto found = count_.find(key(a, b));
-        return found == count_.end() ? 0 : found->second;
+    // Its partners, or none.
+    const std::unordered_map<int, int>* of(int entry) const {
+        const auto found = partners_.find(entry);
+        return found == partners_.end() ? nullptr : &found->second;
     }
 
   private:
-    static std::pair<int, int> key(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
-    std::map<std::pair<int, int>, int> count_;
+    std::unordered_map<int, std::unordered_map<int, int>> partners_;
+};
+
+// Each seat's owner as a number, so that owners are compared as numbers.
+std::vector<int> owner_numbers(const std::vector<Waiting>& queue) {
+    std::unordered_map<std::string_view, int> numbers;
+    std::vector<int> owners;
+    owners.reserve(queue.size());
+    for (const Waiting& w : queue)
+        owners.push_back(numbers.emplace(w.owner, static_cast<int>(numbers.size())).first->second);
+    return owners;
+}
+
+// Positions in the rating order not yet seated, each found in near constant time: a seated
+// position points past itself (its run of seated neighbours is skipped, and the path shortened).
+class Unseated {
+  public:
+    explicit Unseated(std::size_t n) : right_(n + 1), left_(n + 1) {
+        for (std::size_t p = 0; p <= n; ++p)
+            right_[p] = left_[p] = p;
+    }
+    void seat(std::size_t p) {
+        right_[p] = p + 1;
+        left_[p + 1] = p;  // left_ is kept one place up: left_[p + 1] for position p
+    }
+    // The first unseated position at or after p (n: none).
+    std::size_t at_or_after(std::size_t p) { return find(right_, p); }
+    // The first unseated position before p, plus one (0: none).
+    std::size_t before(std::size_t p) { return find(left_, p); }
+
+  private:
+    static std::size_t find(std::vector<std::size_t>& next, std::size_t p) {
+        std::size_t root = p;
+        while (next[root] != root)
+            root = next[root];
+        while (next[p] != root)
+            p = std::exchange(next[p], root);
+        return root;
+    }
+    std::vector<std::size_t> right_, left_;
 };
 
 }  // namespace
@@ -79,6 +125,8 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
         return tables;
     const std::size_t n = queue.size();
     const auto at = [&](int i) -> const Waiting& { return queue[static_cast<std::size_t>(i)]; };
+    const std::vector<int> owner = owner_numbers(queue);
+    const auto owner_of = [&](int i) { return owner[static_cast<std::size_t>(i)]; };
     // The seats by rating, and where each is in that order.
     std::vector<int> by_rating(n);
     std::iota(by_rating.begin(), by_rating.end(), 0);
@@ -90,7 +138,21 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
     const Recency recency(recent);
     SplitMix64 rng(seed);
     std::vector<bool> seated(n, false);
+    Unseated unseated(n);
+    const auto sit = [&](int i) {
+        seated[static_cast<std::size_t>(i)] = true;
+        unseated.seat(position[static_cast<std::size_t>(i)]);
+    };
 
+    // The candidates of one table, each at its blurred distance, and how many recent matches it
+    // played with each seat of the table so far (a column a seat).
+    struct Candidate {
+        double distance = 0;
+        int seat = 0;
+        bool taken = false;
+        std::array<int, 8> together{};
+    };
+    std::vector<Candidate> candidates;
     for (const int first : by_need(queue, config, now_ms)) {
         if (seated[static_cast<std::size_t>(first)] || at(first).filler)
             continue;
@@ -98,57 +160,73 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
             // Its one opponent's free seat, if there is one, and no one else.
             for (std::size_t c = 0; c < n; ++c)
                 if (!seated[c] && queue[c].filler && !queue[c].wants &&
-                    queue[c].entry == at(first).wants && queue[c].owner != at(first).owner) {
-                    seated[static_cast<std::size_t>(first)] = seated[c] = true;
+                    queue[c].entry == at(first).wants && owner[c] != owner_of(first)) {
+                    sit(first);
+                    sit(static_cast<int>(c));
                     tables.push_back({first, static_cast<int>(c)});
                     break;
                 }
             continue;
         }
         // The nearest free seats of other owners on each side, each at its blurred distance.
-        std::vector<std::pair<double, int>> candidates;
+        candidates.clear();
         const auto look = [&](std::size_t p) {
             const int c = by_rating[p];
-            if (seated[static_cast<std::size_t>(c)] || at(c).owner == at(first).owner ||
-                at(c).wants)
+            if (owner_of(c) == owner_of(first) || at(c).wants)
                 return false;
-            candidates.emplace_back(
-                std::abs(at(c).mu - at(first).mu) + config.randomness * unit(rng), c);
+            candidates.push_back(
+                {std::abs(at(c).mu - at(first).mu) + config.randomness * unit(rng), c});
             return true;
         };
         const std::size_t home = position[static_cast<std::size_t>(first)];
-        for (std::size_t p = home, found = 0; p > 0 && found < std::size_t(config.window);)
-            found += look(--p);
-        for (std::size_t p = home + 1, found = 0; p < n && found < std::size_t(config.window); ++p)
+        const auto window = static_cast<std::size_t>(config.window);
+        for (std::size_t p = unseated.before(home), found = 0; p > 0 && found < window;
+             p = unseated.before(p - 1))
+            found += look(p - 1);
+        for (std::size_t p = unseated.at_or_after(home + 1), found = 0; p < n && found < window;
+             p = unseated.at_or_after(p + 1))
             found += look(p);
 
         std::vector<int> table{first};
-        std::vector<bool> taken(candidates.size(), false);
+        std::vector<int> owners{owner_of(first)};
+        const auto weigh = [&](int member) {
+            // What the new seat's recent matches add to each candidate's score.
+            const std::size_t column = table.size() - 1;
+            const auto* partners = recency.of(at(member).entry);
+            for (Candidate& k : candidates) {
+                k.together[column] = 0;
+                if (partners)
+                    if (const auto met = partners->find(at(k.seat).entry); met != partners->end())
+                        k.together[column] = met->second;
+            }
+        };
+        weigh(first);
         while (static_cast<int>(table.size()) < config.max_players) {
             double best_score = 0;
             std::size_t best = candidates.size();
             for (std::size_t k = 0; k < candidates.size(); ++k) {
-                const int c = candidates[k].second;
-                const bool same_owner = std::any_of(
-                    table.begin(), table.end(), [&](int m) { return at(m).owner == at(c).owner; });
-                if (taken[k] || same_owner)
+                const Candidate& c = candidates[k];
+                if (c.taken ||
+                    std::find(owners.begin(), owners.end(), owner_of(c.seat)) != owners.end())
                     continue;
-                double score = candidates[k].first;
-                for (int m : table)
-                    score += config.repeat_penalty * recency.together(at(m).entry, at(c).entry);
+                double score = c.distance;
+                for (std::size_t m = 0; m < table.size(); ++m)
+                    score += config.repeat_penalty * c.together[m];
                 if (best == candidates.size() || score < best_score)
                     best_score = score, best = k;
             }
             if (best == candidates.size())
                 break;
-            taken[best] = true;
-            table.push_back(candidates[best].second);
+            candidates[best].taken = true;
+            table.push_back(candidates[best].seat);
+            owners.push_back(owner_of(candidates[best].seat));
+            weigh(candidates[best].seat);
         }
         const bool full = static_cast<int>(table.size()) == config.max_players;
         if (!full && (table.size() < 2 || !overdue(at(first), config, now_ms)))
             continue;  // it waits for more, or for anyone at all
         for (int m : table)
-            seated[static_cast<std::size_t>(m)] = true;
+            sit(m);
         tables.push_back(std::move(table));
     }
     return tables;
