@@ -41,53 +41,109 @@ std::uint64_t seed_from_the_kernel() {
     return seed;
 }
 
-}  // namespace
-
-// ---- starting ----
-
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
-std::optional<int> ArenaShell::open_venue(std::vector<House>& houses) {
+// (The venue, or the exit status; the house bots' commands as its, with their entries.)
+std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, const std::string& db_path,
+                                                     Settings& settings,
+                                                     std::vector<House>& houses) {
     VenuePlan plan;
-    plan.dictionary = settings_.game.dictionary;
+    plan.dictionary = settings.game.dictionary;
     std::vector<Bot> house_bots;
-    for (const Bot& bot : store_.bots())
+    for (const Bot& bot : store.bots())
         if (bot.command) {
             house_bots.push_back(bot);
             plan.commands.push_back(*bot.command);
         }
-    plan.sandbox = settings_.sandbox;
+    plan.sandbox = settings.sandbox;
     // No player may read the arena's database (its tokens' hashes, every deal) or a log.
     for (const std::string suffix : {"", "-wal", "-shm"})
-        if (std::filesystem::exists(db_path_ + suffix))
-            plan.secret_paths.push_back(db_path_ + suffix);
-    plan.log_folder = settings_.logs;
-    plan.shares = settings_.shares;
-    plan.limits = player_limits(settings_.limits);
+        if (std::filesystem::exists(db_path + suffix))
+            plan.secret_paths.push_back(db_path + suffix);
+    plan.log_folder = settings.logs;
+    plan.shares = settings.shares;
+    plan.limits = player_limits(settings.limits);
     plan.note = [](const std::string& line) { log::info("{}", line); };
     auto opened = Venue::open(std::move(plan));
     if (auto* error = std::get_if<std::string>(&opened)) {
         log::error("{}", escape_for_terminal(*error));
         return exit_database;
     }
-    venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
-    if (std::string missing; !checker::has_scenario_words(venue_->dictionary(), &missing)) {
+    auto venue = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    if (std::string missing; !checker::has_scenario_words(venue->dictionary(), &missing)) {
         log::error(
             "the word list lacks {}, which the conformance check deals: the arena's bots "
             "cannot be checked on it",
             missing);
         return exit_database;
     }
-    if (auto error = venue_->prepare_players()) {
+    if (auto error = venue->prepare_players()) {
         log::error("{}", escape_for_terminal(*error));
         return 5;
     }
     for (std::size_t i = 0; i < house_bots.size(); ++i)
         houses.push_back({house_bots[i].id, static_cast<int>(i),
-                          store_.entry(house_bots[i], *house_bots[i].command).id});
-    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_);
-    settings_.game.dictionary_fingerprint = venue_->dictionary().stats().fingerprint;
-    return std::nullopt;
+                          store.entry(house_bots[i], *house_bots[i].command).id});
+    settings.game.dictionary_fingerprint = venue->dictionary().stats().fingerprint;
+    return venue;
 }
+
+// What an arena that was killed left running: void, and said.
+void void_left_running(Store& store) {
+    const int voided = store.void_running("the arena stopped before the match ended");
+    if (voided > 0)
+        log::info("{} match{} left running by an arena that stopped voided", voided,
+                  voided == 1 ? "" : "es");
+}
+
+// The core, from what the store holds: every account, entry and rated match, the groups of the
+// last rated matches, the last matches over.
+std::unique_ptr<ArenaCore> core_of(const Store& store, const Settings& settings,
+                                   const std::vector<House>& houses) {
+    return std::make_unique<ArenaCore>(
+        settings.core,
+        ArenaCore::Start{read_roster(store), houses,
+                         store.recent_groups(static_cast<int>(settings.core.recent_kept)),
+                         store.last_over(static_cast<int>(ArenaCore::last_over_kept)),
+                         seed_from_the_kernel()});
+}
+
+// Each connection is a descriptor: as many as the system lets this process have.
+void raise_descriptor_limit() {
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+}
+
+// Chart.js, as libjs-chart.js installs it ("": not there, and said).
+std::string chart_js() {
+    std::ifstream chart(BG_CHART_JS);
+    if (!chart) {
+        log::warning("{} cannot be read (libjs-chart.js): the bots' pages draw no chart",
+                     BG_CHART_JS);
+        return "";
+    }
+    std::ostringstream text;
+    text << chart.rdbuf();
+    return text.str();
+}
+
+// The loop's lag past its threshold, or back under it.
+void say_lag(bool over, const LagWindow::Figures& f) {
+    if (over)
+        log::warning(
+            "the loop ran {:.0f} ms late (the longest handler of the last minute: {}, "
+            "{:.0f} ms); said again once it is back under {} ms",
+            f.max_ms, f.longest.empty() ? "none named" : f.longest, f.longest_ms, lag_threshold_ms);
+    else
+        log::info("the loop is back under {} ms late (p99 {:.1f} ms over the last minute)",
+                  lag_threshold_ms, f.p99_ms);
+}
+
+}  // namespace
+
+// ---- starting ----
 
 std::optional<int> ArenaShell::start_server() {
     lobby_ = std::make_unique<Lobby>(
@@ -153,34 +209,18 @@ std::optional<int> ArenaShell::start_server() {
 }
 
 int ArenaShell::run() {
-    if (std::ifstream chart(BG_CHART_JS); chart) {
-        std::ostringstream text;
-        text << chart.rdbuf();
-        chart_js_ = text.str();
-    } else {
-        log::warning("{} cannot be read (libjs-chart.js): the bots' pages draw no chart",
-                     BG_CHART_JS);
-    }
+    chart_js_ = chart_js();
     started_ = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
-    const int voided = store_.void_running("the arena stopped before the match ended");
-    if (voided > 0)
-        log::info("{} match{} left running by an arena that stopped voided", voided,
-                  voided == 1 ? "" : "es");
+    void_left_running(store_);
     store_.set_matchmaker(settings_.core.matchmaker);
     std::vector<House> houses;
-    if (auto status = open_venue(houses))
+    auto opened = open_venue(store_, db_path_, settings_, houses);
+    if (const int* status = std::get_if<int>(&opened))
         return *status;
-    core_ = std::make_unique<ArenaCore>(
-        settings_.core,
-        ArenaCore::Start{read_roster(store_), houses,
-                         store_.recent_groups(static_cast<int>(settings_.core.recent_kept)),
-                         store_.last_over(static_cast<int>(ArenaCore::last_over_kept)),
-                         seed_from_the_kernel()});
-    rlimit files{};
-    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &files);
-    }
+    venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_);
+    core_ = core_of(store_, settings_, houses);
+    raise_descriptor_limit();
     EventLoop loop;
     loop_ = loop.get();
     // What runs on the loop goes before the loop does, however this ends: its handles are closed
@@ -204,20 +244,7 @@ int ArenaShell::run() {
         }
     } release{*this, loop};
     fit_ = std::make_unique<FitWork>(loop_);
-    lag_ = std::make_unique<LoopLag>(
-        loop_, lag_period_ms, lag_threshold_ms, [](bool over, const LagWindow::Figures& f) {
-            if (over)
-                log::warning(
-                    "the loop ran {:.0f} ms late (the longest handler of the last "
-                    "minute: {}, {:.0f} ms); said again once it is back under {} ms",
-                    f.max_ms, f.longest.empty() ? "none named" : f.longest, f.longest_ms,
-                    lag_threshold_ms);
-            else
-                log::info(
-                    "the loop is back under {} ms late (p99 {:.1f} ms over the last "
-                    "minute)",
-                    lag_threshold_ms, f.p99_ms);
-        });
+    lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
         feed(input::Tick{now()});
         if (!server_done_)

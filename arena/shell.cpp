@@ -29,6 +29,65 @@ void say(const effect::Note& note) {
 // (a loaded machine's bots take a while to answer; a connection that never does is cut).
 constexpr std::uint64_t close_grace_ms = 10'000;
 
+// An arrival's account and entry as the store has them now, as the core takes it: a write the
+// core made since the lobby read them (a pause) is in them.
+void refresh(Store& store, input::Arrived& arrived) {
+    try {
+        if (auto bot = store.bot(arrived.bot.name)) {
+            arrived.bot = std::move(*bot);
+            arrived.entry = store.entry(arrived.bot, arrived.entry.label);
+        }
+    } catch (const std::exception& e) {
+        log::warning("bot {} could not be read again: {}", arrived.bot.name, e.what());
+    }
+}
+
+// A write effect done: what the store made of it, or why it could not; a begun match's seed is
+// drawn from the kernel here, and kept in `seeds` for its play.
+Input write_to(Store& store, const Effect& effect, std::map<int, std::uint64_t>& seeds) {
+    try {
+        if (std::holds_alternative<effect::BeginMatch>(effect)) {
+            const std::uint64_t seed = random_seed();
+            const Store::Begun begun = store.begin_match(seed);
+            seeds[begun.id] = seed;
+            return input::Written{begun.id, begun.started};
+        }
+        if (const auto* rate = std::get_if<effect::RateMatch>(&effect))
+            return input::Written{rate->match,
+                                  store.rate_match(rate->match, rate->rated, rate->games)};
+        if (const auto* v = std::get_if<effect::VoidMatch>(&effect))
+            return input::Written{v->match, store.void_match(v->match, v->why)};
+        if (const auto* pause = std::get_if<effect::Pause>(&effect))
+            return input::Written{0, store.set_paused(pause->bot, pause->why)};
+        const auto& check = std::get<effect::RecordCheck>(effect);
+        return input::Written{0, store.record_check(check.entry, check.passed, check.why)};
+    } catch (const std::exception& e) {
+        return input::NotWritten{e.what()};
+    }
+}
+
+// Every account as the store has it, and the house bots added since started (their commands
+// added to the venue, their entries made).
+input::Reread reread(Store& store, Venue& venue, const std::vector<HouseSeats>& houses) {
+    input::Reread reread;
+    reread.accounts = store.bots(true);
+    for (const Bot& bot : reread.accounts) {
+        if (!bot.command || bot.state == "removed" ||
+            std::any_of(houses.begin(), houses.end(),
+                        [&](const auto& h) { return h.house.bot == bot.id; }))
+            continue;
+        auto added = venue.add_command(*bot.command);
+        if (auto* error = std::get_if<std::string>(&added)) {
+            log::error("house bot {} cannot be started: {}", bot.name, escape_for_terminal(*error));
+            continue;
+        }
+        const Entry entry = store.entry(bot, *bot.command);  // on the leaderboard from now
+        reread.added.push_back({bot.id, std::get<int>(added), entry.id});
+        reread.entries.push_back(entry);
+    }
+    return reread;
+}
+
 }  // namespace
 
 // ---- the core's inputs and effects ----
@@ -45,51 +104,16 @@ void ArenaShell::feed(Input input) {
         Input next = std::move(inbox_.front());
         inbox_.pop_front();
         if (auto* arrived = std::get_if<input::Arrived>(&next))
-            refresh(*arrived);
+            refresh(store_, *arrived);
         const LoopLag::Scope scope(lag_.get(), input_name(next));
         for (const Effect& effect : core_->take(next)) {
             if (is_write(effect))
-                inbox_.push_front(write(effect));
+                inbox_.push_front(write_to(store_, effect, seeds_));
             else
                 perform(effect);
         }
     }
     feeding_ = false;
-}
-
-// An arrival's account and entry as the store has them now, as the core takes it: a write the
-// core made since the lobby read them (a pause) is in them.
-void ArenaShell::refresh(input::Arrived& arrived) {
-    try {
-        if (auto bot = store_.bot(arrived.bot.name)) {
-            arrived.bot = std::move(*bot);
-            arrived.entry = store_.entry(arrived.bot, arrived.entry.label);
-        }
-    } catch (const std::exception& e) {
-        log::warning("bot {} could not be read again: {}", arrived.bot.name, e.what());
-    }
-}
-
-Input ArenaShell::write(const Effect& effect) {
-    try {
-        if (std::holds_alternative<effect::BeginMatch>(effect)) {
-            const std::uint64_t seed = random_seed();
-            const Store::Begun begun = store_.begin_match(seed);
-            seeds_[begun.id] = seed;
-            return input::Written{begun.id, begun.started};
-        }
-        if (const auto* rate = std::get_if<effect::RateMatch>(&effect))
-            return input::Written{rate->match,
-                                  store_.rate_match(rate->match, rate->rated, rate->games)};
-        if (const auto* v = std::get_if<effect::VoidMatch>(&effect))
-            return input::Written{v->match, store_.void_match(v->match, v->why)};
-        if (const auto* pause = std::get_if<effect::Pause>(&effect))
-            return input::Written{0, store_.set_paused(pause->bot, pause->why)};
-        const auto& check = std::get<effect::RecordCheck>(effect);
-        return input::Written{0, store_.record_check(check.entry, check.passed, check.why)};
-    } catch (const std::exception& e) {
-        return input::NotWritten{e.what()};
-    }
 }
 
 void ArenaShell::perform(const Effect& effect) {
@@ -139,24 +163,19 @@ void ArenaShell::play(const effect::Play& play) {
     seeds_.erase(play.match);
     plan.base = settings_.game;
     plan.logs = settings_.logs;
-    const int games = static_cast<int>(play.seats.size());
-    for (const MatchSeat& seat : play.seats) {
-        Entrant e{seat.bot, seat.entry, seat.command.value_or(0), ""};
-        if (!seat.command) {
-            e.seat_token = remote::draw_token();
-            e.command = seats_->add_remote(e.seat_token);
-            // Gone since it was seated: its seats are left at once, not waited for.
-            if (!lobby_->take(seat.connection, e.seat_token, games))
-                desk_.abandon(e.seat_token);
-        }
-        plan.entrants.push_back(std::move(e));
-    }
+    for (const MatchSeat& seat : play.seats)
+        plan.entrants.push_back(
+            seats_->entrant(seat, *lobby_, static_cast<int>(play.seats.size())));
     auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
-                                             [this] { reaper_->start(0); });
+                                             [this, id = play.match] {
+                                                 over_.push_back(id);
+                                                 reaper_->start(0);
+                                             });
     MatchPlay& started = *match;
     matches_[play.match] = std::move(match);
     if (const std::string error = started.start(); !error.empty()) {
         log::error("match {} could not begin: {}", play.match, escape_for_terminal(error));
+        over_.push_back(play.match);
         reaper_->start(0);
     }
 }
@@ -164,12 +183,11 @@ void ArenaShell::play(const effect::Play& play) {
 // Matches over: each told to the core (which rates or voids it, and lets it go); and those let
 // go swept once their players are gone.
 void ArenaShell::matches_over() {
-    std::vector<int> over;
-    for (const auto& [id, match] : matches_)
-        if (match->over())
-            over.push_back(id);
-    for (const int id : over) {
-        const MatchPlay& match = *matches_.at(id);
+    for (const int id : std::exchange(over_, {})) {
+        const auto found = matches_.find(id);
+        if (found == matches_.end() || !found->second->over())
+            continue;
+        const MatchPlay& match = *found->second;
         feed(input::Played{id, match.complete(), match.why(), match.logs_failed(), match.games(),
                            now()});
         release(id);  // where the core did not (a match it does not know)
@@ -200,24 +218,7 @@ void ArenaShell::release(int id) {
 
 // SIGHUP: the accounts again from the database, and the house bots added since started.
 void ArenaShell::reload() {
-    input::Reread reread;
-    reread.accounts = store_.bots(true);
-    for (const Bot& bot : reread.accounts) {
-        const auto& houses = core_->houses();
-        if (!bot.command || bot.state == "removed" ||
-            std::any_of(houses.begin(), houses.end(),
-                        [&](const auto& h) { return h.house.bot == bot.id; }))
-            continue;
-        auto added = venue_->add_command(*bot.command);
-        if (auto* error = std::get_if<std::string>(&added)) {
-            log::error("house bot {} cannot be started: {}", bot.name, escape_for_terminal(*error));
-            continue;
-        }
-        const Entry entry = store_.entry(bot, *bot.command);  // on the leaderboard from now
-        reread.added.push_back({bot.id, std::get<int>(added), entry.id});
-        reread.entries.push_back(entry);
-    }
-    feed(std::move(reread));
+    feed(reread(store_, *venue_, core_->houses()));
 }
 
 void ArenaShell::finish_if_done() {

@@ -29,6 +29,7 @@
 #include "remote/desk.hpp"
 #include "remote/remote_seat.hpp"
 #include "remote/seat_sockets.hpp"
+#include "remote/token.hpp"
 #include "serve/server.hpp"
 #include "transport/handles.hpp"
 #include "transport/loop_lag.hpp"
@@ -48,6 +49,19 @@ class ArenaSeats final : public SeatSource {
         return next_++;
     }
     void remove(int command) { remote_.erase(command); }
+    // An entrant of a match of `games` games: a house bot's command, or a connection's seats
+    // under a token of this match, the connection taken to them by the lobby (one gone since it
+    // was seated: its seats are left at once, not waited for).
+    Entrant entrant(const MatchSeat& seat, Lobby& lobby, int games) {
+        Entrant e{seat.bot, seat.entry, seat.command.value_or(0), ""};
+        if (seat.command)
+            return e;
+        e.seat_token = remote::draw_token();
+        e.command = add_remote(e.seat_token);
+        if (!lobby.take(seat.connection, e.seat_token, games))
+            desk_.abandon(e.seat_token);
+        return e;
+    }
     std::unique_ptr<Seat> seat(const Request& request) const override {
         const auto remote = remote_.find(request.command);
         if (remote == remote_.end())
@@ -72,11 +86,8 @@ class ArenaShell {
     int run();
 
   private:
-    std::optional<int> open_venue(std::vector<House>& houses);
     std::optional<int> start_server();
     void feed(Input input);
-    void refresh(input::Arrived& arrived);
-    Input write(const Effect& effect);
     void perform(const Effect& effect);
     void play(const effect::Play& play);
     void release(int match);
@@ -107,6 +118,7 @@ class ArenaShell {
     std::map<int, std::unique_ptr<MatchPlay>> matches_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;  // over, their players going
     std::map<int, std::uint64_t> seeds_;               // a match begun, until it plays
+    std::vector<int> over_;                            // matches over, not yet told to the core
     std::unique_ptr<Timer> tick_timer_, reaper_;
     std::vector<SignalWatch> signals_;
     std::deque<Input> inbox_;  // inputs that came while the core's effects were being done

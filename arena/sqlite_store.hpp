@@ -40,6 +40,57 @@ namespace bg::arena {
 // of version 2 a bot's).
 inline constexpr int schema_version = 4;
 
+// The accounts and their rating entries, in the file.
+class SqliteAccounts {
+  public:
+    SqliteAccounts(SQLite::Database& db, const stats::WengLin& model) : db_(db), model_(model) {}
+    std::string add_bot(const std::string& name, const std::string& owner,
+                        const std::optional<std::string>& command,
+                        const std::optional<double>& anchor);
+    std::string add_person(const std::string& name, const std::string& code);
+    std::vector<Bot> bots(bool removed_too = false) const;
+    std::optional<Bot> bot(const std::string& name) const;
+    std::optional<Bot> bot_by_token(const std::string& token) const;
+    void set_state(int bot, const std::string& state);
+    std::string set_paused(int bot, const std::string& why);
+    std::string record_check(int entry, bool passed, const std::string& why);
+    std::string rotate_token(int bot);
+    Entry entry(const Bot& bot, const std::string& label);
+    std::vector<Entry> entries() const;
+    std::vector<Entry> entries_of(int bot) const;
+
+  private:
+    std::string add_account(const Bot& account, std::string token);
+    SQLite::Database& db_;
+    const stats::WengLin& model_;
+};
+
+// The matches and their games, in the file: written, and read back for the API and rerate.
+class SqliteArchive {
+  public:
+    explicit SqliteArchive(SQLite::Database& db) : db_(db) {}
+    Store::Begun begin_match(std::uint64_t seed);
+    std::string rate_match(int match, const std::vector<Rated>& entrants,
+                           const std::vector<StoredGame>& games);
+    std::string void_match(int match, const std::string& why);
+    int void_running(const std::string& why);
+    std::vector<Match> matches() const;
+    std::vector<Match> last_over(int n) const;
+    std::vector<Match> rated_in_order() const;
+    std::vector<RecentMatch> recent_groups(int n) const;
+    std::vector<StoredGame> games_of(int match) const;
+    std::vector<Store::SeatGame> games_of_entry(int entry) const;
+    std::vector<std::pair<int, Rated>> tables_of(int entry) const;
+    std::optional<Match> match(int id) const;
+    std::vector<Store::Played> history(int entry) const;
+    std::pair<int, int> matches_in_last_day(int bot) const;
+
+  private:
+    std::vector<Rated> entrants_of(int match) const;
+    SQLite::Database& db_;
+};
+
+// The store: its file, its parameters, and each of its parts answering its share of Store.
 class SqliteStore final : public Store {
   public:
     static std::variant<std::unique_ptr<Store>, std::string> open(const std::string& path,
@@ -53,43 +104,68 @@ class SqliteStore final : public Store {
 
     std::string add_bot(const std::string& name, const std::string& owner,
                         const std::optional<std::string>& command,
-                        const std::optional<double>& anchor) override;
-    std::string add_person(const std::string& name, const std::string& code = "") override;
-    std::vector<Bot> bots(bool removed_too = false) const override;
-    std::optional<Bot> bot(const std::string& name) const override;
-    std::optional<Bot> bot_by_token(const std::string& token) const override;
-    void set_state(int bot, const std::string& state) override;
-    std::string set_paused(int bot, const std::string& why) override;
-    std::string record_check(int entry, bool passed, const std::string& why) override;
-    std::string rotate_token(int bot) override;
+                        const std::optional<double>& anchor) override {
+        return accounts_.add_bot(name, owner, command, anchor);
+    }
+    std::string add_person(const std::string& name, const std::string& code = "") override {
+        return accounts_.add_person(name, code);
+    }
+    std::vector<Bot> bots(bool removed_too = false) const override {
+        return accounts_.bots(removed_too);
+    }
+    std::optional<Bot> bot(const std::string& name) const override { return accounts_.bot(name); }
+    std::optional<Bot> bot_by_token(const std::string& token) const override {
+        return accounts_.bot_by_token(token);
+    }
+    void set_state(int bot, const std::string& state) override { accounts_.set_state(bot, state); }
+    std::string set_paused(int bot, const std::string& why) override {
+        return accounts_.set_paused(bot, why);
+    }
+    std::string record_check(int entry, bool passed, const std::string& why) override {
+        return accounts_.record_check(entry, passed, why);
+    }
+    std::string rotate_token(int bot) override { return accounts_.rotate_token(bot); }
+    Entry entry(const Bot& bot, const std::string& label) override {
+        return accounts_.entry(bot, label);
+    }
+    std::vector<Entry> entries() const override { return accounts_.entries(); }
+    std::vector<Entry> entries_of(int bot) const override { return accounts_.entries_of(bot); }
 
-    Entry entry(const Bot& bot, const std::string& label) override;
-    std::vector<Entry> entries() const override;
-    std::vector<Entry> entries_of(int bot) const override;
-
-    Begun begin_match(std::uint64_t seed) override;
+    Begun begin_match(std::uint64_t seed) override { return archive_.begin_match(seed); }
     std::string rate_match(int match, const std::vector<Rated>& entrants,
-                           const std::vector<StoredGame>& games) override;
-    std::string void_match(int match, const std::string& why) override;
-    int void_running(const std::string& why) override;
-    std::vector<Match> matches() const override;
-    std::vector<Match> last_over(int n) const override;
-    std::vector<Match> rated_in_order() const override;
-    std::vector<RecentMatch> recent_groups(int n) const override;
-    std::vector<StoredGame> games_of(int match) const override;
-    std::vector<SeatGame> games_of_entry(int entry) const override;
-    std::vector<std::pair<int, Rated>> tables_of(int entry) const override;
-    std::optional<Match> match(int id) const override;
-    std::vector<Played> history(int entry) const override;
-    std::pair<int, int> matches_in_last_day(int bot) const override;
+                           const std::vector<StoredGame>& games) override {
+        return archive_.rate_match(match, entrants, games);
+    }
+    std::string void_match(int match, const std::string& why) override {
+        return archive_.void_match(match, why);
+    }
+    int void_running(const std::string& why) override { return archive_.void_running(why); }
+    std::vector<Match> matches() const override { return archive_.matches(); }
+    std::vector<Match> last_over(int n) const override { return archive_.last_over(n); }
+    std::vector<Match> rated_in_order() const override { return archive_.rated_in_order(); }
+    std::vector<RecentMatch> recent_groups(int n) const override {
+        return archive_.recent_groups(n);
+    }
+    std::vector<StoredGame> games_of(int match) const override { return archive_.games_of(match); }
+    std::vector<SeatGame> games_of_entry(int entry) const override {
+        return archive_.games_of_entry(entry);
+    }
+    std::vector<std::pair<int, Rated>> tables_of(int entry) const override {
+        return archive_.tables_of(entry);
+    }
+    std::optional<Match> match(int id) const override { return archive_.match(id); }
+    std::vector<Played> history(int entry) const override { return archive_.history(entry); }
+    std::pair<int, int> matches_in_last_day(int bot) const override {
+        return archive_.matches_in_last_day(bot);
+    }
 
   private:
     explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
-    std::vector<Rated> entrants_of(int match) const;
-    std::string add_account(const Bot& account, std::string token);
 
     std::unique_ptr<SQLite::Database> db_;
     stats::WengLin model_;
+    SqliteAccounts accounts_;
+    SqliteArchive archive_;
 };
 
 }  // namespace bg::arena

@@ -2,7 +2,8 @@
 """How many concurrent matches of remote bots one arena holds on this machine, and what each
 costs it (issue 46; docs/performance.md, "What one arena holds").
 
-    arena_capacity.py BUILD_DIR [--levels 1,10,100,200,400] [--seconds S] [--think SEC] [--quick]
+    arena_capacity.py BUILD_DIR [--levels 1,10,100,200,400,800,1600] [--seconds S] [--think SEC]
+                      [--quick]
 
 For each level N, a fresh arena (--concurrency N, two players a table, no house bots) and 2N
 remote bots from one load generator (bench/arena_load.py, one process, asyncio): N that peel a
@@ -19,13 +20,17 @@ against a sitter, and N matches play at once. Over `seconds` (20) after the tabl
   game; the ratio peel / echo is what the arena adds over a server that only answers;
 - the arena's CPU (its user and system time, from /proc) per game finished, and its share of a
   core; the load generator's share of a core beside it (what saturates first);
-- games finished a second.
+- games finished a second;
+- the arena's own account of its loop (GET /api/server's loop_lag: how late its 10 ms timer ran
+  over the last minute, p99 and max, and the handler that held the loop longest), where the
+  build has it.
 
 Every bot is taken as checked (its version so marked before the arena serves): the check is
 once a version, and the figure is of matches.
 """
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -37,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 import arena_load
 from arena_bench import cpu_seconds, words
@@ -82,8 +88,7 @@ def level(build, folder, n, seconds, think, echo_port):
                                    timed=name.startswith("peel"), peel=name.startswith("peel"),
                                    rng=random.Random(rng.random()), echo_port=echo_port)
                 for name in tokens]
-    for s in sessions:
-        asyncio.run_coroutine_threadsafe(s.run(), loop)
+    session_runs = [asyncio.run_coroutine_threadsafe(s.run(), loop) for s in sessions]
     # The tables full: every peeler in a game.
     began = time.monotonic()
     while time.monotonic() - began < 60:
@@ -105,6 +110,7 @@ def level(build, folder, n, seconds, think, echo_port):
     time.sleep(seconds)
     g1, c1, m1, t1 = games(), cpu_seconds(server.pid), cpu_seconds(me), time.monotonic()
     peels, pings = list(counts.peel_trips), list(counts.echo_trips)
+    lag = loop_lag(port)
 
     def stop():
         for s in sessions:
@@ -115,6 +121,11 @@ def level(build, folder, n, seconds, think, echo_port):
         server.wait(timeout=60)
     except subprocess.TimeoutExpired:
         server.kill()
+    for session in session_runs:  # each ends once its connection has
+        try:
+            session.result(timeout=30)
+        except Exception:  # noqa: BLE001 (a session that ended badly ends all the same)
+            pass
     loop.call_soon_threadsafe(loop.stop)
     if not peels or not pings:
         sys.exit("arena_capacity: no round trip timed at %d matches (%d peels, %d echoes)" % (
@@ -126,14 +137,32 @@ def level(build, folder, n, seconds, think, echo_port):
         "echo_p50": percentile(pings, 50), "echo_p99": percentile(pings, 99),
         "games": done, "games_s": done / wall,
         "arena_cpu_game": (c1 - c0) / done if done else float("nan"),
-        "arena_share": (c1 - c0) / wall, "load_share": (m1 - m0) / wall,
+        "arena_share": (c1 - c0) / wall, "load_share": (m1 - m0) / wall, "lag": lag,
     }
+
+
+def loop_lag(port):
+    """The arena's loop's lag over the last minute (GET /api/server), or None where its build
+    does not say it."""
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/api/server" % port, timeout=30) as r:
+            return json.load(r).get("loop_lag")
+    except (OSError, ValueError):
+        return None
+
+
+def shown_lag(lag):
+    if not lag:
+        return "-"
+    return "%.1f / %.0f ms (%s, %.0f ms)" % (lag["p99_ms"], lag["max_ms"],
+                                            lag["longest_handler"] or "none named",
+                                            lag["longest_handler_ms"])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("build")
-    parser.add_argument("--levels", default="1,10,100,200,400")
+    parser.add_argument("--levels", default="1,10,100,200,400,800,1600")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--think", type=float, default=0.2)
     parser.add_argument("--quick", action="store_true", help="levels 1 and 10, 3 s each")
@@ -152,17 +181,18 @@ def main():
         words(folder)
         print("| matches at once | peel round trip p50 / p99 | echo round trip p50 / p99 "
               "(baseline) | peel / echo at p50, p99 | games a second | the arena's CPU a game | "
-              "the arena's share of a core | the load generator's |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+              "the arena's share of a core | the load generator's | the arena's loop lag p99 / "
+              "max (its longest handler) |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for n in (int(x) for x in args.levels.split(",")):
             r = level(args.build, folder, n, args.seconds, args.think, echo_port)
             print("| %d | %.2f / %.2f ms | %.2f / %.2f ms | %.2fx, %.2fx | %.1f | %.2f ms | "
-                  "%.0f%% | %.0f%% |" % (
+                  "%.0f%% | %.0f%% | %s |" % (
                       n, 1000 * r["peel_p50"], 1000 * r["peel_p99"], 1000 * r["echo_p50"],
                       1000 * r["echo_p99"], r["peel_p50"] / r["echo_p50"],
                       r["peel_p99"] / r["echo_p99"], r["games_s"],
                       1000 * r["arena_cpu_game"], 100 * r["arena_share"],
-                      100 * r["load_share"]), flush=True)
+                      100 * r["load_share"], shown_lag(r["lag"])), flush=True)
     finally:
         echo.kill()
         shutil.rmtree(folder, ignore_errors=True)

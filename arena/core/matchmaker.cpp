@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -116,6 +117,134 @@ std::vector<int> by_need(const std::vector<Waiting>& queue, const MatchmakerConf
     return order;
 }
 
+namespace {
+
+// One turn of the matchmaker: the queue by rating, who is seated, and the candidates of the
+// table being made.
+class Turn {
+  public:
+    Turn(const std::vector<Waiting>& queue, const std::vector<RecentMatch>& recent,
+         const MatchmakerConfig& config, std::uint64_t seed)
+        : queue_(queue),
+          config_(config),
+          owner_(owner_numbers(queue)),
+          by_rating_(queue.size()),
+          position_(queue.size()),
+          recency_(recent),
+          rng_(seed),
+          seated_(queue.size(), false),
+          unseated_(queue.size()) {
+        std::iota(by_rating_.begin(), by_rating_.end(), 0);
+        std::sort(by_rating_.begin(), by_rating_.end(),
+                  [&](int a, int b) { return std::tie(at(a).mu, a) < std::tie(at(b).mu, b); });
+        for (std::size_t p = 0; p < by_rating_.size(); ++p)
+            position_[static_cast<std::size_t>(by_rating_[p])] = p;
+    }
+    const Waiting& at(int i) const { return queue_[static_cast<std::size_t>(i)]; }
+    int owner_of(int i) const { return owner_[static_cast<std::size_t>(i)]; }
+    bool seated(int i) const { return seated_[static_cast<std::size_t>(i)]; }
+    void sit(int i) {
+        seated_[static_cast<std::size_t>(i)] = true;
+        unseated_.seat(position_[static_cast<std::size_t>(i)]);
+    }
+    // The free seat of the one opponent `first` wants, or none.
+    std::optional<int> wanted(int first) const {
+        for (std::size_t c = 0; c < queue_.size(); ++c)
+            if (!seated_[c] && queue_[c].filler && !queue_[c].wants &&
+                queue_[c].entry == at(first).wants && owner_[c] != owner_of(first))
+                return static_cast<int>(c);
+        return std::nullopt;
+    }
+    // The table made for `first`, from the nearest free seats of other owners on each side,
+    // each at its blurred distance and lengthened by its recent matches with those seated.
+    std::vector<int> table_for(int first);
+
+  private:
+    // A candidate, and how many recent matches it played with each seat of the table so far.
+    struct Candidate {
+        double distance = 0;
+        int seat = 0;
+        bool taken = false;
+        std::array<int, 8> together{};
+    };
+    void gather(int first);
+    void weigh(int member, std::size_t column);
+
+    const std::vector<Waiting>& queue_;
+    const MatchmakerConfig& config_;
+    std::vector<int> owner_;
+    std::vector<int> by_rating_;
+    std::vector<std::size_t> position_;
+    Recency recency_;
+    SplitMix64 rng_;
+    std::vector<bool> seated_;
+    Unseated unseated_;
+    std::vector<Candidate> candidates_;
+};
+
+void Turn::gather(int first) {
+    candidates_.clear();
+    const auto look = [&](std::size_t p) {
+        const int c = by_rating_[p];
+        if (owner_of(c) == owner_of(first) || at(c).wants)
+            return false;
+        candidates_.push_back(
+            {std::abs(at(c).mu - at(first).mu) + config_.randomness * unit(rng_), c});
+        return true;
+    };
+    const std::size_t n = queue_.size();
+    const std::size_t home = position_[static_cast<std::size_t>(first)];
+    const auto window = static_cast<std::size_t>(config_.window);
+    for (std::size_t p = unseated_.before(home), found = 0; p > 0 && found < window;
+         p = unseated_.before(p - 1))
+        found += look(p - 1);
+    for (std::size_t p = unseated_.at_or_after(home + 1), found = 0; p < n && found < window;
+         p = unseated_.at_or_after(p + 1))
+        found += look(p);
+}
+
+// What the table's new seat's recent matches add to each candidate's score.
+void Turn::weigh(int member, std::size_t column) {
+    const auto* partners = recency_.of(at(member).entry);
+    for (Candidate& k : candidates_) {
+        k.together[column] = 0;
+        if (partners)
+            if (const auto met = partners->find(at(k.seat).entry); met != partners->end())
+                k.together[column] = met->second;
+    }
+}
+
+std::vector<int> Turn::table_for(int first) {
+    gather(first);
+    std::vector<int> table{first};
+    std::vector<int> owners{owner_of(first)};
+    weigh(first, 0);
+    while (static_cast<int>(table.size()) < config_.max_players) {
+        double best_score = 0;
+        std::size_t best = candidates_.size();
+        for (std::size_t k = 0; k < candidates_.size(); ++k) {
+            const Candidate& c = candidates_[k];
+            if (c.taken ||
+                std::find(owners.begin(), owners.end(), owner_of(c.seat)) != owners.end())
+                continue;
+            double score = c.distance;
+            for (std::size_t m = 0; m < table.size(); ++m)
+                score += config_.repeat_penalty * c.together[m];
+            if (best == candidates_.size() || score < best_score)
+                best_score = score, best = k;
+        }
+        if (best == candidates_.size())
+            break;
+        candidates_[best].taken = true;
+        table.push_back(candidates_[best].seat);
+        owners.push_back(owner_of(candidates_[best].seat));
+        weigh(candidates_[best].seat, table.size() - 1);
+    }
+    return table;
+}
+
+}  // namespace
+
 std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
                                           const std::vector<RecentMatch>& recent,
                                           const MatchmakerConfig& config, std::uint64_t now_ms,
@@ -123,110 +252,25 @@ std::vector<std::vector<int>> make_tables(const std::vector<Waiting>& queue,
     std::vector<std::vector<int>> tables;
     if (!check(config).empty())
         return tables;
-    const std::size_t n = queue.size();
-    const auto at = [&](int i) -> const Waiting& { return queue[static_cast<std::size_t>(i)]; };
-    const std::vector<int> owner = owner_numbers(queue);
-    const auto owner_of = [&](int i) { return owner[static_cast<std::size_t>(i)]; };
-    // The seats by rating, and where each is in that order.
-    std::vector<int> by_rating(n);
-    std::iota(by_rating.begin(), by_rating.end(), 0);
-    std::sort(by_rating.begin(), by_rating.end(),
-              [&](int a, int b) { return std::tie(at(a).mu, a) < std::tie(at(b).mu, b); });
-    std::vector<std::size_t> position(n);
-    for (std::size_t p = 0; p < n; ++p)
-        position[static_cast<std::size_t>(by_rating[p])] = p;
-    const Recency recency(recent);
-    SplitMix64 rng(seed);
-    std::vector<bool> seated(n, false);
-    Unseated unseated(n);
-    const auto sit = [&](int i) {
-        seated[static_cast<std::size_t>(i)] = true;
-        unseated.seat(position[static_cast<std::size_t>(i)]);
-    };
-
-    // The candidates of one table, each at its blurred distance, and how many recent matches it
-    // played with each seat of the table so far (a column a seat).
-    struct Candidate {
-        double distance = 0;
-        int seat = 0;
-        bool taken = false;
-        std::array<int, 8> together{};
-    };
-    std::vector<Candidate> candidates;
+    Turn turn(queue, recent, config, seed);
     for (const int first : by_need(queue, config, now_ms)) {
-        if (seated[static_cast<std::size_t>(first)] || at(first).filler)
+        if (turn.seated(first) || turn.at(first).filler)
             continue;
-        if (at(first).wants) {
+        if (turn.at(first).wants) {
             // Its one opponent's free seat, if there is one, and no one else.
-            for (std::size_t c = 0; c < n; ++c)
-                if (!seated[c] && queue[c].filler && !queue[c].wants &&
-                    queue[c].entry == at(first).wants && owner[c] != owner_of(first)) {
-                    sit(first);
-                    sit(static_cast<int>(c));
-                    tables.push_back({first, static_cast<int>(c)});
-                    break;
-                }
+            if (const auto opponent = turn.wanted(first)) {
+                turn.sit(first);
+                turn.sit(*opponent);
+                tables.push_back({first, *opponent});
+            }
             continue;
         }
-        // The nearest free seats of other owners on each side, each at its blurred distance.
-        candidates.clear();
-        const auto look = [&](std::size_t p) {
-            const int c = by_rating[p];
-            if (owner_of(c) == owner_of(first) || at(c).wants)
-                return false;
-            candidates.push_back(
-                {std::abs(at(c).mu - at(first).mu) + config.randomness * unit(rng), c});
-            return true;
-        };
-        const std::size_t home = position[static_cast<std::size_t>(first)];
-        const auto window = static_cast<std::size_t>(config.window);
-        for (std::size_t p = unseated.before(home), found = 0; p > 0 && found < window;
-             p = unseated.before(p - 1))
-            found += look(p - 1);
-        for (std::size_t p = unseated.at_or_after(home + 1), found = 0; p < n && found < window;
-             p = unseated.at_or_after(p + 1))
-            found += look(p);
-
-        std::vector<int> table{first};
-        std::vector<int> owners{owner_of(first)};
-        const auto weigh = [&](int member) {
-            // What the new seat's recent matches add to each candidate's score.
-            const std::size_t column = table.size() - 1;
-            const auto* partners = recency.of(at(member).entry);
-            for (Candidate& k : candidates) {
-                k.together[column] = 0;
-                if (partners)
-                    if (const auto met = partners->find(at(k.seat).entry); met != partners->end())
-                        k.together[column] = met->second;
-            }
-        };
-        weigh(first);
-        while (static_cast<int>(table.size()) < config.max_players) {
-            double best_score = 0;
-            std::size_t best = candidates.size();
-            for (std::size_t k = 0; k < candidates.size(); ++k) {
-                const Candidate& c = candidates[k];
-                if (c.taken ||
-                    std::find(owners.begin(), owners.end(), owner_of(c.seat)) != owners.end())
-                    continue;
-                double score = c.distance;
-                for (std::size_t m = 0; m < table.size(); ++m)
-                    score += config.repeat_penalty * c.together[m];
-                if (best == candidates.size() || score < best_score)
-                    best_score = score, best = k;
-            }
-            if (best == candidates.size())
-                break;
-            candidates[best].taken = true;
-            table.push_back(candidates[best].seat);
-            owners.push_back(owner_of(candidates[best].seat));
-            weigh(candidates[best].seat);
-        }
+        std::vector<int> table = turn.table_for(first);
         const bool full = static_cast<int>(table.size()) == config.max_players;
-        if (!full && (table.size() < 2 || !overdue(at(first), config, now_ms)))
+        if (!full && (table.size() < 2 || !overdue(turn.at(first), config, now_ms)))
             continue;  // it waits for more, or for anyone at all
         for (int m : table)
-            sit(m);
+            turn.sit(m);
         tables.push_back(std::move(table));
     }
     return tables;

@@ -1,0 +1,135 @@
+#include "arena/core/seating.hpp"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "arena/core/ladder.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+// A seat the matchmaker may fill: a queued connection's, or a house bot's free one.
+struct Source {
+    const Lounge::Queued* queued = nullptr;
+    const HouseSeats* house = nullptr;
+};
+
+MatchSeat seat_of(const Roster& roster, const Source& source) {
+    MatchSeat seat;
+    int bot = 0, entry = 0;
+    if (source.house) {
+        bot = source.house->house.bot;
+        entry = source.house->house.entry;
+        seat.command = source.house->house.command;
+    } else {
+        bot = source.queued->bot;
+        entry = source.queued->entry;
+        seat.connection = source.queued->connection;
+    }
+    seat.bot = *roster.account(bot);
+    seat.entry = *roster.entry(entry);
+    return seat;
+}
+
+}  // namespace
+
+std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
+                                               const std::map<std::uint64_t, Lounge::Queued>& queue,
+                                               const std::vector<HouseSeats>& houses,
+                                               const CoreSettings& settings,
+                                               const std::vector<RecentMatch>& recent,
+                                               std::uint64_t now_ms, std::uint64_t seed,
+                                               std::size_t room) {
+    std::vector<Waiting> waiting;
+    std::vector<Source> sources;
+    // The house bots that play now, by name.
+    std::map<std::string, int, std::less<>> house_entries;
+    for (const HouseSeats& h : houses)
+        if (const Bot* bot = roster.account(h.house.bot);
+            bot && bot->state == "active" && bot->paused.empty())
+            house_entries[bot->name] = h.house.entry;
+    const auto add = [&](int bot_id, int entry_id, std::uint64_t since, bool filler, int wants,
+                         Source source) {
+        const Bot* bot = roster.account(bot_id);
+        const Entry* entry = roster.entry(entry_id);
+        if (!bot || !entry)
+            return;
+        waiting.push_back({entry->id, bot->owner, entry->belief.mu, entry->belief.sigma,
+                           entry->matches, since, filler, wants});
+        sources.push_back(source);
+    };
+    for (const auto& [order, q] : queue) {
+        const auto chosen = house_entries.find(q.opponent);
+        const int wants = q.opponent.empty()              ? 0
+                          : chosen == house_entries.end() ? -1
+                                                          : chosen->second;
+        add(q.bot, q.entry, q.since_ms, false, wants, {&q, nullptr});
+    }
+    for (const HouseSeats& house : houses) {
+        const Bot* bot = roster.account(house.house.bot);
+        if (!bot || !house_entries.count(bot->name))
+            continue;
+        for (int free = settings.house_seats - house.in_use; free > 0; --free)
+            add(house.house.bot, house.house.entry, 0, true, 0, {nullptr, &house});
+    }
+    std::vector<std::vector<MatchSeat>> tables;
+    for (const auto& table : make_tables(waiting, recent, settings.matchmaker, now_ms, seed)) {
+        if (tables.size() == room)
+            break;
+        std::vector<MatchSeat> seats;
+        for (const int index : table)
+            seats.push_back(seat_of(roster, sources[static_cast<std::size_t>(index)]));
+        tables.push_back(std::move(seats));
+    }
+    return tables;
+}
+
+MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<StoredGame>& games,
+                      const Roster& roster) {
+    const std::size_t k = seats.size();
+    std::vector<std::vector<int>> places(games.size(), std::vector<int>(k, 0));
+    MatchResult result;
+    result.faults.resize(k);
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        const auto& players = games[g].result.players;
+        for (std::size_t s = 0; s < players.size() && s < k; ++s) {
+            // Seat s of rotation r holds entrant (s + r) mod K.
+            const std::size_t e = (s + static_cast<std::size_t>(games[g].rotation)) % k;
+            places[g][e] = players[s].rank;
+            if (!result.faults[e])
+                result.faults[e] = players[s].out_code;
+        }
+    }
+    std::vector<int> entries;
+    for (const MatchSeat& seat : seats)
+        entries.push_back(seat.entry.id);
+    result.rated = rating_step(
+        entries, match_ranks(places), [&](int entry) { return roster.standing(entry); },
+        roster.model());
+    return result;
+}
+
+std::vector<std::pair<int, std::string>> to_pause(const MatchResult& result, const Roster& roster,
+                                                  std::map<int, int>& streaks, int after) {
+    std::vector<std::pair<int, std::string>> paused;
+    for (std::size_t i = 0; i < result.rated.size(); ++i) {
+        const Entry* entry = roster.entry(result.rated[i].entry);
+        const Bot* bot = entry ? roster.account(entry->bot) : nullptr;
+        if (!bot)
+            continue;
+        const auto fault = i < result.faults.size() ? result.faults[i] : std::nullopt;
+        if (bot->person || !fault || *fault == OutCode::other) {
+            streaks[bot->id] = 0;
+        } else if (++streaks[bot->id] >= after) {
+            streaks[bot->id] = 0;
+            paused.emplace_back(
+                bot->id, fmt::format("out of {} matches in a row for its own fault, the last: {}",
+                                     after, label(*fault)));
+        }
+    }
+    return paused;
+}
+
+}  // namespace bg::arena

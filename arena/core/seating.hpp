@@ -1,0 +1,54 @@
+// Who sits where in the arena's core (arena/core/arena_core.hpp): the tables the matchmaker
+// (arena/core/matchmaker.hpp) makes now of the queue and the house bots' free seats, and what a
+// match's rotations come to. Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arena/core/deciding.hpp"
+#include "arena/core/lounge.hpp"
+#include "core/out_code.hpp"
+
+namespace bg::arena {
+
+// A house bot's seats: how many of them are in use.
+struct HouseSeats {
+    House house;
+    int in_use = 0;
+};
+
+// The tables to begin now, at most `room`, each its seats in the order of its first rotation
+// (first the seat it was made for): the queue's connections and the free seats of the house bots
+// that play now; a person who chose a house bot wants that bot's entry (one that does not play
+// now: never matched).
+std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
+                                               const std::map<std::uint64_t, Lounge::Queued>& queue,
+                                               const std::vector<HouseSeats>& houses,
+                                               const CoreSettings& settings,
+                                               const std::vector<RecentMatch>& recent,
+                                               std::uint64_t now_ms, std::uint64_t seed,
+                                               std::size_t room);
+
+// What a match's games come to: entrant e sat in seat (e - r) mod K of rotation r; its places
+// summed into its rank (match_ranks), each entrant rated through the one rating step from the
+// ratings the roster holds, and its first out code (its fault, unless it is `other`).
+struct MatchResult {
+    std::vector<Rated> rated;
+    std::vector<std::optional<OutCode>> faults;
+};
+MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<StoredGame>& games,
+                      const Roster& roster);
+
+// A rated match's faults counted: `streaks` holds each bot's matches in a row out of a game for
+// its own fault (a fault that is not `other`), started again by a match without one; a person is
+// never counted. The bots whose count reaches `after` now, each with why it is paused (and its
+// count started again): not matched again until the organiser enables it.
+std::vector<std::pair<int, std::string>> to_pause(const MatchResult& result, const Roster& roster,
+                                                  std::map<int, int>& streaks, int after);
+
+}  // namespace bg::arena

@@ -1,0 +1,94 @@
+// The arena's door: who may connect to /bot and /person, and within which limits (the lobby's
+// first half, arena/lobby.hpp; docs/arena.md, "Connecting a bot", "People" and security.md).
+//
+// A bot is let in with the token of an active bot in its Authorization header (Bearer), as a
+// session; a person from the arena's page, to /person, its query saying who (name=, the
+// account's name; code=, the code it signs in with), whom it would play (opponent=, a house
+// bot's name, or none) and that it is a session (session=1). Where people may sign up (--people
+// open), signup=1 makes the account with the name and the code the page chose, if the name is
+// free.
+//
+// Refused, with an HTTP status and a sentence: another path (404), no token or one no active
+// bot has, or a name and code of no active person (401), a house bot's token (403), a
+// connection that is not a session, or an opponent that is no house bot's (400), a bot past a
+// limit (429, with the seconds to wait: its connections at once, its new connections in the
+// last minute, its matches in the last day), a person who is playing already (429), and every
+// connection from an address that sent more wrong tokens or codes than failures_a_minute in the
+// last minute (429, before anything of it is looked up: a token cannot be guessed faster).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "arena/store.hpp"
+#include "remote/gate.hpp"
+
+namespace bg::arena {
+
+class Door {
+  public:
+    using Knock = remote::Gate::Knock;
+    using Refusal = remote::Gate::Refusal;
+    struct Options {
+        int connections_per_bot = 4;    // at once
+        int connections_a_minute = 30;  // new ones, per bot
+        int matches_a_day = 0;          // per bot, in the last 24 hours (0: no limit)
+        bool people_open = false;       // a person may sign up from the page (--people open)
+        int signups_a_minute = 10;      // of everyone together
+        // Wrong tokens and codes from one address in any minute: past it, every connection from
+        // there is refused (429) before its token or code is looked up.
+        int failures_a_minute = 10;
+    };
+    // What a connection let in said as it knocked: its version, its address, a person's choice
+    // of opponent.
+    struct Said {
+        std::string version, peer, opponent;
+    };
+    // A line for the arena's log (a person signing up, a refusal).
+    std::function<void(const std::string&)> on_note;
+
+    // `connections`: the account's connections open now.
+    Door(Store& store, std::function<std::uint64_t()> now_ms, Options options,
+         std::function<int(int bot)> connections)
+        : store_(store),
+          now_ms_(std::move(now_ms)),
+          options_(options),
+          connections_(std::move(connections)) {}
+
+    // Let in (what it said kept for its first wait, by its token's digest), or why not.
+    std::optional<Refusal> admit(const Knock& knock) const;
+    Said said(const std::string& token_digest) const;
+    // A connection of the bot begins to wait: counted among its last minute's.
+    void arrived(int bot);
+    // Why the bot may play no more today (its matches in the last day), or none.
+    std::optional<Refusal> day_limit(const Bot& bot) const;
+    // A refusal, the door's or the server's: counted by kind, and noted.
+    void refused(const Refusal& refusal, const std::string& peer) const;
+    const std::map<std::string, long>& refusals() const { return refusals_; }
+    const Options& options() const { return options_; }
+
+  private:
+    std::optional<Refusal> admit_person(const Knock& knock) const;
+    std::optional<Refusal> sign_up(const Knock& knock) const;
+    std::optional<Refusal> minute_limit(const Bot& bot) const;
+    std::optional<Refusal> address_limit(std::string_view peer) const;
+    Refusal failed(std::string_view peer, Refusal refusal) const;
+
+    Store& store_;
+    std::function<std::uint64_t()> now_ms_;
+    Options options_;
+    std::function<int(int bot)> connections_;
+    mutable std::map<std::string, Said> knocked_;  // by the token's digest: the last knock's
+    mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
+    mutable std::deque<std::uint64_t> signups_;                  // the last minute's
+    mutable std::map<std::string, long> refusals_;
+    // By address: the times of its wrong tokens and codes in the last minute.
+    mutable std::map<std::string, std::deque<std::uint64_t>, std::less<>> failures_;
+};
+
+}  // namespace bg::arena
