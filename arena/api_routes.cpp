@@ -151,6 +151,7 @@ std::string ApiRoutes::server_json() const {
                             {"p99_ms", lag.p99_ms},
                             {"max_ms", lag.max_ms},
                             {"samples", lag.samples},
+                            {"busiest_turn_ms", lag.busiest_ms},
                             {"longest_handler", json_or_null(lag.longest)},
                             {"longest_handler_ms", lag.longest_ms}}}}
         .dump();

@@ -10,6 +10,7 @@ namespace bg::arena {
 
 std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lobby::admit(
     const Knock& knock) const {
+    const LoopLag::Scope scope(lag, "a connection let in (the lobby's part of its handshake)");
     if (closing_)
         return Refusal{410, "the arena is closing", 0, "closing"};
     if (auto refused = door_.admit(knock))

@@ -26,6 +26,7 @@
 #include "arena/store.hpp"
 #include "remote/desk.hpp"
 #include "remote/gate.hpp"
+#include "transport/loop_lag.hpp"
 
 namespace bg::arena {
 
@@ -85,6 +86,8 @@ class Lobby final : public remote::Gate {
     std::function<void(const Arrival&)> on_arrive;
     // A connection closed, wherever it was.
     std::function<void(Connection)> on_leave;
+    // Where the time of each connection's admission is told (none: nowhere).
+    LoopLag* lag = nullptr;
 
     Lobby(Store& store, remote::Desk& desk, std::function<std::uint64_t()> now_ms, Options options)
         : store_(store),

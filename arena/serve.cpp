@@ -133,9 +133,9 @@ std::string chart_js() {
 void say_lag(bool over, const LagWindow::Figures& f) {
     if (over)
         log::warning(
-            "the loop ran {:.0f} ms late (the longest handler of the last minute: {}, "
-            "{:.0f} ms); said again once it is back under {} ms",
-            f.max_ms, f.longest.empty() ? "none named" : f.longest, f.longest_ms, lag_threshold_ms);
+            "the loop ran {:.0f} ms late (its busiest turn of the last minute: {:.0f} ms, {:.0f} "
+            "ms of it {}); said again once it is back under {} ms",
+            f.max_ms, f.busiest_ms, f.longest_ms, f.longest, lag_threshold_ms);
     else
         log::info("the loop is back under {} ms late (p99 {:.1f} ms over the last minute)",
                   lag_threshold_ms, f.p99_ms);
@@ -153,6 +153,7 @@ std::optional<int> ArenaShell::start_server() {
         feed(input::Arrived{a.connection, a.bot, a.entry, a.opponent, now()});
     };
     lobby_->on_leave = [this](Connection connection) { feed(input::Left{connection}); };
+    lobby_->lag = lag_.get();
     checks_ = std::make_unique<Checks>(loop_, desk_, *lobby_, venue_->dictionary(), settings_.game,
                                        [this](const input::Checked& c) { feed(c); });
     const Dictionary& dictionary = venue_->dictionary();

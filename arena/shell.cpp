@@ -100,12 +100,14 @@ void ArenaShell::feed(Input input) {
     if (feeding_)
         return;
     feeding_ = true;
+    // Timed whole, with all it brings (its writes, their follow-ups), under its first input's
+    // name: what held the loop, as the loop's lag names it.
+    const LoopLag::Scope scope(lag_.get(), input_name(inbox_.front()));
     while (!inbox_.empty()) {
         Input next = std::move(inbox_.front());
         inbox_.pop_front();
         if (auto* arrived = std::get_if<input::Arrived>(&next))
             refresh(store_, *arrived);
-        const LoopLag::Scope scope(lag_.get(), input_name(next));
         for (const Effect& effect : core_->take(next)) {
             if (is_write(effect))
                 inbox_.push_front(write_to(store_, effect, seeds_));
@@ -142,11 +144,11 @@ void ArenaShell::perform(const Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::Soon>) {
                 tick_timer_->start(0);
             } else if constexpr (std::is_same_v<E, effect::Began>) {
-                publish("begin", began_json(e));
+                server_->publish("begin", began_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Over>) {
-                publish("match", match_json(e.record, core_->roster()));
+                server_->publish("match", match_json(e.record, core_->roster()).dump());
             } else if constexpr (std::is_same_v<E, effect::Statuses>) {
-                publish("status", statuses_json(e));
+                server_->publish("status", statuses_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Note>) {
                 say(e);
             }

@@ -94,10 +94,6 @@ class ArenaShell {
     void matches_over();
     void reload();
     void finish_if_done();
-    void publish(const char* event, const nlohmann::json& data) {
-        if (server_)
-            server_->publish(event, data.dump());
-    }
     std::uint64_t now() const { return uv_now(loop_); }
 
     Store& store_;

@@ -3,14 +3,14 @@
 costs it (issue 46; docs/performance.md, "What one arena holds").
 
     arena_capacity.py BUILD_DIR [--levels 1,10,100,200,400,800,1600] [--seconds S] [--think SEC]
-                      [--quick]
+                      [--quick] [--keep]
 
 For each level N, a fresh arena (--concurrency N, two players a table, no house bots) and 2N
 remote bots from one load generator (bench/arena_load.py, one process, asyncio): N that peel a
 staircase every `think` seconds (0.2, at random from half to one and a half times that) and N
 that only sit (ready, never peeling: every tile a peeler is dealt comes of its own peel). Owners
 keep them apart: the matchmaker never seats two bots of one owner, so every match is a peeler
-against a sitter, and N matches play at once. Over `seconds` (20) after the tables are full:
+against a sitter, and N matches play at once. Over `seconds` (30) after the tables are full:
 
 - the peel's round trip, p50 and p99: from a peeler's peel leaving it to the tile it brings
   arriving, through the WebSocket, the arena's referee and back;
@@ -20,9 +20,11 @@ against a sitter, and N matches play at once. Over `seconds` (20) after the tabl
   game; the ratio peel / echo is what the arena adds over a server that only answers;
 - the arena's CPU (its user and system time, from /proc) per game finished, and its share of a
   core; the load generator's share of a core beside it (what saturates first);
-- games finished a second;
+- games finished a second (each game's end as its peeler sees it: a match's first rotation
+  counts before its second is over);
+- that `arena rerate` recomputes every stored rating to the bit afterwards (else it fails);
 - the arena's own account of its loop (GET /api/server's loop_lag: how late its 10 ms timer ran
-  over the last minute, p99 and max, and the handler that held the loop longest), where the
+  over the last minute, p99 and max, and its busiest turn with what took most of it), where the
   build has it.
 
 Every bot is taken as checked (its version so marked before the arena serves): the check is
@@ -79,7 +81,12 @@ def level(build, folder, n, seconds, think, echo_port):
     else:
         sys.exit("arena_capacity: the arena did not serve:\n" + "".join(said))
     port = int(found.group(1))
-    threading.Thread(target=lambda: server.stderr.read(), daemon=True).start()
+    def keep():
+        with open(os.path.join(folder, "arena-%d.log" % n), "w") as kept:
+            kept.writelines(said)
+            for line in server.stderr:
+                kept.write(line)
+    threading.Thread(target=keep, daemon=True).start()
     counts = arena_load.Counts()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
@@ -103,9 +110,8 @@ def level(build, folder, n, seconds, think, echo_port):
     counts.echo_trips.clear()
     me = os.getpid()
 
-    def games():
-        with sqlite3.connect("file:%s?mode=ro" % db, uri=True) as con:
-            return con.execute("SELECT count(*) FROM games").fetchone()[0]
+    def games():  # every game its peeler saw end (one peeler a game), whatever its match
+        return counts.kinds.get("timed games", 0)
     g0, c0, m0, t0 = games(), cpu_seconds(server.pid), cpu_seconds(me), time.monotonic()
     time.sleep(seconds)
     g1, c1, m1, t1 = games(), cpu_seconds(server.pid), cpu_seconds(me), time.monotonic()
@@ -130,6 +136,11 @@ def level(build, folder, n, seconds, think, echo_port):
     if not peels or not pings:
         sys.exit("arena_capacity: no round trip timed at %d matches (%d peels, %d echoes)" % (
             n, len(peels), len(pings)))
+    # Every rating as the archive's, to the bit, after the run.
+    rerate = subprocess.run([exe, "rerate", "--db", db], capture_output=True, text=True)
+    if rerate.returncode != 0:
+        sys.exit("arena_capacity: arena rerate disagrees after %d matches at once: %s" % (
+            n, rerate.stdout + rerate.stderr))
     wall = t1 - t0
     done = g1 - g0
     return {
@@ -154,18 +165,20 @@ def loop_lag(port):
 def shown_lag(lag):
     if not lag:
         return "-"
-    return "%.1f / %.0f ms (%s, %.0f ms)" % (lag["p99_ms"], lag["max_ms"],
-                                            lag["longest_handler"] or "none named",
-                                            lag["longest_handler_ms"])
+    return "%.1f / %.0f ms (the busiest turn %.0f ms: %.0f ms %s)" % (
+        lag["p99_ms"], lag["max_ms"], lag["busiest_turn_ms"], lag["longest_handler_ms"],
+        lag["longest_handler"] or "none")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("build")
     parser.add_argument("--levels", default="1,10,100,200,400,800,1600")
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=0.2)
     parser.add_argument("--quick", action="store_true", help="levels 1 and 10, 3 s each")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the run's folder (each arena's database and its log)")
     args = parser.parse_args()
     if args.quick:
         args.levels, args.seconds = "1,10", 3
@@ -182,7 +195,7 @@ def main():
         print("| matches at once | peel round trip p50 / p99 | echo round trip p50 / p99 "
               "(baseline) | peel / echo at p50, p99 | games a second | the arena's CPU a game | "
               "the arena's share of a core | the load generator's | the arena's loop lag p99 / "
-              "max (its longest handler) |")
+              "max (its busiest turn: what took most of it) |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for n in (int(x) for x in args.levels.split(",")):
             r = level(args.build, folder, n, args.seconds, args.think, echo_port)
@@ -195,7 +208,10 @@ def main():
                       100 * r["load_share"], shown_lag(r["lag"])), flush=True)
     finally:
         echo.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        if args.keep:
+            print("kept: %s" % folder)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

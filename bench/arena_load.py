@@ -159,6 +159,8 @@ class Session:
                         if playing:
                             self.games += 1
                             self.counts.add("games")
+                            if self.timed:  # one a game where only the timed peel
+                                self.counts.add("timed games")
                         playing = playing_now[0] = False
                     continue
                 if opcode != TEXT or not playing:

@@ -7,7 +7,7 @@ namespace bg {
 namespace {
 
 constexpr std::uint64_t quiet_ns = 10'000'000'000;  // no lag over the threshold: back under
-constexpr std::size_t held_kept = 4096;  // a bound on the handlers kept, whatever their order
+constexpr std::size_t turns_kept = 4096;  // a bound on the turns kept, whatever their order
 
 double ms(std::uint64_t ns) {
     return static_cast<double>(ns) / 1e6;
@@ -19,8 +19,8 @@ void LagWindow::forget_older(std::uint64_t now_ns) {
     const auto old = [&](std::uint64_t at) { return at + window_ns <= now_ns; };
     while (!samples_.empty() && old(samples_.front().at_ns))
         samples_.pop_front();
-    while (!held_.empty() && old(held_.front().at_ns))
-        held_.pop_front();
+    while (!turns_.empty() && old(turns_.front().at_ns))
+        turns_.pop_front();
 }
 
 void LagWindow::lag(std::uint64_t now_ns, std::uint64_t lag_ns) {
@@ -28,24 +28,26 @@ void LagWindow::lag(std::uint64_t now_ns, std::uint64_t lag_ns) {
     samples_.push_back({now_ns, lag_ns});
 }
 
-void LagWindow::handler(std::uint64_t now_ns, std::string_view name, std::uint64_t ns) {
+void LagWindow::turn(std::uint64_t now_ns, std::uint64_t busy_ns, std::string_view most,
+                     std::uint64_t most_ns) {
     forget_older(now_ns);
-    // Kept: each handler longer than every one after it, so that the front is the window's
-    // longest and the deque stays short.
-    while (!held_.empty() && held_.back().ns <= ns)
-        held_.pop_back();
-    if (held_.size() >= held_kept)
-        held_.pop_back();
-    held_.push_back({now_ns, std::string(name), ns});
+    // Kept: each turn busier than every one after it, so that the front is the window's
+    // busiest and the deque stays short.
+    while (!turns_.empty() && turns_.back().busy_ns <= busy_ns)
+        turns_.pop_back();
+    if (turns_.size() >= turns_kept)
+        turns_.pop_back();
+    turns_.push_back({now_ns, busy_ns, std::string(most), most_ns});
 }
 
 LagWindow::Figures LagWindow::figures(std::uint64_t now_ns) {
     forget_older(now_ns);
     Figures f;
     f.samples = samples_.size();
-    if (!held_.empty()) {
-        f.longest = held_.front().name;
-        f.longest_ms = ms(held_.front().ns);
+    if (!turns_.empty()) {
+        f.busiest_ms = ms(turns_.front().busy_ns);
+        f.longest = turns_.front().most;
+        f.longest_ms = ms(turns_.front().most_ns);
     }
     if (samples_.empty())
         return f;
@@ -71,10 +73,45 @@ LoopLag::LoopLag(uv_loop_t* loop, std::uint64_t period_ms, std::uint64_t thresho
       threshold_ns_(threshold_ms * 1'000'000),
       said_(std::move(said)),
       timer_(loop, [this] { fired(); }) {
-    // The clock never keeps the loop running by itself.
+    // The clock never keeps the loop running by itself, nor does the weighing of its turns.
     timer_.unref();
     due_ns_ = uv_hrtime() + period_ms_ * 1'000'000;
     timer_.start(period_ms_);
+    uv_loop_configure(loop_, UV_METRICS_IDLE_TIME);
+    check_ = new uv_check_t;
+    check_->data = this;
+    uv_check_init(loop_, check_);
+    uv_check_start(check_, [](uv_check_t* check) { static_cast<LoopLag*>(check->data)->turned(); });
+    uv_unref(reinterpret_cast<uv_handle_t*>(check_));
+    turn_began_ns_ = uv_hrtime();
+    idle_at_turn_ = uv_metrics_idle_time(loop_);
+}
+
+LoopLag::~LoopLag() {
+    uv_check_stop(check_);
+    uv_close(reinterpret_cast<uv_handle_t*>(check_),
+             [](uv_handle_t* handle) { delete reinterpret_cast<uv_check_t*>(handle); });
+}
+
+// A turn's I/O is done: since the last, the loop was busy for what was not spent waiting.
+void LoopLag::turned() {
+    const std::uint64_t now = uv_hrtime(), idle = uv_metrics_idle_time(loop_);
+    const std::uint64_t waited = idle - idle_at_turn_, spent = now - turn_began_ns_;
+    const std::uint64_t busy = spent > waited ? spent - waited : 0;
+    turn_began_ns_ = now;
+    idle_at_turn_ = idle;
+    std::string_view most = LagWindow::unnamed;
+    std::uint64_t named = 0, most_ns = 0;
+    for (const auto& [name, ns] : named_) {
+        named += ns;
+        if (ns > most_ns)
+            most = name, most_ns = ns;
+    }
+    if (busy > named && busy - named > most_ns)
+        most = LagWindow::unnamed, most_ns = busy - named;
+    named_.clear();
+    if (busy >= 1'000'000)  // a turn of a millisecond or more
+        window_.turn(now, busy, most, most_ns);
 }
 
 void LoopLag::fired() {
@@ -106,8 +143,13 @@ LoopLag::Scope::Scope(LoopLag* lag, std::string_view name)
 LoopLag::Scope::~Scope() {
     if (!lag_)
         return;
-    const std::uint64_t now = uv_hrtime();
-    lag_->window_.handler(now, name_, now - began_ns_);
+    const std::uint64_t ns = uv_hrtime() - began_ns_;
+    for (auto& [name, sum] : lag_->named_)
+        if (name == name_) {
+            sum += ns;
+            return;
+        }
+    lag_->named_.emplace_back(name_, ns);
 }
 
 }  // namespace bg

@@ -1,9 +1,11 @@
 // How late a program's loop runs, measured where its operator looks: a timer every `period`
 // measures how late it fired (a loop busy with a handler fires it late by that handler's time),
-// and the program names its handlers (scopes) so that the one that held the loop longest is
-// known. The figures are of the last minute: the lag's median, 99th percentile and maximum, and
-// the longest named handler. It says once when a lag passes a threshold, and once when none has
-// for ten seconds.
+// and each turn of the loop is weighed: how long it was busy (libuv's own account of its idle
+// time, subtracted), and what of it the program's named handlers took (scopes, summed by name
+// over the turn), the rest being the loop's own work that no handler names (connections read and
+// written, games' messages). The figures are of the last minute: the lag's median, 99th
+// percentile and maximum, and of the busiest turn, its length and what took most of it. It says
+// once when a lag passes a threshold, and once when none has for ten seconds.
 #pragma once
 
 #include <uv.h>
@@ -13,6 +15,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "transport/handles.hpp"
@@ -24,16 +27,20 @@ namespace bg {
 class LagWindow {
   public:
     static constexpr std::uint64_t window_ns = 60'000'000'000;
+    // What took most of the busiest turns, besides the handlers the program names.
+    static constexpr std::string_view unnamed = "the loop's own work (connections, games)";
     struct Figures {
         double p50_ms = 0, p99_ms = 0, max_ms = 0;
         std::size_t samples = 0;
-        std::string longest;  // the named handler that held the loop longest, or ""
+        double busiest_ms = 0;  // the busiest turn of the loop
+        std::string longest;    // what took most of it: a named handler, or `unnamed` ("": none)
         double longest_ms = 0;
     };
     // A lag of `lag_ns` measured at `now_ns`.
     void lag(std::uint64_t now_ns, std::uint64_t lag_ns);
-    // A named handler ran for `ns`, ending at `now_ns`.
-    void handler(std::uint64_t now_ns, std::string_view name, std::uint64_t ns);
+    // A turn of the loop busy for `busy_ns`, ending at `now_ns`, what took most of it, how long.
+    void turn(std::uint64_t now_ns, std::uint64_t busy_ns, std::string_view most,
+              std::uint64_t most_ns);
     Figures figures(std::uint64_t now_ns);
 
   private:
@@ -42,20 +49,25 @@ class LagWindow {
         std::uint64_t at_ns = 0;
         std::uint64_t lag_ns = 0;
     };
-    struct Held {
+    struct Turn {
         std::uint64_t at_ns = 0;
-        std::string name;
-        std::uint64_t ns = 0;
+        std::uint64_t busy_ns = 0;
+        std::string most;
+        std::uint64_t most_ns = 0;
     };
     std::deque<Sample> samples_;
-    std::deque<Held> held_;  // the longest handlers only: each longer than every later one
+    std::deque<Turn> turns_;  // the busiest only: each busier than every later one
 };
 
 class LoopLag {
   public:
     // Over `threshold_ms`: `said(true, ...)` once; then, ten seconds without one, `said(false)`.
+    // Made before the loop first runs (its idle time is counted from then).
     LoopLag(uv_loop_t* loop, std::uint64_t period_ms, std::uint64_t threshold_ms,
             std::function<void(bool over, const LagWindow::Figures&)> said);
+    ~LoopLag();
+    LoopLag(const LoopLag&) = delete;
+    LoopLag& operator=(const LoopLag&) = delete;
     LagWindow::Figures figures();
 
     // A handler of the program's, named (the name outlives the scope), timed from here to its
@@ -75,6 +87,7 @@ class LoopLag {
 
   private:
     void fired();
+    void turned();
 
     uv_loop_t* loop_;
     std::uint64_t period_ms_;
@@ -82,9 +95,12 @@ class LoopLag {
     std::function<void(bool, const LagWindow::Figures&)> said_;
     LagWindow window_;
     Timer timer_;
+    uv_check_t* check_ = nullptr;  // after each turn's I/O: the turn weighed
     std::uint64_t due_ns_ = 0;
     bool over_ = false;
     std::uint64_t last_over_ns_ = 0;
+    std::uint64_t turn_began_ns_ = 0, idle_at_turn_ = 0;
+    std::vector<std::pair<std::string_view, std::uint64_t>> named_;  // this turn's, by name
 };
 
 }  // namespace bg

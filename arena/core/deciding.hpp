@@ -28,6 +28,10 @@ struct CoreSettings {
     // one after another voided at once.
     std::uint64_t logs_held_ms = 5'000;
     std::size_t recent_kept = 200;  // rated matches' groups the matchmaker avoids repeating
+    // Matches begun at one turn, at most: each is a synchronous write, and a thousand of them
+    // at once (an arena starting with its tables empty) would hold the loop for as many writes;
+    // the next turn comes at once, after the loop has served what waits.
+    int begins_a_turn = 32;
 };
 
 // What each account is doing: playing over checking over queued (one account may be all three

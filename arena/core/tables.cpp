@@ -59,8 +59,13 @@ void Tables::turn() {
     const auto concurrency = static_cast<std::size_t>(d_.settings.concurrency);
     if (signal_ || d_.now_ms < logs_held_until_ || playing_.size() >= concurrency)
         return;
-    for (auto& seats : tables_now(d_.roster, lounge_.queue(), houses_, d_.settings, recent_,
-                                  d_.now_ms, seed_++, concurrency - playing_.size()))
+    const std::size_t room = std::min(concurrency - playing_.size(),
+                                      static_cast<std::size_t>(d_.settings.begins_a_turn));
+    auto tables = tables_now(d_.roster, lounge_.queue(), houses_, d_.settings, recent_, d_.now_ms,
+                             seed_++, room);
+    if (tables.size() == room && playing_.size() + room < concurrency)
+        d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
+    for (auto& seats : tables)
         d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
 }
 
