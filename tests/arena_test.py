@@ -442,6 +442,13 @@ check(upgrade_status(served.port, sam.replace("s" * 24, "t" * 24)) == 409, "a na
 status, config = api(served.port, "/api/config")
 check(status == 200 and config["version"] == 1 and config["matchmaker"]["max_players"] == 4 and
       config["rating"]["model"] == "weng-lin-plackett-luce", "/api/config: %s" % config)
+# The loop's lag, as its operator reads it: a minute of samples, and what held its busiest turn.
+status, server = api(served.port, "/api/server")
+lag = server.get("loop_lag", {})
+check(status == 200 and lag.get("samples", 0) > 0 and
+      0 <= lag["p50_ms"] <= lag["p99_ms"] <= lag["max_ms"] and lag["busiest_turn_ms"] > 0 and
+      lag["longest_handler"] and 0 < lag["longest_handler_ms"] <= lag["busiest_turn_ms"],
+      "/api/server's loop_lag: %s" % server)
 (rated_id,) = con.execute("SELECT id FROM matches WHERE state = 'rated' LIMIT 1").fetchone()
 status, match = api(served.port, "/api/matches/%d" % rated_id)
 check(status == 200 and match["state"] == "rated" and

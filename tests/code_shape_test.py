@@ -2,7 +2,8 @@
 """The shape the code keeps (docs/architecture.md): no function of the engine's and the programs'
 folders is longer than 100 lines, as Universal Ctags counts them (each function's first and last
 line); no source file of arena/ is longer than 500 lines, nor any class there longer than 300
-(its definition and the definitions of its members, wherever they are); nothing in tournament/
+(its definition and the definitions of its members, wherever they are); the arena's core
+(arena/core/) includes nothing of the loop, sockets, databases or files; nothing in tournament/
 includes a header of host/ (the program), whose engine is match/'s;
 the Match, the Table and the Referee know no kind of seat (no header of transport/ but seat.hpp
 and the owned handles, nothing of remote/); and serve/ knows nothing of seats (no header of
@@ -110,6 +111,19 @@ def main():
                 header.startswith("remote/"):
             problems.append("%s:%d: includes %s: a match knows seats, not their kinds" %
                             (path, number, header))
+    # The arena's core is pure, as the referee is: no loop, socket, database or file of its own.
+    pure = ("arena/core/", "core/", "stats/", "record/result.hpp", "record/json_value.hpp")
+    for path, number, header in includes(source, os.path.join("arena", "core")):
+        if not header.startswith(pure):
+            problems.append("%s:%d: includes %s: the arena's core is pure" % (path, number, header))
+    for root, _, files in os.walk(os.path.join(source, "arena", "core")):
+        for name in files:
+            with open(os.path.join(root, name)) as f:
+                for number, line in enumerate(f, 1):
+                    if re.match(r"\s*#\s*include\s+<(uv\.h|SQLiteCpp|libwebsockets|sqlite3)", line):
+                        problems.append("%s:%d: %s: the arena's core is pure" % (
+                            os.path.relpath(os.path.join(root, name), source), number,
+                            line.strip()))
     for path, number, header in includes(source, "serve"):
         if header.startswith("remote/"):
             problems.append("%s:%d: includes %s: the server knows no seat" %
@@ -119,8 +133,8 @@ def main():
     if problems:
         sys.exit("code shape: %d finding%s" % (len(problems), "" if len(problems) == 1 else "s"))
     print("code shape: every function of %s is %d lines or fewer; arena/'s files %d and its "
-          "classes %d or fewer; tournament/ includes nothing of host/; the match, the table and "
-          "the referee know seats only; serve/ knows none" %
+          "classes %d or fewer, its core pure; tournament/ includes nothing of host/; the match, the "
+          "table and the referee know seats only; serve/ knows none" %
           (", ".join(FOLDERS), LONGEST, ARENA_FILE, ARENA_CLASS))
 
 
