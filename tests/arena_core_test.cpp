@@ -149,7 +149,7 @@ TEST_CASE("arena core: a match begins only once stored, and is rated once from t
     CHECK(arena.core.last_over().front().id == 5);
 }
 
-TEST_CASE("arena core: a write that fails changes nothing held; its match is voided later",
+TEST_CASE("arena core: a write that fails changes nothing held, and its match is voided later",
           "[arena][core]") {
     Small arena;
     arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
