@@ -2,7 +2,6 @@
 // the sandbox), its core, its server and its clocks; and stopped.
 #include "arena/serve.hpp"
 
-#include <sys/random.h>
 #include <sys/resource.h>
 
 #include <csignal>
@@ -33,13 +32,6 @@ constexpr std::uint64_t tick_ms = 200;
 // The loop's lag: sampled every 10 ms; said once past 50 ms, and once back under.
 constexpr std::uint64_t lag_period_ms = 10;
 constexpr std::uint64_t lag_threshold_ms = 50;
-
-std::uint64_t seed_from_the_kernel() {
-    std::uint64_t seed = 0;
-    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
-        throw std::runtime_error("the kernel's random source cannot be read");
-    return seed;
-}
 
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
 // (The venue, or the exit status; the house bots' commands as its, with their entries.)

@@ -9,14 +9,14 @@
 
 namespace bg::arena {
 
-namespace {
-
-std::uint64_t random_seed() {
+std::uint64_t seed_from_the_kernel() {
     std::uint64_t seed = 0;
     if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
         throw std::runtime_error("the kernel's random source cannot be read");
     return seed;
 }
+
+namespace {
 
 void say(const effect::Note& note) {
     const log::Level level = note.level == effect::Note::error     ? log::Level::error
@@ -47,7 +47,7 @@ void refresh(Store& store, input::Arrived& arrived) {
 Input write_to(Store& store, const Effect& effect, std::map<int, std::uint64_t>& seeds) {
     try {
         if (std::holds_alternative<effect::BeginMatch>(effect)) {
-            const std::uint64_t seed = random_seed();
+            const std::uint64_t seed = seed_from_the_kernel();
             const Store::Begun begun = store.begin_match(seed);
             seeds[begun.id] = seed;
             return input::Written{begun.id, begun.started};

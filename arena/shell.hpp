@@ -79,6 +79,9 @@ class ArenaSeats final : public SeatSource {
     std::map<int, std::string> remote_;
 };
 
+// A seed no one can foresee (a match's deal, the matchmaker's blur), from getrandom.
+std::uint64_t seed_from_the_kernel();
+
 class ArenaShell {
   public:
     ArenaShell(Store& store, std::string db_path, Settings settings)
