@@ -43,7 +43,8 @@ void Desk::add(RemoteSeat* seat) {
 // A game of the seat's token begins: one fewer to come.
 void Desk::continues(const RemoteSeat& seat) {
     const auto digest = seat_digests_.find(&seat);
-    Known& entry = known(digest != seat_digests_.end() ? digest->second : token_digest(seat.token()));
+    Known& entry =
+        known(digest != seat_digests_.end() ? digest->second : token_digest(seat.token()));
     entry.expected = true;
     entry.to_come = std::max(0, entry.to_come - 1);
 }
