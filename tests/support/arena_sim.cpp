@@ -14,6 +14,11 @@ namespace {
 constexpr OutCode codes[] = {OutCode::protocol_error, OutCode::not_ready, OutCode::left,
                              OutCode::other, OutCode::exited};
 
+// The n-th of `count` things, whatever n.
+std::size_t pick(std::uint64_t n, std::size_t count) {
+    return n % count;
+}
+
 }  // namespace
 
 ArenaSim::ArenaSim(SimSetup setup, std::function<Effects(Effects)> distort)
@@ -77,30 +82,10 @@ void ArenaSim::fail(std::string why) {
 std::string ArenaSim::step(const SimCommand& command) {
     if (!broken_.empty())
         return broken_;
-    const auto pick = [](std::uint64_t n, std::size_t count) { return n % count; };
     switch (command.kind) {
-        case SimCommand::arrive: {
-            // A remote bot or a person (house bots never connect); a disabled one is refused.
-            const int first = setup_.house_bots + 1;
-            const int count = setup_.remote_bots + setup_.people;
-            if (count == 0)
-                break;
-            const int bot =
-                first + static_cast<int>(pick(command.a, static_cast<std::size_t>(count)));
-            if (bots_.at(bot).state != "active" || signalled_)
-                break;
-            Conn conn{bot, "", Conn::waiting};
-            if (bots_.at(bot).person && setup_.house_bots > 0) {
-                const auto chosen =
-                    pick(command.b, static_cast<std::size_t>(setup_.house_bots) + 1);
-                if (chosen > 0)
-                    conn.opponent = bots_.at(static_cast<int>(chosen)).name;
-            }
-            const Connection c = next_conn_++;
-            conns_[c] = conn;
-            arrive(c);
+        case SimCommand::arrive:
+            connect(command);
             break;
-        }
         case SimCommand::leave: {
             std::vector<Connection> open;
             for (const auto& [c, conn] : conns_)
@@ -117,24 +102,9 @@ std::string ArenaSim::step(const SimCommand& command) {
             now_ms_ += command.a % 2'000;
             feed(arena::input::Tick{now_ms_});
             break;
-        case SimCommand::match_over: {
-            std::vector<int> playing;
-            for (const auto& [id, m] : matches_)
-                if (m.playing)
-                    playing.push_back(id);
-            if (playing.empty())
-                break;
-            const int id = playing[pick(command.a, playing.size())];
-            arena::input::Played played{id, command.b != 0, command.b ? "" : "cut short", false,
-                                        {}, now_ms_};
-            played.logs_failed = !played.complete && command.c % 5 == 0;
-            games_for(id, command.c, played.games, faults_of_[id]);
-            if (!played.complete && !played.games.empty())
-                played.games.pop_back();
-            matches_[id].playing = false;  // over: its seats are the core's to let go
-            feed(std::move(played));
+        case SimCommand::match_over:
+            end_match(command);
             break;
-        }
         case SimCommand::check_over: {
             std::vector<Connection> checking;
             for (const auto& [c, conn] : conns_)
@@ -151,44 +121,84 @@ std::string ArenaSim::step(const SimCommand& command) {
         case SimCommand::fail_writes:
             failing_ = static_cast<int>(command.a % 4);
             break;
-        case SimCommand::reread: {
-            if (bots_.empty())
-                break;
-            Bot& bot = bots_.at(static_cast<int>(pick(command.a, bots_.size())) + 1);
-            switch (command.b % 4) {
-                case 0:
-                    bot.state = "active";
-                    bot.paused.clear();
-                    break;
-                case 1:
-                    bot.state = "disabled";
-                    break;
-                case 2:
-                    if (!bot.person)
-                        bot.paused = "by hand";
-                    break;
-                default:
-                    bot.paused.clear();
-            }
-            arena::input::Reread reread;
-            for (const auto& [id, b] : bots_)
-                reread.accounts.push_back(b);
-            feed(std::move(reread));
-            // None of an account that may not play is left waiting in the queue.
-            for (const auto& q : core_->queue()) {
-                const Bot& b = bots_.at(q.bot);
-                if (b.state != "active" || !b.paused.empty())
-                    fail(fmt::format("bot {} may not play, and its connection is still queued",
-                                     b.name));
-            }
+        case SimCommand::reread:
+            change_account(command);
             break;
-        }
         case SimCommand::signal:
             signalled_ = true;
             feed(arena::input::Signalled{15, "SIGTERM", now_ms_});
             break;
     }
     return broken_;
+}
+
+void ArenaSim::connect(const SimCommand& command) {
+    // A remote bot or a person (house bots never connect); a disabled one is refused.
+    const int first = setup_.house_bots + 1;
+    const int count = setup_.remote_bots + setup_.people;
+    if (count == 0)
+        return;
+    const int bot = first + static_cast<int>(pick(command.a, static_cast<std::size_t>(count)));
+    if (bots_.at(bot).state != "active" || signalled_)
+        return;
+    Conn conn{bot, "", Conn::waiting};
+    if (bots_.at(bot).person && setup_.house_bots > 0) {
+        const auto chosen = pick(command.b, static_cast<std::size_t>(setup_.house_bots) + 1);
+        if (chosen > 0)
+            conn.opponent = bots_.at(static_cast<int>(chosen)).name;
+    }
+    const Connection c = next_conn_++;
+    conns_[c] = conn;
+    arrive(c);
+}
+
+void ArenaSim::end_match(const SimCommand& command) {
+    std::vector<int> playing;
+    for (const auto& [id, m] : matches_)
+        if (m.playing)
+            playing.push_back(id);
+    if (playing.empty())
+        return;
+    const int id = playing[pick(command.a, playing.size())];
+    arena::input::Played played{id, command.b != 0, command.b ? "" : "cut short", false,
+                                {}, now_ms_};
+    played.logs_failed = !played.complete && command.c % 5 == 0;
+    games_for(id, command.c, played.games, faults_of_[id]);
+    if (!played.complete && !played.games.empty())
+        played.games.pop_back();
+    matches_[id].playing = false;  // over: its seats are the core's to let go
+    feed(std::move(played));
+}
+
+void ArenaSim::change_account(const SimCommand& command) {
+    if (bots_.empty())
+        return;
+    Bot& bot = bots_.at(static_cast<int>(pick(command.a, bots_.size())) + 1);
+    switch (command.b % 4) {
+        case 0:
+            bot.state = "active";
+            bot.paused.clear();
+            break;
+        case 1:
+            bot.state = "disabled";
+            break;
+        case 2:
+            if (!bot.person)
+                bot.paused = "by hand";
+            break;
+        default:
+            bot.paused.clear();
+    }
+    arena::input::Reread reread;
+    for (const auto& [id, b] : bots_)
+        reread.accounts.push_back(b);
+    feed(std::move(reread));
+    // None of an account that may not play is left waiting in the queue.
+    for (const auto& q : core_->queue()) {
+        const Bot& b = bots_.at(q.bot);
+        if (b.state != "active" || !b.paused.empty())
+            fail(fmt::format("bot {} may not play, and its connection is still queued", b.name));
+    }
 }
 
 void ArenaSim::arrive(Connection c) {
@@ -280,62 +290,8 @@ arena::Input ArenaSim::write(const Effect& effect) {
         ++begun;
         return arena::input::Written{id, at};
     }
-    if (const auto* rate = std::get_if<effect::RateMatch>(&effect)) {
-        const auto found = matches_.find(rate->match);
-        if (found == matches_.end() || found->second.state != "running")
-            fail(fmt::format("match {} rated, and it is not running (rated twice, or voided)",
-                             rate->match));
-        if (!broken_.empty())
-            return arena::input::NotWritten{"refused"};
-        StoredMatch& m = found->second;
-        // Its result, from its games: entrant e sat in seat (e - r) mod K of rotation r.
-        const std::size_t k = m.seats.size();
-        std::vector<std::vector<int>> places(rate->games.size(), std::vector<int>(k, 0));
-        for (std::size_t g = 0; g < rate->games.size(); ++g)
-            for (std::size_t s = 0; s < k && s < rate->games[g].result.players.size(); ++s)
-                places[g][(s + static_cast<std::size_t>(rate->games[g].rotation)) % k] =
-                    rate->games[g].result.players[s].rank;
-        std::vector<int> entries;
-        for (const MatchSeat& seat : m.seats)
-            entries.push_back(seat.entry.id);
-        const auto expected = rating_step(
-            entries, match_ranks(places),
-            [&](int entry) {
-                return Standing{entry_of(entry - 100).belief, starts_.at(entry).fixed};
-            },
-            stats::WengLin{});
-        if (rate->rated != expected)
-            fail(
-                fmt::format("match {} rated otherwise than its games and the stored ratings say "
-                            "(a stale rating, or the rotations read wrong)",
-                            rate->match));
-        if (fails)
-            return failed;
-        m.state = "rated";
-        Match archived;
-        archived.id = rate->match;
-        archived.entrants = rate->rated;
-        archive_.push_back(archived);
-        for (const Rated& r : rate->rated) {
-            Entry& e = entry_of(r.entry - 100);
-            e.belief = r.after;
-            ++e.matches;
-        }
-        ++rated;
-        // The faults: a bot paused after faults_to_pause matches in a row, not before.
-        const auto& faults = faults_of_[rate->match];
-        for (std::size_t i = 0; i < m.bots.size(); ++i) {
-            const Bot& bot = bots_.at(m.bots[i]);
-            const auto fault = i < faults.size() ? faults[i] : std::nullopt;
-            if (bot.person || !fault || *fault == OutCode::other) {
-                streak_[bot.id] = 0;
-            } else if (++streak_[bot.id] == setup_.settings.faults_to_pause) {
-                streak_[bot.id] = 0;
-                pause_owed_.insert(bot.id);
-            }
-        }
-        return arena::input::Written{rate->match, at};
-    }
+    if (const auto* rate = std::get_if<effect::RateMatch>(&effect))
+        return rate_written(*rate, fails, at);
     if (const auto* v = std::get_if<effect::VoidMatch>(&effect)) {
         const auto found = matches_.find(v->match);
         if (found == matches_.end() || found->second.state != "running")
@@ -370,6 +326,66 @@ arena::Input ArenaSim::write(const Effect& effect) {
         e.check_failed = check.why;
     }
     return arena::input::Written{0, at};
+}
+
+// A rating written: held to what its games and the stored ratings say, then stored, and its
+// faults counted by the rules' own count.
+arena::Input ArenaSim::rate_written(const effect::RateMatch& rate, bool fails,
+                                    const std::string& at) {
+    const auto found = matches_.find(rate.match);
+    if (found == matches_.end() || found->second.state != "running")
+        fail(fmt::format("match {} rated, and it is not running (rated twice, or voided)",
+                         rate.match));
+    if (!broken_.empty())
+        return arena::input::NotWritten{"refused"};
+    StoredMatch& m = found->second;
+    // Its result, from its games: entrant e sat in seat (e - r) mod K of rotation r.
+    const std::size_t k = m.seats.size();
+    std::vector<std::vector<int>> places(rate.games.size(), std::vector<int>(k, 0));
+    for (std::size_t g = 0; g < rate.games.size(); ++g)
+        for (std::size_t s = 0; s < k && s < rate.games[g].result.players.size(); ++s)
+            places[g][(s + static_cast<std::size_t>(rate.games[g].rotation)) % k] =
+                rate.games[g].result.players[s].rank;
+    std::vector<int> entries;
+    for (const MatchSeat& seat : m.seats)
+        entries.push_back(seat.entry.id);
+    const auto expected = rating_step(
+        entries, match_ranks(places),
+        [&](int entry) {
+            return Standing{entry_of(entry - 100).belief, starts_.at(entry).fixed};
+        },
+        stats::WengLin{});
+    if (rate.rated != expected)
+        fail(
+            fmt::format("match {} rated otherwise than its games and the stored ratings say "
+                        "(a stale rating, or the rotations read wrong)",
+                        rate.match));
+    if (fails)
+        return arena::input::NotWritten{"the disk is full"};
+    m.state = "rated";
+    Match archived;
+    archived.id = rate.match;
+    archived.entrants = rate.rated;
+    archive_.push_back(archived);
+    for (const Rated& r : rate.rated) {
+        Entry& e = entry_of(r.entry - 100);
+        e.belief = r.after;
+        ++e.matches;
+    }
+    ++rated;
+    // The faults: a bot paused after faults_to_pause matches in a row, not before.
+    const auto& faults = faults_of_[rate.match];
+    for (std::size_t i = 0; i < m.bots.size(); ++i) {
+        const Bot& bot = bots_.at(m.bots[i]);
+        const auto fault = i < faults.size() ? faults[i] : std::nullopt;
+        if (bot.person || !fault || *fault == OutCode::other) {
+            streak_[bot.id] = 0;
+        } else if (++streak_[bot.id] == setup_.settings.faults_to_pause) {
+            streak_[bot.id] = 0;
+            pause_owed_.insert(bot.id);
+        }
+    }
+    return arena::input::Written{rate.match, at};
 }
 
 void ArenaSim::perform(const Effect& effect) {

@@ -98,6 +98,11 @@ class ArenaSim {
     void play(const arena::effect::Play& play);
     void released(int match);
     void arrive(arena::Connection connection);
+    void connect(const SimCommand& command);
+    void end_match(const SimCommand& command);
+    void change_account(const SimCommand& command);
+    arena::Input rate_written(const arena::effect::RateMatch& rate, bool fails,
+                              const std::string& at);
     void fail(std::string why);
     arena::Entry& entry_of(int bot);
     void games_for(int match, std::uint64_t seed, std::vector<arena::StoredGame>& games,
