@@ -1,53 +1,30 @@
 #include "arena/fit_work.hpp"
 
-#include <functional>
-#include <vector>
-
 namespace bg::arena {
-
-namespace {
-
-// One computation: the archive's rankings and entries copied in, the fit out.
-struct Job {
-    uv_work_t request{};
-    Rankings rankings;
-    std::vector<int> entries;
-    Fit fit;
-    std::function<void(Job&)> done;
-};
-
-}  // namespace
 
 const Fit& FitWork::fit(const Roster& roster) {
     const std::size_t matches = roster.rankings().matches();
-    if (!shared_->busy && (!begun_ || matches != begun_at_) && matches > 0) {
-        auto* job = new Job;
-        job->rankings = roster.rankings();
-        job->entries = roster.entry_ids();
-        job->request.data = job;
-        auto shared = shared_;
-        job->done = [shared](Job& done) {
-            shared->fit = std::move(done.fit);
-            shared->busy = false;
-        };
-        const int queued = uv_queue_work(
-            loop_, &job->request,
-            [](uv_work_t* request) {
-                Job& j = *static_cast<Job*>(request->data);
-                j.fit = fit_of(j.rankings, j.entries);
-            },
-            [](uv_work_t* request, int) {
-                std::unique_ptr<Job> j(static_cast<Job*>(request->data));
-                j->done(*j);
-            });
-        if (queued == 0) {
-            shared_->busy = true;
-            begun_ = true;
-            begun_at_ = matches;
-        } else {
-            delete job;
-        }
+    if (shared_->busy || matches == begun_at_)
+        return shared_->fit;
+    auto* job = new Job{{}, roster.rankings(), roster.entry_ids(), {}, shared_};
+    job->request.data = job;
+    const int queued = uv_queue_work(
+        loop_, &job->request,
+        [](uv_work_t* request) {
+            Job& j = *static_cast<Job*>(request->data);
+            j.fit = fit_of(j.rankings, j.entries);
+        },
+        [](uv_work_t* request, int) {
+            const std::unique_ptr<Job> j(static_cast<Job*>(request->data));
+            j->shared->fit = std::move(j->fit);
+            j->shared->busy = false;
+        });
+    if (queued != 0) {
+        delete job;
+        return shared_->fit;
     }
+    shared_->busy = true;
+    begun_at_ = matches;
     return shared_->fit;
 }
 

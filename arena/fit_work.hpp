@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "arena/core/ladder.hpp"
 #include "arena/core/roster.hpp"
@@ -21,8 +22,6 @@ class FitWork {
     // The last fit computed (its rated matches as of then), a new one begun where the roster's
     // archive has grown since the last began and none is being computed.
     const Fit& fit(const Roster& roster);
-    // Whether one is being computed (the loop runs until it is done).
-    bool busy() const { return shared_->busy; }
 
   private:
     // What a computation in the pool and the loop share: it outlives the FitWork where one is
@@ -31,10 +30,17 @@ class FitWork {
         Fit fit;
         bool busy = false;
     };
+    // One computation: the archive's rankings and entries copied in, the fit out.
+    struct Job {
+        uv_work_t request{};
+        Rankings rankings;
+        std::vector<int> entries;
+        Fit fit;
+        std::shared_ptr<Shared> shared;
+    };
     uv_loop_t* loop_;
     std::shared_ptr<Shared> shared_;
-    std::size_t begun_at_ = 0;  // rated matches in the archive of the last fit begun
-    bool begun_ = false;
+    std::size_t begun_at_ = 0;  // rated matches in the archive of the last fit begun (0: none)
 };
 
 }  // namespace bg::arena

@@ -103,10 +103,12 @@ void ArenaShell::feed(Input input) {
     // Timed whole, with all it brings (its writes, their follow-ups), under its first input's
     // name: what held the loop, as the loop's lag names it.
     const LoopLag::Scope scope(lag_.get(), input_name(inbox_.front()));
-    while (!inbox_.empty()) {
+    for (bool first = true; !inbox_.empty(); first = false) {
         Input next = std::move(inbox_.front());
         inbox_.pop_front();
-        if (auto* arrived = std::get_if<input::Arrived>(&next))
+        // An arrival that waited behind others may have been read before a write of theirs: read
+        // again (the first was read just now).
+        if (auto* arrived = std::get_if<input::Arrived>(&next); arrived && !first)
             refresh(store_, *arrived);
         for (const Effect& effect : core_->take(next)) {
             if (is_write(effect))
