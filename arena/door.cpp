@@ -35,7 +35,7 @@ bool valid_version(std::string_view version) {
 std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
     if (knock.path != person_path && knock.path != bot_path)
         return Refusal{404, "the arena's bots connect to /bot (people to /person)", 0, "path"};
-    if (auto over = address_limit(knock.peer))
+    if (auto over = address_limit(knock))
         return *over;
     if (knock.path == person_path)
         return admit_person(knock);
@@ -66,7 +66,9 @@ std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
         return *over;
     if (auto over = day_limit(*bot))
         return *over;
-    knocked_[token_hash(bearer)] = {std::string(knock.version), std::string(knock.peer), ""};
+    const std::string digest = token_hash(bearer);
+    knocked_[digest] = {std::string(knock.version), std::string(knock.peer), ""};
+    remember(knock.peer, digest);
     return std::nullopt;
 }
 
@@ -101,7 +103,9 @@ std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
                        10, "playing-already"};
     if (auto over = minute_limit(*person))
         return *over;
-    knocked_[token_hash(code)] = {"", std::string(knock.peer), opponent};
+    const std::string digest = token_hash(code);
+    knocked_[digest] = {"", std::string(knock.peer), opponent};
+    remember(knock.peer, digest);
     return std::nullopt;
 }
 
@@ -136,10 +140,13 @@ std::optional<Door::Refusal> Door::sign_up(const Knock& knock) const {
 }
 
 // Refused before anything of the connection is looked up: its address sent too many wrong
-// tokens or codes in the last minute. Addresses whose failures are all older are forgotten.
-std::optional<Door::Refusal> Door::address_limit(std::string_view peer) const {
+// tokens or codes in the last minute, and this token or code was never let in from there (one
+// that was is let through: a guesser behind the same address, a NAT or a proxy, does not lock
+// out the bots and people who connect from it, and cannot guess faster). Addresses whose
+// failures are all older are forgotten.
+std::optional<Door::Refusal> Door::address_limit(const Knock& knock) const {
     const std::uint64_t now = now_ms_();
-    const auto found = failures_.find(peer);
+    const auto found = failures_.find(knock.peer);
     if (found == failures_.end())
         return std::nullopt;
     auto& times = found->second;
@@ -150,11 +157,38 @@ std::optional<Door::Refusal> Door::address_limit(std::string_view peer) const {
     }
     if (static_cast<int>(times.size()) < options_.failures_a_minute)
         return std::nullopt;
+    const std::string_view key = knock.path == person_path ? knock.code : knock.bearer;
+    if (const auto known = known_.find(knock.peer);
+        !key.empty() && known != known_.end() &&
+        known->second.digests.count(token_hash(std::string(key))))
+        return std::nullopt;
     return Refusal{429,
                    fmt::format("{} wrong tokens or codes from this address in the last minute: "
                                "try again later",
                                times.size()),
                    seconds_to_wait(times, now), "address-failures"};
+}
+
+// A token or code let in from an address. Bounded as the failures are: past `tokens_kept` an
+// address's oldest is forgotten, past `addresses_kept` the address least recently used.
+void Door::remember(std::string_view peer, const std::string& digest) const {
+    constexpr std::size_t tokens_kept = 256, addresses_kept = 10'000;
+    const std::uint64_t now = now_ms_();
+    auto found = known_.find(peer);
+    if (found == known_.end()) {
+        if (known_.size() >= addresses_kept)
+            known_.erase(std::min_element(
+                known_.begin(), known_.end(),
+                [](const auto& a, const auto& b) { return a.second.last < b.second.last; }));
+        found = known_.emplace(std::string(peer), Known{}).first;
+    }
+    Known& known = found->second;
+    known.last = now;
+    known.digests[digest] = now;
+    if (known.digests.size() > tokens_kept)
+        known.digests.erase(
+            std::min_element(known.digests.begin(), known.digests.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; }));
 }
 
 // A wrong token or code, counted against its address. The addresses kept are bounded: past

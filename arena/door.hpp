@@ -14,7 +14,9 @@
 // limit (429, with the seconds to wait: its connections at once, its new connections in the
 // last minute, its matches in the last day), a person who is playing already (429), and every
 // connection from an address that sent more wrong tokens or codes than failures_a_minute in the
-// last minute (429, before anything of it is looked up: a token cannot be guessed faster).
+// last minute (429, before anything of it is looked up: a token cannot be guessed faster),
+// unless its token or code was let in from that address before (one guesser behind a NAT or a
+// proxy does not lock out everyone behind it).
 #pragma once
 
 #include <cstdint>
@@ -76,8 +78,9 @@ class Door {
     std::optional<Refusal> admit_person(const Knock& knock) const;
     std::optional<Refusal> sign_up(const Knock& knock) const;
     std::optional<Refusal> minute_limit(const Bot& bot) const;
-    std::optional<Refusal> address_limit(std::string_view peer) const;
+    std::optional<Refusal> address_limit(const Knock& knock) const;
     Refusal failed(std::string_view peer, Refusal refusal) const;
+    void remember(std::string_view peer, const std::string& digest) const;
 
     Store& store_;
     std::function<std::uint64_t()> now_ms_;
@@ -89,6 +92,13 @@ class Door {
     mutable std::map<std::string, long> refusals_;
     // By address: the times of its wrong tokens and codes in the last minute.
     mutable std::map<std::string, std::deque<std::uint64_t>, std::less<>> failures_;
+    // By address: the tokens and codes let in from there (their digests, each with when it was
+    // last), which its failures do not lock out.
+    struct Known {
+        std::map<std::string, std::uint64_t> digests;
+        std::uint64_t last = 0;
+    };
+    mutable std::map<std::string, Known, std::less<>> known_;
 };
 
 }  // namespace bg::arena

@@ -164,16 +164,16 @@ std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& kn
     const std::string_view origin = knock.origin;
     const std::string_view host = knock.host;
     if (!path.starts_with(seat_path))
-        return Refusal{404, "no seat is taken there"};
+        return Refusal{404, "no seat is taken there", 0, "path"};
     // A browser names the page that opened the connection: only the server's own pages (served
     // as they are, or through a TLS proxy that keeps the Host) may take a seat, so that no other
     // site a person visits can take one with a token it learnt.
     if (!origin.empty() && origin != "http://" + std::string(host) &&
         origin != "https://" + std::string(host))
-        return Refusal{403, "a page of another origin"};
+        return Refusal{403, "a page of another origin", 0, "origin"};
     const std::string_view offered = path.substr(seat_path.size());
     if (offered.empty())
-        return Refusal{401, "no token"};
+        return Refusal{401, "no token", 0, "no-token"};
     // A bot in two games at once (a tournament's) has a seat in each with its token: a
     // connection takes one that is open, or is told of the one nearest to opening (one not
     // begun, then one taken).
@@ -201,19 +201,21 @@ std::variant<RemoteSeat*, Gate::Wait, Desk::Refusal> Desk::admit(const Knock& kn
     if (found && found->door() == RemoteSeat::Door::open)
         return found;
     if (found && found->door() == RemoteSeat::Door::taken)
-        return Refusal{409, "the seat is taken"};
+        return Refusal{409, "the seat is taken", 0, "seat-taken"};
     // A session waits here for its player's next seat.
     if (knock.session && ((found && found->door() == RemoteSeat::Door::not_yet) || to_come > 0))
         return Wait{};
     if (found && found->door() == RemoteSeat::Door::not_yet)
-        return Refusal{503, "the seat's game has not begun"};
+        return Refusal{503, "the seat's game has not begun", 0, "not-begun"};
     // A tournament's bot between its games (its last game's seat closing, the next not made yet)
     // is told to try again; after its last, that its games are over.
     if (to_come > 0)
-        return Refusal{503, "no game waits for this seat's player now: try again"};
+        return Refusal{503, "no game waits for this seat's player now: try again", 0,
+                       "between-games"};
     if (is_known)
-        return Refusal{410, "this seat's games are over: no game waits for its player"};
-    return Refusal{403, "a wrong token"};
+        return Refusal{410, "this seat's games are over: no game waits for its player", 0,
+                       "games-over"};
+    return Refusal{403, "a wrong token", 0, "wrong-token"};
 }
 
 }  // namespace bg::remote

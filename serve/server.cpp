@@ -248,6 +248,65 @@ bool write_whole(lws* wsi, std::string_view bytes, lws_write_protocol how) {
            static_cast<int>(bytes.size());
 }
 
+// The reason phrase of a status a refusal may carry (RFC 9110's words).
+const char* reason_phrase(int status) {
+    switch (status) {
+        case 400:
+            return "Bad Request";
+        case 401:
+            return "Unauthorized";
+        case 403:
+            return "Forbidden";
+        case 404:
+            return "Not Found";
+        case 409:
+            return "Conflict";
+        case 410:
+            return "Gone";
+        case 413:
+            return "Content Too Large";
+        case 429:
+            return "Too Many Requests";
+        case 500:
+            return "Internal Server Error";
+        case 503:
+            return "Service Unavailable";
+        default:
+            return status < 500 ? "Client Error" : "Server Error";
+    }
+}
+
+// A refused upgrade's answer: always HTTP/1.1 (libwebsockets answers an upgrade in the
+// version it has not parsed yet, 1.0, which strict WebSocket clients reject), a JSON body that
+// says what the status and headers say ({"error", "message", "retry_after"}), and the
+// connection closed after it.
+bool write_refusal(lws* wsi, const WebSocketService::Refusal& refusal) {
+    nlohmann::json body = {
+        {"error", refusal.kind.empty() ? std::to_string(refusal.status) : refusal.kind},
+        {"message", refusal.why}};
+    if (refusal.retry_after_s > 0)
+        body["retry_after"] = refusal.retry_after_s;
+    const std::string text = body.dump() + "\n";
+    unsigned char buffer[LWS_PRE + 2048];
+    unsigned char* start = buffer + LWS_PRE;
+    unsigned char* p = start;
+    unsigned char* end = buffer + sizeof buffer - 1;
+    const std::string status_line =
+        fmt::format("HTTP/1.1 {} {}\r\n", refusal.status, reason_phrase(refusal.status));
+    std::memcpy(p, status_line.data(), status_line.size());
+    p += status_line.size();
+    if (!add_header(wsi, "content-type:", "application/json", &p, end) ||
+        lws_add_http_header_content_length(wsi, text.size(), &p, end) != 0 ||
+        !add_header(wsi, "connection:", "close", &p, end) ||
+        !add_header(wsi, "cache-control:", "no-store", &p, end) ||
+        !add_header(wsi, "x-content-type-options:", "nosniff", &p, end) ||
+        (refusal.retry_after_s > 0 &&
+         !add_header(wsi, "retry-after:", std::to_string(refusal.retry_after_s), &p, end)) ||
+        lws_finalize_write_http_header(wsi, start, &p, end) != 0)
+        return false;
+    return write_whole(wsi, text, LWS_WRITE_HTTP_FINAL);
+}
+
 // The last byte of a fence's ping (WebSocket::fence), which a ping's payload never has.
 constexpr char fence_mark = 'F';
 
@@ -641,14 +700,7 @@ int Server::on_upgrade(lws* wsi) {
     if (!refusal)
         return 0;
     refuse(wsi, *refusal);
-    const std::string body = refusal->why + "\n";
-    Headers more;
-    if (refusal->retry_after_s > 0)
-        more.emplace_back("retry-after:", std::to_string(refusal->retry_after_s));
-    if (!write_headers(wsi, static_cast<unsigned>(refusal->status), "text/plain; charset=utf-8",
-                       body.size(), more))
-        return -1;
-    return write_whole(wsi, body, LWS_WRITE_HTTP_FINAL) ? 1 : -1;
+    return write_refusal(wsi, *refusal) ? 1 : -1;
 }
 
 int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size_t len) {

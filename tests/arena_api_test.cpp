@@ -158,7 +158,7 @@ TEST_CASE("arena: a page's path names one thing, or nothing", "[arena][api]") {
 
 TEST_CASE(
     "arena: wrong tokens and codes are counted by address, past the limit refused before "
-    "a lookup, and forgotten after a minute",
+    "a lookup but for one let in from there before, and forgotten after a minute",
     "[arena][lobby]") {
     ScratchArena arena("lobby");
     auto& store = arena.store;
@@ -191,4 +191,14 @@ TEST_CASE(
     CHECK(status(token, "10.0.0.1") == 429);
     now += 1;  // a minute after the first failure: they are forgotten
     CHECK(status(token, "10.0.0.1") == 101);
+    // Now let in from 10.0.0.1, the token is not locked out by another's guesses from there (a
+    // NAT): every other token and code still is, so guessing stays as bounded as it was.
+    for (int i = 0; i < 3; ++i)
+        CHECK(status(wrong, "10.0.0.1") == 401);
+    CHECK(status(wrong, "10.0.0.1") == 429);
+    CHECK(status(std::string(32, 'X'), "10.0.0.1") == 429);
+    CHECK(status(token, "10.0.0.1") == 101);
+    const std::string other = store->add_bot("r2", "", std::nullopt, std::nullopt);
+    CHECK(status(other, "10.0.0.1") == 429);  // never let in from there
+    CHECK(status(other, "10.0.0.3") == 101);
 }

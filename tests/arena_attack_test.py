@@ -6,7 +6,8 @@ wire against a real `arena serve`:
 
 - A token guessed by brute force: past --failures-a-minute wrong tokens or codes from one
   address, every connection from there is refused with 429 and the seconds to wait, the right
-  token too, before anything is looked up; another address is not.
+  token too, before anything is looked up; another address is not, and neither is a token that
+  was let in from the guesser's address before (a NAT's other bots).
 - A flood of connections that never finish their handshake (held open, a byte at a time): each
   is closed by the server within its header time; meanwhile the API answers and a person signs
   in; afterwards the arena holds no more descriptors than before.
@@ -96,6 +97,20 @@ try:
     # Another address is not held back: the token lets its bot in.
     status, _ = upgrade("/bot", ("Authorization: Bearer " + token,) + bot)
     check(status == 101, "the right token from another address: %d" % status)
+    # One guesser behind an address (a NAT, a proxy) does not lock out a bot that was let in
+    # from there before; a token or code never let in from there it does, guessing bounded.
+    status, _ = upgrade("/bot", ("Authorization: Bearer " + token,) + bot, source="127.0.0.3")
+    check(status == 101, "the right token from a third address: %d" % status)
+    for guess in range(10):
+        upgrade("/bot", ("Authorization: Bearer %032d" % (100 + guess),) + bot,
+                source="127.0.0.3")
+    status, _ = upgrade("/bot", ("Authorization: Bearer %032d" % 200,) + bot, source="127.0.0.3")
+    check(status == 429, "a guess past the address's failures: %d" % status)
+    status, _ = upgrade("/bot", ("Authorization: Bearer " + token,) + bot, source="127.0.0.3")
+    check(status == 101, "a token let in from the address before, after another's guesses: %d"
+          % status)
+    status, _ = upgrade("/person?session=1&name=pat&code=" + pat, source="127.0.0.3")
+    check(status == 429, "a code never let in from the guesser's address: %d" % status)
 
     # ---- a flood of handshakes held open ----
     before = descriptors()

@@ -153,7 +153,8 @@ TEST_CASE(
         e.matches = 4 * i;
         e.checked = "2026-11-27T10:00:00.000Z";
     }
-    const auto rows = leaderboard(bots, entries, {});
+    const stats::WengLin model;
+    const auto rows = leaderboard(bots, entries, {}, model);
     REQUIRE(rows.size() == 3);
     CHECK(rows[0].bot.name == "c");  // 27 - 3 * 2
     CHECK(rows[2].bot.name == "a");  // 25 - 3 * 8
@@ -165,11 +166,40 @@ TEST_CASE(
     unchecked.label = "v2";
     unchecked.checked.clear();
     entries.push_back(unchecked);
-    CHECK(leaderboard(bots, entries, {})[0].entry.id == 3);
+    CHECK(leaderboard(bots, entries, {}, model)[0].entry.id == 3);
     entries.back().checked = "2026-11-27T11:00:00.000Z";
-    CHECK(leaderboard(bots, entries, {})[0].entry.id == 4);
+    CHECK(leaderboard(bots, entries, {}, model)[0].entry.id == 4);
     bots[2].state = "removed";
-    CHECK(leaderboard(bots, entries, {}).size() == 2);
+    CHECK(leaderboard(bots, entries, {}, model).size() == 2);
+}
+
+TEST_CASE("arena: the anchor, sure by choice, ranks below a bot the evidence puts above it",
+          "[arena][ladder]") {
+    // The issue's board: the anchor at 25 +- 0 and a bot at 41.6 +- 6.6 (conservative 21.8)
+    // that beat it in 13 of 14 matches. Ranked by its own deviation (nought) the anchor would be
+    // first; it is ranked with a new bot's (25/3), as 25 - 25 = 0.
+    const stats::WengLin model;
+    std::vector<Bot> bots(3);
+    std::vector<Entry> entries(3);
+    const stats::Belief beliefs[] = {{25.0, 0.0}, {41.6, 6.6}, {20.0, 6.0}};
+    for (int i = 0; i < 3; ++i) {
+        bots[static_cast<std::size_t>(i)].id = i + 1;
+        bots[static_cast<std::size_t>(i)].name = std::string(1, static_cast<char>('a' + i));
+        bots[static_cast<std::size_t>(i)].command = "./bot";
+        Entry& e = entries[static_cast<std::size_t>(i)];
+        e.id = e.bot = i + 1;
+        e.belief = beliefs[i];
+        e.matches = 14;
+    }
+    bots[0].anchor = 25.0;
+    const auto rows = leaderboard(bots, entries, {}, model);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].bot.name == "b");
+    CHECK(rows[1].bot.name == "c");  // 20 - 18 = 2, above the anchor's 0
+    CHECK(rows[2].bot.name == "a");
+    CHECK(rows[2].conservative == Approx(25.0 - 25.0));
+    CHECK(rows[2].entry.belief.sigma == 0.0);  // its rating as it is
+    CHECK_FALSE(rows[2].provisional);
 }
 
 TEST_CASE(
@@ -232,9 +262,9 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
     store.entry(*store.bot("bob"), "");
     const auto entries = store.entries();
     std::vector<std::string> bots, people;
-    for (const Row& row : leaderboard(store.bots(), entries, {}))
+    for (const Row& row : leaderboard(store.bots(), entries, {}, store.model()))
         bots.push_back(row.bot.name);
-    for (const Row& row : leaderboard(store.bots(), entries, {}, Board::people))
+    for (const Row& row : leaderboard(store.bots(), entries, {}, store.model(), Board::people))
         people.push_back(row.bot.name);
     CHECK(bots == std::vector<std::string>{"house"});
     CHECK(people == std::vector<std::string>{"alice", "bob"});  // equal ratings: by name

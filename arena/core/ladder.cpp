@@ -123,7 +123,7 @@ Fit fit_of(const Rankings& rankings, const std::vector<int>& entry_ids) {
 }
 
 std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Entry>& entries,
-                             const Fit& fit, Board board) {
+                             const Fit& fit, const stats::WengLin& model, Board board) {
     // Each account's present entry: the newest let play (a house bot's or a person's, or a
     // remote bot's that passed its check: a version that has not stays off the board, its last
     // one on it).
@@ -151,7 +151,8 @@ std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Ent
         Row row{0,
                 bot,
                 entry,
-                stats::conservative(entry.belief),
+                bot.anchor ? stats::conservative({entry.belief.mu, model.initial().sigma})
+                           : stats::conservative(entry.belief),
                 !bot.anchor && entry.matches < provisional_matches,
                 std::nullopt};
         if (const auto rating = fit.find(entry.id); rating != fit.end())

@@ -74,7 +74,9 @@ struct Row {
     int rank = 0;  // by the conservative rating, from 1
     Bot bot;
     Entry entry;
-    double conservative = 0;  // mean less three deviations
+    // What it is ranked by: the mean less three deviations; the anchor's, whose deviation is
+    // nought by the organiser's choice and not by evidence, less three of a new bot's.
+    double conservative = 0;
     bool provisional = false;
     std::optional<stats::Rating> fit;
 };
@@ -83,8 +85,9 @@ inline constexpr int provisional_matches = 10;
 // own board, on one scale).
 enum class Board { bots, people };
 // Rows for every account of `board` not removed that has an entry let play, best first, `fit`
-// beside each.
+// beside each; `model` gives a new bot's deviation, which the anchor is ranked with.
 std::vector<Row> leaderboard(const std::vector<Bot>& bots, const std::vector<Entry>& entries,
-                             const Fit& fit, Board board = Board::bots);
+                             const Fit& fit, const stats::WengLin& model,
+                             Board board = Board::bots);
 
 }  // namespace bg::arena

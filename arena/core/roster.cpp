@@ -92,7 +92,7 @@ std::string Roster::last_match(int entry) const {
 }
 
 std::vector<Row> Roster::leaderboard(Board board, const Fit& fit) const {
-    return arena::leaderboard(accounts(), entries(), fit, board);
+    return arena::leaderboard(accounts(), entries(), fit, model_, board);
 }
 
 Roster::Named Roster::named(int entry) const {
