@@ -8,18 +8,20 @@
 namespace bg::arena {
 
 Checks::Checks(uv_loop_t* loop, remote::Desk& desk, Lobby& lobby, const Dictionary& dictionary,
-               const GameSetup& game, std::function<void(const input::Checked&)> over)
+               const GameSetup& game, std::uint64_t move_ms,
+               std::function<void(const input::Checked&)> over)
     : loop_(loop),
       desk_(desk),
       lobby_(lobby),
       dictionary_(dictionary),
       game_(game),
+      move_ms_(move_ms),
       over_(std::move(over)) {}
 
 void Checks::start(const effect::Check& check) {
     auto running = std::make_unique<Running>();
     running->token = remote::draw_token();
-    if (!lobby_.take(check.connection, running->token, scenarios))
+    if (!lobby_.take(check.connection, running->token, scenarios, nullptr))
         return;  // gone: nothing to check
     checker::Options options;
     options.command = fmt::format("{}{}", check.bot.name,
@@ -33,6 +35,7 @@ void Checks::start(const effect::Check& check) {
     options.dictionary = &dictionary_;
     options.legacy_dialect = game_.dialect;
     options.wait_ms = game_.ready_timeout_ms;
+    options.move_ms = move_ms_;
     options.grace_ms = game_.kill_grace_ms;
     Running& made = *running;
     running_[check.connection] = std::move(running);

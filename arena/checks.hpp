@@ -31,8 +31,10 @@ class Checks {
 
     // `game`: the rules' clocks and the legacy dialect the checks play by; `dictionary` the word
     // list they deal from. `over` is told each check's outcome.
+    // `move_ms`: how long each of the bot's moves is waited for.
     Checks(uv_loop_t* loop, remote::Desk& desk, Lobby& lobby, const Dictionary& dictionary,
-           const GameSetup& game, std::function<void(const input::Checked&)> over);
+           const GameSetup& game, std::uint64_t move_ms,
+           std::function<void(const input::Checked&)> over);
 
     // The check of a connection, over it; none where its connection is gone.
     void start(const effect::Check& check);
@@ -56,6 +58,7 @@ class Checks {
     Lobby& lobby_;
     const Dictionary& dictionary_;
     GameSetup game_;
+    std::uint64_t move_ms_;
     std::function<void(const input::Checked&)> over_;
     std::map<Connection, std::unique_ptr<Running>> running_;
 };

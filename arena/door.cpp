@@ -10,9 +10,6 @@ namespace bg::arena {
 
 namespace {
 
-constexpr std::string_view bot_path = "/bot";
-constexpr std::string_view person_path = "/person";
-
 constexpr std::uint64_t minute_ms = 60'000;
 
 // The limits a minute long: the times in `times` a minute old or more at `now` are forgotten;
@@ -31,6 +28,11 @@ bool valid_version(std::string_view version) {
 }
 
 }  // namespace
+
+remote::Gate::Refusal restarting_refusal() {
+    return {503, fmt::format("the arena is restarting: come back in {} s", come_back_s),
+            come_back_s, "restarting"};
+}
 
 std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
     if (knock.path != person_path && knock.path != bot_path)
@@ -66,8 +68,12 @@ std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
         return *over;
     if (auto over = day_limit(*bot))
         return *over;
+    // A bot that asks for a house bot (opponent=) spars with it: unrated.
+    if (auto refused = opponent_refusal(knock.opponent))
+        return *refused;
     const std::string digest = token_hash(bearer);
-    knocked_[digest] = {std::string(knock.version), std::string(knock.peer), ""};
+    knocked_[digest] = {std::string(knock.version), std::string(knock.peer),
+                        std::string(knock.opponent)};
     remember(knock.peer, digest);
     return std::nullopt;
 }
@@ -87,14 +93,8 @@ std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
         return Refusal{400, "a person's page stays for the games of a match: session=1", 0,
                        "not-a-session"};
     const std::string opponent(knock.opponent);
-    if (!opponent.empty()) {
-        const auto house = store_.bot(opponent);
-        if (!house || !house->command || house->state != "active" || !house->paused.empty())
-            return Refusal{
-                400,
-                fmt::format("{} is not a house bot that plays now", escape_for_terminal(opponent)),
-                0, "not-a-house-bot"};
-    }
+    if (auto refused = opponent_refusal(opponent))
+        return *refused;
     if (connections_(person->id) >= 1)
         return Refusal{429,
                        fmt::format("{} is playing already, from another page: one match at a "
@@ -106,6 +106,17 @@ std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
     const std::string digest = token_hash(code);
     knocked_[digest] = {"", std::string(knock.peer), opponent};
     remember(knock.peer, digest);
+    return std::nullopt;
+}
+
+std::optional<Door::Refusal> Door::opponent_refusal(std::string_view opponent) const {
+    if (opponent.empty())
+        return std::nullopt;
+    const auto house = store_.bot(std::string(opponent));
+    if (!house || !house->command || house->state != "active" || !house->paused.empty())
+        return Refusal{
+            400, fmt::format("{} is not a house bot that plays now", escape_for_terminal(opponent)),
+            0, "not-a-house-bot"};
     return std::nullopt;
 }
 

@@ -2,11 +2,11 @@
 // first half, arena/lobby.hpp; docs/arena.md, "Connecting a bot", "People" and security.md).
 //
 // A bot is let in with the token of an active bot in its Authorization header (Bearer), as a
-// session; a person from the arena's page, to /person, its query saying who (name=, the
-// account's name; code=, the code it signs in with), whom it would play (opponent=, a house
-// bot's name, or none) and that it is a session (session=1). Where people may sign up (--people
-// open), signup=1 makes the account with the name and the code the page chose, if the name is
-// free.
+// session, its query perhaps naming a house bot to spar with (opponent=); a person from the arena's
+// page, to /person, its query saying who (name=, the account's name; code=, the code it signs in
+// with), whom it would play (opponent=, a house bot's name, or none) and that it is a session
+// (session=1). Where people may sign up (--people open), signup=1 makes the account with the name
+// and the code the page chose, if the name is free.
 //
 // Refused, with an HTTP status and a sentence: another path (404), no token or one no active
 // bot has, or a name and code of no active person (401), a house bot's token (403), a
@@ -32,6 +32,15 @@
 
 namespace bg::arena {
 
+// Where bots and people connect.
+inline constexpr std::string_view bot_path = "/bot";
+inline constexpr std::string_view person_path = "/person";
+
+// What a connection is told once the arena stops (SIGTERM): it is restarting, and when to come
+// back (its matches playing finish first, and no one is let in meanwhile).
+inline constexpr int come_back_s = 5;
+remote::Gate::Refusal restarting_refusal();
+
 class Door {
   public:
     using Knock = remote::Gate::Knock;
@@ -45,6 +54,9 @@ class Door {
         // Wrong tokens and codes from one address in any minute: past it, every connection from
         // there is refused (429) before its token or code is looked up.
         int failures_a_minute = 10;
+        // A connection that drops within its match is held this long for the bot to come back
+        // (the lobby's; --remote-grace).
+        std::uint64_t grace_ms = 10'000;
     };
     // What a connection let in said as it knocked: its version, its address, a person's choice
     // of opponent.
@@ -76,6 +88,8 @@ class Door {
 
   private:
     std::optional<Refusal> admit_person(const Knock& knock) const;
+    // Why `opponent` (a choice of house bot) may not be played, or none.
+    std::optional<Refusal> opponent_refusal(std::string_view opponent) const;
     std::optional<Refusal> sign_up(const Knock& knock) const;
     std::optional<Refusal> minute_limit(const Bot& bot) const;
     std::optional<Refusal> address_limit(const Knock& knock) const;

@@ -1,30 +1,49 @@
 #include "arena/lobby.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "remote/remote_seat.hpp"
 
 namespace bg::arena {
+
+namespace {
+
+// The arena's line for a connection that came (its account's `connections`th open now).
+std::string arrival_line(const Bot& bot, const Door::Said& said, int connections) {
+    if (bot.person)
+        return fmt::format("person {} came from {}, to play {}", bot.name, said.peer,
+                           said.opponent.empty() ? "whoever is waiting" : said.opponent);
+    return fmt::format(
+        "bot {} connected from {}{} ({} connection{})", bot.name, said.peer,
+        said.version.empty() ? "" : " as version " + escape_for_terminal(said.version), connections,
+        connections == 1 ? "" : "s");
+}
+
+}  // namespace
 
 std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lobby::admit(
     const Knock& knock) const {
     const LoopLag::Scope scope(lag, "a connection let in (the lobby's part of its handshake)");
     if (closing_)
-        return Refusal{410, "the arena is closing", 0, "closing"};
+        return restarting_refusal();
     if (auto refused = door_.admit(knock))
         return *refused;
+    // Its account's connection that dropped within a match: this one takes it up, back into the
+    // game under way, or to wait for the match's next.
+    if (remote::RemoteSeat* seat = seated_.seat_for(knock))
+        return seat;
     return Wait{};
-}
-
-int Lobby::games_after(std::string_view, const remote::RemoteSeat*) const {
-    // A standing arena has games after every one, until it closes.
-    return closing_ ? 0 : 1;
 }
 
 void Lobby::wait(std::string token, Sitter& sitter) {
     Open* open = opens_.of(&sitter);
+    if (!open)
+        open = seated_.between_games(token, sitter);
     if (open && !open->seat_token.empty() && open->bearer_hash == token_hash(token) &&
         --open->games_left > 0) {
         // Between two games of its match (one has just ended for it): the next seat made for
@@ -71,20 +90,23 @@ Lobby::Open* Lobby::arrive(const std::string& token, Sitter& sitter) {
     open.peer = said.peer;
     open.bearer_hash = hash;
     door_.arrived(bot->id);
-    if (!on_note)
-        return &open;
-    if (bot->person)
-        on_note(fmt::format("person {} came from {}, to play {}", bot->name, said.peer,
-                            said.opponent.empty() ? "whoever is waiting" : said.opponent));
-    else
-        on_note(fmt::format(
-            "bot {} connected from {}{} ({} connection{})", bot->name, said.peer,
-            said.version.empty() ? "" : " as version " + escape_for_terminal(said.version),
-            before + 1, before == 0 ? "" : "s"));
+    if (on_note)
+        on_note(arrival_line(*bot, said, before + 1));
     return &open;
 }
 
+void Lobby::drain(Sitter& sitter) {
+    // Marked and said; one waiting to play leaves now, another once its match (or check) is
+    // over (waits()).
+    if (Open* open = seated_.drain(sitter); open && open->waiting) {
+        told(sitter);
+        gone(*open);
+    }
+}
+
 void Lobby::waits(Open& open) {
+    if (open.draining)  // let go once told how its match went (tell_over), or a check's now
+        return seated_.leaving(open);
     open.waiting = true;
     opens_.seat(open, "", 0);
     opens_.count(open, true);
@@ -92,43 +114,71 @@ void Lobby::waits(Open& open) {
         on_arrive(open.arrival);
 }
 
-// Told there are no more games for it, or sent away with `why`.
+// Told there are no more games for it (or, the arena closing, to come back once it has
+// restarted), or sent away with `why`.
 void Lobby::told(Sitter& sitter, const std::string& why) {
     if (Open* open = opens_.of(&sitter)) {
         open->waiting = false;
         opens_.count(*open, false);
     }
-    if (why.empty())
-        sitter.no_more_games();
-    else
+    if (!why.empty())
         sitter.sent_away(why);
+    else if (closing_)
+        sitter.restarting(come_back_s);
+    else
+        sitter.no_more_games();
 }
 
 void Lobby::stop_waiting(Sitter& sitter) {
     desk_.stop_waiting(sitter);
     checked_.erase(&sitter);
+}
+
+void Lobby::forget(Sitter& sitter, bool dropped) {
+    stop_waiting(sitter);
     Open* open = opens_.of(&sitter);
     if (!open)
         return;
-    if (!open->seat_token.empty()) {
+    if (!dropped || closing_ || !seated_.hold(*open))
+        gone(*open);
+}
+
+void Lobby::gone(Open& open) {
+    if (!open.seat_token.empty()) {
         // Gone within its match (or check): its later seats there are left at once, not
         // waited for (it comes back to the queue, never to them).
-        desk_.abandon(open->seat_token);
-    } else if (open->waiting && on_note) {
+        desk_.abandon(open.seat_token);
+    } else if (open.waiting && on_note) {
         on_note(fmt::format("{} {} left (a connection closed)",
-                            open->arrival.bot.person ? "person" : "bot", open->arrival.bot.name));
+                            open.arrival.bot.person ? "person" : "bot", open.arrival.bot.name));
     }
-    const Connection connection = open->connection;
-    opens_.remove(*open);
+    const Connection connection = open.connection;
+    opens_.remove(open);
     if (on_leave)
         on_leave(connection);
 }
 
-bool Lobby::take(Connection connection, const std::string& seat_token, int games) {
+void Lobby::expire() {
+    gone(seated_.expired());
+}
+
+void Lobby::gone(const std::vector<Connection>& connections) {
+    for (const Connection connection : connections)
+        if (Open* open = opens_.named(connection))
+            gone(*open);
+}
+
+bool Lobby::take(Connection connection, const std::string& seat_token, int games,
+                 std::shared_ptr<const MatchContext> match) {
     Open* open = opens_.named(connection);
-    if (!open)
+    if (!open || !open->sitter)
         return false;
     open->waiting = false;
+    open->checking = !match;
+    open->told_over = false;
+    if (match)
+        seated_.expect_over(match->match, connection, open->arrival.entry.id);
+    open->match = std::move(match);
     opens_.seat(*open, seat_token, games);
     desk_.expect(seat_token, games);
     desk_.wait(seat_token, *open->sitter);
@@ -158,12 +208,8 @@ void Lobby::check_over(const std::string& seat_token, bool passed, const std::st
     waits(*open);
 }
 
-void Lobby::forget(Sitter& sitter) {
-    stop_waiting(sitter);
-}
-
 void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
-    std::vector<Connection> back;
+    std::vector<Connection> back, held_over;
     for (const std::string& token : seat_tokens) {
         desk_.forget_token(token);
         Open* open = opens_.seated_under(token);
@@ -171,9 +217,11 @@ void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
             continue;
         // Its next wait brings it back to play. Cut short, it waits at the desk for a seat that
         // will not come: it waits to play again now. (One in a seat, or whose game has just
-        // ended, comes back by itself: wait().)
+        // ended, comes back by itself: wait().) One held is gone, not back before its end.
         opens_.seat(*open, "", 0);
-        if (desk_.waiting(*open->sitter)) {
+        if (!open->sitter) {
+            held_over.push_back(open->connection);
+        } else if (desk_.waiting(*open->sitter)) {
             desk_.stop_waiting(*open->sitter);
             back.push_back(open->connection);
         }
@@ -181,11 +229,12 @@ void Lobby::match_over(const std::vector<std::string>& seat_tokens) {
     for (const Connection connection : back)
         if (Open* open = opens_.named(connection))
             closing_ ? told(*open->sitter) : waits(*open);
+    gone(held_over);
 }
 
 void Lobby::turn_away(const std::vector<Connection>& connections) {
     for (const Connection connection : connections)
-        if (Open* open = opens_.named(connection))
+        if (Open* open = opens_.named(connection); open && open->sitter)
             told(*open->sitter);
 }
 
@@ -202,72 +251,7 @@ void Lobby::finish() {
             desk_.stop_waiting(*open->sitter);
             told(*open->sitter);
         }
-}
-
-// ---- the connections ----
-
-Opens::Open& Opens::add(Sitter* sitter, Arrival arrival) {
-    Open& open = by_sitter_[sitter];
-    open.connection = next_++;
-    open.sitter = sitter;
-    open.arrival = std::move(arrival);
-    open.arrival.connection = open.connection;
-    by_name_[open.connection] = sitter;
-    return open;
-}
-
-void Opens::remove(Open& open) {
-    count(open, false);
-    seat(open, "", 0);
-    by_name_.erase(open.connection);
-    by_sitter_.erase(open.sitter);
-}
-
-Opens::Open* Opens::of(const Sitter* sitter) {
-    const auto found = by_sitter_.find(sitter);
-    return found == by_sitter_.end() ? nullptr : &found->second;
-}
-
-Opens::Open* Opens::named(Connection connection) {
-    const auto found = by_name_.find(connection);
-    return found == by_name_.end() ? nullptr : of(found->second);
-}
-
-Opens::Open* Opens::seated_under(const std::string& token) {
-    const auto found = by_token_.find(token);
-    return found == by_token_.end() ? nullptr : named(found->second);
-}
-
-void Opens::seat(Open& open, const std::string& token, int games) {
-    if (!open.seat_token.empty())
-        by_token_.erase(open.seat_token);
-    open.seat_token = token;
-    open.games_left = games;
-    if (!token.empty())
-        by_token_[token] = open.connection;
-}
-
-void Opens::count(Open& open, bool counted) {
-    if (open.counted == counted)
-        return;
-    open.counted = counted;
-    if (counted)
-        ++per_bot_[open.arrival.bot.id];
-    else if (--per_bot_[open.arrival.bot.id] <= 0)
-        per_bot_.erase(open.arrival.bot.id);
-}
-
-int Opens::connections(int bot) const {
-    const auto found = per_bot_.find(bot);
-    return found == per_bot_.end() ? 0 : found->second;
-}
-
-std::vector<Connection> Opens::names(bool waiting_only) const {
-    std::vector<Connection> all;
-    for (const auto& [sitter, open] : by_sitter_)
-        if (!waiting_only || open.waiting)
-            all.push_back(open.connection);
-    return all;
+    gone(opens_.held_names());
 }
 
 }  // namespace bg::arena

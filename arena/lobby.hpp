@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -23,58 +24,14 @@
 
 #include "arena/core/inputs.hpp"
 #include "arena/door.hpp"
+#include "arena/opens.hpp"
+#include "arena/seated.hpp"
 #include "arena/store.hpp"
 #include "remote/desk.hpp"
 #include "remote/gate.hpp"
 #include "transport/loop_lag.hpp"
 
 namespace bg::arena {
-
-// A connection that waits to play: its name for the arena's core, its account and its entry as
-// the store has them now, and a person's choice of opponent.
-struct Arrival {
-    Connection connection = 0;
-    Bot bot;
-    Entry entry;
-    std::string opponent;
-};
-
-// The lobby's connections, each from its first wait on: found by its sitter, by its name and by
-// its seat's token, and counted against its account's limit while it waits to play or plays.
-class Opens {
-  public:
-    using Sitter = remote::Gate::Sitter;
-    struct Open {
-        Connection connection = 0;
-        Sitter* sitter = nullptr;
-        Arrival arrival;
-        std::string peer;
-        std::string bearer_hash;  // its account's token's
-        bool waiting = false;     // to play: neither in a match nor at a check
-        std::string seat_token;   // its match's or check's, while there
-        int games_left = 0;       // its match's games not yet over for it
-        bool counted = false;     // among its account's connections at once
-    };
-    Open& add(Sitter* sitter, Arrival arrival);
-    void remove(Open& open);
-    Open* of(const Sitter* sitter);
-    Open* named(Connection connection);
-    Open* seated_under(const std::string& token);
-    // Seated under a match's (or a check's) token for `games` games, or let go of it ("").
-    void seat(Open& open, const std::string& token, int games);
-    // Counted against its account's connections at once, or no longer.
-    void count(Open& open, bool counted);
-    int connections(int bot) const;
-    // Every connection's name (or only those waiting to play).
-    std::vector<Connection> names(bool waiting_only) const;
-
-  private:
-    std::map<const Sitter*, Open> by_sitter_;
-    std::unordered_map<Connection, const Sitter*> by_name_;
-    std::unordered_map<std::string, Connection> by_token_;
-    std::map<int, int> per_bot_;
-    Connection next_ = 1;
-};
 
 class Lobby final : public remote::Gate {
   public:
@@ -92,26 +49,39 @@ class Lobby final : public remote::Gate {
     Lobby(Store& store, remote::Desk& desk, std::function<std::uint64_t()> now_ms, Options options)
         : store_(store),
           desk_(desk),
-          door_(store, std::move(now_ms), options, [this](int bot) { return connections(bot); }) {
-        door_.on_note = [this](const std::string& line) {
-            if (on_note)
-                on_note(line);
-        };
+          door_(store, now_ms, options, [this](int bot) { return connections(bot); }),
+          seated_(opens_, desk, options.grace_ms, std::move(now_ms), on_note) {
+        door_.on_note = [this](const std::string& line) { on_note ? on_note(line) : void(); };
     }
 
     // The gate's side.
     std::variant<remote::RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const override;
-    int games_after(std::string_view token, const remote::RemoteSeat* playing) const override;
+    int games_after(std::string_view, const remote::RemoteSeat* playing) const override {
+        return seated_.games_after(playing, closing_);
+    }
+    void context(const remote::RemoteSeat& playing, nlohmann::json& start) const override {
+        seated_.context(playing, start);
+    }
     void wait(std::string token, Sitter& sitter) override;
     void stop_waiting(Sitter& sitter) override;
-    void forget(Sitter& sitter) override;
+    // Leaves now if it waits to play, or once its match (or check) is over.
+    void drain(Sitter& sitter) override;
+    void joined(std::string_view token, Sitter& sitter, const remote::RemoteSeat& seat) override {
+        seated_.joined(token, sitter, seat);
+    }
+    // Gone within its match, dropped: held for its account's next connection (arena/seated.hpp);
+    // gone otherwise, or past the grace, its later seats there are left.
+    void forget(Sitter& sitter, bool dropped) override;
     void refused(const Refusal& refusal, const std::string& peer) const override {
         door_.refused(refusal, peer);
     }
 
-    // The arena's side. A waiting connection taken to a match (or a check) of `games` games,
-    // whose seats the desk gives it under `seat_token`: false where it is gone.
-    bool take(Connection connection, const std::string& seat_token, int games);
+    // The arena's side. A waiting connection taken to a match (or, none, a check) of `games`
+    // games, whose seats the desk gives it under `seat_token`: false where it is gone.
+    bool take(Connection connection, const std::string& seat_token, int games,
+              std::shared_ptr<const MatchContext> match);
+    // Its connections are told how the match went, and one that asked to leave is let go.
+    void tell_over(const MatchRecord& record) { seated_.tell_over(record); }
     // Its check is over: passed, the connection waits to play again (its bot and entry read
     // again); failed, it is sent away with `why`.
     void check_over(const std::string& seat_token, bool passed, const std::string& why);
@@ -122,11 +92,11 @@ class Lobby final : public remote::Gate {
     void turn_away(const std::vector<Connection>& connections);
     // The arena is closing: every waiting connection is told there are no more games.
     void close();
-    // Its last match is over: every connection still open is told there are no more games,
-    // whatever it waits for (a waiting one was told at close(); one whose last game's end is not
-    // yet answered is told now, rather than left to that answer).
+    // The held connections whose grace is over, and whose bot is not back in its game: gone.
+    void expire();
+    // Its last match is over: every connection still open is told so, whatever it waits for
+    // (one whose last game's end is not yet answered is told now, not left to that answer).
     void finish();
-    bool closing() const { return closing_; }
     // Connections open now, of the account.
     int connections(int bot) const { return opens_.connections(bot); }
     // The connections refused since the arena started, by kind (a refusal's status where it
@@ -139,6 +109,7 @@ class Lobby final : public remote::Gate {
     remote::Desk& desk_;
     Door door_;
     Opens opens_;
+    Seated seated_;
     // Checked connections whose last scenario's end is not yet answered: what they are told
     // once it is (queued: "", or sent away, and why).
     std::map<Sitter*, std::pair<bool, std::string>> checked_;
@@ -146,6 +117,9 @@ class Lobby final : public remote::Gate {
     Open* arrive(const std::string& token, Sitter& sitter);
     void waits(Open& open);
     void told(Sitter& sitter, const std::string& why = "");
+    // Gone from the lobby: its later seats in a match left, the core told.
+    void gone(Open& open);
+    void gone(const std::vector<Connection>& connections);
     bool closing_ = false;
 };
 

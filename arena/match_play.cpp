@@ -1,5 +1,7 @@
 #include "arena/match_play.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "remote/token.hpp"
@@ -64,6 +66,7 @@ void MatchPlay::play(int rotation) {
     game.options.player_lines = [files = files_.get()](PlayerId player, const std::string& line) {
         files->player_line(player, line);
     };
+    game_began_ms_ = uv_now(loop_);
     table_->play(std::move(game), [this](Table::Ended ended) { this->ended(std::move(ended)); });
 }
 
@@ -81,7 +84,18 @@ void MatchPlay::ended(Table::Ended ended) {
     games_.push_back(
         {rotation_, files_->has_log_file() ? files_->log_path() : "", std::move(ended.result)});
     files_.reset();
+    const std::uint64_t now = uv_now(loop_);
+    longest_game_ms_ = std::max(longest_game_ms_, now - game_began_ms_);
     if (++rotation_ < static_cast<int>(plan_.entrants.size())) {
+        if (deadline_ms_ && now + longest_game_ms_ > deadline_ms_) {
+            why_ = fmt::format(
+                "the arena stopped: its game {} would not end within the stop's grace (its games "
+                "have taken up to {:.1f} s)",
+                rotation_ + 1, static_cast<double>(longest_game_ms_) / 1000.0);
+            over_ = true;
+            over_cb_();
+            return;
+        }
         next_.start(0);  // the next game, from the loop: never from inside the last one's end
         return;
     }

@@ -53,6 +53,10 @@ class MatchPlay {
     std::string start();
     // The game under way ends as aborted: the match is incomplete.
     void abort(int signal);
+    // The arena stops: a next game begins only where it would end by `deadline_ms` (the loop's
+    // clock), judged by the longest of the match's games so far; otherwise the match is over,
+    // incomplete, at once, rather than begun and voided.
+    void stop_by(std::uint64_t deadline_ms) { deadline_ms_ = deadline_ms; }
 
     const Plan& plan() const { return plan_; }
     bool over() const { return over_; }
@@ -90,6 +94,9 @@ class MatchPlay {
     std::vector<StoredGame> games_;
     Timer next_;
     int rotation_ = 0;
+    std::uint64_t deadline_ms_ = 0;    // the arena's stop's (0: none)
+    std::uint64_t game_began_ms_ = 0;  // the loop's clock as the game under way began
+    std::uint64_t longest_game_ms_ = 0;
     bool over_ = false;
     std::string why_;
     bool logs_failed_ = false;

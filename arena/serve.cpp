@@ -121,6 +121,16 @@ std::string chart_js() {
     return text.str();
 }
 
+// What its players may read (GET /rules, the word list): its tables seat 2 to --max-players.
+serve::ForPlayers rules_for_players(const Settings& settings, const Dictionary& dictionary) {
+    auto for_players =
+        serve::for_players(settings.game, settings.core.matchmaker.max_players, dictionary,
+                           word_list_name(settings.game.dictionary, dictionary.stats().fingerprint),
+                           settings.lobby.grace_ms);
+    for_players.rules.fewest_players = 2;
+    return for_players;
+}
+
 // The loop's lag past its threshold, or back under it.
 void say_lag(bool over, const LagWindow::Figures& f) {
     if (over)
@@ -147,11 +157,9 @@ std::optional<int> ArenaShell::start_server() {
     lobby_->on_leave = [this](Connection connection) { feed(input::Left{connection}); };
     lobby_->lag = lag_.get();
     checks_ = std::make_unique<Checks>(loop_, desk_, *lobby_, venue_->dictionary(), settings_.game,
+                                       settings_.check_move_ms,
                                        [this](const input::Checked& c) { feed(c); });
-    const Dictionary& dictionary = venue_->dictionary();
-    auto for_players = serve::for_players(
-        settings_.game, settings_.core.matchmaker.max_players, dictionary,
-        word_list_name(settings_.game.dictionary, dictionary.stats().fingerprint), 0);
+    auto for_players = rules_for_players(settings_, venue_->dictionary());
     sockets_ = std::make_unique<remote::SeatSockets>(*lobby_, for_players);
     routes_ = std::make_unique<ApiRoutes>(Running{
         core_.get(), &store_, fit_.get(), lobby_.get(), lag_.get(),
@@ -174,6 +182,7 @@ std::optional<int> ArenaShell::start_server() {
         return arena_page(store_, path, chart_js_);
     };
     content.sockets = sockets_.get();
+    content.closing = restarting_refusal();
     content.for_players = std::move(for_players);
     content.public_stream = true;  // finished matches only
     content.play = [open = settings_.lobby.people_open] {
@@ -211,7 +220,7 @@ int ArenaShell::run() {
     if (const int* status = std::get_if<int>(&opened))
         return *status;
     venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
-    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_);
+    seats_ = std::make_unique<ArenaSeats>(*venue_, desk_, settings_.lobby.grace_ms);
     core_ = core_of(store_, settings_, houses);
     raise_descriptor_limit();
     EventLoop loop;
@@ -239,6 +248,7 @@ int ArenaShell::run() {
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
+        lobby_->expire();
         feed(input::Tick{now()});
         if (!server_done_)
             tick_timer_->start(tick_ms);

@@ -40,10 +40,15 @@ po::options_description serve_options() {
         ("people", po::value<std::string>()->value_name("open|closed")->default_value("closed"),
          "people play from /play with the accounts the organiser made (arena person add), or, "
          "open, may also sign up there")
-        ("stop-grace", po::value<double>()->value_name("SEC")->default_value(20),
+        ("check-move-timeout", po::value<double>()->value_name("SEC")->default_value(120),
+         "how long the conformance check waits for each of a remote bot's moves (its first "
+         "message waits --ready-timeout): a bot at a person's pace passes (the reference bot's "
+         "level 1 takes 90 s over its first grid)")
+        ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
-         "they are voided");
+         "they are voided (a match's next game begins only where it would end within it)");
     // clang-format on
+    options::add_remote_grace(o);
     options::add_game(o);
     o.add(options::sandbox()).add(options::shares());
     return o;
@@ -76,6 +81,8 @@ Settings read_settings(const po::variables_map& vm) {
         throw po::error("--people must be open or closed, not '" + escape_for_terminal(people) +
                         "'");
     s.lobby.people_open = people == "open";
+    s.lobby.grace_ms = options::read_remote_grace(vm);
+    s.check_move_ms = options::milliseconds(vm, "check-move-timeout", false);
     s.core.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
     SandboxConfig sandbox;

@@ -24,6 +24,9 @@ struct Settings {
     Lobby::Options lobby;
     int max_connections = 64;  // WebSocket connections at once, of everyone
     GameSetup game;
+    // How long the conformance check waits for each of a bot's moves (its first message waits
+    // the ready timeout): long enough for a bot at a person's pace.
+    std::uint64_t check_move_ms = 120'000;
     std::optional<SandboxConfig> sandbox;
     cgroups::Shares shares;
     SandboxLimits limits;

@@ -140,6 +140,8 @@ void ArenaShell::perform(const Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::CloseDoors>) {
                 checks_->cancel();
                 lobby_->close();
+                for (auto& [id, match] : matches_)
+                    match->stop_by(now() + settings_.core.stop_grace_ms);
             } else if constexpr (std::is_same_v<E, effect::Finish>) {
                 finishing_ = true;
                 finish_if_done();
@@ -149,6 +151,7 @@ void ArenaShell::perform(const Effect& effect) {
                 server_->publish("begin", began_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Over>) {
                 server_->publish("match", match_json(e.record, core_->roster()).dump());
+                lobby_->tell_over(e.record);
             } else if constexpr (std::is_same_v<E, effect::Statuses>) {
                 server_->publish("status", statuses_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Note>) {
@@ -161,15 +164,11 @@ void ArenaShell::perform(const Effect& effect) {
 // ---- matches ----
 
 void ArenaShell::play(const effect::Play& play) {
-    MatchPlay::Plan plan;
-    plan.id = play.match;
-    plan.seed = seeds_.at(play.match);
+    MatchPlay::Plan plan{play.match, seeds_.at(play.match), {}, settings_.game, settings_.logs};
     seeds_.erase(play.match);
-    plan.base = settings_.game;
-    plan.logs = settings_.logs;
+    const auto context = std::make_shared<const MatchContext>(match_context(play));
     for (const MatchSeat& seat : play.seats)
-        plan.entrants.push_back(
-            seats_->entrant(seat, *lobby_, static_cast<int>(play.seats.size())));
+        plan.entrants.push_back(seats_->entrant(seat, *lobby_, context));
     auto match = std::make_unique<MatchPlay>(loop_, *venue_, *seats_, std::move(plan),
                                              [this, id = play.match] {
                                                  over_.push_back(id);

@@ -42,8 +42,8 @@ namespace bg::arena {
 class ArenaSeats final : public SeatSource {
   public:
     static constexpr int remote_commands = 1 << 24;
-    ArenaSeats(const Venue& venue, remote::Desk& desk)
-        : venue_(venue), desk_(desk), next_(remote_commands) {}
+    ArenaSeats(const Venue& venue, remote::Desk& desk, std::uint64_t grace_ms)
+        : venue_(venue), desk_(desk), grace_ms_(grace_ms), next_(remote_commands) {}
     int add_remote(const std::string& seat_token) {
         remote_[next_] = seat_token;
         return next_++;
@@ -52,13 +52,14 @@ class ArenaSeats final : public SeatSource {
     // An entrant of a match of `games` games: a house bot's command, or a connection's seats
     // under a token of this match, the connection taken to them by the lobby (one gone since it
     // was seated: its seats are left at once, not waited for).
-    Entrant entrant(const MatchSeat& seat, Lobby& lobby, int games) {
+    Entrant entrant(const MatchSeat& seat, Lobby& lobby,
+                    const std::shared_ptr<const MatchContext>& match) {
         Entrant e{seat.bot, seat.entry, seat.command.value_or(0), ""};
         if (seat.command)
             return e;
         e.seat_token = remote::draw_token();
         e.command = add_remote(e.seat_token);
-        if (!lobby.take(seat.connection, e.seat_token, games))
+        if (!lobby.take(seat.connection, e.seat_token, match->rotations, match))
             desk_.abandon(e.seat_token);
         return e;
     }
@@ -67,7 +68,7 @@ class ArenaSeats final : public SeatSource {
         if (remote == remote_.end())
             return venue_.seat(request);
         remote::RemoteSeat::Options options;
-        options.grace_ms = 0;  // a bot comes back to /bot, not to a seat: its player has left
+        options.grace_ms = grace_ms_;  // for the bot to come back, to /bot (Lobby::forget)
         return std::make_unique<remote::RemoteSeat>(request.loop, desk_, remote->second, options);
     }
     bool one_game_at_a_time(int command) const override { return remote_.count(command) > 0; }
@@ -75,6 +76,7 @@ class ArenaSeats final : public SeatSource {
   private:
     const Venue& venue_;
     remote::Desk& desk_;
+    std::uint64_t grace_ms_;  // a dropped connection's, for its bot to come back
     int next_;
     std::map<int, std::string> remote_;
 };

@@ -448,13 +448,13 @@ class Checker {
     template <class Move>
     Task<std::optional<Move>> next_move(Bot& bot, Check& check, std::string_view idle,
                                         std::string_view other) {
-        const auto input = co_await bot.next(options_.wait_ms);
+        const std::uint64_t move_ms = std::max(options_.wait_ms, options_.move_ms);
+        const auto input = co_await bot.next(move_ms);
         check.sent = shown(bot);
         if (!input) {
-            check.hint =
-                bot.exited()
-                    ? "It exited instead (its stderr, if any, is above as [bot] lines)."
-                    : fmt::format("It made no move in {} s. {}", options_.wait_ms / 1000.0, idle);
+            check.hint = bot.exited()
+                             ? "It exited instead (its stderr, if any, is above as [bot] lines)."
+                             : fmt::format("It made no move in {} s. {}", move_ms / 1000.0, idle);
             co_return std::nullopt;
         }
         if (const auto* violation = std::get_if<input::Violation>(&*input)) {

@@ -36,6 +36,9 @@ struct Options {
     const Dictionary* dictionary = nullptr;
     LegacyDialect legacy_dialect = LegacyDialect::v1;  // what a legacy bot is sent
     std::uint64_t wait_ms = 10'000;                    // for its first message and for each move
+    // For each move, where that is longer than wait_ms (a bot at a person's pace: an arena's
+    // check of a bot that plays as its games allow); 0: wait_ms.
+    std::uint64_t move_ms = 0;
     std::uint64_t grace_ms = 2'000;  // to exit at the end of a game, or after SIGTERM
 };
 

@@ -17,6 +17,9 @@ namespace bg::connect {
 
 namespace {
 
+// How a server's close for a restart (1012) begins its reason: docs/remote.md, "Sessions".
+constexpr std::string_view restarting_reason = "the server is restarting";
+
 constexpr std::size_t frame_bytes = 16 * 1024;
 constexpr std::size_t info_bytes = 64 * 1024;   // GET /rules' answer
 constexpr std::size_t list_bytes = 256u << 20;  // a word list
@@ -125,6 +128,9 @@ void Connector::start() {
         signals_.emplace_back(loop_, signum, [this](int s) { stop(s); });
         signals_.back().unref();
     }
+    // SIGUSR1: an arena's bot leaves once its match is over (the session's "drain").
+    signals_.emplace_back(loop_, SIGUSR1, [this](int) { drain(); });
+    signals_.back().unref();
     give_up_at_ = uv_now(loop_) + static_cast<std::uint64_t>(settings_.retry_seconds * 1000);
     if (settings_.words_from_seat)
         fetch_word_list();
@@ -205,7 +211,12 @@ void Connector::connect() {
     if (done_)
         return;
     fetch_.reset();
-    path_ = settings_.url.path + (received_ > 0 ? fmt::format("?received={}", received_) : "");
+    std::string query;
+    if (!settings_.opponent.empty())
+        query = "opponent=" + settings_.opponent;
+    if (received_ > 0)
+        query += fmt::format("{}received={}", query.empty() ? "" : "&", received_);
+    path_ = settings_.url.path + (query.empty() ? "" : "?" + query);
     host_header_ = settings_.url.authority();
     lws_client_connect_info info;
     std::memset(&info, 0, sizeof info);
@@ -466,6 +477,8 @@ void Connector::on_control(const std::string& message) {
 
 void Connector::on_start(const std::string& bot) {
     in_game_ = true;
+    if (std::exchange(held_for_start_, false) && wsi_)
+        lws_callback_on_writable(wsi_);
     if (bot != "resumed")
         ++played_;  // counted as it begins: a kept bot's game ends with no message
     if (bot != "fresh") {
@@ -557,32 +570,44 @@ int Connector::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t l
             return 0;
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             return write(wsi);
-        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: {
-            // The host closed the seat: the game is over for it (1000), or not to be had.
-            host_closed_ = true;
-            const auto* bytes = static_cast<const unsigned char*>(in);
-            const int code = len >= 2 ? (bytes[0] << 8 | bytes[1]) : 1005;
-            const std::string text =
-                len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2, len - 2) : "";
-            if (code == 1008) {
-                // Not let play (an arena's bot that failed its conformance check): trying
-                // again changes nothing until the bot does.
-                say(fmt::format("the host sent the bot away (1008): {}", text), log::Level::error);
-                status_ = exit_failed;
-            } else if (code != 1000) {
-                say(fmt::format("the host closed the seat ({}): {}", code, text),
-                    log::Level::error);
-            } else if (session_)
-                session_over_ = true;  // between games: the host has no more
-            else
-                game_over_ = true;
-            return 0;
-        }
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            return on_host_close(static_cast<const unsigned char*>(in), len);
         case LWS_CALLBACK_CLIENT_CLOSED:
             return on_closed();
         default:
             return lws_callback_http_dummy(wsi, reason, nullptr, in, len);
     }
+}
+
+// The host closed the seat: the game is over for it (1000), or not to be had.
+int Connector::on_host_close(const unsigned char* bytes, std::size_t len) {
+    host_closed_ = true;
+    const int code = len >= 2 ? (bytes[0] << 8 | bytes[1]) : 1005;
+    const std::string text =
+        len > 2 ? std::string(reinterpret_cast<const char*>(bytes) + 2, len - 2) : "";
+    // 1012, Service Restart: libwebsockets before 4.3 takes a code of 1012 to 2999 for a
+    // reserved one and gives it here as 1002, its reason kept: the reason says it.
+    if (code == 1012 || (code == 1002 && text.starts_with(restarting_reason))) {
+        // The host restarts (an arena stopped by SIGTERM): the game it had for the bot is over
+        // (voided, or finished first); the bot comes back once it is.
+        host_closed_ = false;
+        restarting_ = true;
+        say(fmt::format("the host is restarting ({}): trying again for up to {} s", text,
+                        settings_.restart_seconds),
+            log::Level::warning);
+    } else if (code == 1008) {
+        // Not let play (an arena's bot that failed its conformance check): trying again changes
+        // nothing until the bot does.
+        say(fmt::format("the host sent the bot away (1008): {}", text), log::Level::error);
+        status_ = exit_failed;
+    } else if (code != 1000) {
+        say(fmt::format("the host closed the seat ({}): {}", code, text), log::Level::error);
+    } else if (session_) {
+        session_over_ = true;  // between games: the host has no more
+    } else {
+        game_over_ = true;
+    }
+    return 0;
 }
 
 int Connector::on_connection_error(lws* wsi, void* in, std::size_t len) {
@@ -651,6 +676,9 @@ int Connector::on_established(lws* wsi) {
     ++connections_;
     attempts_ = 0;
     sent_from_ = static_cast<std::size_t>(host_has_.value_or(0));
+    // A session sends nothing of its bot until the host says which game it is in (resumed: from
+    // what the host has; fresh: none of the bot before, which belongs to another seat).
+    held_for_start_ = session_;
     // A session's bot starts when the host says its game does.
     if (!bot_ && !session_)
         start_bot();
@@ -702,6 +730,19 @@ int Connector::on_closed() {
         finish();
         return 0;
     }
+    if (std::exchange(restarting_, false)) {
+        // Nothing of the game before is resumed: the session begins again, its bot afresh.
+        let_bot_go();
+        in_game_ = false;
+        sent_.clear();
+        sent_from_ = 0;
+        received_ = 0;
+        host_has_.reset();
+        give_up_at_ = uv_now(loop_) + static_cast<std::uint64_t>(settings_.restart_seconds * 1000);
+        attempts_ = 0;
+        retry("the host is restarting", [this] { connect(); });
+        return 0;
+    }
     // Dropped: taken again, with what each side had, while the host's grace lasts.
     give_up_at_ = uv_now(loop_) + static_cast<std::uint64_t>(settings_.grace_seconds * 1000);
     attempts_ = 0;
@@ -709,8 +750,30 @@ int Connector::on_closed() {
     return 0;
 }
 
+void Connector::drain() {
+    if (std::exchange(drain_asked_, true) || !settings_.url.arena())
+        return;
+    say("asked to leave once its match is over (SIGUSR1)");
+    drain_unsent_ = true;
+    if (wsi_ && connected_)
+        lws_callback_on_writable(wsi_);
+}
+
 int Connector::write(lws* wsi) {
-    if (sent_from_ < sent_.size() && !stopped_) {
+    if (drain_unsent_ && session_ && !stopped_) {
+        // A session's message, before the bot's bytes: a binary one, which the host never takes
+        // for the protocol's.
+        static constexpr std::string_view drain = R"({"type":"drain"})";
+        std::vector<unsigned char> buffer(LWS_PRE + drain.size());
+        std::memcpy(buffer.data() + LWS_PRE, drain.data(), drain.size());
+        if (lws_write(wsi, buffer.data() + LWS_PRE, drain.size(), LWS_WRITE_BINARY) <
+            static_cast<int>(drain.size()))
+            return -1;
+        drain_unsent_ = false;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (sent_from_ < sent_.size() && !stopped_ && !held_for_start_) {
         const std::size_t n = std::min(frame_bytes, sent_.size() - sent_from_);
         std::vector<unsigned char> buffer(LWS_PRE + n);
         std::memcpy(buffer.data() + LWS_PRE, sent_.data() + sent_from_, n);

@@ -48,10 +48,12 @@ struct Settings {
     bool words_from_seat = false;  // --words from-seat: fetched from the seat's server
     double retry_seconds = 0;      // to keep trying while no seat is had
     double grace_seconds = 10;     // to keep trying again a connection that dropped
+    double restart_seconds = 300;  // to keep trying a host that said it restarts (1012)
     double kill_grace_seconds = 2;
-    int games = 1;        // one after another, each with its own bot; 0: while the host has more
-    std::string token;    // an arena's bot's (Authorization: Bearer), or ""
-    std::string version;  // the bot's version for an arena (its ratings are kept apart), or ""
+    int games = 1;         // one after another, each with its own bot; 0: while the host has more
+    std::string token;     // an arena's bot's (Authorization: Bearer), or ""
+    std::string version;   // the bot's version for an arena (its ratings are kept apart), or ""
+    std::string opponent;  // an arena's house bot to spar with (unrated), or ""
 };
 
 class Connector final : public Handler {
@@ -105,6 +107,8 @@ class Connector final : public Handler {
     int on_established(lws* wsi);
     void warn_of_word_list();
     int on_closed();
+    void drain();
+    int on_host_close(const unsigned char* bytes, std::size_t len);
     int write(lws* wsi);
 
     uv_loop_t* loop_;
@@ -145,8 +149,12 @@ class Connector final : public Handler {
     bool connected_ = false;
     bool ever_connected_ = false;
     bool host_closed_ = false;
-    bool game_over_ = false;  // the host closed the seat with 1000: its game is over
-    int played_ = 0;          // games before this one
+    bool restarting_ = false;   // the host closed it with 1012: it is tried again once it is back
+    bool drain_asked_ = false;  // SIGUSR1: to leave once its match is over
+    bool held_for_start_ = false;  // a session's new connection: nothing sent before a start
+    bool drain_unsent_ = false;    // and the host not yet told
+    bool game_over_ = false;       // the host closed the seat with 1000: its game is over
+    int played_ = 0;               // games before this one
     bool closing_ = false;
     bool close_sent_ = false;
     bool done_ = false;

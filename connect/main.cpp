@@ -1,5 +1,6 @@
 // bananagrams-connect: a bot on this machine takes a remote seat of a host elsewhere
 // (docs/remote.md). This file reads the command line; connector.cpp does the rest.
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 #include <cstdio>
@@ -37,8 +38,9 @@ An arena's bot (URL ws://ADDR:PORT/bot, docs/arena.md) gives its token from --to
 $BANANAGRAMS_TOKEN and stays connected, playing match after match until the arena closes.
 
 Every wait is bounded: a connection's handshake by 10 s, trying again by --retry (a dropped
-connection by --grace), the bot's end by --kill-grace. Each try that fails is said on stderr,
-with what it met. SIGINT, SIGTERM or SIGHUP end it within a second, the bot too.
+connection by --grace, a host restarting by --restart-wait), the bot's end by --kill-grace. Each try that fails is said on stderr,
+with what it met. SIGINT, SIGTERM or SIGHUP end it within a second, the bot too; SIGUSR1 has an
+arena's bot leave once its match is over (exit status 0).
 
 Exit status: 0 the host ended the game (each of --games; with --games 0, every game the host
 had for the bot); 1 the seat could not be taken (refused: the host's reason is said; or no
@@ -52,6 +54,17 @@ signal N (the bot is ended, and the host sees the seat's player leave).
 void read_arena_settings(const po::variables_map& vm, Settings& settings) {
     if (vm.count("bot-version"))
         settings.version = vm["bot-version"].as<std::string>();
+    if (vm.count("opponent")) {
+        settings.opponent = vm["opponent"].as<std::string>();
+        const bool name =
+            !settings.opponent.empty() && settings.opponent.size() <= 40 &&
+            std::all_of(settings.opponent.begin(), settings.opponent.end(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+                       c == '-';
+            });
+        if (!name)
+            throw po::error("--opponent is a house bot's name: 1 to 40 of a-z A-Z 0-9 _ . -");
+    }
     if (settings.version.size() > 64 ||
         settings.version.find_first_of(" \t\r\n") != std::string::npos)
         throw po::error("--bot-version is up to 64 characters, no spaces");
@@ -69,8 +82,9 @@ void read_arena_settings(const po::variables_map& vm, Settings& settings) {
     if (settings.token.size() > 64 || settings.token.find_first_of(" \t") != std::string::npos)
         throw po::error("the token is up to 64 characters, no spaces");
     if (!settings.url.arena()) {
-        if (vm.count("token-file") || vm.count("bot-version"))
-            throw po::error("--token-file and --bot-version are for an arena's URL (ws://.../bot)");
+        if (vm.count("token-file") || vm.count("bot-version") || vm.count("opponent"))
+            throw po::error(
+                "--token-file, --bot-version and --opponent are for an arena's URL (ws://.../bot)");
         settings.token.clear();
         return;
     }
@@ -103,11 +117,12 @@ Settings read_settings(const po::variables_map& vm) {
         else if (settings.words.empty())
             throw po::error("--words is a file, or from-seat");
     }
-    for (const char* name : {"retry", "grace", "kill-grace"})
+    for (const char* name : {"retry", "grace", "restart-wait", "kill-grace"})
         if (vm[name].as<double>() < 0 || vm[name].as<double>() > 86400)
             throw po::error(fmt::format("--{} is 0 to 86400 seconds", name));
     settings.retry_seconds = vm["retry"].as<double>();
     settings.grace_seconds = vm["grace"].as<double>();
+    settings.restart_seconds = vm["restart-wait"].as<double>();
     settings.kill_grace_seconds = vm["kill-grace"].as<double>();
     const std::string games = vm["games"].as<std::string>();
     if (games.empty() || games.size() > 6 ||
@@ -141,11 +156,17 @@ int run(int argc, char** argv) {
          "fresh bot; 0: every game the host has for the bot, until it says there are no more")
         ("grace", po::value<double>()->value_name("SEC")->default_value(10),
          "a connection that drops is taken again for this long (the host's --remote-grace)")
+        ("restart-wait", po::value<double>()->value_name("SEC")->default_value(300),
+         "a host that closes the connection saying it restarts (1012: an arena stopped by "
+         "SIGTERM) is tried again for this long, and played on once it is back")
         ("token-file", po::value<std::string>()->value_name("FILE"),
          "an arena's bot (URL ws://ADDR:PORT/bot): the file that holds its token (else "
          "$BANANAGRAMS_TOKEN); never give a token on the command line")
         ("bot-version", po::value<std::string>()->value_name("LABEL"),
          "an arena's bot: its version; a new one is rated apart from the old")
+        ("opponent", po::value<std::string>()->value_name("NAME"),
+         "an arena's bot: play only house bot NAME, in sparring matches that are never rated nor "
+         "counted towards a pause")
         ("kill-grace", po::value<double>()->value_name("SEC")->default_value(2),
          "once the game is over, the bot's input is closed: it has this long to leave by "
          "itself before SIGTERM, and as long again before SIGKILL");

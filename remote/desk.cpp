@@ -83,6 +83,12 @@ void Desk::abandon(std::string_view token) {
         seat->abandon();
 }
 
+bool Desk::in_play(std::string_view token) const {
+    const Known* entry = find(token_digest(token));
+    return entry && std::any_of(entry->seats.begin(), entry->seats.end(),
+                                [](const RemoteSeat* seat) { return seat->in_play(); });
+}
+
 bool Desk::abandoned(std::string_view token) const {
     const Known* entry = find(token_digest(token));
     return entry && entry->abandoned;

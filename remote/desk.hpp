@@ -47,6 +47,8 @@ class Desk final : public Gate {
     // opened later, is left at once rather than waited for until the ready timeout.
     void abandon(std::string_view token);
     bool abandoned(std::string_view token) const;
+    // Whether the player of `token` is in one of its seats' games (RemoteSeat::in_play).
+    bool in_play(std::string_view token) const;
     // Nothing more of `token` is to come, nor asked about (an arena's match or check is over):
     // the desk forgets it, so that what it knows does not grow with every match ever played.
     void forget_token(std::string_view token);

@@ -12,11 +12,16 @@
 #include <string_view>
 #include <variant>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "serve/websocket.hpp"
 
 namespace bg::remote {
 
 class RemoteSeat;
+
+// How a closing server's 1012 begins its reason (then ": come back in N s").
+inline constexpr std::string_view restarting_reason = "the server is restarting";
 
 class Gate {
   public:
@@ -46,6 +51,9 @@ class Gate {
     virtual std::variant<RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const = 0;
     // How many games the player with `token` has after the one of `playing` (none: from now).
     virtual int games_after(std::string_view token, const RemoteSeat* playing) const = 0;
+    // What a session's `start` for the game of `playing` says beside its type, its bot and its
+    // games after (an arena's match and table), added to `start`.
+    virtual void context(const RemoteSeat& /*playing*/, nlohmann::json& /*start*/) const {}
 
     // A session between its player's games.
     class Sitter {
@@ -57,6 +65,15 @@ class Gate {
         // Not let play (an arena's bot that failed its conformance check), and why: no longer
         // waiting. Its connection is closed with 1008 and the sentence.
         virtual void sent_away(std::string_view why) = 0;
+        // A session's message beside the games' (one JSON object, sent as a binary message),
+        // which a client that does not know its type ignores.
+        virtual void tell(const std::string& /*message*/) {}
+        // The server is restarting: no longer waiting. Its connection is closed with 1012 and
+        // when to come back (its player's client tries again, and plays on once it is back).
+        virtual void restarting(int come_back_s) {
+            (void)come_back_s;
+            no_more_games();
+        }
 
       protected:
         ~Sitter() = default;
@@ -65,8 +82,15 @@ class Gate {
     // is given one, told there is none, or stops waiting.
     virtual void wait(std::string token, Sitter& sitter) = 0;
     virtual void stop_waiting(Sitter& sitter) = 0;
+    // `sitter`'s client asked to leave once its match is over (a session's "drain").
+    virtual void drain(Sitter& /*sitter*/) {}
+    // `sitter`, let in with `token`, takes `seat` at once (its admission gave it the seat).
+    virtual void joined(std::string_view /*token*/, Sitter& /*sitter*/,
+                        const RemoteSeat& /*seat*/) {}
     // `sitter`'s connection is gone, whatever it was doing: nothing may be asked of it again.
-    virtual void forget(Sitter&) {}
+    // `dropped`: it went without its player closing it (a network's cut, a page going away), and
+    // the player may come back with another; otherwise its player closed it, and has left.
+    virtual void forget(Sitter&, bool /*dropped*/) {}
     // A connection refused (by the gate, or by the server: its caps), with the client's address.
     virtual void refused(const Refusal& refusal, const std::string& peer) const = 0;
 

@@ -88,6 +88,10 @@ class RemoteSeat final : public Seat {
     std::uint64_t received() const { return received_; }
     enum class Door { not_yet, open, taken, closed };
     Door door() const;
+    // Its player is in its game: connected now, or dropped and not yet past the grace.
+    bool in_play() const {
+        return door() == Door::taken || (door() == Door::open && connections_ > 0);
+    }
     // `link` takes the seat, having received `received` of the bytes sent to it before (0 the
     // first time): it is sent the rest. Returns how many of its own bytes the host has.
     std::uint64_t join(Link& link, std::uint64_t received);

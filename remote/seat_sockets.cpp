@@ -42,7 +42,7 @@ class SeatLink final : public serve::WebSocketService::Connection,
             gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
             seat->drop("the connection closed");
-        gate_.forget(*this);
+        gate_.forget(*this, !left_ && !ended_);
     }
 
     // The seat's side.
@@ -53,8 +53,10 @@ class SeatLink final : public serve::WebSocketService::Connection,
         RemoteSeat* seat = std::exchange(seat_, nullptr);
         // A session stays for the next game unless the seat goes for another reason than its
         // game's end (the host going: 1001).
-        if (!session_ || code != 1000)
+        if (!session_ || code != 1000) {
+            ended_ = true;
             return socket_.close(code, reason);
+        }
         // A session's bot is let go (ended, as at a game's end); the connection stays for the
         // next seat, if any is to come.
         const int after = gate_.games_after(token_, seat);
@@ -68,10 +70,18 @@ class SeatLink final : public serve::WebSocketService::Connection,
     bool session() const override { return session_; }
     void begins(Begins how) override {
         static constexpr const char* names[] = {"fresh", "kept", "resumed"};
+        if (!session_)
+            return;
+        nlohmann::json start = {{"type", "start"},
+                                {"bot", names[static_cast<int>(how)]},
+                                {"games_after", gate_.games_after(token_, seat_)}};
+        if (seat_)
+            gate_.context(*seat_, start);
+        control(start);
+    }
+    void tell(const std::string& message) override {
         if (session_)
-            control({{"type", "start"},
-                     {"bot", names[static_cast<int>(how)]},
-                     {"games_after", gate_.games_after(token_, seat_)}});
+            socket_.send_binary(message);
     }
 
     // The gate's side.
@@ -82,11 +92,18 @@ class SeatLink final : public serve::WebSocketService::Connection,
     }
     void no_more_games() override {
         waiting_ = false;
+        ended_ = true;
         socket_.close(1000, "the games are over");
     }
     void sent_away(std::string_view why) override {
         waiting_ = false;
+        ended_ = true;
         socket_.close(1008, why);
+    }
+    void restarting(int come_back_s) override {
+        waiting_ = false;
+        ended_ = true;
+        socket_.close(1012, fmt::format("{}: come back in {} s", restarting_reason, come_back_s));
     }
 
     // The server's side.
@@ -99,16 +116,26 @@ class SeatLink final : public serve::WebSocketService::Connection,
         return headers;
     }
     void opened() override {
-        if (seat_)
+        if (seat_) {
+            gate_.joined(token_, *this, *seat_);
             seat_->join(*this, had_);
-        else if (session_)
+        } else if (session_)
             wait();
-        else
+        else {
+            ended_ = true;
             socket_.close(1001, "the seat is gone");
+        }
     }
     void received(std::string_view bytes) override {
         if (seat_)
             seat_->receive(bytes);
+    }
+    // A session's message from its client: {"type": "drain"} (leave after this match); any
+    // other is ignored (the protocol's bytes are text).
+    void received_binary(std::string_view message) override {
+        const auto asked = nlohmann::json::parse(message, nullptr, false);
+        if (session_ && asked.is_object() && asked.contains("type") && asked["type"] == "drain")
+            gate_.drain(*this);
     }
     void pong(double rtt_ms) override {
         if (seat_)
@@ -122,6 +149,7 @@ class SeatLink final : public serve::WebSocketService::Connection,
     // client going away (1001: a page reloaded or closed, a laptop going to sleep) has dropped
     // it, and may come back within the grace.
     void closed_by_peer(int code, std::string_view reason) override {
+        left_ = code != 1001;
         if (std::exchange(waiting_, false))
             gate_.stop_waiting(*this);
         if (auto* seat = std::exchange(seat_, nullptr))
@@ -152,6 +180,8 @@ class SeatLink final : public serve::WebSocketService::Connection,
     bool session_;
     bool waiting_ = false;
     bool draining_ = false;  // a session's game over: until the fence's answer
+    bool left_ = false;      // its player closed it (not going away): it will not come back
+    bool ended_ = false;     // the server closed it
     std::uint64_t had_;
     serve::Headers headers_;
 };

@@ -116,27 +116,42 @@ std::string word_list_path(std::uint64_t fingerprint) {
     return fmt::format("/wordlist/{:016x}.txt", fingerprint);
 }
 
+namespace {
+
+// A table's tiles: how many sets, tiles in all, a hand, and the bunch after the deal.
+nlohmann::json table_json(int players, int sets) {
+    std::string ignored;
+    const auto tiles = tile_rules_for(players, sets, &ignored);
+    const int total = tiles ? static_cast<int>(tiles->tiles().total()) : 0;
+    const int hand = tiles ? tiles->hand_size : 0;
+    return {{"players", players},
+            {"sets", tiles ? tiles->sets : sets},
+            {"tiles", total},
+            {"hand", hand},
+            {"bunch", total - players * hand}};
+}
+
+}  // namespace
+
 nlohmann::json rules_json(const ForPlayers& served) {
     const GameRules& rules = served.rules;
     const WordList& words = served.word_list;
-    std::string ignored;
-    const auto tiles = tile_rules_for(rules.players, rules.sets, &ignored);
-    const int total = tiles ? static_cast<int>(tiles->tiles().total()) : 0;
-    const int hand = tiles ? tiles->hand_size : 0;
-    return {{"players", rules.players},
-            {"sets", tiles ? tiles->sets : rules.sets},
-            {"tiles", total},
-            {"hand", hand},
-            {"bunch", total - rules.players * hand},
-            {"ready_timeout_ms", rules.ready_timeout_ms},
-            {"stall_timeout_ms", rules.stall_timeout_ms},
-            {"game_timeout_ms", rules.game_timeout_ms},
-            {"remote_grace_ms", rules.remote_grace_ms},
-            {"word_list",
-             {{"name", words.name},
-              {"fingerprint", fmt::format("{:016x}", words.fingerprint)},
-              {"words", words.words},
-              {"url", word_list_path(words.fingerprint)}}}};
+    nlohmann::json answer = table_json(rules.players, rules.sets);
+    if (rules.fewest_players > 0 && rules.fewest_players < rules.players) {
+        answer["tables"] = nlohmann::json::array();
+        for (int players = rules.fewest_players; players <= rules.players; ++players)
+            answer["tables"].push_back(table_json(players, rules.sets));
+    }
+    answer.update(nlohmann::json{{"ready_timeout_ms", rules.ready_timeout_ms},
+                                 {"stall_timeout_ms", rules.stall_timeout_ms},
+                                 {"game_timeout_ms", rules.game_timeout_ms},
+                                 {"remote_grace_ms", rules.remote_grace_ms},
+                                 {"word_list",
+                                  {{"name", words.name},
+                                   {"fingerprint", fmt::format("{:016x}", words.fingerprint)},
+                                   {"words", words.words},
+                                   {"url", word_list_path(words.fingerprint)}}}});
+    return answer;
 }
 
 std::optional<std::uint64_t> parse_last_event_id(std::string_view value) {

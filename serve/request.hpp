@@ -59,6 +59,9 @@ struct GameRules {
     std::uint64_t stall_timeout_ms = 0;
     std::uint64_t game_timeout_ms = 0;
     std::uint64_t remote_grace_ms = 0;
+    // Where tables of several sizes are seated (an arena's, from 2 to `players`), the fewest
+    // players at one; 0: every table has `players`.
+    int fewest_players = 0;
 };
 
 // The word list the games are judged by, as remote players fetch it.

@@ -220,6 +220,7 @@ struct Server::Socket final : WebSocket {
     MessageQueue out;
     std::string peer;
     std::size_t message_bytes = 0;  // of the message being received
+    std::string binary;             // a binary message, until its last part
     bool ping_due = false;
     bool overflowed = false;
     bool closing = false;
@@ -691,8 +692,8 @@ int Server::on_upgrade(lws* wsi) {
     if (!content_.sockets)
         refusal = WebSocketService::Refusal{404, "no seat is taken here", 0, "path"};
     else if (finishing_)
-        refusal = WebSocketService::Refusal{410, "the games are over: this server is closing", 0,
-                                            "closing"};
+        refusal = content_.closing.value_or(WebSocketService::Refusal{
+            410, "the games are over: this server is closing", 0, "closing"});
     else if (static_cast<int>(sockets_.size()) >= limits_.sockets)
         refusal = WebSocketService::Refusal{503, "too many connections", 0, "connections-at-once"};
     else
@@ -778,8 +779,15 @@ void Server::receive(lws* wsi, Socket& socket, std::string_view bytes) {
         lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nullptr, 0);
         return;
     }
-    if (lws_is_final_fragment(wsi))
+    const bool last = lws_is_final_fragment(wsi);
+    if (last)
         socket.message_bytes = 0;
+    if (lws_frame_is_binary(wsi) || !socket.binary.empty()) {
+        socket.binary.append(bytes);
+        if (last)
+            socket.connection->received_binary(std::exchange(socket.binary, {}));
+        return;
+    }
     if (!bytes.empty())
         socket.connection->received(bytes);
 }

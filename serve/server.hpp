@@ -48,6 +48,9 @@ class Server {
         std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
         // What takes the WebSocket connections (none: 404); it outlives the server.
         WebSocketService* sockets = nullptr;
+        // What a WebSocket connection is told once the server is closing (finish()); none: 410,
+        // its games are over (an arena that restarts says 503, come back).
+        std::optional<WebSocketService::Refusal> closing;
         std::function<std::string()> play;  // GET /play, where there are remote seats
         // GET /rules and the word list, where there are remote seats
         std::optional<ForPlayers> for_players;

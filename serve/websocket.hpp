@@ -70,8 +70,10 @@ class WebSocketService {
         virtual Headers response_headers() { return {}; }
         // The connection is open: it may be sent to.
         virtual void opened() = 0;
-        // A message's bytes as they come (a message may come in parts), text or binary.
+        // A text message's bytes as they come (a message may come in parts).
         virtual void received(std::string_view bytes) = 0;
+        // A binary message, whole (within the server's bound on a message).
+        virtual void received_binary(std::string_view message) { received(message); }
         virtual void pong(double rtt_ms) = 0;
         // The answer to the fence (WebSocket::fence).
         virtual void fenced() {}

@@ -357,3 +357,73 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
     });
     CHECK(twice != "");
 }
+
+TEST_CASE(
+    "arena core: a match the machine decided (a house bot not ready, a bot not ready in a "
+    "contended race) is void and no one's fault",
+    "[arena][core]") {
+    Small arena;
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    std::uint64_t now = 30'000;
+    for (int m = 1; m <= 4; ++m) {
+        arena.begin(m, now += 1000);
+        // Matches 1 to 3: the house bot (entrant 1) out of its first rotation, never ready (the
+        // arena's machine too slow to start it); match 4: the remote bot (entrant 0) not ready
+        // in a contended race.
+        StoredGame first = m < 4 ? game(0, 0, OutCode::not_ready) : game(0, 1, OutCode::not_ready);
+        if (m == 4)
+            first.result.contended = true;
+        const Effects played =
+            arena.core.take(arena::input::Played{m, true, "", false, {first, game(1, 1)}, now});
+        const auto voided = all_of<effect::VoidMatch>(played);
+        REQUIRE(voided.size() == 1);
+        CHECK(!has<effect::RateMatch>(played));
+        CHECK(voided[0].why.starts_with(m < 4 ? "the machine was too slow: house bot H was not "
+                                                "ready in its game 1"
+                                              : "the machine was too busy: R was not ready in "
+                                                "its game 1"));
+        const Effects after = arena.core.take(arena::input::Written{m, "then"});
+        CHECK(!has<effect::Pause>(after));
+        arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", now});
+    }
+    CHECK(arena.core.roster().account(1)->paused.empty());
+    CHECK(arena.core.roster().account(2)->paused.empty());
+    CHECK(arena.core.roster().entry(11)->matches == 0);
+    CHECK(arena.core.roster().entry(12)->belief.sigma == Approx(25.0 / 3));
+    // A contended race whose players were all ready is rated (its result says so).
+    arena.begin(5, now += 1000);
+    StoredGame busy = game(0, 0);
+    busy.result.contended = true;
+    const Effects played =
+        arena.core.take(arena::input::Played{5, true, "", false, {busy, game(1, 1)}, now});
+    CHECK(has<effect::RateMatch>(played));
+}
+
+TEST_CASE("arena core: a bot that asks for a house bot spars with it, unrated and no one's fault",
+          "[arena][core]") {
+    Small arena;
+    std::uint64_t now = 30'000;
+    for (int m = 1; m <= 3; ++m) {
+        // The remote bot asks for H: its table is the two of them, and its match is never rated,
+        // its faults never counted.
+        arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "H", now});
+        const Effects begun = arena.begin(m, now += 1000);
+        const auto play = all_of<effect::Play>(begun);
+        REQUIRE(play.size() == 1);
+        REQUIRE(play[0].seats.size() == 2);
+        CHECK((play[0].seats[0].sparring || play[0].seats[1].sparring));
+        const Effects played = arena.core.take(arena::input::Played{
+            m,
+            true,
+            "",
+            false,
+            {game(0, 1, OutCode::protocol_error), game(1, 0, OutCode::protocol_error)},
+            now});
+        const auto voided = all_of<effect::VoidMatch>(played);
+        REQUIRE(voided.size() == 1);
+        CHECK(voided[0].why == "a sparring match, which is never rated: R asked to play H");
+        CHECK(!has<effect::Pause>(arena.core.take(arena::input::Written{m, "then"})));
+    }
+    CHECK(arena.core.roster().account(2)->paused.empty());
+    CHECK(arena.core.roster().entry(12)->matches == 0);
+}

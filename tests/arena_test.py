@@ -19,8 +19,8 @@
   connections (429).
 - Killed with SIGKILL mid-match and started again: the match it was playing is void, nothing is
   rated twice, no player's process is left (gone with the arena, or swept as it starts again),
-  the remote bots come back; SIGTERM then ends it,
-  and the connected bots with it.
+  the remote bots come back; SIGTERM then ends it, and the connected bots are told it restarts
+  (their bananagrams-connect keeps trying).
 - Afterwards: `arena rerate` arrives at exactly the stored ratings; every rated match has one
   game a rotation, each replaying from its log to its stored result.
 - People: an account the organiser made signs in from the page's connection (/person, a
@@ -383,16 +383,21 @@ served.process.wait(timeout=60)
 time.sleep(0.2)
 check(served.process.returncode == 0 and "closed (SIGTERM)" in served.said(),
       "SIGTERM: %s" % served.said())
+# The connected bots were told the arena restarts (1012): their bananagrams-connect keeps trying
+# (--restart-wait), until stopped.
 for bot in bots[:2] + bots[3:]:
+    if bot.poll() is not None:
+        check(False, "a remote bot's connect ended as the arena restarted: %s" %
+              bot.communicate()[1])
+    bot.send_signal(signal.SIGTERM)
     try:
         bot_out, bot_err = bot.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         bot.kill()
         bot_out, bot_err = bot.communicate()
-        check(False, "a remote bot still runs 30 s after the arena closed: %s\narena: %s" %
-              (bot_err, served.said()))
-    check(bot.returncode == 0 and "the host has no more" in bot_err,
-          "a remote bot when the arena closed: %d %s" % (bot.returncode, bot_err))
+        check(False, "a remote bot's connect still runs 30 s after SIGTERM: %s" % bot_err)
+    check(bot.returncode == 128 + signal.SIGTERM and "the host is restarting" in bot_err,
+          "a remote bot when the arena restarted: %d %s" % (bot.returncode, bot_err))
 check(not players_left(), "players left: %s" % described(players_left()))
 
 # ---- afterwards: the archive ----

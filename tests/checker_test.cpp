@@ -280,3 +280,41 @@ TEST_CASE(
         loop.run_once();  // the loop ends what the seat closed
     CHECK(processes_named(scratch("silent")).empty());
 }
+
+TEST_CASE(
+    "check: a bot at a person's pace fails a check that waits for its moves as for its first "
+    "word, and passes one that waits for them longer",
+    "[e2e][check]") {
+    // The reference bot at level 3 takes 3 s over its first grid: within the arena's wait for a
+    // move (move_ms), not within the ready timeout (wait_ms).
+    const Dictionary words = Dictionary::from_text("cat\ncats\nact\nacts\n");
+    const auto check_with = [&](std::uint64_t move_ms) {
+        EventLoop loop;
+        checker::Options o;
+        o.command = reference_bot + " --level 3";
+        o.dictionary = &words;
+        o.wait_ms = 2'000;
+        o.move_ms = move_ms;
+        o.grace_ms = 1'000;
+        o.seat = [command = o.command](uv_loop_t* l) {
+            Launch launch;
+            launch.argv = {"/bin/sh", "-c", command};
+            return std::move(process_seats(l, {launch})[0]);
+        };
+        o.group = [](const Seat& seat) { return static_cast<const ProcessSeat&>(seat).group(); };
+        std::ostringstream report;
+        std::optional<checker::Outcome> outcome;
+        checker::Run run(loop.get(), o, report, [&](const checker::Outcome& got) { outcome = got; });
+        while (!outcome)
+            loop.run_once();
+        INFO(report.str());
+        return std::pair{*outcome, report.str()};
+    };
+    const auto [hurried, hurried_report] = check_with(0);
+    CHECK(hurried.failed > 0);
+    CHECK(hurried_report.find("It made no move in 2 s.") != std::string::npos);
+    const auto [waited, waited_report] = check_with(10'000);
+    INFO(waited_report);
+    CHECK(waited.failed == 0);
+    CHECK(waited.passed >= 7);
+}

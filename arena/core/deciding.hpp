@@ -23,7 +23,7 @@ struct CoreSettings {
     int concurrency = 2;      // matches at once
     int house_seats = 1;      // matches at once of each house bot
     int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
-    std::uint64_t stop_grace_ms = 20'000;
+    std::uint64_t stop_grace_ms = 120'000;
     // A game's log could not be written (a full disk): no match begins for so long, rather than
     // one after another voided at once.
     std::uint64_t logs_held_ms = 5'000;

@@ -102,6 +102,8 @@ struct MatchSeat {
     Entry entry;
     std::optional<int> command;  // a house bot's
     Connection connection = 0;   // a remote bot's or a person's
+    // A remote bot's that asked for its opponent (a house bot): a sparring match, never rated.
+    bool sparring = false;
 };
 
 // The accounts' names at the seats, in their order.

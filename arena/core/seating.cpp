@@ -30,6 +30,7 @@ MatchSeat seat_of(const Roster& roster, const Source& source) {
     }
     seat.bot = *roster.account(bot);
     seat.entry = *roster.entry(entry);
+    seat.sparring = source.queued && !source.queued->opponent.empty() && !seat.bot.person;
     return seat;
 }
 
@@ -109,6 +110,49 @@ MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<Sto
         entries, match_ranks(places), [&](int entry) { return roster.standing(entry); },
         roster.model());
     return result;
+}
+
+std::string machine_fault(const std::vector<MatchSeat>& seats,
+                          const std::vector<StoredGame>& games) {
+    const std::size_t k = seats.size();
+    for (const StoredGame& game : games) {
+        const auto& players = game.result.players;
+        for (std::size_t s = 0; s < players.size() && s < k; ++s) {
+            const MatchSeat& seat = seats[(s + static_cast<std::size_t>(game.rotation)) % k];
+            const auto out = players[s].out_code;
+            if (out != OutCode::not_ready && out != OutCode::could_not_start)
+                continue;
+            if (seat.command)
+                return fmt::format(
+                    "the machine was too slow: house bot {} was not ready in its game {}, which "
+                    "no bot is rated for",
+                    seat.bot.name, game.rotation + 1);
+            if (game.result.contended.value_or(false))
+                return fmt::format(
+                    "the machine was too busy: {} was not ready in its game {}, whose players "
+                    "waited for a CPU (a contended race), which no bot is rated for",
+                    seat.bot.name, game.rotation + 1);
+        }
+    }
+    return "";
+}
+
+std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played) {
+    if (!played.complete)
+        return played.why.empty() ? "incomplete" : played.why;
+    const std::string spar = sparring(seats);
+    return spar.empty() ? machine_fault(seats, played.games) : spar;
+}
+
+std::string sparring(const std::vector<MatchSeat>& seats) {
+    for (const MatchSeat& seat : seats)
+        if (seat.sparring)
+            for (const MatchSeat& other : seats)
+                if (other.command)
+                    return fmt::format(
+                        "a sparring match, which is never rated: {} asked to play {}",
+                        seat.bot.name, other.bot.name);
+    return "";
 }
 
 std::vector<std::pair<int, std::string>> to_pause(const MatchResult& result, const Roster& roster,

@@ -48,6 +48,20 @@ MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<Sto
 // its own fault (a fault that is not `other`), started again by a match without one; a person is
 // never counted. The bots whose count reaches `after` now, each with why it is paused (and its
 // count started again): not matched again until the organiser enables it.
+// Why the arena's machine, not the bots, decided the match, or "": a house bot, which the arena
+// starts on its own machine and which its organiser vouches for, out of a game before it was
+// ready or could start; or any player out so in a game whose race was contended (its players
+// waited for a CPU past the host's bar, record/result.hpp). Such a match is void: rated for no
+// one, and no one's fault. (A contended race whose players were all ready is rated, and its
+// result says it was contended, as a tournament's is.)
+std::string machine_fault(const std::vector<MatchSeat>& seats,
+                          const std::vector<StoredGame>& games);
+// Why a match played is void, not rated, or "": incomplete, a sparring match, or decided by the
+// machine rather than the bots (no one's fault, each).
+std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played);
+// Why the match is not rated for being a sparring one (a remote bot asked for its opponent, a
+// house bot, to try itself against: never rated, no one's fault), or "".
+std::string sparring(const std::vector<MatchSeat>& seats);
 std::vector<std::pair<int, std::string>> to_pause(const MatchResult& result, const Roster& roster,
                                                   std::map<int, int>& streaks, int after);
 

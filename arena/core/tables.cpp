@@ -115,14 +115,14 @@ void Tables::played(const input::Played& in) {
     const auto found = playing_.find(in.match);
     if (found == playing_.end())
         return;
-    if (!in.complete) {
-        d_.write(effect::VoidMatch{in.match, in.why},
-                 [this, in, match = running(in.match)](const input::Written* written,
-                                                       const std::string& why) {
+    if (const std::string why = void_reason(found->second.seats, in); !why.empty()) {
+        d_.write(effect::VoidMatch{in.match, why},
+                 [this, in, why, match = running(in.match)](const input::Written* written,
+                                                            const std::string& failure) {
                      if (written)
-                         voided(match, in.why, in.logs_failed, written->at, false);
+                         voided(match, why, in.logs_failed, written->at, false);
                      else
-                         not_recorded(in.match, why);
+                         not_recorded(in.match, failure);
                  });
         return;
     }

@@ -216,6 +216,8 @@ void ArenaSim::games_for(int match, std::uint64_t seed, std::vector<StoredGame>&
         StoredGame game;
         game.rotation = static_cast<int>(r);
         game.result.players.resize(k);
+        // Now and then the machine was too busy for a fair race.
+        game.result.contended = rng.next() % 16 == 0;
         for (std::size_t s = 0; s < k; ++s) {
             PlayerResult& p = game.result.players[s];
             if (rng.next() % 3 == 0) {
@@ -341,6 +343,19 @@ arena::Input ArenaSim::rate_written(const effect::RateMatch& rate, bool fails,
     StoredMatch& m = found->second;
     // Its result, from its games: entrant e sat in seat (e - r) mod K of rotation r.
     const std::size_t k = m.seats.size();
+    // The machine's fault is no one's: a house bot out before it was ready (the arena's own
+    // process on its own machine), or anyone so in a contended race, makes the match void.
+    for (const StoredGame& game : rate.games)
+        for (std::size_t s = 0; s < k && s < game.result.players.size(); ++s) {
+            const auto out = game.result.players[s].out_code;
+            if ((out == OutCode::not_ready || out == OutCode::could_not_start) &&
+                (m.seats[(s + static_cast<std::size_t>(game.rotation)) % k].command ||
+                 game.result.contended.value_or(false)))
+                fail(
+                    fmt::format("match {} rated, though the machine kept a player from being "
+                                "ready in its game {}",
+                                rate.match, game.rotation + 1));
+        }
     std::vector<std::vector<int>> places(rate.games.size(), std::vector<int>(k, 0));
     for (std::size_t g = 0; g < rate.games.size(); ++g)
         for (std::size_t s = 0; s < k && s < rate.games[g].result.players.size(); ++s)

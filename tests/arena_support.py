@@ -1,0 +1,86 @@
+"""What the arena's end-to-end tests share: a folder and a database of their own, the `arena`
+command line, an `arena serve` read as it speaks, waits with a bound, the API, and every
+process they started ended however they end."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from remote_host import arena_port  # noqa: E402
+
+
+class ArenaRun:
+    """One test's arena: `work` (readable by the sandbox's user; under `parent` when given, as
+    the sandbox shows its players only some folders), `db`, and the processes it started."""
+
+    def __init__(self, name, build, parent=None):
+        self.name = name
+        self.build = os.path.abspath(build)
+        self.arena = os.path.join(self.build, "arena")
+        self.work = tempfile.mkdtemp(prefix=name + "-", dir=parent)
+        os.chmod(self.work, 0o755)
+        self.db = os.path.join(self.work, "arena.db")
+        self.started = []
+        self.served = None
+
+    def check(self, condition, what):
+        if not condition:
+            said = "".join(getattr(self.served, "said_lines", [])) if self.served else ""
+            sys.exit("%s: %s\nthe arena said:\n%s" % (self.name, what, said[-5000:]))
+
+    def run(self, *args):
+        """An `arena` command on the database: its output, which must be a success."""
+        done = subprocess.run([self.arena, *args, "--db", self.db], capture_output=True,
+                              text=True, timeout=60)
+        self.check(done.returncode == 0, "arena %s: %s" % (" ".join(args), done.stderr))
+        return done.stdout.strip()
+
+    def start(self, args, **kwargs):
+        """A process ended with the run."""
+        process = subprocess.Popen(args, **kwargs)
+        self.started.append(process)
+        return process
+
+    def serve(self, *options, port=0):
+        """`arena serve` on 127.0.0.1:`port`, once it has said where: the one `said()` reads."""
+        process = self.start([self.arena, "serve", "--db", self.db, "--listen",
+                              "127.0.0.1:%d" % port, *options],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        process.port = arena_port(process)
+        self.served = process
+        self.check(process.port, "the arena said no address")
+        return process
+
+    def said(self):
+        return "".join(self.served.said_lines)
+
+    def wait_until(self, condition, seconds, what):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.1)
+        self.check(False, "waited %d s for %s" % (seconds, what() if callable(what) else what))
+
+    def api(self, path, port=None):
+        port = port or self.served.port
+        with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=60) as r:
+            return json.loads(r.read())
+
+    def token_file(self, name, token):
+        path = os.path.join(self.work, name + ".token")
+        with open(path, "w") as f:
+            f.write(token + "\n")
+        return path
+
+    def end(self):
+        for process in self.started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        shutil.rmtree(self.work, ignore_errors=True)
