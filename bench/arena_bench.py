@@ -137,7 +137,8 @@ def arena(build, folder, games):
     elapsed, used = time.monotonic() - began, cpu_seconds(server.pid) - cpu
     server.terminate()
     server.communicate(timeout=60)
-    for b in bots:
+    for b in bots:  # told the arena restarts (1012), each would wait for it to come back
+        b.terminate()
         b.wait(timeout=30)
     # The figure counts only if every game was played to its end by both bots: a byte of one
     # game's bot given to the next (a session's race at a game's end) puts a bot out of it.
