@@ -287,7 +287,9 @@ bool write_refusal(lws* wsi, const WebSocketService::Refusal& refusal) {
         {"message", refusal.why}};
     if (refusal.retry_after_s > 0)
         body["retry_after"] = refusal.retry_after_s;
-    const std::string text = body.dump() + "\n";
+    // A sentence may quote what a client sent: bytes that are not UTF-8 are replaced, not thrown.
+    const std::string text =
+        body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     unsigned char buffer[LWS_PRE + 2048];
     unsigned char* start = buffer + LWS_PRE;
     unsigned char* p = start;
