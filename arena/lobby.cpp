@@ -149,8 +149,7 @@ void Lobby::gone(Open& open) {
         // waited for (it comes back to the queue, never to them).
         desk_.abandon(open.seat_token);
     } else if (open.waiting && on_note) {
-        on_note(fmt::format("{} {} left (a connection closed)",
-                            open.arrival.bot.person ? "person" : "bot", open.arrival.bot.name));
+        on_note(fmt::format("{} left (a connection closed)", who(open.arrival)));
     }
     const Connection connection = open.connection;
     opens_.remove(open);
@@ -174,7 +173,6 @@ bool Lobby::take(Connection connection, const std::string& seat_token, int games
     if (!open || !open->sitter)
         return false;
     open->waiting = false;
-    open->checking = !match;
     open->told_over = false;
     if (match)
         seated_.expect_over(match->match, connection, open->arrival.entry.id);

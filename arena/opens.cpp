@@ -6,6 +6,10 @@
 
 namespace bg::arena {
 
+std::string who(const Arrival& arrival) {
+    return (arrival.bot.person ? "person " : "bot ") + arrival.bot.name;
+}
+
 MatchContext match_context(const effect::Play& play) {
     MatchContext context;
     context.match = play.match;

@@ -48,6 +48,9 @@ nlohmann::json match_start_json(const MatchContext& match, int rotation, const s
 // {"before", "after", "change"} (a rated one's)}.
 nlohmann::json match_over_json(const MatchRecord& record, int entry);
 
+// "bot NAME" or "person NAME", as the arena's lines name a connection's account.
+std::string who(const Arrival& arrival);
+
 // The lobby's connections, each from its first wait on: found by its sitter, by its name and by
 // its seat's token, and counted against its account's limit while it waits to play or plays.
 // One that dropped within its match is held, without a sitter, for its account's next
@@ -60,16 +63,16 @@ class Opens {
         Sitter* sitter = nullptr;  // none while held
         Arrival arrival;
         std::string peer;
-        std::string bearer_hash;                    // its account's token's
-        bool waiting = false;                       // to play: neither in a match nor at a check
-        std::string seat_token;                     // its match's or check's, while there
-        int games_left = 0;                         // its match's games not yet over for it
-        bool counted = false;                       // among its account's connections at once
-        std::uint64_t held_until = 0;               // dropped within its match: until then, or 0
-        bool checking = false;                      // its seats are its check's, not a match's
-        bool draining = false;                      // its client asked to leave after its match
-        bool told_over = false;                     // told how its match went
-        std::shared_ptr<const MatchContext> match;  // the match it plays, or last played
+        std::string bearer_hash;       // its account's token's
+        bool waiting = false;          // to play: neither in a match nor at a check
+        std::string seat_token;        // its match's or check's, while there
+        int games_left = 0;            // its match's games not yet over for it
+        bool counted = false;          // among its account's connections at once
+        std::uint64_t held_until = 0;  // dropped within its match: until then, or 0
+        bool draining = false;         // its client asked to leave after its match
+        bool told_over = false;        // told how its match went
+        // The match it plays, or last played; none while at a check.
+        std::shared_ptr<const MatchContext> match;
     };
     Open& add(Sitter* sitter, Arrival arrival);
     void remove(Open& open);

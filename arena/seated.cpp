@@ -9,10 +9,6 @@
 
 namespace bg::arena {
 
-std::string Seated::who(const Open& open) const {
-    return fmt::format("{} {}", open.arrival.bot.person ? "person" : "bot", open.arrival.bot.name);
-}
-
 int Seated::games_after(const remote::RemoteSeat* playing, bool closing) const {
     if (playing)
         if (const Open* open = opens_.seated_under(playing->token()); open && open->match)
@@ -26,7 +22,7 @@ Seated::Open* Seated::drain(Sitter& sitter) {
     if (!open || std::exchange(open->draining, true))
         return nullptr;
     if (note_)
-        note_(fmt::format("{} asked to leave after its match", who(*open)));
+        note_(fmt::format("{} asked to leave after its match", who(open->arrival)));
     return open;
 }
 
@@ -62,13 +58,14 @@ void Seated::leaving(Open& open) {
 }
 
 bool Seated::hold(Open& open) {
-    if (grace_ms_ == 0 || open.seat_token.empty() || open.games_left <= 0 || open.checking)
+    // Not at a check (whose seats have no match): its bot is checked again as it next connects.
+    if (grace_ms_ == 0 || open.seat_token.empty() || open.games_left <= 0 || !open.match)
         return false;
     opens_.hold(open, now_ms_() + grace_ms_);
     opens_.count(open, false);
     if (note_)
-        note_(fmt::format("{}'s connection dropped within its match: held for {} s", who(open),
-                          static_cast<double>(grace_ms_) / 1000.0));
+        note_(fmt::format("{}'s connection dropped within its match: held for {} s",
+                          who(open.arrival), static_cast<double>(grace_ms_) / 1000.0));
     return true;
 }
 
@@ -97,7 +94,7 @@ Seated::Open* Seated::come_back(const std::string& token, Sitter& sitter, int ga
     opens_.count(*held, true);
     held->games_left = games_left;
     if (note_)
-        note_(fmt::format("{} came back into its match", who(*held)));
+        note_(fmt::format("{} came back into its match", who(held->arrival)));
     return held;
 }
 
@@ -124,8 +121,8 @@ std::vector<Connection> Seated::expired() {
             open && now >= open->held_until && !desk_.in_play(open->seat_token)) {
             gone.push_back(connection);
             if (note_)
-                note_(fmt::format("{} did not come back within {} s: out of its match", who(*open),
-                                  static_cast<double>(grace_ms_) / 1000.0));
+                note_(fmt::format("{} did not come back within {} s: out of its match",
+                                  who(open->arrival), static_cast<double>(grace_ms_) / 1000.0));
         }
     return gone;
 }

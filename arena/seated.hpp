@@ -73,7 +73,6 @@ class Seated {
 
   private:
     Open* come_back(const std::string& token, Sitter& sitter, int games_left);
-    std::string who(const Open& open) const;
 
     Opens& opens_;
     remote::Desk& desk_;
