@@ -15,12 +15,10 @@ connections; the summary, for each build, the medians and the ratio remote / loc
 """
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,45 +26,20 @@ TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from served import served_port  # noqa: E402
 sys.path.insert(0, os.path.join(SOURCE, "tests"))
-from remote_host import Listener  # noqa: E402
+from remote_host import Proxy  # noqa: E402
 TOKEN = "remote_tournament_bench_000000"
 
 
-class Relay(Listener):
+class Relay(Proxy):
     """Forwards every connection to `upstream` on the loopback, counting them."""
 
     def __init__(self, upstream):
-        self.upstream, self.connections = upstream, 0
-        super().__init__()
+        self.connections = 0
+        super().__init__(upstream)
 
     def take(self, client):
         self.connections += 1
-        try:
-            upstream = socket.create_connection(("127.0.0.1", self.upstream))
-        except OSError:
-            client.close()
-            return
-        # As the host and connect set theirs: no byte waits for another (Nagle).
-        for s in (client, upstream):
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        for a, b in ((client, upstream), (upstream, client)):
-            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def pump(source, sink):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                sink.sendall(data)
-        except OSError:
-            pass
-        for s in (source, sink):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        super().take(client)
 
     def close(self):
         self.listener.close()

@@ -32,7 +32,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 
 import websockets
@@ -178,57 +177,6 @@ async def hold(port, token):
         return second, document
 
 
-class Proxy:
-    """A TCP proxy to 127.0.0.1:`port` that can cut every connection through it at once, as a
-    network does: no close frame, the sockets shut."""
-
-    def __init__(self, port):
-        self.upstream = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.pairs, self.lock = [], threading.Lock()
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            try:
-                server = socket.create_connection(("127.0.0.1", self.upstream))
-            except OSError:  # the arena is gone: so is the connection
-                client.close()
-                continue
-            with self.lock:
-                self.pairs.append((client, server))
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def pump(a, b):
-        try:
-            for chunk in iter(lambda: a.recv(65536), b""):
-                b.sendall(chunk)
-        except OSError:
-            pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self):
-        with self.lock:
-            pairs, self.pairs = self.pairs, []
-        for pair in pairs:
-            for s in pair:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-
 try:
     # Level 3 moves at a second a tile: a game lasts long enough for a cut to fall within it.
     run("bot", "add", "L3", "--command", os.path.join(build, "reference_bot") + " --level 3")
@@ -307,7 +255,7 @@ try:
     match = spar["match"]
 
     # ---- a connection cut in the middle of a game: the bot comes back into it ----
-    proxy = Proxy(port)
+    proxy = remote_host.Proxy(port)
     token_file = t.token_file("author", token)
     connect = t.start(
         [os.path.join(build, "connect"), "--token-file", token_file, "--grace", "60",

@@ -304,7 +304,8 @@ TEST_CASE(
         o.group = [](const Seat& seat) { return static_cast<const ProcessSeat&>(seat).group(); };
         std::ostringstream report;
         std::optional<checker::Outcome> outcome;
-        checker::Run run(loop.get(), o, report, [&](const checker::Outcome& got) { outcome = got; });
+        checker::Run run(loop.get(), o, report,
+                         [&](const checker::Outcome& got) { outcome = got; });
         while (!outcome)
             loop.run_once();
         INFO(report.str());

@@ -122,3 +122,54 @@ class Listener:
 
     def take(self, client):
         raise NotImplementedError
+
+
+class Proxy(Listener):
+    """Forwards connections to 127.0.0.1:`upstream` (counting the bytes it forwarded), and can
+    cut every one of them at once, as a network does: no close frame, the sockets shut."""
+
+    def __init__(self, upstream):
+        self.upstream, self.pairs, self.forwarded = upstream, [], 0
+        self.lock = threading.Lock()
+        super().__init__()
+
+    def take(self, client):
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream))
+        except OSError:  # the server is gone: so is the connection
+            client.close()
+            return
+        # As the host and connect set theirs: no byte waits for another (Nagle).
+        for s in (client, upstream):
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self.lock:
+            self.pairs.append((client, upstream))
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                self.forwarded += len(data)
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()

@@ -38,7 +38,6 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -113,48 +112,13 @@ replays_to(log, result)
 
 # bananagrams-connect through a network that fails mid-game: it comes back, with what it had,
 # and the game goes on to bananas.
-class Proxy(remote_host.Listener):
-    """Forwards connections to the host's port, and can cut every one of them at once."""
-
-    def __init__(self, upstream):
-        self.upstream, self.pairs, self.forwarded = upstream, [], 0
-        super().__init__()
-
-    def take(self, client):
-        upstream = socket.create_connection(("127.0.0.1", self.upstream))
-        self.pairs.append((client, upstream))
-        for a, b in ((client, upstream), (upstream, client)):
-            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
-
-    def pump(self, source, sink):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                self.forwarded += len(data)
-                sink.sendall(data)
-        except OSError:
-            pass
-
-    def cut(self):
-        for pair in self.pairs:
-            for s in pair:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                s.close()
-        self.pairs = []
-
-
 # Once a connection for one game, once a session (--games 0): the session comes back into the
 # same game (resumed), its bot not started again.
 for games in ("1", "0"):
     log = os.path.join(work, "reconnect-%s.jsonl" % games)
     game, port, seats = start_host("--log", log, "--json", "--quiet", "--remote-grace", "10",
                                    "remote:" + TOKEN, reference)
-    proxy = Proxy(port)
+    proxy = remote_host.Proxy(port)
     bot = subprocess.Popen([connect, "--games", games, "ws://127.0.0.1:%d%s" % (proxy.port,
                                                                                 seats[1]),
                             "--", reference],
