@@ -92,6 +92,11 @@ try:
           "the right token after ten wrong ones from one address: %d %s" % (status, headers))
     status, _ = upgrade("/person?session=1&name=pat&code=" + pat, source="127.0.0.2")
     check(status == 429, "a person's code from that address: %d" % status)
+    # The arena's lines are read by a thread of remote_host's: wait for it to catch up.
+    deadline = time.monotonic() + 10
+    while ("wrong tokens or codes from this address" not in "".join(served.said_lines)
+           and time.monotonic() < deadline):
+        time.sleep(0.05)
     check("wrong tokens or codes from this address" in "".join(served.said_lines),
           "the refusal is not in the arena's lines")
     # Another address is not held back: the token lets its bot in.

@@ -56,7 +56,7 @@ try:
           "a four-seat match: %s" % said())
     served.send_signal(signal.SIGTERM)
     check(served.wait(timeout=150) == 0, "the arena after SIGTERM")
-    time.sleep(0.2)
+    served.said_reader.join(10)
     check(re.search(r"match %d rated" % match, said()), "the match playing at SIGTERM not rated")
     check(not re.search(r"match %d begins" % (match + 1), said()),
           "a match begun after SIGTERM")
@@ -111,7 +111,7 @@ try:
     time.sleep(1)
     served.send_signal(signal.SIGTERM)
     check(served.wait(timeout=60) == 0, "the arena after SIGTERM")
-    time.sleep(0.2)
+    served.said_reader.join(10)
     check(re.search(r"match \d+ void: the arena stopped: its game 3 would not end within the "
                     r"stop's grace", said()),
           "the match playing at a short stop not voided before its third game: %s" % said())

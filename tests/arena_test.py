@@ -380,7 +380,7 @@ wait_until(lambda: all(played(b) > before[b] for b in before), 180,
            lambda: "the remote bots to play again: %s" % served.said())
 served.process.send_signal(15)
 served.process.wait(timeout=60)
-time.sleep(0.2)
+served.process.said_reader.join(10)
 check(served.process.returncode == 0 and "closed (SIGTERM)" in served.said(),
       "SIGTERM: %s" % served.said())
 # The connected bots were told the arena restarts (1012): their bananagrams-connect keeps trying

@@ -38,14 +38,16 @@ def check(condition, what, name="remote"):
 def arena_port(arena):
     """The port `arena serve` (a process with its stderr piped) says it listens on; None if it
     ends without saying. Every line it said meanwhile is in `arena.said_lines` (kept on, as it
-    says more, by a thread)."""
+    says more, by the thread `arena.said_reader`, which ends at the process's end: join it before
+    reading what an ended arena said)."""
     arena.said_lines = []
     for line in iter(arena.stderr.readline, ""):
         arena.said_lines.append(line)
         found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
         if found:
-            threading.Thread(target=lambda: arena.said_lines.extend(arena.stderr),
-                             daemon=True).start()
+            arena.said_reader = threading.Thread(
+                target=lambda: arena.said_lines.extend(arena.stderr), daemon=True)
+            arena.said_reader.start()
             return int(found.group(1))
     return None
 
