@@ -40,6 +40,9 @@ class MatchPlay {
         std::vector<Entrant> entrants;
         GameSetup base;    // the rules' clocks, the word list; the seed and players are the match's
         std::string logs;  // the folder of its games' logs ("": none)
+        // How long the arena's loop has stalled since it started (LoopLag::stalled_ns), read
+        // as each game begins and ends; none: not measured.
+        std::function<std::uint64_t()> loop_stalled_ns = {};
     };
     // Called once from the loop when the match is over (every game played, or not).
     MatchPlay(uv_loop_t* loop, const Venue& venue, const SeatSource& seats, Plan plan,
@@ -67,6 +70,8 @@ class MatchPlay {
     // Whether it ended because a game's log could not be opened or written (a full disk).
     bool logs_failed() const { return logs_failed_; }
     const std::vector<StoredGame>& games() const { return games_; }
+    // How long the arena's loop stalled in each game of games(), in ms (none: not measured).
+    const std::vector<std::uint64_t>& stalled_ms() const { return stalled_ms_; }
     // Each entrant's place in each game (0: out of it).
     std::vector<std::vector<int>> places() const;
     // Each entrant out of some game, and its out code there (the first), or none.
@@ -92,10 +97,12 @@ class MatchPlay {
     std::unique_ptr<Table> table_;
     std::unique_ptr<GameFiles> files_;
     std::vector<StoredGame> games_;
+    std::vector<std::uint64_t> stalled_ms_;
     Timer next_;
     int rotation_ = 0;
-    std::uint64_t deadline_ms_ = 0;    // the arena's stop's (0: none)
-    std::uint64_t game_began_ms_ = 0;  // the loop's clock as the game under way began
+    std::uint64_t deadline_ms_ = 0;          // the arena's stop's (0: none)
+    std::uint64_t game_began_ms_ = 0;        // the loop's clock as the game under way began
+    std::uint64_t stalled_at_began_ns_ = 0;  // the loop's stalls as it began
     std::uint64_t longest_game_ms_ = 0;
     bool over_ = false;
     std::string why_;

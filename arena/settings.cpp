@@ -1,5 +1,7 @@
 #include "arena/settings.hpp"
 
+#include <algorithm>
+
 #include "cli/options.hpp"
 #include "core/text.hpp"
 
@@ -85,6 +87,7 @@ Settings read_settings(const po::variables_map& vm) {
     s.check_move_ms = options::milliseconds(vm, "check-move-timeout", false);
     s.core.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
+    s.core.loop_stall_bar_ms = std::max<std::uint64_t>(s.game.ready_timeout_ms / 10, 1);
     SandboxConfig sandbox;
     const bool sandboxed = options::read_sandbox(vm, sandbox);
     s.shares = options::read_shares(vm, sandbox);

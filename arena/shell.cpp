@@ -165,6 +165,8 @@ void ArenaShell::perform(const Effect& effect) {
 
 void ArenaShell::play(const effect::Play& play) {
     MatchPlay::Plan plan{play.match, seeds_.at(play.match), {}, settings_.game, settings_.logs};
+    if (LoopLag* lag = lag_.get())
+        plan.loop_stalled_ns = [lag] { return lag->stalled_ns(); };
     seeds_.erase(play.match);
     const auto context = std::make_shared<const MatchContext>(match_context(play));
     for (const MatchSeat& seat : play.seats)
@@ -192,7 +194,7 @@ void ArenaShell::matches_over() {
             continue;
         const MatchPlay& match = *found->second;
         feed(input::Played{id, match.complete(), match.why(), match.logs_failed(), match.games(),
-                           now()});
+                           now(), match.stalled_ms()});
         release(id);  // where the core did not (a match it does not know)
     }
     std::erase_if(leaving_, [](const auto& match) { return match->finished(); });

@@ -5,6 +5,7 @@
 // chosen opponent; the stop and its grace; statuses published as they change. And the
 // simulation the property tests drive (tests/support/arena_sim.hpp) shown to catch cores that
 // break a rule.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
@@ -397,6 +398,40 @@ TEST_CASE(
     const Effects played =
         arena.core.take(arena::input::Played{5, true, "", false, {busy, game(1, 1)}, now});
     CHECK(has<effect::RateMatch>(played));
+    arena.core.take(arena::input::Written{5, "then"});
+}
+
+TEST_CASE(
+    "arena core: a bot not ready in a game in which the arena's loop stalled past its bar is no "
+    "one's fault; below the bar, its own",
+    "[arena][core]") {
+    Small arena;
+    const std::uint64_t bar = arena.core.settings().loop_stall_bar_ms;
+    std::uint64_t now = 30'000;
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", now});
+    arena.begin(1, now += 1000);
+    // The remote bot (entrant 0) not ready in the second game, while the loop stalled: void.
+    const Effects stalled = arena.core.take(arena::input::Played{
+        1, true, "", false, {game(0, 0), game(1, 0, OutCode::not_ready)}, now, {0, bar}});
+    const auto voided = all_of<effect::VoidMatch>(stalled);
+    REQUIRE(voided.size() == 1);
+    CHECK(voided[0].why == fmt::format("the machine was too slow: the arena's loop stalled for "
+                                       "{:.1f} s in game 2, in which R was not ready, which no "
+                                       "bot is rated for",
+                                       static_cast<double>(bar) / 1000.0));
+    CHECK(!has<effect::Pause>(arena.core.take(arena::input::Written{1, "then"})));
+    // The same with the stall in the other game, or below the bar: the bot's own fault, rated.
+    for (const std::vector<std::uint64_t>& stalls :
+         {std::vector<std::uint64_t>{bar, 0}, std::vector<std::uint64_t>{0, bar - 1}}) {
+        arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", now});
+        const int m = stalls[0] ? 2 : 3;
+        arena.begin(m, now += 1000);
+        const Effects played = arena.core.take(arena::input::Played{
+            m, true, "", false, {game(0, 0), game(1, 0, OutCode::not_ready)}, now, stalls});
+        CHECK(has<effect::RateMatch>(played));
+        CHECK(!has<effect::VoidMatch>(played));
+        arena.core.take(arena::input::Written{m, "then"});
+    }
 }
 
 TEST_CASE("arena core: a bot that asks for a house bot spars with it, unrated and no one's fault",

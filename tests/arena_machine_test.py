@@ -10,6 +10,9 @@ was not ready in a contended race (its players waited for a CPU past the host's 
 nothing: it is voided, saying so, and counts towards no one's pause. Afterwards no bot is
 paused, matches were voided for the machine, the slow house bot was rated in none, no rated
 match has a player out before it was ready in a contended game, and `arena rerate` agrees.
+
+Then the arena's own loop stalls (the arena stopped for 2 s, as a machine that stops it would)
+in a game in which a player was not ready: that match is void, the loop's stall said.
 """
 import json
 import os
@@ -77,6 +80,30 @@ try:
     rerated = subprocess.run([arena, "rerate", "--db", db, "--json"], capture_output=True,
                              text=True, timeout=60)
     check(rerated.returncode == 0 and json.loads(rerated.stdout)["agree"], rerated.stdout)
+
+    # ---- the arena's own loop stalled (SIGSTOP, as a machine that stops it would) in a game
+    # in which a player was not ready: the machine's fault too ----
+    run("bot", "disable", "B")
+    served = t.serve("--max-wait", "1", "--ready-timeout", "3", "--game-timeout", "20")
+    # The remote bot gets ready after 5 s, past the ready timeout; only the stall tells its
+    # match from one it lost for its own fault.
+    t.start([os.path.join(build, "connect"), "--token-file", token_file, "--words", "from-seat",
+             "ws://127.0.0.1:%d/bot" % served.port, "--", "sleep 5; exec " + reference],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t.wait_until(lambda: re.search(r"match (\d+) begins: .*remote", said()), 60,
+                 "a match of the remote bot")
+    match = int(re.search(r"match (\d+) begins: .*remote", said()).group(1))
+    time.sleep(0.3)
+    served.send_signal(signal.SIGSTOP)
+    time.sleep(2)
+    served.send_signal(signal.SIGCONT)
+    t.wait_until(lambda: re.search(r"match %d (rated|void)" % match, said()), 60,
+                 "the stalled match's end")
+    check(re.search(r"match %d void: the machine was too slow: the arena's loop stalled for "
+                    r"\d+\.\d s in game 1, in which \S+ was not ready" % match, said()),
+          "the stalled match not voided for the loop: %s" % said())
+    served.send_signal(signal.SIGTERM)
+    served.wait(timeout=150)
 finally:
     t.end()
 print("arena_machine_test: all passed")

@@ -42,6 +42,20 @@ TEST_CASE("loop lag: the last minute's lags and busiest turn, older ones forgott
     CHECK((f.samples == 0 && f.max_ms == 0 && f.longest.empty()));
 }
 
+TEST_CASE("loop lag: its stalls are summed for good, and the timer's jitter is not a stall",
+          "[lag]") {
+    LagWindow window;
+    for (std::uint64_t i = 1; i <= 1000; ++i)
+        window.lag(i * ms, LagWindow::stall_ns - 1);  // jitter: a thousand firings, none a stall
+    CHECK(window.stalled_ns() == 0);
+    window.lag(1001 * ms, 400 * ms);
+    window.lag(1002 * ms, LagWindow::stall_ns);
+    CHECK(window.stalled_ns() == 400 * ms + LagWindow::stall_ns);
+    // A minute's figures forget; the sum does not.
+    CHECK(window.figures(LagWindow::window_ns + 2000 * ms).samples == 0);
+    CHECK(window.stalled_ns() == 400 * ms + LagWindow::stall_ns);
+}
+
 TEST_CASE("loop lag: a named handler that holds the loop is named, and the lag said once",
           "[lag]") {
     EventLoop loop;
@@ -73,4 +87,6 @@ TEST_CASE("loop lag: a named handler that holds the loop is named, and the lag s
     CHECK(f.busiest_ms >= 60);
     CHECK(f.longest == "holding");
     CHECK(f.longest_ms >= 60);
+    // Each hold made a firing of the 5 ms timer at least 55 ms late: three stalls.
+    CHECK(lag.stalled_ns() >= 3 * 55 * ms);
 }

@@ -26,6 +26,8 @@ void LagWindow::forget_older(std::uint64_t now_ns) {
 void LagWindow::lag(std::uint64_t now_ns, std::uint64_t lag_ns) {
     forget_older(now_ns);
     samples_.push_back({now_ns, lag_ns});
+    if (lag_ns >= stall_ns)
+        stalled_ns_ += lag_ns;
 }
 
 void LagWindow::turn(std::uint64_t now_ns, std::uint64_t busy_ns, std::string_view most,

@@ -38,6 +38,12 @@ class LagWindow {
     };
     // A lag of `lag_ns` measured at `now_ns`.
     void lag(std::uint64_t now_ns, std::uint64_t lag_ns);
+    // A lag this long or longer is a stall: the loop served nothing for a timer's period or
+    // more (a shorter one is the timer's own jitter, which a stall's sum would gather).
+    static constexpr std::uint64_t stall_ns = 10'000'000;
+    // The stalls' lags summed since the start, never forgotten: how long the loop served no
+    // one between two readings (their difference).
+    std::uint64_t stalled_ns() const { return stalled_ns_; }
     // A turn of the loop busy for `busy_ns`, ending at `now_ns`, what took most of it, how long.
     void turn(std::uint64_t now_ns, std::uint64_t busy_ns, std::string_view most,
               std::uint64_t most_ns);
@@ -57,6 +63,7 @@ class LagWindow {
     };
     std::deque<Sample> samples_;
     std::deque<Turn> turns_;  // the busiest only: each busier than every later one
+    std::uint64_t stalled_ns_ = 0;
 };
 
 class LoopLag {
@@ -69,6 +76,8 @@ class LoopLag {
     LoopLag(const LoopLag&) = delete;
     LoopLag& operator=(const LoopLag&) = delete;
     LagWindow::Figures figures();
+    // The loop's stalls summed since it started (LagWindow::stalled_ns).
+    std::uint64_t stalled_ns() const { return window_.stalled_ns(); }
 
     // A handler of the program's, named (the name outlives the scope), timed from here to its
     // end; none where `lag` is none.

@@ -32,6 +32,10 @@ struct CoreSettings {
     // at once (an arena starting with its tables empty) would hold the loop for as many writes;
     // the next turn comes at once, after the loop has served what waits.
     int begins_a_turn = 32;
+    // The arena's loop stalled this long in a game (all its stalls summed: LagWindow) is the
+    // machine's fault for a player not ready in it: a tenth of the ready timeout, as a contended
+    // race's bar is a tenth of the race (record/result.hpp).
+    std::uint64_t loop_stall_bar_ms = 1'000;
 };
 
 // What each account is doing: playing over checking over queued (one account may be all three

@@ -68,6 +68,8 @@ struct Played {
     bool logs_failed = false;
     std::vector<StoredGame> games;
     std::uint64_t now_ms = 0;
+    // How long the arena's loop stalled in each game of `games` (none: not measured), in ms.
+    std::vector<std::uint64_t> stalled_ms = {};
 };
 // The accounts read again (SIGHUP): every account, and the house bots started since.
 struct Reread {

@@ -112,16 +112,23 @@ MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<Sto
     return result;
 }
 
-std::string machine_fault(const std::vector<MatchSeat>& seats,
-                          const std::vector<StoredGame>& games) {
+std::string machine_fault(const std::vector<MatchSeat>& seats, const std::vector<StoredGame>& games,
+                          const std::vector<std::uint64_t>& stalled_ms,
+                          std::uint64_t stall_bar_ms) {
     const std::size_t k = seats.size();
-    for (const StoredGame& game : games) {
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        const StoredGame& game = games[g];
         const auto& players = game.result.players;
         for (std::size_t s = 0; s < players.size() && s < k; ++s) {
             const MatchSeat& seat = seats[(s + static_cast<std::size_t>(game.rotation)) % k];
             const auto out = players[s].out_code;
             if (out != OutCode::not_ready && out != OutCode::could_not_start)
                 continue;
+            if (g < stalled_ms.size() && stall_bar_ms > 0 && stalled_ms[g] >= stall_bar_ms)
+                return fmt::format(
+                    "the machine was too slow: the arena's loop stalled for {:.1f} s in game {}, "
+                    "in which {} was not ready, which no bot is rated for",
+                    static_cast<double>(stalled_ms[g]) / 1000.0, game.rotation + 1, seat.bot.name);
             if (seat.command)
                 return fmt::format(
                     "the machine was too slow: house bot {} was not ready in its game {}, which "
@@ -137,11 +144,14 @@ std::string machine_fault(const std::vector<MatchSeat>& seats,
     return "";
 }
 
-std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played) {
+std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played,
+                        const CoreSettings& settings) {
     if (!played.complete)
         return played.why.empty() ? "incomplete" : played.why;
     const std::string spar = sparring(seats);
-    return spar.empty() ? machine_fault(seats, played.games) : spar;
+    return spar.empty()
+               ? machine_fault(seats, played.games, played.stalled_ms, settings.loop_stall_bar_ms)
+               : spar;
 }
 
 std::string sparring(const std::vector<MatchSeat>& seats) {

@@ -48,17 +48,21 @@ MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<Sto
 // its own fault (a fault that is not `other`), started again by a match without one; a person is
 // never counted. The bots whose count reaches `after` now, each with why it is paused (and its
 // count started again): not matched again until the organiser enables it.
-// Why the arena's machine, not the bots, decided the match, or "": a house bot, which the arena
-// starts on its own machine and which its organiser vouches for, out of a game before it was
-// ready or could start; or any player out so in a game whose race was contended (its players
-// waited for a CPU past the host's bar, record/result.hpp). Such a match is void: rated for no
-// one, and no one's fault. (A contended race whose players were all ready is rated, and its
-// result says it was contended, as a tournament's is.)
-std::string machine_fault(const std::vector<MatchSeat>& seats,
-                          const std::vector<StoredGame>& games);
+// Why the arena's machine, not the bots, decided the match, or "": any player out of a game
+// before it was ready or could start, in a game in which the arena's own loop stalled
+// `stall_bar_ms` or more (`stalled_ms`, a game's each: its messages waited as long, the ready
+// timeout's timer not); a house bot, which the arena starts on its own machine and which its
+// organiser vouches for, out so; or any player out so in a game whose race was contended (its
+// players waited for a CPU past the host's bar, record/result.hpp). Such a match is void: rated
+// for no one, and no one's fault. (A contended race whose players were all ready is rated, and
+// its result says it was contended, as a tournament's is.)
+std::string machine_fault(const std::vector<MatchSeat>& seats, const std::vector<StoredGame>& games,
+                          const std::vector<std::uint64_t>& stalled_ms = {},
+                          std::uint64_t stall_bar_ms = 0);
 // Why a match played is void, not rated, or "": incomplete, a sparring match, or decided by the
 // machine rather than the bots (no one's fault, each).
-std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played);
+std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played& played,
+                        const CoreSettings& settings);
 // Why the match is not rated for being a sparring one (a remote bot asked for its opponent, a
 // house bot, to try itself against: never rated, no one's fault), or "".
 std::string sparring(const std::vector<MatchSeat>& seats);

@@ -115,7 +115,7 @@ void Tables::played(const input::Played& in) {
     const auto found = playing_.find(in.match);
     if (found == playing_.end())
         return;
-    if (const std::string why = void_reason(found->second.seats, in); !why.empty()) {
+    if (const std::string why = void_reason(found->second.seats, in, d_.settings); !why.empty()) {
         d_.write(effect::VoidMatch{in.match, why},
                  [this, in, why, match = running(in.match)](const input::Written* written,
                                                             const std::string& failure) {

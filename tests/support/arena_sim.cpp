@@ -163,9 +163,12 @@ void ArenaSim::end_match(const SimCommand& command) {
     arena::input::Played played{id, command.b != 0, command.b ? "" : "cut short", false,
                                 {}, now_ms_};
     played.logs_failed = !played.complete && command.c % 5 == 0;
-    games_for(id, command.c, played.games, faults_of_[id]);
-    if (!played.complete && !played.games.empty())
+    games_for(id, command.c, played.games, played.stalled_ms, faults_of_[id]);
+    if (!played.complete && !played.games.empty()) {
         played.games.pop_back();
+        played.stalled_ms.pop_back();
+    }
+    matches_[id].stalled_ms = played.stalled_ms;
     matches_[id].playing = false;  // over: its seats are the core's to let go
     feed(std::move(played));
 }
@@ -208,7 +211,9 @@ void ArenaSim::arrive(Connection c) {
 }
 
 void ArenaSim::games_for(int match, std::uint64_t seed, std::vector<StoredGame>& games,
+                         std::vector<std::uint64_t>& stalled_ms,
                          std::vector<std::optional<OutCode>>& faults) const {
+    const std::uint64_t bar = core_->settings().loop_stall_bar_ms;
     const std::size_t k = matches_.at(match).seats.size();
     SplitMix64 rng(seed);
     faults.assign(k, std::nullopt);
@@ -218,6 +223,9 @@ void ArenaSim::games_for(int match, std::uint64_t seed, std::vector<StoredGame>&
         game.result.players.resize(k);
         // Now and then the machine was too busy for a fair race.
         game.result.contended = rng.next() % 16 == 0;
+        // And now and then the arena's own loop stalled, past its bar or just short of it.
+        const std::uint64_t stall = rng.next() % 8;
+        stalled_ms.push_back(stall == 0 ? bar : stall == 1 ? bar - 1 : stall * 10);
         for (std::size_t s = 0; s < k; ++s) {
             PlayerResult& p = game.result.players[s];
             if (rng.next() % 3 == 0) {
@@ -344,13 +352,17 @@ arena::Input ArenaSim::rate_written(const effect::RateMatch& rate, bool fails,
     // Its result, from its games: entrant e sat in seat (e - r) mod K of rotation r.
     const std::size_t k = m.seats.size();
     // The machine's fault is no one's: a house bot out before it was ready (the arena's own
-    // process on its own machine), or anyone so in a contended race, makes the match void.
-    for (const StoredGame& game : rate.games)
-        for (std::size_t s = 0; s < k && s < game.result.players.size(); ++s) {
+    // process on its own machine), or anyone so in a contended race or in a game in which the
+    // arena's loop stalled past its bar, makes the match void.
+    const std::uint64_t bar = core_->settings().loop_stall_bar_ms;
+    for (std::size_t g = 0; g < rate.games.size(); ++g)
+        for (std::size_t s = 0; s < k && s < rate.games[g].result.players.size(); ++s) {
+            const StoredGame& game = rate.games[g];
             const auto out = game.result.players[s].out_code;
             if ((out == OutCode::not_ready || out == OutCode::could_not_start) &&
                 (m.seats[(s + static_cast<std::size_t>(game.rotation)) % k].command ||
-                 game.result.contended.value_or(false)))
+                 game.result.contended.value_or(false) ||
+                 (g < m.stalled_ms.size() && m.stalled_ms[g] >= bar)))
                 fail(
                     fmt::format("match {} rated, though the machine kept a player from being "
                                 "ready in its game {}",

@@ -91,6 +91,7 @@ class ArenaSim {
         std::vector<int> bots;  // by seat
         std::vector<arena::MatchSeat> seats;
         bool playing = false;
+        std::vector<std::uint64_t> stalled_ms;  // the arena's loop's stall in each game
     };
     void feed(arena::Input input);
     void perform(const arena::Effect& effect);
@@ -106,6 +107,7 @@ class ArenaSim {
     void fail(std::string why);
     arena::Entry& entry_of(int bot);
     void games_for(int match, std::uint64_t seed, std::vector<arena::StoredGame>& games,
+                   std::vector<std::uint64_t>& stalled_ms,
                    std::vector<std::optional<OutCode>>& faults) const;
 
     SimSetup setup_;
