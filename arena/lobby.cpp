@@ -33,6 +33,8 @@ std::variant<remote::RemoteSeat*, remote::Gate::Wait, remote::Gate::Refusal> Lob
         return restarting_refusal();
     if (auto refused = door_.admit(knock))
         return *refused;
+    if (auto nothing = seated_.nothing_held(knock))
+        return *nothing;
     // Its account's connection that dropped within a match: this one takes it up, back into the
     // game under way, or to wait for the match's next.
     if (remote::RemoteSeat* seat = seated_.seat_for(knock))

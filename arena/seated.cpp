@@ -69,8 +69,27 @@ bool Seated::hold(Open& open) {
     return true;
 }
 
+namespace {
+
+// The account's secret a knock offers: a person's code, a bot's token.
+std::string_view key_of(const remote::Gate::Knock& knock) {
+    return knock.path == person_path ? knock.code : knock.bearer;
+}
+
+}  // namespace
+
+std::optional<remote::Gate::Refusal> Seated::nothing_held(const remote::Gate::Knock& knock) const {
+    const std::string_view key = key_of(knock);
+    if (!knock.resume || (!key.empty() && opens_.held(token_hash(std::string(key)))))
+        return std::nullopt;
+    return remote::Gate::Refusal{410,
+                                 "nothing of yours is held to come back to: your match is over, "
+                                 "or you were away past its grace",
+                                 0, "nothing-held"};
+}
+
 remote::RemoteSeat* Seated::seat_for(const remote::Gate::Knock& knock) const {
-    const std::string_view key = knock.path == person_path ? knock.code : knock.bearer;
+    const std::string_view key = key_of(knock);
     const Open* held = key.empty() ? nullptr : opens_.held(token_hash(std::string(key)));
     if (!held)
         return nullptr;

@@ -61,6 +61,9 @@ class Seated {
     // The seat of the game under way that `knock` (its account's token or code) comes back to,
     // or none (it waits, or is a connection of its own).
     remote::RemoteSeat* seat_for(const remote::Gate::Knock& knock) const;
+    // Why `knock`, which asks only to come back into its match (resume=1), is refused: nothing
+    // of its account is held (410); none where it does not ask so, or something is.
+    std::optional<remote::Gate::Refusal> nothing_held(const remote::Gate::Knock& knock) const;
     // `sitter`, let in with `token` into `seat` at once, takes up its account's held connection.
     void joined(std::string_view token, Sitter& sitter, const remote::RemoteSeat& seat);
     // `sitter`, let in with `token` to wait, takes up its account's held connection: between two

@@ -43,6 +43,7 @@ class Gate {
         std::string_view code = {};
         std::string_view opponent = {};
         bool signup = false;
+        bool resume = false;  // only to come back into a match held for it (an arena's page)
     };
     // A session's answer when no seat of its token is open now but one will be: it waits.
     struct Wait {};

@@ -214,9 +214,11 @@ struct Asked {
           name(upgrade.arg("name")),
           code(upgrade.arg("code")),
           opponent(upgrade.arg("opponent")),
-          signup(upgrade.arg("signup") == "1") {}
+          signup(upgrade.arg("signup") == "1"),
+          resume(upgrade.arg("resume") == "1") {}
     Gate::Knock knock() const {
-        return {path, origin, host, session, bearer, version, peer, name, code, opponent, signup};
+        return {path, origin, host, session,  bearer, version,
+                peer, name,   code, opponent, signup, resume};
     }
     // The seat's token: the path's (/seat/TOKEN), or else the Authorization header's, or else
     // a page's code.
@@ -232,7 +234,7 @@ struct Asked {
     std::string path, origin, host;
     bool session;
     std::string bearer, version, peer, name, code, opponent;
-    bool signup;
+    bool signup, resume;
 };
 
 }  // namespace

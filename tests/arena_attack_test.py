@@ -4,6 +4,7 @@ wire against a real `arena serve`:
 
     arena_attack_test.py BUILD_DIR
 
+- A page coming back into a match (`resume=1`) when nothing of its account is held: 410.
 - A token guessed by brute force: past --failures-a-minute wrong tokens or codes from one
   address, every connection from there is refused with 429 and the seconds to wait, the right
   token too, before anything is looked up; another address is not, and neither is a token that
@@ -116,6 +117,10 @@ try:
           % status)
     status, _ = upgrade("/person?session=1&name=pat&code=" + pat, source="127.0.0.3")
     check(status == 429, "a code never let in from the guesser's address: %d" % status)
+    # Coming back (a page's resume=1) where nothing of the account is held: refused, never
+    # queued for a match the person did not ask for.
+    status, _ = upgrade("/person?session=1&resume=1&name=pat&code=" + pat)
+    check(status == 410, "a person's resume with nothing held: %d" % status)
 
     # ---- a flood of handshakes held open ----
     before = descriptors()

@@ -12,11 +12,18 @@ driven as a person drives it (tests/browser.py: clicks and keys), never the prot
   people's board, not the bots'.
 - Signing up (--people open): a new name and Sign up: the page draws the code, says it once, and
   the new account plays its match too.
+- Nothing lost for a reload or a dropped connection: a person (through a TCP proxy, as over a
+  network) playing a match against a slower house bot reloads the page mid-game and is back in
+  the same game, the hand as it was; then the proxy cuts every connection, and the page comes
+  back by itself. The arena says both times that it held the seat and that the person came
+  back; the match is rated, and the person is out of none of its games.
 """
+import collections
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +31,7 @@ import time
 import urllib.request
 
 from browser import Browser
-from remote_host import arena_port
+from remote_host import Proxy, arena_port
 
 build = sys.argv[1]
 arena = os.path.join(build, "arena")
@@ -66,6 +73,26 @@ def api(path):
 
 NOT_YET = {"error": None, "phase": None, "hand": "", "outcome": None, "sign_in": False,
            "sign_in_said": "", "said": "", "opponents": [], "code": ""}
+
+
+TILE_AT = '#board .square[data-x="%d"][data-y="%d"]'
+
+
+def laid(x=0, y=0):
+    """The letter of the tile laid at (x, y) on the board, or ""."""
+    return browser.evaluate("(document.querySelector('%s.tile') || {}).textContent || ''"
+                            % (TILE_AT % (x, y)))
+
+
+def said_by_arena():
+    return "".join(served.said_lines)
+
+
+def arena_says(text, seconds, count=1):
+    deadline = time.monotonic() + seconds
+    while said_by_arena().count(text) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    check(said_by_arena().count(text) >= count, "the arena did not say %r %d times" % (text, count))
 
 
 def look():
@@ -144,6 +171,50 @@ try:
     wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 90,
              "the new account's match")
     check(re.search(r"^newbie ", run("person", "list").stdout, re.M), "newbie's account")
+
+    # ---- a reload and a dropped connection mid-match: back into the game each time ----
+    check(run("bot", "add", "L3", "--command", reference + " --level 3").returncode == 0, "L3")
+    served.send_signal(signal.SIGHUP)  # the arena reads its house bots again
+    arena_says("house bot L3 added", 10)
+    kim = run("person", "add", "kim").stdout.strip()
+    proxy = Proxy(port)  # the page's every connection goes through it, as through a network
+    browser.open("http://127.0.0.1:%d/play" % proxy.port)
+    wait_for(lambda s: s["sign_in"], 20, "no sign-in form through the proxy")
+    type_into("#person-name", "kim")
+    type_into("#person-code", kim)
+    browser.evaluate('document.getElementById("opponent").focus()')  # the list read again
+    wait_for(lambda s: "L3" in s["opponents"], 20, "L3 not offered")
+    # Chosen by its value (the keys choosing an opponent are tried above).
+    browser.evaluate('document.getElementById("opponent").value = "L3"')
+    browser.click("#sign-in-play")
+    seen = wait_for(lambda s: s["phase"] == "playing" and s["hand"], 90, "kim's game")
+    # A tile laid (a click on a square, its letter typed), then the page reloaded.
+    letter = seen["hand"][0]
+    browser.click(TILE_AT % (0, 0))
+    browser.press(letter.lower())
+    check(laid() == letter, "the tile %s not laid: %r" % (letter, laid()))
+    before = look()["hand"]
+    browser.reload()
+    seen = wait_for(lambda s: "back in your seat" in s["said"] and s["phase"] in ("playing", "over"),
+                    30, "no return to the game after the reload")
+    check(not collections.Counter(before) - collections.Counter(seen["hand"]),
+          "the hand after the reload: %s, before: %s" % (seen["hand"], before))
+    check(laid() == letter, "the laid tile after the reload: %r, not %s" % (laid(), letter))
+    arena_says("person kim's connection dropped within its match: held", 10)
+    arena_says("person kim came back into its match", 10)
+    proxy.cut()
+    arena_says("person kim's connection dropped within its match: held", 20, 2)
+    arena_says("person kim came back into its match", 30, 2)
+    seen = wait_for(lambda s: "connected again: back in your match" in s["said"], 10,
+                    "the page's word of its return")
+    seen = wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 180,
+                    "no rating at the end of kim's match")
+    match = api("/api/people/kim")["versions"][0]["matches"][0]["match"]
+    games = api("/api/matches/%d" % match)["games"]
+    check(len(games) == 2 and all(seat["out_code"] is None for game in games
+                                  for seat in game["seats"] if seat["bot"] == "kim"),
+          "kim out of a game of its match: %s" % games)
+    check("did not come back" not in said_by_arena(), "a seat let go: %s" % said_by_arena())
 finally:
     browser.close()
     served.terminate()

@@ -17,8 +17,11 @@
 // the name and code of an account, chooses an opponent (a house bot, or whoever is waiting) and
 // waits in the queue over one connection (/person, a session: docs/remote.md), which then
 // carries each game of the match (a binary "start" begins a game afresh, "end" lets it go)
-// until the arena closes it at the match's end. Nothing is kept for a reload there: a
-// connection that drops leaves its game.
+// until the arena closes it at the match's end. The game under way is kept there too (by the
+// person's name, with its match and rotation): a connection that drops is taken again at once
+// (/person?resume=1&received=N), and a reload or a tab opened again comes back into the match
+// while the arena holds it (--remote-grace), sent the game's bytes again, the tiles where they
+// were; a match over is not come back to (the arena answers that nothing is held).
 //
 // Mouse or finger: tap a tile (in the hand or on the board) to take it, then a square to lay it
 // there, or the hand to take it back. Keys: click a square to put the cursor there (again to turn
@@ -40,9 +43,9 @@
   };
   const arena = JSON.parse($("seat").textContent);  // null: a host's or a tournament's seat
   const token = arena ? "" : decodeURIComponent(location.hash.slice(1));
-  const storeKey = "bananagrams-seat:" + token;
+  let storeKey = token ? "bananagrams-seat:" + token : "";  // an arena's: by name, once known
   const body = document.body;
-  const kept = token ? restore() : null;  // the page's moves and layout before a reload
+  let kept = token ? restore() : null;  // the page's moves and layout before a reload
 
   const state = {
     version: null, seat: null, players: null,
@@ -51,6 +54,7 @@
     cursor: { x: 0, y: 0 }, across: true, cursorChosen: false,
     phase: "connecting", over: false, outcome: null,
     received: 0, inbox: "", socket: null, retryUntil: 0, everConnected: false,
+    match: null,   // an arena's game: {id, rotation, rotations} of its start's "match"
     sent: [],      // the page's messages, in order: {m} ({m, id} for a dump)
     pending: [],   // dumps not yet answered: {letter, id}
     lastGrid: null,  // the tiles of the last peel sent: [{id, letter, x, y}]
@@ -675,16 +679,17 @@
 
   // ---- kept in the browser, for a reload ----
   function save() {
-    if (state.replaying || !token) return;
+    if (state.replaying || !storeKey) return;
     try {
       localStorage.setItem(storeKey, JSON.stringify({
-        sent: state.sent,
+        match: state.match, sent: state.sent,
         laid: laid().map((t) => [t.id, t.pos.x, t.pos.y]),
         cursor: state.cursor, across: state.across, lastGrid: state.lastGrid,
       }));
     } catch (e) { /* full or forbidden: a reload then starts the page afresh */ }
   }
   function restore() {
+    if (!storeKey) return null;
     try {
       const kept = JSON.parse(localStorage.getItem(storeKey) || "null");
       if (kept && Array.isArray(kept.sent) && kept.sent.length) return kept;
@@ -692,6 +697,10 @@
     return null;
   }
   // After every byte the seat was sent has been read again: the tiles where they were.
+  function forgetKept() {
+    kept = null;
+    try { if (storeKey) localStorage.removeItem(storeKey); } catch (e) { /* gone with the page */ }
+  }
   function placeKept(kept) {
     for (const [id, x, y] of kept.laid || []) {
       const t = state.tiles.find((tile) => tile.id === id);
@@ -773,9 +782,13 @@
     state.replaying = false;
     clearTimeout(state.replayDone);
     if (state.received === 0) {
-      state.sent = [];
-      state.pending = [];
-      send("v003R");
+      // A seat taken afresh says its handshake now (an arena's game came back to before its
+      // answer has its handshake sent already).
+      if (!arena || !state.sent.length) {
+        state.sent = [];
+        state.pending = [];
+        send("v003R");
+      }
       return draw();
     }
     if (kept) {
@@ -791,7 +804,11 @@
   }
 
   // ---- in an arena: signed in, in the queue, a match's games over one connection ----
-  const person = { name: "", code: "", opponent: "", games: 0, signup: false };
+  const person = {
+    name: "", code: "", opponent: "", games: 0, signup: false,
+    retryUntil: 0,     // a connection within a match is tried again until then
+    matchOver: false,  // told how the match went: nothing to come back to
+  };
   function showSignIn(text, kind) {
     loadOpponents();
     $("end").hidden = true;  // the same place: the last game's end is in what happened
@@ -830,6 +847,12 @@
     person.signup = true;
     $("sign-in-form").requestSubmit();
   }
+  function keptPerson() {
+    try {
+      const kept = JSON.parse(localStorage.getItem("bananagrams-arena-person") || "null");
+      return kept && kept.name && kept.code ? kept : null;
+    } catch (e) { return null; }
+  }
   function signIn(e) {
     e.preventDefault();
     person.name = $("person-name").value.trim();
@@ -838,27 +861,55 @@
     try {
       localStorage.setItem("bananagrams-arena-person", JSON.stringify({ name: person.name, code: person.code }));
     } catch (err) { /* not kept */ }
+    storeKey = "bananagrams-arena-game:" + person.name;
+    forgetKept();  // a new match: nothing before it is come back to
     $("sign-in").hidden = true;
     $("end").hidden = true;
     $("you").textContent = person.name;
-    connectPerson();
+    Object.assign(person, { games: 0, retryUntil: 0, matchOver: false });
+    connectPerson(null);
   }
-  function connectPerson() {
+  // The page opened again (a reload, a tab opened again) with a game of a match kept: back into
+  // it where the arena still plays that match; else signed in afresh.
+  function comeBackOnOpen(me) {
+    fetch("/api/live", { cache: "no-store" }).then((r) => r.json()).then((live) => {
+      if (!live.playing.some((m) => m.match === kept.match.id)) throw new Error("over");
+      person.name = me.name;
+      person.code = me.code;
+      $("sign-in").hidden = true;
+      $("you").textContent = person.name;
+      say("coming back into your match " + kept.match.id);
+      person.retryUntil = Date.now() + comeBackMs();
+      connectPerson({ received: 0 });
+    }).catch(() => {
+      forgetKept();
+      showSignIn("Your last match is over: its result is on your page.");
+    });
+  }
+  // How long a dropped connection is tried again: the arena's grace, and as long again for a
+  // connection the arena has not yet seen go (it holds the seat from then).
+  function comeBackMs() {
+    return 2 * (state.rules ? state.rules.remote_grace_ms : GRACE_MS) + 5000;
+  }
+  // `resume`: none, to queue for a match; or {received}, to come back into the match held.
+  function connectPerson(resume) {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
       "/person?session=1&name=" + encodeURIComponent(person.name) + "&code=" +
-      encodeURIComponent(person.code) + "&opponent=" + encodeURIComponent(person.opponent) +
-      (person.signup ? "&signup=1" : "");
+      encodeURIComponent(person.code) + (resume ? "&resume=1&received=" + resume.received :
+        "&opponent=" + encodeURIComponent(person.opponent) + (person.signup ? "&signup=1" : ""));
     const socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     state.socket = socket;
-    person.games = 0;
-    setPhase("connecting");
+    let opened = false;
+    if (!resume) setPhase("connecting");
     socket.onopen = () => {
+      opened = true;
+      $("connection").textContent = "connected";
+      $("connection").className = "live";
+      if (resume) return say("connected again: back in your match");
       if (person.signup) say("your account is made; your code is " + person.code +
                              ": keep it, for it is shown nowhere else", "good");
       person.signup = false;
-      $("connection").textContent = "connected";
-      $("connection").className = "live";
       body.dataset.phase = "queued";
       $("phase").textContent = "waiting in the queue";
       say("signed in as " + person.name + ": waiting to be matched against " +
@@ -866,19 +917,37 @@
       watchQueue();
     };
     socket.onmessage = (e) => {
-      if (typeof e.data === "string") return receive(e.data);
+      if (typeof e.data === "string") {
+        receive(e.data);
+        if (state.replaying) {
+          clearTimeout(state.replayDone);
+          state.replayDone = setTimeout(finishReplay, 300);
+        }
+        return;
+      }
       const message = JSON.parse(new TextDecoder().decode(e.data));
-      if (message.type === "start") { stopWatchingQueue(); newGame(message.games_after); }
-      else if (message.type === "end")
+      if (message.type === "start" && message.bot === "resumed") resumed(message);
+      else if (message.type === "start") { stopWatchingQueue(); newGame(message); }
+      else if (message.type === "end") {
         say(message.games_after > 0 ? "the match's next game comes in a moment (the same deal, another seat)" :
           "that was the match's last game");
+      } else if (message.type === "match_over") {
+        person.matchOver = true;
+        forgetKept();
+      }
     };
     socket.onclose = (e) => {
       stopWatchingQueue();
       $("connection").textContent = "closed";
       $("connection").className = "";
+      finishReplay();
+      // Within a match and not let go (no close of the arena's): taken again.
+      const dropped = e.code !== 1000 && e.code !== 1008 && e.code !== 1012 && !person.matchOver;
+      if (dropped && (resume || person.games)) return comeBackAfterDrop(opened);
       if (!person.games && e.code !== 1000) {
         setPhase("lost");
+        if (opened && e.code !== 1008)
+          return showSignIn("The connection was lost while you waited to be matched.", "bad");
         const signedUp = person.signup;
         person.signup = false;
         return showSignIn(e.code === 1008 ? e.reason : signedUp ? "No account made: the name " +
@@ -886,24 +955,79 @@
           "Not let in: a wrong name or code, an opponent that does not play now, or you are " +
           "playing from another page already.", "bad");
       }
+      forgetKept();
       if (!state.over) setPhase("lost");
       say(person.games ? "the match is over" : "the arena closed the connection: " + (e.reason || ""),
           person.games ? "good" : "bad");
       showRating();
     };
   }
+  // A connection within a match dropped (`wasOpen`), or one coming back was not let in: tried
+  // again while the arena may hold the seat, and its match plays.
+  function comeBackAfterDrop(wasOpen) {
+    if (wasOpen || !person.retryUntil) person.retryUntil = Date.now() + comeBackMs();
+    if (Date.now() >= person.retryUntil) return lostMatch(false);
+    $("connection").textContent = "reconnecting...";
+    giveBackDumps();
+    draw();
+    const again = () => connectPerson({ received: state.received });
+    if (wasOpen) return setTimeout(again, 300);
+    // Not let in: the arena may not have seen the last connection go yet, or hold nothing now
+    // (the match over, which /api/live says).
+    const id = state.match ? state.match.id : kept && kept.match ? kept.match.id : null;
+    fetch("/api/live", { cache: "no-store" }).then((r) => r.json()).then((live) => {
+      if (id !== null && !live.playing.some((m) => m.match === id)) return lostMatch(true);
+      setTimeout(again, 2000);
+    }).catch(() => setTimeout(again, 2000));
+  }
+  function lostMatch(over) {
+    forgetKept();
+    person.retryUntil = 0;
+    setPhase("lost");
+    if (over) {
+      say("the match is over");
+      return showRating();
+    }
+    showSignIn("The connection was lost, and your match could not be come back to within its " +
+               "grace: it went on without you.", "bad");
+  }
+  // Back into the match: into the game this page still holds (a dropped connection, sent what
+  // it missed), or, the page opened again, into the game under way afresh, sent all of it again
+  // and its tiles put back where they were kept.
+  function resumed(message) {
+    const match = message.match || null;
+    person.retryUntil = 0;
+    const same = state.match && match && state.match.id === match.id &&
+      state.match.rotation === match.rotation && person.games;
+    if (same) return say("back in your match: the game goes on");
+    if (!(kept && kept.match && match && kept.match.id === match.id &&
+          kept.match.rotation === match.rotation)) kept = null;
+    startGame(match);
+    person.games = match ? match.rotation : 1;
+    if (kept) {
+      state.sent = kept.sent;
+      state.pending = kept.sent.filter((s) => s.m[0] === "D").map((s) => ({ letter: s.m[1], id: s.id }));
+    }
+    state.replaying = true;
+    state.replayDone = setTimeout(finishReplay, 600);
+  }
   // A game of the match begins: everything of the last one goes.
-  function newGame(after) {
-    person.games += 1;
+  function startGame(match) {
     Object.assign(state, {
       version: null, seat: null, players: null, peel: 0, peelsSeen: 0, myPeels: 0, myDumps: 0,
       bunch: null, tiles: [], taken: null, over: false, outcome: null, received: 0, inbox: "",
       sent: [], pending: [], lastGrid: null, marks: null, confirm: false, dealt: null,
       cursor: { x: 0, y: 0 }, cursorChosen: false,
+      match: match ? { id: match.id, rotation: match.rotation, rotations: match.rotations } : null,
     });
     delete body.dataset.outcome;
     $("end").hidden = true;
     setPhase("waiting");
+  }
+  function newGame(message) {
+    person.games = message.match ? message.match.rotation : person.games + 1;
+    startGame(message.match);
+    const after = message.games_after;
     say("game " + person.games + " of the match begins" + (after ? " (" + after + " more after it)" : ""));
     send("v003R");
     draw();
@@ -993,6 +1117,12 @@
     $("phase").textContent = "not signed in";
     $("connection").textContent = "";
     loadRules();
+    const me = keptPerson();
+    if (me) {
+      storeKey = "bananagrams-arena-game:" + me.name;
+      kept = restore();
+    }
+    if (kept && kept.match) return comeBackOnOpen(me);
     return showSignIn();
   }
   if (!token) {
