@@ -128,6 +128,7 @@ serve::ForPlayers rules_for_players(const Settings& settings, const Dictionary& 
                            word_list_name(settings.game.dictionary, dictionary.stats().fingerprint),
                            settings.lobby.grace_ms);
     for_players.rules.fewest_players = 2;
+    for_players.rules.people_game_timeout_ms = settings.people_game_timeout_ms;
     return for_players;
 }
 

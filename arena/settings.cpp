@@ -46,6 +46,9 @@ po::options_description serve_options() {
          "how long the conformance check waits for each of a remote bot's moves (its first "
          "message waits --ready-timeout): a bot at a person's pace passes (the reference bot's "
          "level 1 takes 90 s over its first grid)")
+        ("people-game-timeout", po::value<double>()->value_name("SEC")->default_value(1200),
+         "a game with a person at it ends after this long (--game-timeout ends one of bots "
+         "alone): a person at a person's pace needs 8 to 10 minutes")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
          "they are voided (a match's next game begins only where it would end within it)");
@@ -85,6 +88,7 @@ Settings read_settings(const po::variables_map& vm) {
     s.lobby.people_open = people == "open";
     s.lobby.grace_ms = options::read_remote_grace(vm);
     s.check_move_ms = options::milliseconds(vm, "check-move-timeout", false);
+    s.people_game_timeout_ms = options::milliseconds(vm, "people-game-timeout", false);
     s.core.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
     s.core.loop_stall_bar_ms = std::max<std::uint64_t>(s.game.ready_timeout_ms / 10, 1);
@@ -95,6 +99,13 @@ Settings read_settings(const po::variables_map& vm) {
     if (sandboxed)
         s.sandbox = sandbox;
     return s;
+}
+
+GameSetup game_of(const Settings& settings, const std::vector<MatchSeat>& seats) {
+    GameSetup game = settings.game;
+    game.game_timeout_ms =
+        game_clock(seats, settings.game.game_timeout_ms, settings.people_game_timeout_ms);
+    return game;
 }
 
 }  // namespace bg::arena

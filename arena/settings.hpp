@@ -27,6 +27,9 @@ struct Settings {
     // How long the conformance check waits for each of a bot's moves (its first message waits
     // the ready timeout): long enough for a bot at a person's pace.
     std::uint64_t check_move_ms = 120'000;
+    // A game with a person at it: its clock (--game-timeout's for a game of bots alone), long
+    // enough for a person's pace (5 to 15 s a peel: 8 to 10 minutes a game).
+    std::uint64_t people_game_timeout_ms = 1'200'000;
     std::optional<SandboxConfig> sandbox;
     cgroups::Shares shares;
     SandboxLimits limits;
@@ -35,5 +38,8 @@ struct Settings {
 boost::program_options::options_description serve_options();
 // Throws boost::program_options::error, with a sentence, for options that cannot be used.
 Settings read_settings(const boost::program_options::variables_map& vm);
+// The games' setup of a match of `seats`: a person at the table, the people's clock (where it is
+// the longer).
+GameSetup game_of(const Settings& settings, const std::vector<MatchSeat>& seats);
 
 }  // namespace bg::arena

@@ -164,10 +164,10 @@ void ArenaShell::perform(const Effect& effect) {
 // ---- matches ----
 
 void ArenaShell::play(const effect::Play& play) {
-    MatchPlay::Plan plan{play.match, seeds_.at(play.match), {}, settings_.game, settings_.logs};
-    if (LoopLag* lag = lag_.get())
-        plan.loop_stalled_ns = [lag] { return lag->stalled_ns(); };
-    seeds_.erase(play.match);
+    const auto stalled = [lag = lag_.get()] { return lag->stalled_ns(); };
+    const std::uint64_t seed = seeds_.extract(play.match).mapped();
+    MatchPlay::Plan plan{play.match,     seed,   {}, game_of(settings_, play.seats),
+                         settings_.logs, stalled};
     const auto context = std::make_shared<const MatchContext>(match_context(play));
     for (const MatchSeat& seat : play.seats)
         plan.entrants.push_back(seats_->entrant(seat, *lobby_, context));

@@ -151,6 +151,8 @@ nlohmann::json rules_json(const ForPlayers& served) {
                                    {"fingerprint", fmt::format("{:016x}", words.fingerprint)},
                                    {"words", words.words},
                                    {"url", word_list_path(words.fingerprint)}}}});
+    if (rules.people_game_timeout_ms > 0)
+        answer["people_game_timeout_ms"] = rules.people_game_timeout_ms;
     return answer;
 }
 

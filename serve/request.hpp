@@ -62,6 +62,8 @@ struct GameRules {
     // Where tables of several sizes are seated (an arena's, from 2 to `players`), the fewest
     // players at one; 0: every table has `players`.
     int fewest_players = 0;
+    // Where a game with a person at it has a longer clock (an arena's), that clock; 0: none.
+    std::uint64_t people_game_timeout_ms = 0;
 };
 
 // The word list the games are judged by, as remote players fetch it.

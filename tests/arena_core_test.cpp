@@ -401,6 +401,16 @@ TEST_CASE(
     arena.core.take(arena::input::Written{5, "then"});
 }
 
+TEST_CASE("arena core: a game with a person at it has the people's clock, where it is the longer",
+          "[arena][core]") {
+    arena::MatchSeat bot, person;
+    person.bot.person = true;
+    CHECK(arena::game_clock({bot, bot}, 600'000, 1'200'000) == 600'000);
+    CHECK(arena::game_clock({bot, person}, 600'000, 1'200'000) == 1'200'000);
+    CHECK(arena::game_clock({person, bot}, 3'600'000, 1'200'000) == 3'600'000);
+    CHECK(arena::game_clock({person, bot}, 0, 1'200'000) == 0);  // no clock stays none
+}
+
 TEST_CASE(
     "arena core: a bot not ready in a game in which the arena's loop stalled past its bar is no "
     "one's fault; below the bar, its own",

@@ -154,6 +154,7 @@ try:
                     "no rating at the match's end")
     check("after 1 match." in seen["sign_in_said"] and seen["outcome"],
           "the match's end: %s" % seen)
+    check(api("/rules").get("people_game_timeout_ms") == 1200000, "the people's clock in /rules")
     people = api("/api/people")["leaderboard"]
     check([row["name"] for row in people] == ["pat"] and people[0]["matches"] == 1,
           "/api/people: %s" % people)

@@ -609,7 +609,9 @@
     const rules = state.rules;
     const stalled = rules && rules.stall_timeout_ms && state.bunch !== null && state.bunch < 3 &&
       now - Math.max(state.lastPeelAt, state.dealtAt) >= rules.stall_timeout_ms - 1000;
-    const timedOut = rules && rules.game_timeout_ms && now - state.dealtAt >= rules.game_timeout_ms - 1000;
+    // An arena's game with a person at it has the people's clock.
+    const clock = rules && ((arena && rules.people_game_timeout_ms) || rules.game_timeout_ms);
+    const timedOut = clock && now - state.dealtAt >= clock - 1000;
     if (winner === null)
       return { text: timedOut ? "Time ran out with a tie for the fewest tiles: no winner." :
         stalled ? "The game stalled with a tie for the fewest tiles: no winner." :

@@ -1,5 +1,6 @@
 #include "arena/core/seating.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
@@ -152,6 +153,13 @@ std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played
     return spar.empty()
                ? machine_fault(seats, played.games, played.stalled_ms, settings.loop_stall_bar_ms)
                : spar;
+}
+
+std::uint64_t game_clock(const std::vector<MatchSeat>& seats, std::uint64_t bots_ms,
+                         std::uint64_t people_ms) {
+    const bool person =
+        std::any_of(seats.begin(), seats.end(), [](const MatchSeat& s) { return s.bot.person; });
+    return person && bots_ms > 0 ? std::max(bots_ms, people_ms) : bots_ms;
 }
 
 std::string sparring(const std::vector<MatchSeat>& seats) {

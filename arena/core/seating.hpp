@@ -66,6 +66,10 @@ std::string void_reason(const std::vector<MatchSeat>& seats, const input::Played
 // Why the match is not rated for being a sparring one (a remote bot asked for its opponent, a
 // house bot, to try itself against: never rated, no one's fault), or "".
 std::string sparring(const std::vector<MatchSeat>& seats);
+// The clock of a match's games: `people_ms` where a person sits at the table and it is the
+// longer, else `bots_ms` (0, no clock, stays so).
+std::uint64_t game_clock(const std::vector<MatchSeat>& seats, std::uint64_t bots_ms,
+                         std::uint64_t people_ms);
 std::vector<std::pair<int, std::string>> to_pause(const MatchResult& result, const Roster& roster,
                                                   std::map<int, int>& streaks, int after);
 
