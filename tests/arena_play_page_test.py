@@ -2,7 +2,7 @@
 """A person in the arena (docs/arena.md, "People"), in headless Chromium: the arena's /play page
 driven as a person drives it (tests/browser.py: clicks and keys), never the protocol underneath.
 
-    arena_play_page_test.py BUILD_DIR
+    arena_play_page_test.py BUILD_DIR [SHOTS_DIR]
 
 - A wrong code: the page says the person was not let in, and asks again.
 - The organiser's account: name and code typed, the house bot chosen from the list with the
@@ -34,6 +34,7 @@ from browser import Browser
 from remote_host import Proxy, arena_port
 
 build = sys.argv[1]
+shots = sys.argv[2] if len(sys.argv) > 2 else None  # a folder for its screenshots
 arena = os.path.join(build, "arena")
 reference = os.path.abspath(os.path.join(build, "reference_bot"))
 chromium = shutil.which("chromium") or sys.exit("arena_play_page_test: chromium is not installed")
@@ -50,6 +51,10 @@ LOOK = """document.readyState === "loading" || !document.getElementById("sign-in
   said: document.getElementById("said").textContent,
   opponents: [...document.querySelectorAll("#opponent option")].map((o) => o.value),
   code: document.getElementById("person-code").value,
+  end: document.getElementById("end").hidden ? "" : document.getElementById("end").textContent,
+  match_line: document.getElementById("match-line").hidden ? "" :
+    document.getElementById("match-line").textContent,
+  others: document.getElementById("others").textContent,
 })"""
 
 
@@ -72,7 +77,8 @@ def api(path):
 
 
 NOT_YET = {"error": None, "phase": None, "hand": "", "outcome": None, "sign_in": False,
-           "sign_in_said": "", "said": "", "opponents": [], "code": ""}
+           "sign_in_said": "", "said": "", "opponents": [], "code": "", "end": "",
+           "match_line": "", "others": ""}
 
 
 TILE_AT = '#board .square[data-x="%d"][data-y="%d"]'
@@ -149,11 +155,39 @@ try:
     check(browser.evaluate('document.getElementById("opponent").value') == "L5",
           "the opponent chosen with the keys")
     browser.click("#sign-in-play")
-    seen = wait_for(lambda s: "game 2 of the match begins" in s["said"], 90, "no second game")
-    seen = wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 90,
+    # The match reads as one: the opponent by name, the game's number of the match's.
+    seen = wait_for(lambda s: s["phase"] == "playing", 90, "no first game")
+    check(re.search(r"Match \d+ against L5: game 1 of 2", seen["match_line"])
+          and seen["others"].startswith("L5: "), "the match's line and the opponent: %s" % seen)
+    # The first game's result stays as the second begins, until the person moves on.
+    seen = wait_for(lambda s: "game 2 of 2 of the match begins" in s["said"], 90, "no second game")
+    check("Game 1 of 2:" in seen["end"] and "game 1: you " in seen["match_line"],
+          "the first game's result gone as the second began: %s" % seen)
+    check(not re.search(r"[Pp]layer \d", seen["end"] + seen["said"]),
+          "a player by number, not by name: %s" % seen)
+    if shots:
+        browser.screenshot(os.path.join(shots, "arena-play-between-games.png"))
+    seen = wait_for(lambda s: "The match is over" in s["end"] and "Your rating" in s["end"], 90,
                     "no rating at the match's end")
-    check("after 1 match." in seen["sign_in_said"] and seen["outcome"],
+    check("after 1 match" in seen["end"] and seen["outcome"] and not seen["sign_in"],
           "the match's end: %s" % seen)
+    if shots:
+        browser.screenshot(os.path.join(shots, "arena-play-match-over.png"))
+    # On a phone: no sideways page, and the buttons a finger presses 44 px tall or more.
+    browser.viewport(390, 844, phone=True)
+    time.sleep(0.5)
+    layout = json.loads(browser.evaluate("""JSON.stringify({
+      width: document.documentElement.scrollWidth,
+      buttons: [...document.querySelectorAll("#end button, #again")].filter((b) => !b.hidden)
+        .map((b) => [b.id, b.getBoundingClientRect().height])})"""))
+    check(layout["width"] <= 390, "the page is wider than a phone: %s" % layout)
+    check(layout["buttons"] and all(h >= 44 for _, h in layout["buttons"]),
+          "a button under 44 px on a phone: %s" % layout)
+    if shots:
+        browser.screenshot(os.path.join(shots, "arena-play-match-over-phone.png"))
+    browser.viewport(1280, 800)
+    browser.click("#play-again")
+    wait_for(lambda s: s["sign_in"] and not s["end"], 10, "Play again shows no sign-in")
     check(api("/rules").get("people_game_timeout_ms") == 1200000, "the people's clock in /rules")
     people = api("/api/people")["leaderboard"]
     check([row["name"] for row in people] == ["pat"] and people[0]["matches"] == 1,
@@ -169,8 +203,7 @@ try:
     seen = wait_for(lambda s: "your account is made" in s["said"], 20, "not signed up")
     check(re.fullmatch(r"[A-Za-z0-9_-]{24}", seen["code"]) and seen["code"] in seen["said"],
           "the code drawn and shown: %s" % seen)
-    wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 90,
-             "the new account's match")
+    wait_for(lambda s: "The match is over" in s["end"], 90, "the new account's match")
     check(re.search(r"^newbie ", run("person", "list").stdout, re.M), "newbie's account")
 
     # ---- a reload and a dropped connection mid-match: back into the game each time ----
@@ -195,7 +228,11 @@ try:
     browser.press(letter.lower())
     check(laid() == letter, "the tile %s not laid: %r" % (letter, laid()))
     before = look()["hand"]
-    browser.reload()
+    # Reloading mid-match asks first: stayed, the page goes on; then left (reloaded).
+    check(browser.reload_asking(leave=False), "a reload mid-match did not ask first")
+    time.sleep(1)
+    check(look()["phase"] == "playing" and laid() == letter, "the page after staying: %s" % look())
+    check(browser.reload_asking(leave=True), "the second reload did not ask")
     seen = wait_for(lambda s: "back in your seat" in s["said"] and s["phase"] in ("playing", "over"),
                     30, "no return to the game after the reload")
     check(not collections.Counter(before) - collections.Counter(seen["hand"]),
@@ -208,7 +245,7 @@ try:
     arena_says("person kim came back into its match", 30, 2)
     seen = wait_for(lambda s: "connected again: back in your match" in s["said"], 10,
                     "the page's word of its return")
-    seen = wait_for(lambda s: s["sign_in"] and "Your rating" in s["sign_in_said"], 180,
+    seen = wait_for(lambda s: "The match is over" in s["end"], 180,
                     "no rating at the end of kim's match")
     match = api("/api/people/kim")["versions"][0]["matches"][0]["match"]
     games = api("/api/matches/%d" % match)["games"]

@@ -7,6 +7,7 @@ import base64
 import json
 import os
 import subprocess
+import time
 
 
 class Browser:
@@ -36,12 +37,16 @@ class Browser:
         self.buffer = b""
         self.session = None
 
-    def call(self, method, **params):
+    def send(self, method, **params):
+        """Sends a command without waiting for its answer (which call() passes over later)."""
         self.next_id += 1
         message = {"id": self.next_id, "method": method, "params": params}
         if self.session:
             message["sessionId"] = self.session
         os.write(self.writer, json.dumps(message).encode() + b"\0")
+
+    def call(self, method, **params):
+        self.send(method, **params)
         while True:
             while b"\0" not in self.buffer:
                 chunk = os.read(self.reader, 1 << 20)
@@ -88,6 +93,20 @@ class Browser:
 
     def reload(self):
         self.call("Page.reload", ignoreCache=False)
+
+    def reload_asking(self, leave, seconds=10):
+        """Reloads a page that asks first (beforeunload: "Leave site?"), and answers it: leaves
+        or stays. Whether it asked within `seconds`."""
+        self.call("Page.enable")
+        self.send("Page.reload", ignoreCache=False)  # answered once the dialog is
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                self.call("Page.handleJavaScriptDialog", accept=leave)
+                return True
+            except AssertionError:  # no dialog showing yet
+                time.sleep(0.1)
+        return False
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]

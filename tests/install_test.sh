@@ -30,6 +30,7 @@ for file in bin/bananagrams-host libexec/bananagrams-host/bananagrams-host-live 
         share/doc/bananagrams-host/remote.md share/man/man1/bananagrams-connect.1 \
         share/doc/bananagrams-host/play-page-desktop.png share/doc/bananagrams-host/play-page-phone.png \
         share/doc/bananagrams-host/arena-leaderboard.png share/doc/bananagrams-host/arena-live-page.png \
+        share/doc/bananagrams-host/arena-play-match-over-phone.png \
         share/doc/bananagrams-host/NEWS.md share/doc/bananagrams-host/copyright \
         share/doc/bananagrams-host/examples/example_player.py \
         share/man/man1/bananagrams-host.1 share/man/man1/bananagrams-tournament.1 \

@@ -160,7 +160,9 @@ std::string play_page(const nlohmann::json& arena) {
     const char* const body = R"html(<div class="play-app">
 <header class="play-top">
 <div class="play-line"><h1>Bananagrams</h1> <strong id="you"></strong>
-<span id="phase">connecting...</span> <span id="connection" class="muted">connecting...</span></div>
+<span id="phase">connecting...</span> <span id="connection" class="muted">connecting...</span>
+<a id="to-board" href="/" hidden>Leaderboard</a> <button id="again" class="action" hidden>Play again</button></div>
+<p id="match-line" class="play-line muted" hidden></p>
 <div class="play-line table-line"><span id="others"></span> <span id="bunch"></span>
 <span id="counts" class="muted"></span></div>
 <div class="status-line"><p id="status" role="status" aria-live="polite"></p>
@@ -193,14 +195,15 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 <p><button id="sign-in-play" class="action primary" type="submit">Play</button>
 <button id="sign-up" class="action" type="button" hidden title="make an account with this name: the arena gives its code">Sign up</button></p>
 <p id="sign-in-said" class="muted" role="status"></p>
-<p id="standing" hidden><a href="/">The leaderboard</a> <a id="own-page" href="/">your page</a>
-<a id="match-page" href="/">the match</a></p>
 </form>
 </section>
 <section id="end" class="play-end" hidden aria-live="assertive">
 <h2 id="outcome"></h2><p id="how"></p><p id="marked" class="bad"></p>
 <p id="host-said" class="muted"></p>
+<p id="end-links" hidden><a href="/">The leaderboard</a> <a id="end-own-page" href="/">your page</a>
+<a id="end-match-page" href="/">the match</a></p>
 <button id="close-end" class="action">Show my board</button>
+<button id="play-again" class="action primary" hidden>Play again</button>
 </section>
 <footer id="tray" class="play-tray">
 <div id="hand" class="hand" aria-label="your hand"></div>

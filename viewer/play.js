@@ -292,6 +292,7 @@
     draw();
   }
   function key(e) {
+    moveOn(e);
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     // Enter or space on a focused button (Peel, Send anyway) is that button's click.
     if (e.target && e.target.closest && e.target.closest("button.action") &&
@@ -338,6 +339,7 @@
   // browser makes of them, which a touch screen does not always make after a drag.
   let press = null;
   function pressed(e) {
+    moveOn(e);
     if (e.button > 0) return;
     const target = e.target.closest("#board .square, #hand .tile, #tray");
     if (!target || e.target.closest("button.action")) return;
@@ -477,9 +479,30 @@
     else if (!stacks.size && state.phase !== "playing" && state.phase !== "over")
       tray.appendChild(el("span", "muted empty-hand", "no tiles yet"));
   }
-  // Who is where: the person's number and tiles, the others' peels and tiles, the bunch.
+  // The name of the player in seat `s` (from 1) of this game: an arena's match says its table,
+  // whose entrants turn seats each game (seat s of rotation r, both from 1, holds entrant
+  // (s - 1 + r - 1) mod K); else "Player s".
+  function seatName(s) {
+    const m = state.match;
+    if (!m || !m.table || !m.table.length) return "Player " + s;
+    return m.table[(s - 1 + m.rotation - 1) % m.table.length].name;
+  }
+  // The match so far, in a line: its game under way and each game's result.
+  function drawMatch() {
+    const line = $("match-line");
+    const m = state.match;
+    line.hidden = !m;
+    if (!m) return;
+    const others = (m.table || []).map((e) => e.name).filter((n) => n !== m.you);
+    line.textContent = "Match " + m.id + (others.length ? " against " + others.join(", ") : "") +
+      ": game " + m.rotation + " of " + m.rotations +
+      person.results.map((r) => " \u00b7 game " + r.game + ": " + r.text).join("");
+  }
+  // Who is where: the person's seat and tiles, the others' peels and tiles, the bunch.
   function drawTable() {
-    $("you").textContent = state.seat === null ? "" :
+    drawMatch();
+    $("you").textContent = state.seat === null ? (arena ? person.name : "") : state.match ?
+      person.name + ", seat " + state.seat + " of " + state.players :
       "You are player " + state.seat + " of " + state.players;
     $("counts").textContent = state.tiles.length + " tiles, " + hand().length + " in your hand";
     const others = $("others");
@@ -489,7 +512,7 @@
     if (state.players === null) {
       others.textContent = "";
     } else {
-      const who = state.players === 2 ? "Player " + (state.seat === 1 ? 2 : 1) :
+      const who = state.players === 2 ? seatName(state.seat === 1 ? 2 : 1) :
         "The other " + (state.players - 1) + " players";
       others.textContent = who + ": " + peels + (peels === 1 ? " peel" : " peels") +
         (theirs === null || state.phase === "waiting" ? "" :
@@ -521,7 +544,7 @@
   function sayDealt(mine) {
     const dealt = state.dealt;
     state.dealt = null;
-    const who = state.players === 2 ? "Player " + (state.seat === 1 ? 2 : 1) : "Another player";
+    const who = state.players === 2 ? seatName(state.seat === 1 ? 2 : 1) : "Another player";
     if (!dealt)
       return mine ? say("Your peel was accepted: the bunch could not give everyone a tile",
                         "good") : undefined;
@@ -539,7 +562,11 @@
         state.players = parseInt(m.substr(6, 2), 10);
       }
       setPhase("waiting");
-      say("You are player " + state.seat + " of " + state.players + "; waiting for the deal");
+      const game = state.match;
+      if (!game) say("You are player " + state.seat + " of " + state.players + "; waiting for the deal");
+      else say("Game " + game.rotation + " of " + game.rotations + ": you are seat " + state.seat +
+               " of " + state.players + (game.rotation === 1 ? " (the seats turn each game, so " +
+               "that each player plays the same deal from every seat)" : "") + "; waiting for the deal");
     } else if (kind === "H") {
       state.peel = parseInt(m.substr(1, 4), 10);
       addTiles(m.slice(5, -1), false);
@@ -616,14 +643,14 @@
       return { text: timedOut ? "Time ran out with a tie for the fewest tiles: no winner." :
         stalled ? "The game stalled with a tie for the fewest tiles: no winner." :
           "The game ended without a winner." };
-    const who = winner === state.seat ? "You" : "Player " + winner;
+    const who = winner === state.seat ? "You" : seatName(winner);
     const holds = who === "You" ? " hold" : " holds";
     if (outcome === "W" && state.lastWasMyPeel && now - state.lastAckAt < 3000)
       return { text: "Bananas! Your peel found too few tiles in the bunch for everyone: you won." };
     if (timedOut) return { text: "Time ran out: " + who + holds + " the fewest tiles." };
     if (stalled) return { text: "The game stalled: " + who + holds + " the fewest tiles." };
     if (outcome === "W") return { text: "You are the last player left: you won." };
-    return { text: "Bananas: player " + winner + " peeled with too few tiles in the bunch for everyone.",
+    return { text: "Bananas: " + seatName(winner) + " peeled with too few tiles in the bunch for everyone.",
              othersPeel: true };
   }
   function end(m, now) {
@@ -646,8 +673,17 @@
     // from the grid's corner, which the page does not show).
     $("host-said").textContent = reason && !(state.marks && !clean(state.marks)) ?
       "The host said: " + reason : "";
+    if (state.match) {
+      person.results.push({ game: state.match.rotation,
+                            text: { W: "you won", L: "you lost", Q: "you were out" }[outcome] || "over" });
+      $("outcome").textContent = "Game " + state.match.rotation + " of " + state.match.rotations + ": " +
+        $("outcome").textContent;
+      $("close-end").textContent = state.match.rotation < state.match.rotations ?
+        "Show my board (the next game comes in a moment)" : "Show my board";
+    }
     $("end").style.top = ($("status").getBoundingClientRect().bottom + 6) + "px";
     $("end").hidden = false;
+    $("end").dataset.game = state.match ? String(state.match.rotation) : "";
     say(title + " " + $("how").textContent, outcome === "W" ? "good" : "bad");
   }
   // A peel the host refused: its grid back on the board as it was sent, marked as the page's
@@ -684,7 +720,7 @@
     if (state.replaying || !storeKey) return;
     try {
       localStorage.setItem(storeKey, JSON.stringify({
-        match: state.match, sent: state.sent,
+        match: state.match, results: arena ? person.results : undefined, sent: state.sent,
         laid: laid().map((t) => [t.id, t.pos.x, t.pos.y]),
         cursor: state.cursor, across: state.across, lastGrid: state.lastGrid,
       }));
@@ -809,8 +845,16 @@
   const person = {
     name: "", code: "", opponent: "", games: 0, signup: false,
     retryUntil: 0,     // a connection within a match is tried again until then
-    matchOver: false,  // told how the match went: nothing to come back to
+    matchOver: null,   // its match_over message: nothing to come back to
+    results: [],       // each game of the match over: {game, text}
   };
+  // The person acts in a game after the one whose result the end box shows: it goes.
+  function moveOn(e) {
+    const shown = $("end").dataset.game;
+    if ($("end").hidden || !shown || !state.match || Number(shown) >= state.match.rotation) return;
+    if (e && e.target && e.target.closest && e.target.closest("#end")) return;
+    $("end").hidden = true;
+  }
   function showSignIn(text, kind) {
     loadOpponents();
     $("end").hidden = true;  // the same place: the last game's end is in what happened
@@ -868,7 +912,8 @@
     $("sign-in").hidden = true;
     $("end").hidden = true;
     $("you").textContent = person.name;
-    Object.assign(person, { games: 0, retryUntil: 0, matchOver: false });
+    Object.assign(person, { games: 0, retryUntil: 0, matchOver: null, results: [] });
+    $("again").hidden = true;
     connectPerson(null);
   }
   // The page opened again (a reload, a tab opened again) with a game of a match kept: back into
@@ -878,6 +923,7 @@
       if (!live.playing.some((m) => m.match === kept.match.id)) throw new Error("over");
       person.name = me.name;
       person.code = me.code;
+      person.results = kept.results || [];
       $("sign-in").hidden = true;
       $("you").textContent = person.name;
       say("coming back into your match " + kept.match.id);
@@ -931,10 +977,12 @@
       if (message.type === "start" && message.bot === "resumed") resumed(message);
       else if (message.type === "start") { stopWatchingQueue(); newGame(message); }
       else if (message.type === "end") {
-        say(message.games_after > 0 ? "the match's next game comes in a moment (the same deal, another seat)" :
+        const m = state.match;
+        const more = m ? m.rotation < m.rotations : message.games_after > 0;
+        say(more ? "the match's next game comes in a moment (the same deal, another seat)" :
           "that was the match's last game");
       } else if (message.type === "match_over") {
-        person.matchOver = true;
+        person.matchOver = message;
         forgetKept();
       }
     };
@@ -1002,6 +1050,7 @@
     const same = state.match && match && state.match.id === match.id &&
       state.match.rotation === match.rotation && person.games;
     if (same) return say("back in your match: the game goes on");
+    if (kept && kept.match && match && kept.match.id === match.id) person.results = kept.results || [];
     if (!(kept && kept.match && match && kept.match.id === match.id &&
           kept.match.rotation === match.rotation)) kept = null;
     startGame(match);
@@ -1020,17 +1069,20 @@
       bunch: null, tiles: [], taken: null, over: false, outcome: null, received: 0, inbox: "",
       sent: [], pending: [], lastGrid: null, marks: null, confirm: false, dealt: null,
       cursor: { x: 0, y: 0 }, cursorChosen: false,
-      match: match ? { id: match.id, rotation: match.rotation, rotations: match.rotations } : null,
+      match: match ? { id: match.id, rotation: match.rotation, rotations: match.rotations,
+                       table: match.table || [], you: match.you } : null,
     });
     delete body.dataset.outcome;
-    $("end").hidden = true;
+    // The last game's result stays until the person moves on (moveOn).
     setPhase("waiting");
   }
   function newGame(message) {
     person.games = message.match ? message.match.rotation : person.games + 1;
     startGame(message.match);
     const after = message.games_after;
-    say("game " + person.games + " of the match begins" + (after ? " (" + after + " more after it)" : ""));
+    const m = state.match;
+    say(m ? "game " + m.rotation + " of " + m.rotations + " of the match begins" :
+      "game " + person.games + " of the match begins" + (after ? " (" + after + " more after it)" : ""));
     send("v003R");
     draw();
   }
@@ -1053,23 +1105,48 @@
     if (queueTimer) clearInterval(queueTimer);
     queueTimer = null;
   }
-  // The match's end: the rating it left, and the change it made (the API's before and after).
+  // The match's end, over its last board: the place, the rating it left and the change it made
+  // (the API's before and after), links to the match and the person's page, and Play again.
+  // One rating: the mean, marked "?" while provisional (fewer than 10 matches).
+  const PROVISIONAL_MATCHES = 10;
   function showRating() {
+    $("again").hidden = false;
     fetch("/api/people/" + encodeURIComponent(person.name), { cache: "no-store" }).then((r) => r.json()).then((p) => {
       const now = p.versions[p.versions.length - 1];
       const n = now.matches_played;
       const last = now.matches[now.matches.length - 1];
       const change = last ? last.change : 0;
+      const provisional = n < PROVISIONAL_MATCHES;
       body.dataset.ratingChange = last ? change.toFixed(2) : "";
-      showSignIn("Your rating: " + now.rating.mu.toFixed(2) + " \u00b1 " + now.rating.sigma.toFixed(2) +
-        (last ? " (" + (change >= 0 ? "+" : "") + change.toFixed(2) + " in match " + last.match + ", where you " +
-          "ranked " + ordinal(last.rank) + ")" : "") + " after " + n + (n === 1 ? " match" : " matches") +
-        ". Play again?", "good");
-      $("standing").hidden = false;
-      $("own-page").href = "/people/" + encodeURIComponent(person.name);
-      if (last) $("match-page").href = "/matches/" + last.match;
-      $("match-page").hidden = !last;
+      const players = person.matchOver && person.matchOver.players;
+      $("outcome").textContent = "The match is over" + (last ? ": you placed " + ordinal(last.rank) +
+        (players ? " of " + players : "") : "");
+      $("how").textContent = "Your rating: " + now.rating.mu.toFixed(1) + (provisional ? "?" : "") +
+        (last ? " (" + (change >= 0 ? "+" : "\u2212") + Math.abs(change).toFixed(1) + " in this match)" : "") +
+        " after " + n + (n === 1 ? " match" : " matches") + (provisional ? "; the ? goes once you have " +
+        "played " + PROVISIONAL_MATCHES + ", when the arena is surer of it" : "") + ".";
+      $("marked").textContent = "";
+      $("host-said").textContent = "";
+      $("end-own-page").href = "/people/" + encodeURIComponent(person.name);
+      if (last) $("end-match-page").href = "/matches/" + last.match;
+      $("end-match-page").hidden = !last;
+      showMatchEnd();
     }).catch(() => showSignIn("Play again?"));
+  }
+  function showMatchEnd() {
+    $("sign-in").hidden = true;
+    $("end-links").hidden = false;
+    $("play-again").hidden = false;
+    $("close-end").textContent = "Show my board";
+    $("end").dataset.game = "";
+    $("end").style.top = ($("status").getBoundingClientRect().bottom + 6) + "px";
+    $("end").hidden = false;
+  }
+  function playAgain() {
+    $("again").hidden = true;
+    $("end-links").hidden = true;
+    $("play-again").hidden = true;
+    showSignIn("Play again?");
   }
 
   // ---- the rules and the word list, which the server serves every player ----
@@ -1109,11 +1186,21 @@
   document.addEventListener("pointerup", released);
   document.addEventListener("pointercancel", released);
   window.addEventListener("resize", draw);
+  // In an arena's match, closing or reloading the page asks first (it would come back within the
+  // grace, but a closed tab may not be opened again in time).
+  window.addEventListener("beforeunload", (e) => {
+    if (!arena || !person.games || person.matchOver || state.phase === "lost") return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
   setPhase("connecting");
   draw();
   if (arena) {
     $("sign-in-form").addEventListener("submit", signIn);
     $("sign-up").addEventListener("click", signUp);
+    $("play-again").addEventListener("click", playAgain);
+    $("again").addEventListener("click", playAgain);
+    $("to-board").hidden = false;
     $("opponent").addEventListener("focus", loadOpponents);
     setPhase("lost");
     $("phase").textContent = "not signed in";
