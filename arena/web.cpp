@@ -105,7 +105,9 @@ std::optional<std::string> arena_page(const Store& store, const std::string& pat
             return viewer::arena_match_page();
         case PagePath::game_page:
             if (auto records = game_log(store, found->match, found->rotation))
-                return viewer::game_page(*records);
+                return viewer::game_page(
+                    *records, {},
+                    nlohmann::json{{"match", found->match}, {"rotation", found->rotation}});
             return std::nullopt;
     }
     return std::nullopt;

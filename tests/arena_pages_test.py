@@ -194,7 +194,7 @@ pat = run("person", "add", "pat")
 served = subprocess.Popen([arena, "serve", "--db", db, "--listen", "127.0.0.1:0", "--no-sandbox",
                            "--logs", os.path.join(work, "logs"), "--max-players", "2",
                            "--max-wait", "1", "--concurrency", "1", "--stall-timeout", "10",
-                           "--game-timeout", "30",
+                           "--game-timeout", "30", "--people-game-timeout", "30",
                            "--ready-timeout", "30"],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 port = arena_port(served)
@@ -282,13 +282,33 @@ try:
                    30, "the replay did not open")
         last = int(page('document.getElementById("step").max'))
         check(last > 10, "the replay's moments: %d" % last)
-        for _ in range(3):
-            browser.click("#forward")
-        check(int(page('document.getElementById("step").value')) == 3, "stepped forward")
-        page('(() => { const s = document.getElementById("step"); s.value = s.max; '
-             's.dispatchEvent(new Event("input")); })()')
+        # A game over opens at its end, its players named, a link back to its match, and no
+        # command (the operator's paths) anywhere on it.
+        check(int(page('document.getElementById("step").value')) == last, "not opened at its end")
         laid = page("document.querySelectorAll('#boards .tile').length")
         check(laid > 0, "no tile on the replay's boards at its end")
+        names = ",".join(seat["bot"] for seat in game["seats"])
+        wait_page(lambda: page("document.body.dataset.names") == names, 30, "the players' names")
+        check(all(name in page("document.getElementById('boards').innerText")
+                  for name in names.split(",")), "a board without its player's name")
+        check(page('document.getElementById("to-match").getAttribute("href")') ==
+              "/matches/%d" % match, "no link back to the match")
+        body = page("document.body.innerText")
+        check("reference_bot" not in body and build not in body and
+              not page("document.querySelector('.command')"), "a command on a public page")
+        for _ in range(3):
+            browser.click("#back")
+        check(int(page('document.getElementById("step").value')) == last - 3, "stepped back")
+        # On a phone: one column, no sideways page, the boards as wide as the screen allows.
+        browser.viewport(390, 844, phone=True)
+        time.sleep(0.3)
+        width = page("document.documentElement.scrollWidth")
+        boards = page("document.getElementById('boards').getBoundingClientRect().width")
+        check(width <= 390 and boards >= 300, "the replay on a phone: page %s px, boards %s px"
+              % (width, boards))
+        if shots and game["rotation"] == 0:
+            browser.screenshot(os.path.join(shots, "arena-replay-phone.png"))
+        browser.viewport(1280, 900)
 
     # ---- /live: the rule, and the boards of the match just over moving ----
     # At the games' own pace (?speed=1): a replay at 8x of a match of a few seconds is over
@@ -331,7 +351,8 @@ try:
                % text("phase"))
     check(any(w["bot"] == "pat" and w["place"] == 1 for w in api("/api/queue")["waiting"]),
           "pat not first in /api/queue")
-    wait_until(lambda: "Play again?" in text("sign-in-said"),
+    wait_until(lambda: "The match is over" in text("outcome")
+               and not page("document.getElementById('end').hidden"),
                240, "pat's first match did not end")
     stop(r1)
     # The reference bot at level 1, added while the arena runs; pat plays it without a reload.
@@ -341,6 +362,7 @@ try:
     check("L1" in [row["name"] for row in api("/api/leaderboard")["leaderboard"]],
           "L1 is not on the leaderboard once added")
     page("window.notReloaded = true")
+    browser.click("#play-again")  # the sign-in form, as the person left it
     # The list, gone to from the keyboard, is read again: L1 is there, and chosen with the keys.
     browser.click("#person-code")
     browser.press("Tab")
@@ -364,15 +386,19 @@ try:
         browser.click("#dump")
         wait_until(lambda: "your dump gave you" in text("said"), 30,
                    lambda: "pat's dump in game %d: %s; %s" % (game, text("status"), text("said")))
-    wait_until(lambda: "after 2 matches. Play again?" in text("sign-in-said")
-               and not page("document.getElementById('sign-in').hidden"), 240,
+    wait_until(lambda: "after 2 matches" in text("how")
+               and not page("document.getElementById('end').hidden"), 240,
                "pat's match against L1 did not end")
     check(page("window.notReloaded === true"), "the page was reloaded")
-    said = text("sign-in-said")
+    said = text("how")
     person = api("/api/people/pat")["versions"][0]
     last = person["matches"][-1]
-    check(person["matches_played"] == 2 and "after 2 matches" in said and
-          ("%+.2f in match %d" % (last["change"], last["match"])) in said,
+    shown = re.search(r"\(([+\u2212])(\d+\.\d) in this match\)", said)
+    check(person["matches_played"] == 2 and "after 2 matches" in said and shown and
+          abs(float(shown.group(2)) * (1 if shown.group(1) == "+" else -1) - last["change"])
+          <= 0.051
+          and page('document.getElementById("end-match-page").getAttribute("href")') ==
+          "/matches/%d" % last["match"],
           "the rating's change shown: %r, the API's %s" % (said, last))
     check(sorted(e["bot"] for e in api("/api/matches/%d" % last["match"])["entrants"]) ==
           ["L1", "pat"], "pat's second match was not against L1")

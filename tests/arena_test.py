@@ -118,7 +118,7 @@ class Arena:
              # Levels 3 and 1 take seconds over each move: no game waits for them for long.
              # A loaded machine (the suite runs tests two at a time) starts a sandboxed player
              # slowly: the first word may take a while.
-             "--game-timeout", "10", "--ready-timeout", "30"],
+             "--game-timeout", "10", "--people-game-timeout", "10", "--ready-timeout", "30"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         started_processes.append(self.process)
         self.port = remote_host.arena_port(self.process)

@@ -9,6 +9,17 @@
   let following = true;    // live: the reader is at the newest moment
   let firstDraw = true;
   let live = false;        // the page follows a game being played
+  // An arena's game ({match, rotation}): a public page, its players named from the match's API,
+  // a link back to the match, opened at its end, no command shown (an operator's paths).
+  const arenaGame = (() => {
+    const e = document.getElementById("arena-game");
+    return e ? JSON.parse(e.textContent) : null;
+  })();
+  let names = null;  // an arena game's players by seat, once read
+  // How a game ended, in words.
+  const ENDS = { bananas: "bananas", last_player_standing: "the last player left",
+                 everyone_out: "everyone out", game_timeout: "time ran out",
+                 stalled: "the game stalled", aborted: "stopped" };
 
   function show(records) {
     if (timer) clearTimeout(timer);
@@ -30,7 +41,7 @@
       return String(value);
     }
     const commands = start.players.map(bytes);
-    const seat = (p) => "player " + (p + 1);
+    const seat = (p) => names && names[p] ? names[p] : "player " + (p + 1);
     const seconds = (t) => (t / 1e9).toFixed(3) + " s";
 
     // The moments one can step to: every decision.
@@ -39,7 +50,7 @@
 
     function describe(d) {
       switch (d.type) {
-        case "greeted": return seat(d.player) + " speaks protocol v" + d.version;
+        case "greeted": return seat(d.player) + " said hello (protocol version " + d.version + ")";
         case "hands_dealt": return "hands dealt (" + d.hands.map((h) => h.length).join(", ") + " tiles)";
         case "peel_accepted": return seat(d.player) + " peeled (#" + d.number + "), " + d.bunch + " left in the bunch";
         case "peel_stale": return seat(d.player) + "'s peel was stale (it reflects #" + d.number +
@@ -47,7 +58,7 @@
         case "dumped": return seat(d.player) + " dumped " + d.letter + " and got " + d.tiles;
         case "dump_refused": return seat(d.player) + " could not dump " + d.letter + ": " + d.bunch + " left in the bunch";
         case "disqualified": return seat(d.player) + " is out: " + bytes(d.reason);
-        case "game_over": return "game over: " + d.end + (d.winner === null || d.winner === undefined ? ", no winner" : ", " + seat(d.winner) + " won");
+        case "game_over": return "game over: " + (ENDS[d.end] || d.end) + (d.winner === null || d.winner === undefined ? ", no winner" : ", " + seat(d.winner) + " won");
         default: return d.type;
       }
     }
@@ -103,8 +114,9 @@
     const seedText = (part) => !part ? null : typeof part.seed_text === "string" ? part.seed_text :
         Number.isSafeInteger(part.seed) ? String(part.seed) : null;
     const seed = seedText(start) !== null ? seedText(start) : seedText(result);
-    const title = "Bananagrams game, " + (seed === null ? "seed said at its end" : "seed " + seed) +
-        ", " + n + " players";
+    const title = arenaGame ? "Match " + arenaGame.match + ", game " + (arenaGame.rotation + 1) +
+        (names ? ": " + names.join(", ") : "") :
+        "Bananagrams game, " + (seed === null ? "seed said at its end" : "seed " + seed) + ", " + n + " players";
     document.getElementById("title").textContent = title;
     document.title = title;
     // The command that deals the same game again, once the seed is known: the seed, what of the
@@ -113,7 +125,7 @@
     const quote = (text) => /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(text) ? text :
         "'" + text.replace(/'/g, "'\\''") + "'";
     const again = document.getElementById("again");
-    if (seed === null) {
+    if (seed === null || arenaGame) {
       again.hidden = true;
     } else {
       const words = ["host", "--seed", seed];
@@ -218,34 +230,39 @@
     if (result) {
       const table = document.getElementById("result");
       const head = el("tr");
-      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "cpu wait ms", "peak MiB", "command"].forEach((h) =>
-          head.appendChild(el("th", h === "command" || h === "outcome" || h === "protocol" ? "text" : "", h)));
+      // On a phone the narrow columns go (the page's sheet): who, how it ended, its place, its
+      // moves and tiles stay.
+      const narrow = ["protocol", "cpu s", "cpu wait ms", "peak MiB"];
+      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "cpu wait ms", "peak MiB",
+       arenaGame ? "player" : "command"].forEach((h) =>
+          head.appendChild(el("th", (h === "command" || h === "player" || h === "outcome" ||
+            h === "protocol" ? "text" : "") + (narrow.includes(h) ? " narrow" : ""), h)));
       table.appendChild(head);
       result.players.forEach((p, i) => {
         const row = el("tr");
         row.appendChild(el("td", "", String(i + 1)));
         row.appendChild(el("td", "text", p.outcome + (p.reason ? ": " + bytes(p.reason) : "")));
         row.appendChild(el("td", "", String(p.rank)));
-        row.appendChild(el("td", "text", p.protocol));
+        row.appendChild(el("td", "text narrow", p.protocol));
         row.appendChild(el("td", "", String(p.peels)));
         row.appendChild(el("td", "", String(p.dumps)));
         row.appendChild(el("td", "", String(p.tiles)));
         // What its processes used, where its cgroup counted it (logs of version 2).
-        row.appendChild(el("td", "", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
+        row.appendChild(el("td", "narrow", p.cpu_ms == null ? "-" : (p.cpu_ms / 1000).toFixed(3)));
         // How long it waited for a CPU in the race (logs of version 7): "≥" for a lower bound, "-"
         // where it could not be had (the note says why, on hover).
         const wait = el("td", "", p.cpu_wait_ms == null ? "-" :
             (p.cpu_wait_note ? "\u2265" : "") + p.cpu_wait_ms.toFixed(1));
-        wait.className = "wait";
+        wait.className = "wait narrow";
         if (p.cpu_wait_note) wait.title = p.cpu_wait_note;
         row.appendChild(wait);
-        row.appendChild(el("td", "", p.memory_peak_bytes == null ? "-" :
+        row.appendChild(el("td", "narrow", p.memory_peak_bytes == null ? "-" :
             (p.memory_peak_bytes / 1048576).toFixed(1)));
         // A remote seat's race includes its network (logs of version 6): its round trip.
         const remote = !p.remote ? "" : " (remote: round trip " + (p.remote.rtt_ms == null ?
             "not measured" : p.remote.rtt_ms.toFixed(2) + " ms, at most " +
             p.remote.rtt_max_ms.toFixed(2) + " ms") + ")";
-        row.appendChild(el("td", "text", bytes(p.command) + remote));
+        row.appendChild(el("td", "text", arenaGame ? seat(i) : bytes(p.command) + remote));
         table.appendChild(row);
       });
       // Whether the race was run on equal terms (logs of version 7).
@@ -307,9 +324,9 @@
         const box = el("section", "player" + (s.out[p] ? " out" : "") + (won ? " won" : "") +
             (shown > 16 ? " compact" : ""));
         box.dataset.player = String(p);
-        box.title = commands[p];
+        box.title = arenaGame ? seat(p) : commands[p];
         box.appendChild(el("h3", null, seat(p) + (won ? " (won)" : "")));
-        box.appendChild(el("div", "command", commands[p]));
+        if (!arenaGame) box.appendChild(el("div", "command", commands[p]));
         box.appendChild(el("div", "status", s.out[p] ? "out: " + s.out[p] : s.peels[p] + (s.peels[p] === 1 ? " peel" : " peels")));
         const grid = parseGrid(s.grids[p]);
         if (!grid || !grid.rows.length) {
@@ -367,7 +384,9 @@
 
     // #step=last, or #step=SEQ (a record's sequence number): where a replay page opens.
     const wanted = firstDraw && /step=(\w+)/.exec(location.hash);
-    if (wanted && wanted[1] === "last") current = moments.length - 1;
+    // An arena's game, over, opens at its end.
+    if ((wanted && wanted[1] === "last") || (firstDraw && !wanted && arenaGame))
+      current = Math.max(0, moments.length - 1);
     else if (wanted) {
       const seq = Number(wanted[1]);
       const m = moments.findIndex((i) => records[i].seq >= seq);
@@ -379,6 +398,20 @@
   }
 
   const embedded = JSON.parse(document.getElementById("log").textContent);
+  if (embedded && arenaGame) {
+    const back = document.getElementById("to-match");
+    back.href = "/matches/" + arenaGame.match;
+    back.textContent = "\u2190 Match " + arenaGame.match;
+    back.hidden = false;
+    // Its players' names, from the match's document (the seats of this game's rotation).
+    fetch("/api/matches/" + arenaGame.match, { cache: "no-store" }).then((r) => r.json()).then((m) => {
+      const game = m.games.find((g) => g.rotation === arenaGame.rotation);
+      if (!game) return;
+      names = game.seats.map((s) => s.bot);
+      show(embedded);
+      document.body.dataset.names = names.join(",");
+    }).catch(() => { /* the page stays with the seats' numbers */ });
+  }
   if (embedded) { show(embedded); return; }
 
   // Live: the records so far (a snapshot), then each as it is written (docs/live.md).

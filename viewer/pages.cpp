@@ -78,6 +78,7 @@ std::string game_body(bool live) {
     const char* const connection =
         "\n<div><span id=\"connection\" class=\"connecting\">connecting...</span></div>";
     return std::string(R"(<header>
+<a id="to-match" class="back" href="/" hidden></a>
 <h1 id="title">Bananagrams game</h1>)") +
            (live ? connection : "") + R"(
 <div class="controls">
@@ -112,14 +113,17 @@ std::string game_body(bool live) {
 }  // namespace
 
 std::string game_page(const std::vector<nlohmann::json>& records,
-                      const std::vector<std::string>& player_stderr) {
+                      const std::vector<std::string>& player_stderr, const nlohmann::json& arena) {
     std::string more;
+    if (!arena.is_null())
+        more = "\n<script type=\"application/json\" id=\"arena-game\">" + script_json(arena) +
+               "</script>";
     if (!player_stderr.empty()) {
         nlohmann::json texts = nlohmann::json::array();
         for (const auto& text : player_stderr)
             texts.push_back(text);
-        more = "\n<script type=\"application/json\" id=\"stderr-data\">" + script_json(texts) +
-               "</script>";
+        more += "\n<script type=\"application/json\" id=\"stderr-data\">" + script_json(texts) +
+                "</script>";
     }
     // Each seed also as text (serve/records.hpp): the script reads JSON numbers as doubles.
     nlohmann::json shown = nlohmann::json::array();

@@ -22,8 +22,12 @@ std::variant<std::vector<nlohmann::json>, std::string> read_records(std::istream
 // The replay page of one game, from its event log's records (the start record first), with
 // what each player wrote to stderr where it was kept (one text a seat; none, or fewer, where
 // it was not).
+// `arena`: an arena's game of a match over, {"match": ID, "rotation": R}, or null: its page is
+// public, names its players (read from /api/matches/ID), links back to its match, opens at its
+// end, and shows no command (an operator's paths).
 std::string game_page(const std::vector<nlohmann::json>& records,
-                      const std::vector<std::string>& player_stderr = {});
+                      const std::vector<std::string>& player_stderr = {},
+                      const nlohmann::json& arena = nullptr);
 
 // The tournament report: {"standings": (tournament standings --json), "seats": [{"games",
 // "wins"}...], "games": [{"id", "deal", "rotation", "state", "end", "winner", "seats",
