@@ -67,8 +67,8 @@ void MatchPlay::play(int rotation) {
         files->player_line(player, line);
     };
     game_began_ms_ = uv_now(loop_);
-    if (plan_.loop_stalled_ns)
-        stalled_at_began_ns_ = plan_.loop_stalled_ns();
+    if (plan_.loop)
+        stalled_at_began_ns_ = plan_.loop->stalled_ns();
     table_->play(std::move(game), [this](Table::Ended ended) { this->ended(std::move(ended)); });
 }
 
@@ -85,8 +85,8 @@ void MatchPlay::ended(Table::Ended ended) {
     }
     games_.push_back(
         {rotation_, files_->has_log_file() ? files_->log_path() : "", std::move(ended.result)});
-    if (plan_.loop_stalled_ns)
-        stalled_ms_.push_back((plan_.loop_stalled_ns() - stalled_at_began_ns_) / 1'000'000);
+    if (plan_.loop)
+        stalled_ms_.push_back((plan_.loop->stalled_ns() - stalled_at_began_ns_) / 1'000'000);
     files_.reset();
     const std::uint64_t now = uv_now(loop_);
     longest_game_ms_ = std::max(longest_game_ms_, now - game_began_ms_);

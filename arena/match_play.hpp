@@ -22,6 +22,7 @@
 #include "record/game_files.hpp"
 #include "record/setup.hpp"
 #include "transport/handles.hpp"
+#include "transport/loop_lag.hpp"
 
 namespace bg::arena {
 
@@ -40,9 +41,9 @@ class MatchPlay {
         std::vector<Entrant> entrants;
         GameSetup base;    // the rules' clocks, the word list; the seed and players are the match's
         std::string logs;  // the folder of its games' logs ("": none)
-        // How long the arena's loop has stalled since it started (LoopLag::stalled_ns), read
-        // as each game begins and ends; none: not measured.
-        std::function<std::uint64_t()> loop_stalled_ns = {};
+        // The arena's loop, whose stalls (LoopLag::stalled_ns) are read as each game begins and
+        // ends; none: not measured.
+        const LoopLag* loop = nullptr;
     };
     // Called once from the loop when the match is over (every game played, or not).
     MatchPlay(uv_loop_t* loop, const Venue& venue, const SeatSource& seats, Plan plan,

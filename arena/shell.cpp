@@ -164,10 +164,10 @@ void ArenaShell::perform(const Effect& effect) {
 // ---- matches ----
 
 void ArenaShell::play(const effect::Play& play) {
-    const auto stalled = [lag = lag_.get()] { return lag->stalled_ns(); };
-    const std::uint64_t seed = seeds_.extract(play.match).mapped();
-    MatchPlay::Plan plan{play.match,     seed,   {}, game_of(settings_, play.seats),
-                         settings_.logs, stalled};
+    const std::uint64_t seed = seeds_.at(play.match);
+    seeds_.erase(play.match);
+    MatchPlay::Plan plan{play.match,     seed,      {}, game_of(settings_, play.seats),
+                         settings_.logs, lag_.get()};
     const auto context = std::make_shared<const MatchContext>(match_context(play));
     for (const MatchSeat& seat : play.seats)
         plan.entrants.push_back(seats_->entrant(seat, *lobby_, context));

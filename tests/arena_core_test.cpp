@@ -413,7 +413,7 @@ TEST_CASE("arena core: a game with a person at it has the people's clock, where 
 
 TEST_CASE(
     "arena core: a bot not ready in a game in which the arena's loop stalled past its bar is no "
-    "one's fault; below the bar, its own",
+    "one's fault, and below the bar its own",
     "[arena][core]") {
     Small arena;
     const std::uint64_t bar = arena.core.settings().loop_stall_bar_ms;

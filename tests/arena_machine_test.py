@@ -41,9 +41,11 @@ try:
     token_file = t.token_file("remote", token)
     served = t.serve("--max-wait", "1", "--ready-timeout", "1", "--game-timeout", "20", "--logs",
                      os.path.join(work, "logs"))
+    connect_said = os.path.join(work, "connect.err")
+    t.outputs.append(connect_said)
     t.start([os.path.join(build, "connect"), "--token-file", token_file, "--words", "from-seat",
              "ws://127.0.0.1:%d/bot" % served.port, "--", reference],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=open(connect_said, "w"))
     deadline = time.monotonic() + 60
     while "bot remote passed its check" not in said() and time.monotonic() < deadline:
         time.sleep(0.2)

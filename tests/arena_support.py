@@ -27,11 +27,37 @@ class ArenaRun:
         self.db = os.path.join(self.work, "arena.db")
         self.started = []
         self.served = None
+        self.outputs = []  # files of the processes' output, whose ends a failure shows
 
     def check(self, condition, what):
         if not condition:
             said = "".join(getattr(self.served, "said_lines", [])) if self.served else ""
-            sys.exit("%s: %s\nthe arena said:\n%s" % (self.name, what, said[-5000:]))
+            sys.exit("%s: %s\nthe arena said:\n%s%s" % (self.name, what, said[-5000:],
+                                                        self.diagnosis()))
+
+    def diagnosis(self):
+        """What a failure shows beside the arena's lines: where a serving arena's queue, matches
+        and connections stand, the ends of the processes' outputs, and what runs of this run."""
+        shown = []
+        if self.served and self.served.poll() is None and getattr(self.served, "port", None):
+            for path in ("/api/queue", "/api/live", "/api/server"):
+                try:
+                    with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.served.port, path),
+                                                timeout=5) as r:
+                        shown.append("%s: %s" % (path, r.read().decode()[:2000]))
+                except OSError as e:
+                    shown.append("%s: %s" % (path, e))
+        for path in self.outputs:
+            try:
+                with open(path, errors="replace") as f:
+                    shown.append("%s ends:\n%s" % (os.path.basename(path), f.read()[-2000:]))
+            except OSError:
+                pass
+        ps = subprocess.run(["ps", "-eo", "pid,ppid,stat,etimes,args"], capture_output=True,
+                            text=True).stdout.splitlines()
+        shown.append("\n".join(ps[:1] + [line for line in ps[1:] if self.build in line
+                                          or self.work in line]))
+        return "\n" + "\n".join(shown)
 
     def run(self, *args):
         """An `arena` command on the database: its output, which must be a success."""

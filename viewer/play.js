@@ -54,7 +54,7 @@
     cursor: { x: 0, y: 0 }, across: true, cursorChosen: false,
     phase: "connecting", over: false, outcome: null,
     received: 0, inbox: "", socket: null, retryUntil: 0, everConnected: false,
-    match: null,   // an arena's game: {id, rotation, rotations} of its start's "match"
+    match: null,   // an arena's game: {id, rotation, rotations, table, you} of its start's "match"
     sent: [],      // the page's messages, in order: {m} ({m, id} for a dump)
     pending: [],   // dumps not yet answered: {letter, id}
     lastGrid: null,  // the tiles of the last peel sent: [{id, letter, x, y}]
@@ -734,11 +734,12 @@
     } catch (e) { /* unreadable: afresh */ }
     return null;
   }
-  // After every byte the seat was sent has been read again: the tiles where they were.
+  // Nothing kept to come back to (a match over, a new one begun).
   function forgetKept() {
     kept = null;
     try { if (storeKey) localStorage.removeItem(storeKey); } catch (e) { /* gone with the page */ }
   }
+  // After every byte the seat was sent has been read again: the tiles where they were.
   function placeKept(kept) {
     for (const [id, x, y] of kept.laid || []) {
       const t = state.tiles.find((tile) => tile.id === id);
