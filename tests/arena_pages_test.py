@@ -232,6 +232,19 @@ try:
     check(names == sorted(names, key=str.lower, reverse=True), "sorted by name, down: %s" % names)
     if shots:
         browser.screenshot(os.path.join(shots, "arena-leaderboard.png"))
+    # On a phone: no sideways page, and every column still shown in view (the narrow ones go).
+    browser.viewport(390, 844, phone=True)
+    time.sleep(0.3)
+    layout = json.loads(page("""JSON.stringify({
+      width: document.documentElement.scrollWidth,
+      shown: [...document.querySelectorAll('#bots th')].filter((th) => th.offsetParent)
+        .map((th) => [th.textContent, Math.round(th.getBoundingClientRect().right)])})"""))
+    check(layout["width"] <= 390 and all(right <= 390 for _, right in layout["shown"])
+          and any(name.startswith("now") for name, _ in layout["shown"]),
+          "the leaderboard on a phone: %s" % layout)
+    if shots:
+        browser.screenshot(os.path.join(shots, "arena-leaderboard-phone.png"))
+    browser.viewport(1280, 900)
 
     # ---- a running match's games are not shown ----
     running = wait_until(lambda: api("/api/live")["playing"], 120, "no match playing")[0]["match"]

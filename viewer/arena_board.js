@@ -13,9 +13,11 @@
     { key: "rank", name: "#", value: (r) => r.rank },
     { key: "name", name: "name", text: true, value: (r) => r.name.toLowerCase() },
     { key: "owner", name: "owner", text: true, value: (r) => r.owner.toLowerCase(), narrow: true },
-    { key: "conservative", name: "rated", value: (r) => r.conservative },
+    // On a phone (narrow: left out) the rank, the name, the rating's bar and what each is doing
+    // now stay.
+    { key: "conservative", name: "rated", value: (r) => r.conservative, narrow: true },
     { key: "rating", name: "rating \u00b1 deviation", text: true, value: (r) => r.rating.mu },
-    { key: "matches", name: "matches", value: (r) => r.matches },
+    { key: "matches", name: "matches", value: (r) => r.matches, narrow: true },
     { key: "last", name: "last match", text: true, value: (r) => r.last_match || "", narrow: true },
     { key: "status", name: "now", text: true, value: (r) => r.status },
   ];
