@@ -71,16 +71,17 @@ bool Seated::hold(Open& open) {
 
 namespace {
 
-// The account's secret a knock offers: a person's code, a bot's token.
-std::string_view key_of(const remote::Gate::Knock& knock) {
-    return knock.path == person_path ? knock.code : knock.bearer;
+// The connection held for the account whose secret `knock` offers (a person's code, a bot's
+// token), or none.
+const Opens::Open* held_for(const Opens& opens, const remote::Gate::Knock& knock) {
+    const std::string_view key = knock.path == person_path ? knock.code : knock.bearer;
+    return key.empty() ? nullptr : opens.held(token_hash(std::string(key)));
 }
 
 }  // namespace
 
 std::optional<remote::Gate::Refusal> Seated::nothing_held(const remote::Gate::Knock& knock) const {
-    const std::string_view key = key_of(knock);
-    if (!knock.resume || (!key.empty() && opens_.held(token_hash(std::string(key)))))
+    if (!knock.resume || held_for(opens_, knock))
         return std::nullopt;
     return remote::Gate::Refusal{410,
                                  "nothing of yours is held to come back to: your match is over, "
@@ -89,8 +90,7 @@ std::optional<remote::Gate::Refusal> Seated::nothing_held(const remote::Gate::Kn
 }
 
 remote::RemoteSeat* Seated::seat_for(const remote::Gate::Knock& knock) const {
-    const std::string_view key = key_of(knock);
-    const Open* held = key.empty() ? nullptr : opens_.held(token_hash(std::string(key)));
+    const Open* held = held_for(opens_, knock);
     if (!held)
         return nullptr;
     // Asked of the desk as a session at the seat's own path: the seat of the game under way

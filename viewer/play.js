@@ -681,9 +681,7 @@
       $("close-end").textContent = state.match.rotation < state.match.rotations ?
         "Show my board (the next game comes in a moment)" : "Show my board";
     }
-    $("end").style.top = ($("status").getBoundingClientRect().bottom + 6) + "px";
-    $("end").hidden = false;
-    $("end").dataset.game = state.match ? String(state.match.rotation) : "";
+    showEnd(state.match ? String(state.match.rotation) : "");
     say(title + " " + $("how").textContent, outcome === "W" ? "good" : "bad");
   }
   // A peel the host refused: its grid back on the board as it was sent, marked as the page's
@@ -733,6 +731,11 @@
       if (kept && Array.isArray(kept.sent) && kept.sent.length) return kept;
     } catch (e) { /* unreadable: afresh */ }
     return null;
+  }
+  // What the page sent before a reload, and its dumps not yet answered, are its own again.
+  function takeKeptMoves() {
+    state.sent = kept.sent;
+    state.pending = kept.sent.filter((s) => s.m[0] === "D").map((s) => ({ letter: s.m[1], id: s.id }));
   }
   // Nothing kept to come back to (a match over, a new one begun).
   function forgetKept() {
@@ -917,11 +920,16 @@
     $("again").hidden = true;
     connectPerson(null);
   }
+  // Whether the arena plays match `id` now (/api/live): a promise.
+  function stillPlays(id) {
+    return fetch("/api/live", { cache: "no-store" }).then((r) => r.json())
+      .then((live) => live.playing.some((m) => m.match === id));
+  }
   // The page opened again (a reload, a tab opened again) with a game of a match kept: back into
   // it where the arena still plays that match; else signed in afresh.
   function comeBackOnOpen(me) {
-    fetch("/api/live", { cache: "no-store" }).then((r) => r.json()).then((live) => {
-      if (!live.playing.some((m) => m.match === kept.match.id)) throw new Error("over");
+    stillPlays(kept.match.id).then((plays) => {
+      if (!plays) throw new Error("over");
       person.name = me.name;
       person.code = me.code;
       person.results = kept.results || [];
@@ -1026,10 +1034,9 @@
     // Not let in: the arena may not have seen the last connection go yet, or hold nothing now
     // (the match over, which /api/live says).
     const id = state.match ? state.match.id : kept && kept.match ? kept.match.id : null;
-    fetch("/api/live", { cache: "no-store" }).then((r) => r.json()).then((live) => {
-      if (id !== null && !live.playing.some((m) => m.match === id)) return lostMatch(true);
-      setTimeout(again, 2000);
-    }).catch(() => setTimeout(again, 2000));
+    if (id === null) return setTimeout(again, 2000);
+    stillPlays(id).then((plays) => plays ? setTimeout(again, 2000) : lostMatch(true))
+      .catch(() => setTimeout(again, 2000));
   }
   function lostMatch(over) {
     forgetKept();
@@ -1056,10 +1063,7 @@
           kept.match.rotation === match.rotation)) kept = null;
     startGame(match);
     person.games = match ? match.rotation : 1;
-    if (kept) {
-      state.sent = kept.sent;
-      state.pending = kept.sent.filter((s) => s.m[0] === "D").map((s) => ({ letter: s.m[1], id: s.id }));
-    }
+    if (kept) takeKeptMoves();
     state.replaying = true;
     state.replayDone = setTimeout(finishReplay, 600);
   }
@@ -1139,9 +1143,13 @@
     $("end-links").hidden = false;
     $("play-again").hidden = false;
     $("close-end").textContent = "Show my board";
-    $("end").dataset.game = "";
+    showEnd("");
+  }
+  // The end box, under the status line: of game `game` of the match ("": of the whole).
+  function showEnd(game) {
     $("end").style.top = ($("status").getBoundingClientRect().bottom + 6) + "px";
     $("end").hidden = false;
+    $("end").dataset.game = game;
   }
   function playAgain() {
     $("again").hidden = true;
@@ -1221,9 +1229,6 @@
     return;
   }
   loadRules();
-  if (kept) {
-    state.sent = kept.sent;
-    state.pending = kept.sent.filter((s) => s.m[0] === "D").map((s) => ({ letter: s.m[1], id: s.id }));
-  }
+  if (kept) takeKeptMoves();
   connect(false);
 })();
