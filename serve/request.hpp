@@ -29,7 +29,7 @@ struct Address {
 };
 std::variant<Address, std::string> parse_address(std::string_view text);
 
-enum class Method { get, head, other };
+enum class Method { get, head, post, other };
 
 // What a request is for.
 struct Route {

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/log.hpp"
+#include "core/text.hpp"
 #include "serve/gzip.hpp"
 
 namespace bg::serve {
@@ -231,11 +232,14 @@ struct Server::Socket final : WebSocket {
 };
 
 struct Server::Session {
-    enum Kind { idle, body, stream };
+    enum Kind { idle, body, stream, posting };
     explicit Session(std::size_t limit) : out(limit) {}
     Kind kind = idle;
     SendQueue out;
     lws* wsi = nullptr;
+    Post post;                 // a POST's, while its body comes
+    bool too_long = false;     // its body passed Limits::post_bytes
+    bool close_after = false;  // closed once its answer is sent
 };
 
 namespace {
@@ -436,6 +440,8 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
     switch (static_cast<lws_callback_reasons>(reason)) {
         case LWS_CALLBACK_HTTP:
         case LWS_CALLBACK_HTTP_WRITEABLE:
+        case LWS_CALLBACK_HTTP_BODY:
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         case LWS_CALLBACK_CLOSED_HTTP:
             if (!server)  // its server is gone, and with it everything it kept of the connection
@@ -449,7 +455,7 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
                                    {408, "its request never came whole", 0, "handshake-timeout"});
                 return static_cast<lws_callback_reasons>(reason) == LWS_CALLBACK_HTTP ? -1 : 0;
             }
-            return server->on_http(wsi, reason, slot->session, static_cast<const char*>(in));
+            return server->on_http(wsi, reason, slot->session, static_cast<const char*>(in), len);
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return server ? server->on_upgrade(wsi) : -1;
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -469,7 +475,7 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
     return lws_callback_http_dummy(wsi, static_cast<lws_callback_reasons>(reason), user, in, len);
 }
 
-int Server::on_http(lws* wsi, int reason, Session*& session, const char* path) {
+int Server::on_http(lws* wsi, int reason, Session*& session, const char* in, std::size_t len) {
     switch (static_cast<lws_callback_reasons>(reason)) {
         case LWS_CALLBACK_HTTP:
             if (!session) {
@@ -477,7 +483,18 @@ int Server::on_http(lws* wsi, int reason, Session*& session, const char* path) {
                 session = sessions_.back().get();
             }
             session->wsi = wsi;
-            return on_request(wsi, *session, path);
+            return on_request(wsi, *session, in);
+        case LWS_CALLBACK_HTTP_BODY:
+            // A body of a request not read (refused at once; answered, then closed): passed over.
+            if (!session || session->kind != Session::posting)
+                return 0;
+            if (session->post.body.size() + len > limits_.post_bytes)
+                session->too_long = true;
+            else
+                session->post.body.append(in, len);
+            return 0;
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            return session && session->kind == Session::posting ? answer_post(wsi, *session) : 0;
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return session ? on_writable(wsi, *session) : 0;
         default:  // closed
@@ -500,6 +517,15 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
         method = Method::get;
     else if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
         method = Method::head;
+    else if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0)
+        method = Method::post;
+    const std::string_view asked = path ? path : "";
+    if (method == Method::post && content_.post && !finishing_ &&
+        std::count(content_.post_paths.begin(), content_.post_paths.end(),
+                   asked.substr(0, asked.find('?'))))
+        return begin_post(wsi, session, path);
+    if (method == Method::post)
+        method = Method::other;
     const Route found = route(method, path ? path : "");
     const bool head = method == Method::head;
     const auto plain = [&](unsigned status, const std::string& text, const Headers& more = {}) {
@@ -660,6 +686,55 @@ int Server::serve_api(lws* wsi, Session& session, const std::string& path, bool 
     return send_body(wsi, session, body, head);
 }
 
+// A POST: its body is read (LWS_CALLBACK_HTTP_BODY) where it says its length, within the limit,
+// and is JSON; then answered (answer_post). Refused at once otherwise, and the connection
+// closed after the answer: a body not read cannot be passed over to a request after it.
+int Server::begin_post(lws* wsi, Session& session, const char* path) {
+    const std::string length_text = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    const auto length = parse_number<std::size_t>(length_text);
+    const std::string type = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE);
+    std::optional<std::pair<unsigned, std::string>> refused;
+    if (!length)
+        refused = {411, "a POST says its Content-Length"};
+    else if (*length > limits_.post_bytes)
+        refused = {413, fmt::format("a POST's body is at most {} bytes", limits_.post_bytes)};
+    else if (!type.starts_with("application/json"))
+        refused = {415, "a POST's body is JSON: Content-Type: application/json"};
+    if (refused) {
+        const std::string body = nlohmann::json{{"error", refused->second}}.dump() + "\n";
+        if (!write_headers(wsi, refused->first, "application/json", body.size(),
+                           {{"connection:", "close"}}))
+            return -1;
+        session.close_after = true;
+        return send_body(wsi, session, body, false);
+    }
+    session.kind = Session::posting;
+    session.too_long = false;
+    session.post = {path, "", peer_of(wsi), header(wsi, WSI_TOKEN_ORIGIN),
+                    header(wsi, WSI_TOKEN_HOST)};
+    if (*length == 0)
+        return answer_post(wsi, session);
+    return 0;
+}
+
+int Server::answer_post(lws* wsi, Session& session) {
+    Posted posted;
+    if (session.too_long) {
+        posted = {413, nlohmann::json{{"error", "the body is longer than it said"}}.dump()};
+    } else {
+        posted = content_.post(session.post);
+    }
+    session.post = {};
+    Headers more;
+    if (posted.retry_after_s > 0)
+        more.push_back({"retry-after:", std::to_string(posted.retry_after_s)});
+    const std::string body = posted.json + "\n";
+    if (!write_headers(wsi, posted.status, "application/json", body.size(), more))
+        return -1;
+    session.kind = Session::idle;
+    return send_body(wsi, session, body, false);
+}
+
 int Server::on_writable(lws* wsi, Session& session) {
     if (session.out.empty())
         return 0;
@@ -675,6 +750,8 @@ int Server::on_writable(lws* wsi, Session& session) {
     if (session.kind == Session::body) {
         session.kind = Session::idle;
         session.out = SendQueue(limits_.queue_bytes);
+        if (std::exchange(session.close_after, false))
+            return -1;
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     check_finished();

@@ -3,10 +3,10 @@
 // make a game wait. It serves a live page (GET /), the event stream (GET /events, Server-Sent
 // Events: a snapshot first, or on reconnection with Last-Event-ID the events missed where they
 // are still kept, then every event published) and, where the program has them, the replay
-// pages of finished games (GET /games/N). GET and HEAD only (405 otherwise); a path not served
-// gets 404; the streams are capped (503 beyond); a request's headers are capped (libwebsockets
-// refuses more) and must come in time; a client that reads slower than the events come is
-// dropped once its queue is full.
+// pages of finished games (GET /games/N). GET and HEAD, and POST where the program takes one (405
+// otherwise); a path not served gets 404; the streams are capped (503 beyond); a request's headers
+// are capped (libwebsockets refuses more) and must come in time; a client that reads slower than
+// the events come is dropped once its queue is full.
 //
 // Where the program gives it a WebSocket service (websocket.hpp: the remote seats'), it also
 // takes WebSocket connections, each let in or refused by the service (503 beyond its cap on
@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "serve/request.hpp"
 #include "serve/stream.hpp"
@@ -41,6 +42,16 @@ namespace bg::serve {
 
 class Server {
   public:
+    // A POST as the program is asked it: its path (and query), its body, who sent it.
+    struct Post {
+        std::string path, body, peer, origin, host;
+    };
+    // Its answer: a status and a JSON document.
+    struct Posted {
+        unsigned status = 200;
+        std::string json;
+        int retry_after_s = 0;  // said in Retry-After where more than 0
+    };
     struct Content {
         std::string title;                                    // for the log lines
         std::function<std::string()> page;                    // GET /
@@ -63,6 +74,11 @@ class Server {
         // the pages' Content-Security-Policy), or none (404). The program decides what it may
         // show: a path here is never refused for the WebSocket connections beside it.
         std::function<std::optional<std::string>(const std::string& path)> pages;
+        // POST of a JSON document (Content-Type: application/json, up to Limits::post_bytes) to
+        // one of `post_paths`: the answer. A page of another site cannot send one without the CORS
+        // preflight this server never answers, nor read what it is answered.
+        std::function<Posted(const Post& post)> post;
+        std::vector<std::string> post_paths;  // the paths POSTed to (any other: 405)
     };
     struct Limits {
         int streams = 32;                       // event streams at once
@@ -72,6 +88,7 @@ class Server {
         unsigned header_seconds = 10;           // time to send them
         int sockets = 64;                       // WebSocket connections at once
         std::size_t frame_bytes = 64u << 10;    // a WebSocket message's size
+        std::size_t post_bytes = 16u << 10;     // a POST's body
     };
     struct Counts {
         int streams = 0;  // open now
@@ -113,7 +130,9 @@ class Server {
 
   private:
     Server(uv_loop_t* loop, Content content, Limits limits);
-    int on_http(struct lws* wsi, int reason, Session*& session, const char* path);
+    int on_http(struct lws* wsi, int reason, Session*& session, const char* in, std::size_t len);
+    int begin_post(struct lws* wsi, Session& session, const char* path);
+    int answer_post(struct lws* wsi, Session& session);
     int on_request(struct lws* wsi, Session& session, const char* path);
     int open_stream(struct lws* wsi, Session& session, bool head);
     int on_writable(struct lws* wsi, Session& session);
