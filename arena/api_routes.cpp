@@ -85,7 +85,7 @@ std::string ApiRoutes::queue_json() const {
         if (!bot || !entry)
             continue;
         waiting.push_back({{"bot", bot->name},
-                           {"bot_version", entry->label},
+                           {"bot_version", shown_version(kind(*bot), entry->label)},
                            {"kind", kind(*bot)},
                            {"place", waiting.size() + 1},
                            {"opponent", json_or_null(q.opponent)},
@@ -130,7 +130,7 @@ std::string ApiRoutes::server_json() const {
          fd.increment(error))
         ++descriptors;
     nlohmann::json refusals = nlohmann::json::object();
-    for (const auto& [kind, count] : running_.lobby->refusals())
+    for (const auto& [kind, count] : running_.lobby->door().refusals())
         refusals[kind] = count;
     const serve::Server::Counts counts = running_.server();
     const LagWindow::Figures lag = running_.lag->figures();

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "arena/store.hpp"
+#include "arena/tickets.hpp"
 #include "remote/gate.hpp"
 
 namespace bg::arena {
@@ -70,9 +71,10 @@ class Door {
     Door(Store& store, std::function<std::uint64_t()> now_ms, Options options,
          std::function<int(int bot)> connections)
         : store_(store),
-          now_ms_(std::move(now_ms)),
+          now_ms_(now_ms),
           options_(options),
-          connections_(std::move(connections)) {}
+          connections_(std::move(connections)),
+          tickets_(std::move(now_ms)) {}
 
     // Let in (what it said kept for its first wait, by its token's digest), or why not.
     std::optional<Refusal> admit(const Knock& knock) const;
@@ -83,7 +85,14 @@ class Door {
     std::optional<Refusal> day_limit(const Bot& bot) const;
     // A refusal, the door's or the server's: counted by kind, and noted.
     void refused(const Refusal& refusal, const std::string& peer) const;
+    // The connections refused since the arena started, by kind (a refusal's status where it
+    // names no kind): the server's and the lobby's.
     const std::map<std::string, long>& refusals() const { return refusals_; }
+    // A person's page's tickets (POST /person/ticket).
+    Tickets& tickets() const { return tickets_; }
+    std::optional<remote::Gate::Ticketed> ticket(std::string_view t) const {
+        return tickets_.find(t);
+    }
     const Options& options() const { return options_; }
 
   private:
@@ -100,6 +109,7 @@ class Door {
     std::function<std::uint64_t()> now_ms_;
     Options options_;
     std::function<int(int bot)> connections_;
+    mutable Tickets tickets_;
     mutable std::map<std::string, Said> knocked_;  // by the token's digest: the last knock's
     mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
     mutable std::deque<std::uint64_t> signups_;                  // the last minute's

@@ -75,6 +75,9 @@ class Lobby final : public remote::Gate {
     void refused(const Refusal& refusal, const std::string& peer) const override {
         door_.refused(refusal, peer);
     }
+    // A person's page's tickets (arena/tickets.hpp), the door's.
+    std::optional<Ticketed> ticket(std::string_view t) const override { return door_.ticket(t); }
+    void spend(std::string_view t) const override { door_.tickets().spend(t); }
 
     // The arena's side. A waiting connection taken to a match (or, none, a check) of `games`
     // games, whose seats the desk gives it under `seat_token`: false where it is gone.
@@ -99,9 +102,8 @@ class Lobby final : public remote::Gate {
     void finish();
     // Connections open now, of the account.
     int connections(int bot) const { return opens_.connections(bot); }
-    // The connections refused since the arena started, by kind (a refusal's status where it
-    // names no kind): the server's and the lobby's (GET /api/server).
-    const std::map<std::string, long>& refusals() const { return door_.refusals(); }
+    // Who may connect: its refusals since the arena started (GET /api/server), its tickets.
+    const Door& door() const { return door_; }
 
   private:
     using Open = Opens::Open;

@@ -186,9 +186,8 @@ std::optional<int> ArenaShell::start_server() {
     content.closing = restarting_refusal();
     content.for_players = std::move(for_players);
     content.public_stream = true;  // finished matches only
-    content.play = [open = settings_.lobby.people_open] {
-        return viewer::play_page({{"people_open", open}});
-    };
+    serve_people(content, settings_.lobby.people_open, *lobby_, lobby_->door().tickets(),
+                 lag_.get());
     content.api = [this](const std::string& path) {
         const LoopLag::Scope scope(lag_.get(), routes_->route_of(path));
         return routes_->answer(path);

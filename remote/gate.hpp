@@ -8,6 +8,7 @@
 // as that seat opens.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -30,7 +31,9 @@ class Gate {
     // it sent none) and its Host; the token of its Authorization header (Bearer), its bot's
     // version (X-Bananagrams-Bot-Version) and its address. A page's connection (a person's in
     // an arena), which cannot send headers, says in its query who it is (name=, code=), whom it
-    // would play (opponent=), that it is a session (session=1), and that it signs up (signup=1).
+    // would play (opponent=), that it is a session (session=1), and that it signs up (signup=1);
+    // or, in place of its name and code, a ticket the gate gave it for them (ticket=, see
+    // ticket()), which keeps the code out of every URL.
     struct Knock {
         std::string_view path;
         std::string_view origin;
@@ -47,6 +50,17 @@ class Gate {
     };
     // A session's answer when no seat of its token is open now but one will be: it waits.
     struct Wait {};
+    // Who a page's ticket (ticket=) stands for, while it is good: a name and a code, taken as
+    // though the page had sent them. None: no such ticket (or it is spent or stale), and the
+    // connection has no name nor code.
+    struct Ticketed {
+        std::string name, code;
+    };
+    virtual std::optional<Ticketed> ticket(std::string_view /*ticket*/) const {
+        return std::nullopt;
+    }
+    // A ticket's connection was let in: the ticket is spent.
+    virtual void spend(std::string_view /*ticket*/) const {}
     // The seat it takes, or (a session) that it waits, or why not (an HTTP status and a
     // sentence).
     virtual std::variant<RemoteSeat*, Wait, Refusal> admit(const Knock& knock) const = 0;

@@ -202,7 +202,7 @@ namespace {
 
 // What the gate is asked of an upgrade, kept while it is asked.
 struct Asked {
-    explicit Asked(const serve::WebSocketService::Upgrade& upgrade)
+    Asked(const serve::WebSocketService::Upgrade& upgrade, const Gate& gate)
         : path(upgrade.path()),
           origin(upgrade.header("origin")),
           host(upgrade.header("host")),
@@ -215,7 +215,16 @@ struct Asked {
           code(upgrade.arg("code")),
           opponent(upgrade.arg("opponent")),
           signup(upgrade.arg("signup") == "1"),
-          resume(upgrade.arg("resume") == "1") {}
+          resume(upgrade.arg("resume") == "1"),
+          ticket(upgrade.arg("ticket")) {
+        // A ticket stands for a name and a code (and no other's are taken beside it).
+        if (ticket.empty())
+            return;
+        auto ticketed = gate.ticket(ticket);
+        name = ticketed ? std::move(ticketed->name) : "";
+        code = ticketed ? std::move(ticketed->code) : "";
+        signup = false;
+    }
     Gate::Knock knock() const {
         return {path, origin, host, session,  bearer, version,
                 peer, name,   code, opponent, signup, resume};
@@ -235,12 +244,13 @@ struct Asked {
     bool session;
     std::string bearer, version, peer, name, code, opponent;
     bool signup, resume;
+    std::string ticket;
 };
 
 }  // namespace
 
 std::optional<serve::WebSocketService::Refusal> SeatSockets::check(const Upgrade& upgrade) {
-    auto admitted = gate_.admit(Asked(upgrade).knock());
+    auto admitted = gate_.admit(Asked(upgrade, gate_).knock());
     if (auto* refusal = std::get_if<Refusal>(&admitted))
         return *refusal;
     return std::nullopt;
@@ -249,10 +259,12 @@ std::optional<serve::WebSocketService::Refusal> SeatSockets::check(const Upgrade
 std::unique_ptr<serve::WebSocketService::Connection> SeatSockets::open(const Upgrade& upgrade,
                                                                        serve::WebSocket& socket) {
     // Let in a moment ago (check), in the same call: the seat is the gate's again.
-    const Asked asked(upgrade);
+    const Asked asked(upgrade, gate_);
     auto admitted = gate_.admit(asked.knock());
     if (std::holds_alternative<Refusal>(admitted))
         return nullptr;
+    if (!asked.ticket.empty())
+        gate_.spend(asked.ticket);
     auto* const* seat = std::get_if<RemoteSeat*>(&admitted);
     const std::string token = asked.token();
     serve::Headers headers = {{"x-bananagrams-games-after:",

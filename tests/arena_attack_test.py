@@ -5,6 +5,9 @@ wire against a real `arena serve`:
     arena_attack_test.py BUILD_DIR
 
 - A page coming back into a match (`resume=1`) when nothing of its account is held: 410.
+- A person's ticket (POST /person/ticket), which keeps the code out of URLs: each refusal its
+  own kind and sentence; JSON only (a form another site's page could send without asking is
+  refused), its size bounded; a ticket lets one connection in, once.
 - A token guessed by brute force: past --failures-a-minute wrong tokens or codes from one
   address, every connection from there is refused with 429 and the seconds to wait, the right
   token too, before anything is looked up; another address is not, and neither is a token that
@@ -20,6 +23,7 @@ wire against a real `arena serve`:
   paths), and nothing is added or changed by any request; accounts and tokens are made by the
   command line alone.
 """
+import json
 import os
 import shutil
 import socket
@@ -65,6 +69,18 @@ def request(method, path):
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
+
+
+def post_ticket(body, kind="application/json"):
+    """POST /person/ticket: its status and its JSON answer."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    asked = urllib.request.Request("http://127.0.0.1:%d/person/ticket" % port, data=data,
+                                   headers={"Content-Type": kind}, method="POST")
+    try:
+        with urllib.request.urlopen(asked, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
 
 
 def descriptors():
@@ -121,6 +137,35 @@ try:
     # queued for a match the person did not ask for.
     status, _ = upgrade("/person?session=1&resume=1&name=pat&code=" + pat)
     check(status == 410, "a person's resume with nothing held: %d" % status)
+
+    # ---- a ticket in place of a code in the URL ----
+    status, answer = post_ticket({"name": "pat", "code": pat})
+    check(status == 200 and len(answer["ticket"]) == 32, "pat's ticket: %d %s" % (status, answer))
+    status, answer = post_ticket({"name": "pat", "code": "W" * 32})
+    check(status == 401 and answer["refused"] == "wrong-code" and "name and code" in answer["why"],
+          "a wrong code's ticket: %d %s" % (status, answer))
+    status, answer = post_ticket({"name": "pat", "code": pat, "opponent": "nobody"})
+    check(status == 400 and answer["refused"] == "not-a-house-bot", "a ticket to play nobody: %s"
+          % answer)
+    status, answer = post_ticket({"name": "pat", "code": pat, "resume": True})
+    check(status == 410 and answer["refused"] == "nothing-held", "a resume's ticket: %s" % answer)
+    status, answer = post_ticket({"name": "pat", "signup": True, "code": "C" * 24})
+    check(status == 409 and answer["refused"] == "name-taken", "a taken name's ticket: %s" % answer)
+    # Not JSON (a form of another site's page: no preflight needed, so not taken), too long.
+    status, _ = post_ticket(b"name=pat&code=" + pat.encode(), "application/x-www-form-urlencoded")
+    check(status == 415, "a form's POST: %d" % status)
+    status, _ = post_ticket(b"{" + b" " * (20 << 10) + b"}")
+    check(status == 413, "a POST of 20 KiB: %d" % status)
+    # A ticket lets one connection in, once; a ticket never issued lets none in.
+    _, answer = post_ticket({"name": "pat", "code": pat})
+    ticket = answer["ticket"]
+    status, _ = upgrade("/person?session=1&ticket=" + ticket)
+    check(status == 101, "a person's connection with its ticket: %d" % status)
+    time.sleep(0.5)  # that connection closed: pat plays nowhere
+    status, _ = upgrade("/person?session=1&ticket=" + ticket)
+    check(status == 401, "a ticket used twice: %d" % status)
+    status, _ = upgrade("/person?session=1&ticket=" + "T" * 32 + "&name=pat&code=" + pat)
+    check(status == 401, "a ticket never issued (its name and code beside it): %d" % status)
 
     # ---- a flood of handshakes held open ----
     before = descriptors()

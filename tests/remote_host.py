@@ -133,6 +133,7 @@ class Proxy(Listener):
     def __init__(self, upstream):
         self.upstream, self.pairs, self.forwarded = upstream, [], 0
         self.lock = threading.Lock()
+        self.requested = []  # what clients sent, as it came
         super().__init__()
 
     def take(self, client):
@@ -147,15 +148,25 @@ class Proxy(Listener):
         with self.lock:
             self.pairs.append((client, upstream))
         for a, b in ((client, upstream), (upstream, client)):
-            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+            threading.Thread(target=self.pump, args=(a, b, a is client), daemon=True).start()
 
-    def pump(self, source, sink):
+    def request_lines(self):
+        """The request lines of the HTTP requests that came through ("GET /path HTTP/1.1")."""
+        with self.lock:
+            sent = [data.decode("latin-1") for data in self.requested]
+        return [line for data in sent for line in data.split("\r\n")
+                if re.match(r"(GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS) \S+ HTTP/1\.[01]$", line)]
+
+    def pump(self, source, sink, from_client):
         try:
             while True:
                 data = source.recv(65536)
                 if not data:
                     break
                 self.forwarded += len(data)
+                if from_client:
+                    with self.lock:
+                        self.requested.append(data)
                 sink.sendall(data)
         except OSError:
             pass
