@@ -51,6 +51,7 @@ nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
             {"kind", kind(bot)},
             {"command", bot.command ? nlohmann::json(*bot.command) : nlohmann::json()},
             {"anchor", json_or_null(bot.anchor)},
+            {"about", json_or_null(bot.about)},
             {"state", bot.state},
             {"paused", json_or_null(bot.paused)},
             {"not_queued", json_or_null(why_not_queued(bot, entries))},
@@ -61,9 +62,14 @@ nlohmann::json bot_json(const Bot& bot, const std::vector<Entry>& entries) {
 }  // namespace
 
 int bot_add(Store& store, const std::string& name, const std::string& owner,
-            const std::optional<std::string>& command, const std::optional<double>& anchor) {
+            const std::optional<std::string>& command, const std::optional<double>& anchor,
+            const std::string& about) {
     try {
+        if (!valid_about(about))
+            throw std::invalid_argument(about_rule);
         const std::string token = store.add_bot(name, owner, command, anchor);
+        if (!about.empty())
+            store.set_about(store.bot(name)->id, about);
         if (command) {  // the arena starts it: no token lets anyone in as it
             log::info("added house bot {}{}", name,
                       anchor ? fmt::format(", the anchor at {}", *anchor) : "");
@@ -76,6 +82,20 @@ int bot_add(Store& store, const std::string& name, const std::string& owner,
         log::error("{}", e.what());
         return exit_usage;
     }
+}
+
+int bot_about(Store& store, const std::string& name, const std::string& about) {
+    const auto bot = named_bot(store, name, false);
+    if (!bot)
+        return exit_usage;
+    try {
+        store.set_about(bot->id, about);
+    } catch (const std::invalid_argument& e) {
+        log::error("{}", e.what());
+        return exit_usage;
+    }
+    log::info("{} is {}", name, about.empty() ? "described no more" : "described: " + about);
+    return exit_done;
 }
 
 int person_add(Store& store, const std::string& name) {

@@ -26,7 +26,10 @@ extern Console out;
 extern Console err;
 
 int bot_add(Store& store, const std::string& name, const std::string& owner,
-            const std::optional<std::string>& command, const std::optional<double>& anchor);
+            const std::optional<std::string>& command, const std::optional<double>& anchor,
+            const std::string& about = "");
+// What the bot is, in a few words for its public pages ("": none).
+int bot_about(Store& store, const std::string& name, const std::string& about);
 int person_add(Store& store, const std::string& name);
 // Bots' accounts, or with `people` people's.
 int bot_list(Store& store, bool json, bool people = false);

@@ -23,7 +23,7 @@ nlohmann::json rated_json(const Rated& r) {
 nlohmann::json entrant_json(const Rated& r, const Roster::Named& named) {
     nlohmann::json e = rated_json(r);
     e["bot"] = named.bot;
-    e["bot_version"] = named.version;
+    e["bot_version"] = shown_version(named.kind, named.version);
     return e;
 }
 
@@ -128,7 +128,8 @@ nlohmann::json to_json(const Row& row) {
             {"owner", row.bot.owner},
             {"kind", kind(row.bot)},
             {"anchor", json_or_null(row.bot.anchor)},
-            {"version", row.entry.label},
+            {"about", json_or_null(row.bot.about)},
+            {"version", shown_version(kind(row.bot), row.entry.label)},
             {"rating", to_json(row.entry.belief)},
             {"conservative", row.conservative},
             {"provisional", row.provisional},
@@ -157,6 +158,10 @@ std::string default_status(const Bot& bot) {
     if (!bot.paused.empty())
         return "paused";
     return bot.command ? "queued" : "away";
+}
+
+std::string shown_version(std::string_view kind, const std::string& label) {
+    return kind == "house" ? "house-" + token_hash(label).substr(0, 8) : label;
 }
 
 nlohmann::json version_json(const Entry& e) {
@@ -203,6 +208,7 @@ std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
             matches.push_back(std::move(m));
         }
         nlohmann::json version = version_json(e);
+        version["version"] = shown_version(kind(*bot), e.label);
         version["conservative"] = stats::conservative(e.belief);
         version["matches_played"] = e.matches;
         version["matches"] = std::move(matches);
@@ -214,6 +220,7 @@ std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
         {"owner", bot->owner},
         {"kind", kind(*bot)},
         {"anchor", json_or_null(bot->anchor)},
+        {"about", json_or_null(bot->about)},
         {"state", bot->state},
         {"paused", json_or_null(bot->paused)},
         {"paused_at", json_or_null(bot->paused_at)},

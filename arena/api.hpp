@@ -37,6 +37,9 @@ nlohmann::json leaderboard_json(const Roster& roster, const Fit& fit, bool peopl
 // A rating entry's own fields, as /api/bots/NAME and `bot list --json` give each version: its
 // label, since when, its rating, and its conformance check.
 nlohmann::json version_json(const Entry& entry);
+// A version's label as the public reads it: a house bot's is the operator's command (its paths
+// and flags on the arena's machine), shown as "house-" and 8 hex digits of its SHA-256.
+std::string shown_version(std::string_view kind, const std::string& label);
 // None for a bot there is not (or removed); with `person`, the same of a person's account.
 // Each rated match with everyone at its table, the account's place in each rotation and its
 // rating change; its games' out-reasons counted by code and its mean think time, CPU and wait

@@ -20,7 +20,8 @@ using namespace bg::arena;
 namespace {
 
 const char* const usage_text =
-    R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]]
+    R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]] [--about TEXT]
+       arena bot about --db FILE NAME [TEXT]
        arena bot list --db FILE [--json]
        arena bot disable|enable|remove|rotate-token --db FILE NAME
        arena person add --db FILE NAME
@@ -41,7 +42,9 @@ update). Everything is kept in one SQLite database.
 
   bot add       a new bot: remote, or a house bot with --command; prints its token once, on
                 its last line (only a hash of it is kept). --anchor R holds a house bot's
-                rating at R, so that a figure means the same next month
+                rating at R, so that a figure means the same next month; --about TEXT says
+                what it is on the public pages, in a few words ("level 1: a person's pace")
+  bot about     what it is, for the public pages (up to 80 characters; none: no more said)
   bot list      every bot: its owner, kind, versions and state (paused, and why)
   bot disable   it is not queued, and its token does not connect; enable undoes it
   bot remove    it is gone from the leaderboard and cannot connect; its matches stay
@@ -75,7 +78,12 @@ po::options_description options_of(const std::string& command) {
             "its owner: no two bots of one owner meet (default: the bot's own name)")(
             "command", po::value<std::string>()->value_name("CMD"),
             "a house bot: the command the arena starts it with")(
-            "anchor", po::value<double>()->value_name("R"), "hold this house bot's rating at R");
+            "anchor", po::value<double>()->value_name("R"), "hold this house bot's rating at R")(
+            "about", po::value<std::string>()->value_name("TEXT"),
+            "what it is, in a few words for the public pages");
+    else if (command == "bot about")
+        o.add_options()("name", po::value<std::string>(), "")(
+            "about", po::value<std::string>()->default_value(""), "");
     else if (command == "bot disable" || command == "bot enable" || command == "bot remove" ||
              command == "bot rotate-token" || command == "person add" ||
              command == "person disable" || command == "person enable" ||
@@ -88,7 +96,7 @@ po::options_description options_of(const std::string& command) {
         o.add_options()("json", po::bool_switch(), "as JSON");
     else
         throw po::error(
-            fmt::format("unknown command '{}': bot add|list|disable|enable|remove|"
+            fmt::format("unknown command '{}': bot add|about|list|disable|enable|remove|"
                         "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
                         "standings, rerate or config",
                         bg::escape_for_terminal(command)));
@@ -103,15 +111,18 @@ Parsed parse(int argc, char** argv) {
     parsed.command = argv[1];
     if (parsed.command == "bot" || parsed.command == "person") {
         if (argc < 3)
-            throw po::error(parsed.command == "bot"
-                                ? "bot what? add, list, disable, enable, remove or rotate-token"
-                                : "person what? add, list, disable, enable, remove or rotate-code");
+            throw po::error(
+                parsed.command == "bot"
+                    ? "bot what? add, about, list, disable, enable, remove or rotate-token"
+                    : "person what? add, list, disable, enable, remove or rotate-code");
         parsed.command += std::string(" ") + argv[2];
         first = 3;
     }
     const po::options_description accepted = options_of(parsed.command);
     po::positional_options_description positional;
     positional.add("name", 1);
+    if (parsed.command == "bot about")
+        positional.add("about", 1);
     // The parser takes its first argument for the program's name: the command's last word.
     po::store(po::command_line_parser(argc - first + 1, argv + first - 1)
                   .options(accepted)
@@ -147,8 +158,11 @@ int run(const Parsed& p) {
         std::optional<double> anchor;
         if (vm.count("anchor"))
             anchor = vm["anchor"].as<double>();
-        return bot_add(store, *text("name"), text("owner").value_or(""), text("command"), anchor);
+        return bot_add(store, *text("name"), text("owner").value_or(""), text("command"), anchor,
+                       text("about").value_or(""));
     }
+    if (p.command == "bot about")
+        return bot_about(store, *text("name"), *text("about"));
     if (p.command == "bot list")
         return bot_list(store, json());
     if (p.command.starts_with("bot "))

@@ -1,4 +1,5 @@
 // The arena's SQLite store's accounts and their rating entries (arena/sqlite_store.hpp).
+#include <algorithm>
 #include <stdexcept>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -104,6 +105,18 @@ std::optional<Bot> SqliteAccounts::bot_by_token(const std::string& token) const 
 void SqliteAccounts::set_state(int bot, const std::string& state) {
     SQLite::Statement update(db_, "UPDATE bots SET state = ? WHERE id = ?");
     update.bind(1, state);
+    update.bind(2, bot);
+    update.exec();
+}
+
+void SqliteAccounts::set_about(int bot, const std::string& about) {
+    if (!valid_about(about))
+        throw std::invalid_argument(about_rule);
+    SQLite::Statement update(db_, "UPDATE bots SET about = ? WHERE id = ?");
+    if (about.empty())
+        update.bind(1);
+    else
+        update.bind(1, about);
     update.bind(2, bot);
     update.exec();
 }

@@ -22,6 +22,7 @@ Bot bot_from(SQLite::Statement& q) {
     b.created = q.getColumn("created").getString();
     b.person = q.getColumn("person").getInt() != 0;
     b.paused_at = q.getColumn("paused_at").isNull() ? "" : q.getColumn("paused_at").getString();
+    b.about = q.getColumn("about").isNull() ? "" : q.getColumn("about").getString();
     return b;
 }
 
@@ -37,7 +38,7 @@ Entry entry_from(SQLite::Statement& q) {
 }
 
 const char* const bot_columns =
-    "id, name, owner, command, anchor, state, paused, created, person, paused_at";
+    "id, name, owner, command, anchor, state, paused, created, person, paused_at, about";
 const char* const entry_columns =
     "id, bot_id, label, mu, sigma, matches, created, checked, check_failed";
 

@@ -44,7 +44,8 @@ CREATE TABLE bots (
     paused TEXT,
     created TEXT NOT NULL,
     person INTEGER NOT NULL DEFAULT 0,
-    paused_at TEXT
+    paused_at TEXT,
+    about TEXT
 );
 CREATE TABLE entries (
     id INTEGER PRIMARY KEY,
@@ -109,7 +110,7 @@ stats::WengLin model_from(const nlohmann::json& j) {
 // in): 1 to 2, the check's columns (an entry that has played was let play unchecked, and stays
 // let); 2 to 3, people's accounts (every account there is a bot's); 3 to 4, when a bot was
 // paused (unknown for one paused before) and the referee's peel counts of each game (none for a
-// game stored before).
+// game stored before); 4 to 5, a bot's public description (none).
 void upgrade(SQLite::Database& db, int from) {
     if (from < 2) {
         db.exec("ALTER TABLE entries ADD COLUMN checked TEXT");
@@ -122,6 +123,8 @@ void upgrade(SQLite::Database& db, int from) {
         db.exec("ALTER TABLE bots ADD COLUMN paused_at TEXT");
         db.exec("ALTER TABLE games ADD COLUMN counts TEXT");
     }
+    if (from < 5)
+        db.exec("ALTER TABLE bots ADD COLUMN about TEXT");
 }
 
 // The file an arena is kept in (sqlite/schema_file.hpp).

@@ -1,14 +1,14 @@
 // The arena's store in one SQLite file (WAL, foreign keys, synchronous FULL: a rated match
 // survives a power loss), made and upgraded through sqlite/schema_file.hpp.
 //
-// Schema version 4 (PRAGMA user_version; PRAGMA application_id marks the file as an arena's):
+// Schema version 5 (PRAGMA user_version; PRAGMA application_id marks the file as an arena's):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
 //   bots(id, name unique, owner, command (NULL: a remote bot), anchor (NULL, or the rating held),
 //     token_hash (SHA-256 of its token, hex; the token itself is never kept), state
 //     active|disabled|removed, paused (why it is not queued, or NULL), created, person (1: a
-//     person's account, whose token is the code it signs in with; 0: a bot), paused_at): every
-//     account
+//     person's account, whose token is the code it signs in with; 0: a bot), paused_at, about
+//     (what it is, in a few words for its public pages, or NULL)): every account
 //   entries(id, bot_id, label (its version: what a remote bot says when it connects, or its
 //     command's), mu, sigma, matches, created, checked, check_failed): a bot's rating entries,
 //     one a version
@@ -35,10 +35,10 @@ namespace bg::arena {
 
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
-// referee counts (games.counts). A database of an earlier version is brought to this one
-// as it is opened (version 1's entries that have played a match counted checked; every account
-// of version 2 a bot's).
-inline constexpr int schema_version = 4;
+// referee counts (games.counts); 5: a bot's public description (bots.about). A database of an
+// earlier version is brought to this one as it is opened (version 1's entries that have played a
+// match counted checked; every account of version 2 a bot's).
+inline constexpr int schema_version = 5;
 
 // The accounts and their rating entries, in the file.
 class SqliteAccounts {
@@ -52,6 +52,7 @@ class SqliteAccounts {
     std::optional<Bot> bot(const std::string& name) const;
     std::optional<Bot> bot_by_token(const std::string& token) const;
     void set_state(int bot, const std::string& state);
+    void set_about(int bot, const std::string& about);
     std::string set_paused(int bot, const std::string& why);
     std::string record_check(int entry, bool passed, const std::string& why);
     std::string rotate_token(int bot);
@@ -118,6 +119,7 @@ class SqliteStore final : public Store {
         return accounts_.bot_by_token(token);
     }
     void set_state(int bot, const std::string& state) override { accounts_.set_state(bot, state); }
+    void set_about(int bot, const std::string& about) override { accounts_.set_about(bot, about); }
     std::string set_paused(int bot, const std::string& why) override {
         return accounts_.set_paused(bot, why);
     }

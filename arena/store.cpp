@@ -1,5 +1,7 @@
 #include "arena/store.hpp"
 
+#include <algorithm>
+
 #include "arena/sqlite_store.hpp"
 #include "remote/token.hpp"
 
@@ -29,6 +31,12 @@ nlohmann::json to_json(const MatchmakerConfig& c) {
             {"randomness", c.randomness},
             {"repeat_penalty", c.repeat_penalty},
             {"window", c.window}};
+}
+
+bool valid_about(const std::string& about) {
+    return about.size() <= 80 && std::all_of(about.begin(), about.end(), [](char c) {
+               return static_cast<unsigned char>(c) >= ' ' && c != 127;
+           });
 }
 
 std::string token_hash(const std::string& token) {

@@ -56,6 +56,8 @@ class Store {
     // The active or paused account whose token this is (none for a removed or disabled one).
     virtual std::optional<Bot> bot_by_token(const std::string& token) const = 0;
     virtual void set_state(int bot, const std::string& state) = 0;
+    // What the bot is, for its public pages ("" none): up to 80 printable characters.
+    virtual void set_about(int bot, const std::string& about) = 0;
     // Paused, and why ("": no longer); when it was (paused_at), or "".
     virtual std::string set_paused(int bot, const std::string& why) = 0;
     // A conformance check of `entry`: passed (the entry checked, its bot no longer paused), or
@@ -122,5 +124,9 @@ nlohmann::json to_json(const MatchmakerConfig& config);
 
 // A token's digest, as the store keeps it (remote::token_digest: SHA-256, in hex).
 std::string token_hash(const std::string& token);
+// Whether `about` may say what a bot is (Store::set_about), and the rule it breaks when not.
+bool valid_about(const std::string& about);
+inline constexpr const char* about_rule =
+    "what a bot is: up to 80 characters, no control characters";
 
 }  // namespace bg::arena

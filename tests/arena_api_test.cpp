@@ -106,6 +106,14 @@ TEST_CASE(
     CHECK(games[0]["page"] == fmt::format("/matches/{}/games/0", id));
     CHECK(games[1]["page"].is_null());  // no log kept
     CHECK((*match)["entrants"][1]["kind"] == "house");
+    // A house bot's version is its command, which the public sees only as a digest; what it is,
+    // the organiser says in words.
+    CHECK((*match)["entrants"][1]["bot_version"] == "house-" + token_hash("true").substr(0, 8));
+    CHECK((*house)["versions"][0]["version"] == (*match)["entrants"][1]["bot_version"]);
+    CHECK((*house)["about"].is_null());
+    store->set_about(store->bot("h")->id, "level 1: a person's pace");
+    CHECK((*bot_json(*store, read_roster(*store), "h"))["about"] == "level 1: a person's pace");
+    CHECK((*match)["entrants"][0]["bot_version"] == "v1");  // a remote bot's, as it said
 
     // Over: the log that was kept is served, as records and as the game's page.
     const auto records = game_records_json(*store, id, 0);
@@ -122,6 +130,8 @@ TEST_CASE(
     CHECK(board["leaderboard"][0]["status"] == "playing");
     CHECK(board["leaderboard"][1]["status"] == "queued");
     CHECK(board["leaderboard"][0]["last_match"] == store->match(id)->finished);
+    CHECK(board["leaderboard"][1]["about"] == "level 1: a person's pace");
+    CHECK(board["leaderboard"][1]["version"] == "house-" + token_hash("true").substr(0, 8));
 
     // The matches over, the latest first: a running one is not among them.
     const int playing = store->begin_match(6).id;
@@ -201,4 +211,38 @@ TEST_CASE(
     const std::string other = store->add_bot("r2", "", std::nullopt, std::nullopt);
     CHECK(status(other, "10.0.0.1") == 429);  // never let in from there
     CHECK(status(other, "10.0.0.3") == 101);
+}
+
+TEST_CASE(
+    "arena: a person's ticket stands for its name and code once, for 30 s, and the oldest goes "
+    "past the most kept",
+    "[arena][tickets]") {
+    std::uint64_t now = 1'000'000;
+    Tickets tickets([&now] { return now; });
+    const std::string first = tickets.issue("pat", "CODE0123456789abcdef");
+    const std::string second = tickets.issue("pat", "CODE0123456789abcdef");
+    CHECK(first.size() == 32);
+    CHECK(first != second);  // drawn fresh
+    const auto who = tickets.find(first);
+    REQUIRE(who);
+    CHECK(who->name == "pat");
+    CHECK(who->code == "CODE0123456789abcdef");
+    CHECK(!tickets.find("T" + first.substr(1)));  // another token: nobody
+    tickets.spend(first);
+    CHECK(!tickets.find(first));  // spent: once only
+    CHECK(tickets.find(second));
+    now += Tickets::good_ms - 1;
+    CHECK(tickets.find(second));
+    now += 1;
+    CHECK(!tickets.find(second));  // stale
+    // Stale ones go as others are issued; past the most kept, the oldest goes.
+    const std::string oldest = tickets.issue("a", "CODE0123456789abcdef");
+    now += 1;
+    for (std::size_t i = 1; i < Tickets::most_kept; ++i)
+        tickets.issue("b", "CODE0123456789abcdef");
+    CHECK(tickets.kept() == Tickets::most_kept);
+    CHECK(tickets.find(oldest));
+    tickets.issue("c", "CODE0123456789abcdef");
+    CHECK(tickets.kept() == Tickets::most_kept);
+    CHECK(!tickets.find(oldest));
 }

@@ -272,8 +272,9 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
 }
 
 TEST_CASE(
-    "arena: a database of schema 1, 2 or 3 is brought to 4 as it is opened, its played entries "
-    "counted checked, its accounts bots', no pause's time and no game's counts known",
+    "arena: a database of schema 1, 2, 3 or 4 is brought to 5 as it is opened, its played "
+    "entries counted checked, its accounts bots', no pause's time, no game's counts and no "
+    "bot's description known",
     "[arena][store]") {
     ScratchArena arena("schema1");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
@@ -290,6 +291,7 @@ TEST_CASE(
         db.exec("ALTER TABLE bots DROP COLUMN person");
         db.exec("ALTER TABLE bots DROP COLUMN paused_at");
         db.exec("ALTER TABLE games DROP COLUMN counts");
+        db.exec("ALTER TABLE bots DROP COLUMN about");
         db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");
     }
@@ -303,17 +305,25 @@ TEST_CASE(
     CHECK(!arena.store->bot("alpha")->person);
     CHECK(arena.store->bot("alpha")->paused == "as it was");
     CHECK(arena.store->bot("alpha")->paused_at.empty());  // when: not known
+    CHECK(arena.store->bot("alpha")->about.empty());
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 4);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 5);
     }
+    // What a bot is: said, kept, and unsaid; never a control character, nor more than 80.
+    arena.store->set_about(alpha.id, "level 1: a person's pace");
+    CHECK(arena.store->bot("alpha")->about == "level 1: a person's pace");
+    CHECK_THROWS_AS(arena.store->set_about(alpha.id, "two\nlines"), std::invalid_argument);
+    CHECK_THROWS_AS(arena.store->set_about(alpha.id, std::string(81, 'x')), std::invalid_argument);
+    arena.store->set_about(alpha.id, "");
+    CHECK(arena.store->bot("alpha")->about.empty());
     // A later schema is refused, not read.
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 5");
+        db.exec("PRAGMA user_version = 6");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 5") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 6") != std::string::npos);
 }

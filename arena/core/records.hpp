@@ -25,6 +25,7 @@ struct Bot {
     std::string created;
     bool person = false;    // a person's account: rated on the people's leaderboard
     std::string paused_at;  // when it was paused, or "" (not paused, or before schema 4)
+    std::string about;      // what it is, in a few words for the public (a house bot's), or ""
     friend bool operator==(const Bot&, const Bot&) = default;
 };
 
