@@ -4,19 +4,21 @@ driven as a person drives it (tests/browser.py: clicks and keys), never the prot
 
     arena_play_page_test.py BUILD_DIR [SHOTS_DIR]
 
-- A wrong code: the page says the person was not let in, and asks again.
+- A wrong code, and a taken name's sign-up: the page says why in a sentence of its own, and
+  asks again. The sign-in form at a desktop's and a phone's width, every field 44 px tall there.
 - The organiser's account: name and code typed, the house bot chosen from the list with the
-  keyboard, Play: the page waits in the queue, then plays the match's games one after another
-  (each a new hand, the last one's end shown), and at the match's end shows the person's rating
-  after one match; the arena rated the match, pat and the house bot alone, and put pat on the
-  people's board, not the bots'.
-- Signing up (--people open): a new name and Sign up: the page draws the code, says it once, and
-  the new account plays its match too.
-- Nothing lost for a reload or a dropped connection: a person (through a TCP proxy, as over a
-  network) playing a match against a slower house bot reloads the page mid-game and is back in
-  the same game, the hand as it was; then the proxy cuts every connection, and the page comes
-  back by itself. The arena says both times that it held the seat and that the person came
-  back; the match is rated, and the person is out of none of its games.
+  keyboard (each named in the organiser's words, with its rating), Play: the page waits in the
+  queue, then plays the match's games one after another (each a new hand, the last one's end
+  shown), and at the match's end shows the person's rating after one match; the arena rated
+  the match, pat and the house bot alone, and put pat on the people's board, not the bots'.
+- Signing up (--people open): a new name and Sign up: the page draws the code and shows it where
+  it can be copied, once, until the person says it is kept; the new account plays its match.
+- Nothing lost for a reload or a dropped connection: a person on a phone (390x844, taps; through
+  a TCP proxy, as over a network) playing a match against a slower house bot reloads the page
+  mid-game and is back in the same game, the hand as it was; then the proxy cuts every
+  connection, and the page comes back by itself. The arena says both times that it held the
+  seat and that the person came back; the match is rated, and the person is out of none of its
+  games. No request of the page carried the code in its URL: it took a ticket each time.
 """
 import collections
 import json
@@ -48,13 +50,17 @@ LOOK = """document.readyState === "loading" || !document.getElementById("sign-in
   outcome: document.body.dataset.outcome || null,
   sign_in: !document.getElementById("sign-in").hidden,
   sign_in_said: document.getElementById("sign-in-said").textContent,
+  status: document.getElementById("status").textContent,
   said: document.getElementById("said").textContent,
   opponents: [...document.querySelectorAll("#opponent option")].map((o) => o.value),
+  offered: [...document.querySelectorAll("#opponent option")].map((o) => o.textContent),
   code: document.getElementById("person-code").value,
   end: document.getElementById("end").hidden ? "" : document.getElementById("end").textContent,
   match_line: document.getElementById("match-line").hidden ? "" :
     document.getElementById("match-line").textContent,
   others: document.getElementById("others").textContent,
+  code_box: document.getElementById("code-box").hidden ? "" :
+    document.getElementById("code-box").textContent + " " + document.getElementById("code-shown").value,
 })"""
 
 
@@ -77,8 +83,8 @@ def api(path):
 
 
 NOT_YET = {"error": None, "phase": None, "hand": "", "outcome": None, "sign_in": False,
-           "sign_in_said": "", "said": "", "opponents": [], "code": "", "end": "",
-           "match_line": "", "others": ""}
+           "sign_in_said": "", "said": "", "opponents": [], "offered": [], "code": "", "end": "",
+           "match_line": "", "others": "", "code_box": "", "status": ""}
 
 
 TILE_AT = '#board .square[data-x="%d"][data-y="%d"]'
@@ -118,6 +124,27 @@ def wait_for(ready, seconds, what):
     check(False, "%s: %s" % (what, seen))
 
 
+def on_a_phone(what, targets, shot):
+    """The page as it is, at a desktop's width (screenshot SHOT.png) and on a phone's (SHOT-phone.png):
+    no sideways page, and every element `targets` names that is shown 44 px tall or more."""
+    if shots:
+        browser.screenshot(os.path.join(shots, shot + ".png"))
+    browser.viewport(390, 844, phone=True)
+    time.sleep(0.5)
+    layout = json.loads(browser.evaluate("""JSON.stringify({
+      width: document.documentElement.scrollWidth,
+      shown: [...document.querySelectorAll(%s)].filter((e) => e.offsetParent).length,
+      small: [...document.querySelectorAll(%s)]
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44)
+        .map((e) => [e.id || e.textContent, e.getBoundingClientRect().height])})"""
+                                         % (json.dumps(targets), json.dumps(targets))))
+    check(layout["width"] <= 390 and layout["shown"] and not layout["small"],
+          "%s on a phone: %s" % (what, layout))
+    if shots:
+        browser.screenshot(os.path.join(shots, shot + "-phone.png"))
+    browser.viewport(1280, 800)
+
+
 def type_into(selector, text):
     """Clicked, emptied (select all, delete) and typed, as a person does."""
     browser.click(selector)
@@ -130,6 +157,9 @@ def type_into(selector, text):
 
 
 check(run("bot", "add", "L5", "--command", reference + " --level 5").returncode == 0, "bot add")
+# What it is, in words, for the people who choose it.
+said = run("bot", "about", "L5", "level 5: full strength")
+check(said.returncode == 0 and "described" in said.stderr, "bot about: %s" % said.stderr)
 added = run("person", "add", "pat")
 check(added.returncode == 0, "person add: %s" % added.stderr)
 pat = added.stdout.strip()
@@ -143,11 +173,18 @@ try:
     browser.open("http://127.0.0.1:%d/play" % port)
     browser.viewport(1280, 800)
     seen = wait_for(lambda s: s["sign_in"] and "L5" in s["opponents"], 20, "no sign-in form")
+    check(any(o.startswith("L5: level 5: full strength (rating 25.0?)") for o in seen["offered"]),
+          "the opponents offered: %s" % seen["offered"])
+    # The form at a desktop's width and on a phone: no sideways page, and each field and
+    # button a finger's size.
+    on_a_phone("the sign-in", "#sign-in input, #sign-in select, #sign-in button, a",
+               "arena-play-sign-in")
     # A wrong code: not let in, asked again.
     type_into("#person-name", "pat")
     type_into("#person-code", "W" * 32)
     browser.press("Enter")
-    seen = wait_for(lambda s: "Not let in" in s["sign_in_said"], 20, "a wrong code let in")
+    seen = wait_for(lambda s: "That name and code are not an account's here" in s["sign_in_said"],
+                    20, "a wrong code let in")
     # The right one, against L5 chosen with the keyboard.
     type_into("#person-code", pat)
     browser.press("Tab")
@@ -171,21 +208,7 @@ try:
                     "no rating at the match's end")
     check("after 1 match" in seen["end"] and seen["outcome"] and not seen["sign_in"],
           "the match's end: %s" % seen)
-    if shots:
-        browser.screenshot(os.path.join(shots, "arena-play-match-over.png"))
-    # On a phone: no sideways page, and the buttons a finger presses 44 px tall or more.
-    browser.viewport(390, 844, phone=True)
-    time.sleep(0.5)
-    layout = json.loads(browser.evaluate("""JSON.stringify({
-      width: document.documentElement.scrollWidth,
-      buttons: [...document.querySelectorAll("#end button, #again")].filter((b) => !b.hidden)
-        .map((b) => [b.id, b.getBoundingClientRect().height])})"""))
-    check(layout["width"] <= 390, "the page is wider than a phone: %s" % layout)
-    check(layout["buttons"] and all(h >= 44 for _, h in layout["buttons"]),
-          "a button under 44 px on a phone: %s" % layout)
-    if shots:
-        browser.screenshot(os.path.join(shots, "arena-play-match-over-phone.png"))
-    browser.viewport(1280, 800)
+    on_a_phone("the match's end", "#end button, #end a, #again, #to-board", "arena-play-match-over")
     browser.click("#play-again")
     wait_for(lambda s: s["sign_in"] and not s["end"], 10, "Play again shows no sign-in")
     check(api("/rules").get("people_game_timeout_ms") == 1200000, "the people's clock in /rules")
@@ -197,21 +220,36 @@ try:
     match = api("/api/people/pat")["versions"][0]["matches"][0]["match"]
     entrants = sorted(e["bot"] for e in api("/api/matches/%d" % match)["entrants"])
     check(entrants == ["L5", "pat"], "pat's match: %s" % entrants)
-    # Signing up: the page draws the code, says it, and the account plays.
+    # Signing up with a name that is taken: its own sentence.
+    type_into("#person-name", "pat")
+    browser.click("#sign-up")
+    wait_for(lambda s: s["sign_in"] and "The name pat is taken" in s["sign_in_said"], 20,
+             "a taken name's sign-up")
+    # Signing up: the page draws the code and shows it where it can be copied, once, until the
+    # person says it is kept; the account plays.
     type_into("#person-name", "newbie")
     browser.click("#sign-up")
-    seen = wait_for(lambda s: "your account is made" in s["said"], 20, "not signed up")
-    check(re.fullmatch(r"[A-Za-z0-9_-]{24}", seen["code"]) and seen["code"] in seen["said"],
-          "the code drawn and shown: %s" % seen)
+    seen = wait_for(lambda s: s["code_box"], 20, "not signed up")
+    if shots:
+        browser.screenshot(os.path.join(shots, "arena-play-code.png"))
+    check(re.fullmatch(r"[A-Za-z0-9_-]{24}", seen["code"]) and seen["code_box"].endswith(seen["code"])
+          and "shown only now" in seen["code_box"], "the code drawn and shown: %s" % seen)
+    check(not re.match(r"You (won|lost)", seen["status"]),
+          "the last match's end still said as the next begins: %r" % seen["status"])
+    browser.click("#code-kept")
+    wait_for(lambda s: not s["code_box"], 5, "the code's box stays once kept")
     wait_for(lambda s: "The match is over" in s["end"], 90, "the new account's match")
     check(re.search(r"^newbie ", run("person", "list").stdout, re.M), "newbie's account")
 
     # ---- a reload and a dropped connection mid-match: back into the game each time ----
-    check(run("bot", "add", "L3", "--command", reference + " --level 3").returncode == 0, "L3")
+    check(run("bot", "add", "L3", "--command", reference + " --level 3", "--about",
+              "level 3: quick").returncode == 0, "L3")
     served.send_signal(signal.SIGHUP)  # the arena reads its house bots again
     arena_says("house bot L3 added", 10)
     kim = run("person", "add", "kim").stdout.strip()
     proxy = Proxy(port)  # the page's every connection goes through it, as through a network
+    # On a phone this time, a finger's taps (the desktop's clicks and keys played pat's match).
+    browser.viewport(390, 844, phone=True)
     browser.open("http://127.0.0.1:%d/play" % proxy.port)
     wait_for(lambda s: s["sign_in"], 20, "no sign-in form through the proxy")
     type_into("#person-name", "kim")
@@ -220,12 +258,12 @@ try:
     wait_for(lambda s: "L3" in s["opponents"], 20, "L3 not offered")
     # Chosen by its value (the keys choosing an opponent are tried above).
     browser.evaluate('document.getElementById("opponent").value = "L3"')
-    browser.click("#sign-in-play")
+    browser.tap("#sign-in-play")
     seen = wait_for(lambda s: s["phase"] == "playing" and s["hand"], 90, "kim's game")
-    # A tile laid (a click on a square, its letter typed), then the page reloaded.
+    # A tile laid (a tap on it in the hand, a tap on a square), then the page reloaded.
     letter = seen["hand"][0]
-    browser.click(TILE_AT % (0, 0))
-    browser.press(letter.lower())
+    browser.tap('#hand .tile[data-letter="%s"]' % letter)
+    browser.tap(TILE_AT % (0, 0))
     check(laid() == letter, "the tile %s not laid: %r" % (letter, laid()))
     before = look()["hand"]
     # Reloading mid-match asks first: stayed, the page goes on; then left (reloaded).
@@ -253,6 +291,11 @@ try:
                                   for seat in game["seats"] if seat["bot"] == "kim"),
           "kim out of a game of its match: %s" % games)
     check("did not come back" not in said_by_arena(), "a seat let go: %s" % said_by_arena())
+    # The code in no URL: the page's every request (seen by the proxy) took a ticket instead.
+    lines = proxy.request_lines()
+    check(any(l.startswith("POST /person/ticket ") for l in lines)
+          and any(l.startswith("GET /person?") and "ticket=" in l for l in lines)
+          and not any(kim in l for l in lines), "the page's requests: %s" % lines)
 finally:
     browser.close()
     served.terminate()

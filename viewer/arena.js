@@ -23,6 +23,18 @@ const arena = {
   fixed(x, digits) { return x === null || x === undefined ? "" : Number(x).toFixed(digits === undefined ? 2 : digits); },
   signed(x, digits) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + arena.fixed(x, digits); },
   rating(belief) { return arena.fixed(belief.mu) + " \u00b1 " + arena.fixed(belief.sigma); },
+  // The one rating a person reads: the mean, to a tenth, marked "?" while provisional (the
+  // bar beside it, where there is one, shows how sure it is).
+  shown(belief, provisional) { return arena.fixed(belief.mu, 1) + (provisional ? "?" : ""); },
+  PROVISIONAL_MATCHES: 10,
+  // Why a player was out of a game, in words, by its code (core/out_code.cpp's labels).
+  OUT: { protocol_error: "broke the protocol", illegal_peel: "peeled a grid that is not legal",
+         illegal_dump: "dumped a tile it did not hold", not_ready: "not ready in time",
+         could_not_start: "could not start", exited: "stopped running", killed: "was killed",
+         closed_output: "closed its output", stopped_reading: "stopped reading",
+         flooded: "sent too much", out_of_memory: "used too much memory", left: "left the game",
+         other: "out for another reason" },
+  out(code) { return arena.OUT[code] || code; },
   // An ISO time (as the API gives it, UTC) as a short local one.
   when(iso) {
     if (!iso) return "";
@@ -34,17 +46,19 @@ const arena = {
   STATUS: { playing: "playing", checking: "being checked", queued: "queued", away: "not connected",
             paused: "paused", disabled: "disabled" },
   accountPath(kind, name) { return (kind === "person" ? "/people/" : "/bots/") + encodeURIComponent(name); },
-  // A table's rows: `head` the column names (a name starting with "#" or ending in a figure's
-  // unit is a number, right aligned), each row an array of cells (text, or an element).
+  // A table's rows: `head` the column names (a name is a figure's column, right aligned; {text}
+  // a text's; {name, narrow} or {text, narrow} one left out on a phone), each row an array of
+  // cells (text, or an element).
   table(table, head, rows) {
     table.textContent = "";
     const tr = arena.el("tr");
-    head.forEach((h) => tr.appendChild(arena.el("th", h.text ? "text" : "", h.text || h)));
+    const kind = (h) => (h.text ? "text" : "") + (h.narrow ? " narrow" : "");
+    head.forEach((h) => tr.appendChild(arena.el("th", kind(h), h.text || h.name || h)));
     table.appendChild(tr);
     rows.forEach((row) => {
       const r = arena.el("tr");
       row.forEach((cell, i) => {
-        const td = arena.el("td", head[i].text ? "text" : "");
+        const td = arena.el("td", kind(head[i]));
         if (cell instanceof Node) td.appendChild(cell); else td.textContent = cell === null || cell === undefined ? "" : String(cell);
         r.appendChild(td);
       });

@@ -1,7 +1,8 @@
 // The arena's leaderboard (GET /): the bots' board and the people's, apart, as /api/leaderboard
-// and /api/people give them (the same rows in the same order), each rating drawn as a bar over
-// its interval (the rating plus and minus three deviations, on one scale for both boards),
-// provisional rows marked, and what each is doing now. Read again whenever the stream says a
+// and /api/people give them (the same rows in the same order): one rating a row (the mean,
+// "?" while provisional), drawn beside a bar over its interval (the rating plus and minus three
+// deviations, on one scale for both boards), a house bot's words of what it is, the anchor
+// named and explained, and what each is doing now. Read again whenever the stream says a
 // match began or ended or someone's status changed. Sortable by any column, by click or by the
 // keyboard (the headings are buttons); the API's order (the rank) until then.
 "use strict";
@@ -15,8 +16,7 @@
     { key: "owner", name: "owner", text: true, value: (r) => r.owner.toLowerCase(), narrow: true },
     // On a phone (narrow: left out) the rank, the name, the rating's bar and what each is doing
     // now stay.
-    { key: "conservative", name: "rated", value: (r) => r.conservative, narrow: true },
-    { key: "rating", name: "rating \u00b1 deviation", text: true, value: (r) => r.rating.mu },
+    { key: "rating", name: "rating", text: true, value: (r) => r.rating.mu },
     { key: "matches", name: "matches", value: (r) => r.matches, narrow: true },
     { key: "last", name: "last match", text: true, value: (r) => r.last_match || "", narrow: true },
     { key: "status", name: "now", text: true, value: (r) => r.status },
@@ -39,20 +39,27 @@
     const mean = el("span", "mean");
     mean.style.left = (100 * (row.rating.mu - s.lo) / s.span) + "%";
     box.append(span, mean);
-    box.title = "rated " + arena.fixed(row.conservative) + ": the bar's low end";
+    box.title = "somewhere from " + arena.fixed(low, 1) + " to " + arena.fixed(high, 1) +
+      "; ranked by the low end";
     const cell = el("div", "rating-cell");
-    cell.append(el("span", "figure", arena.rating(row.rating)), box);
+    const figure = el("span", "figure", arena.shown(row.rating, row.provisional));
+    if (row.provisional) figure.title = "provisional: fewer than " + arena.PROVISIONAL_MATCHES + " matches";
+    cell.append(figure, box);
     return cell;
   }
   function cells(row, s) {
     const name = el("span");
     name.append(arena.link(arena.accountPath(row.kind, row.name), row.name));
-    if (row.provisional) name.append(" ", el("span", "tag", "provisional"));
     if (row.kind === "house") name.append(" ", el("span", "tag quiet", "house"));
+    if (row.anchor !== null) {
+      const tag = el("span", "tag quiet", "anchor");
+      tag.title = "its rating is held at " + arena.fixed(row.anchor, 0) + ": every other is measured against it";
+      name.append(" ", tag);
+    }
+    if (row.about) name.append(el("span", "about", row.about));
     const status = el("span", "status " + row.status, arena.STATUS[row.status] || row.status);
     if (row.paused) status.append(el("span", "why", row.paused));  // why, on any screen
-    return [row.rank, name, row.owner, arena.fixed(row.conservative), bar(row, s), row.matches,
-            arena.when(row.last_match), status];
+    return [row.rank, name, row.owner, bar(row, s), row.matches, arena.when(row.last_match), status];
   }
   function draw(which) {
     const table = document.getElementById(which);
@@ -73,8 +80,8 @@
       button.type = "button";
       button.dataset.key = c.key;
       button.addEventListener("click", () => {
-        sorts[which] = { key: c.key, down: sort.key === c.key ? !sort.down : c.key === "conservative" ||
-                         c.key === "rating" || c.key === "matches" || c.key === "last" };
+        sorts[which] = { key: c.key, down: sort.key === c.key ? !sort.down : c.key === "rating" ||
+                         c.key === "matches" || c.key === "last" };
         draw(which);
         table.querySelector('button[data-key="' + c.key + '"]').focus();
       });
@@ -101,6 +108,10 @@
     Promise.all([arena.get("/api/leaderboard"), arena.get("/api/people")]).then(([bots, people]) => {
       boards.bots = bots.leaderboard;
       boards.people = people.leaderboard;
+      const anchor = bots.leaderboard.find((r) => r.anchor !== null);
+      document.getElementById("anchor-said").textContent = anchor ? " The anchor, " + anchor.name +
+        ", is held at " + arena.fixed(anchor.anchor, 0) + ": every rating is measured against it, so " +
+        "a figure means the same next month." : "";
       draw("bots");
       draw("people");
       arena.drawn();

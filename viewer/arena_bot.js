@@ -1,9 +1,10 @@
 // A bot's page in the arena (GET /bots/NAME; a person's, GET /people/NAME), from its twin
 // /api/bots/NAME (/api/people/NAME): its rating after every rated match as a chart (Chart.js,
-// Debian's libjs-chart.js, inline in the page), each version's first match marked; its versions;
-// its mean think time, CPU and wait for a CPU a game; its out-reasons counted by code; why and
-// when it was paused; and its matches, each with everyone at the table, its place in every
-// rotation and its rating change. Read again when the stream says one of its matches ended or
+// Debian's libjs-chart.js, inline in the page), each version's first match marked; its versions
+// (a bot's: a person has one, and the page says nothing of versions); its mean think time a
+// game, and its CPU where the arena measured it (a house bot's); why it was out of games, in
+// words; why and when it was paused; and its matches, each with everyone at the table, its place
+// in every rotation and its rating change. One rating is shown: the mean, "?" while provisional. Read again when the stream says one of its matches ended or
 // its status changed.
 "use strict";
 (function () {
@@ -51,7 +52,7 @@
   };
   function drawChart(bot) {
     const all = points(bot), canvas = document.getElementById("chart");
-    const found = marks(bot, all);
+    const found = bot.kind === "person" ? [] : marks(bot, all);  // a person has no versions
     canvas.dataset.points = String(all.length);
     canvas.dataset.marks = found.map((m) => m.index + ":" + m.label).join(",");
     const note = document.getElementById("chart-note");
@@ -60,15 +61,13 @@
         "the matches below have every figure.";
       return;
     }
-    note.textContent = all.length ? "One point a rated match; a dashed line where a version played its first." :
-      "No rated match yet.";
+    note.textContent = !all.length ? "No rated match yet." : bot.kind === "person" ? "One point a rated match." :
+      "One point a rated match; a dashed line where a version played its first.";
     const data = {
       labels: all.map((p) => "match " + p.match),
       datasets: [
         { label: "rating", data: all.map((p) => p.after.mu), borderColor: "#1d4ed8", backgroundColor: "#1d4ed8",
           pointRadius: 3, tension: 0 },
-        { label: "rated (less three deviations)", data: all.map((p) => p.conservative),
-          borderColor: "#98a2b3", backgroundColor: "#98a2b3", pointRadius: 0, borderDash: [2, 2], tension: 0 },
       ],
     };
     const options = {
@@ -85,9 +84,18 @@
     document.title = bot.name + " in the arena";
     const about = document.getElementById("about");
     about.textContent = "";
-    about.append((bot.kind === "person" ? "A person" : bot.kind === "house" ? "A house bot" : "A remote bot") +
-      (bot.kind === "person" ? "" : " of " + bot.owner) + (bot.anchor !== null ? ", the anchor (held at " +
-      arena.fixed(bot.anchor) + ")" : "") + ". Now: ");
+    const now = bot.versions[bot.versions.length - 1];
+    const played = now ? now.matches_played : 0;
+    about.append((bot.kind === "person" ? "A person" : bot.kind === "house" ?
+      "A house bot of the arena's" : "A remote bot of " + bot.owner) + (bot.about ? ": " + bot.about : "") +
+      (bot.anchor !== null ? ". It is the anchor: its rating is held at " + arena.fixed(bot.anchor, 0) +
+        ", and every other is measured against it" : "") + ". ");
+    if (now && bot.anchor === null) {
+      about.append("Rating ", el("strong", "rating", arena.shown(now.rating, played < arena.PROVISIONAL_MATCHES)),
+        played < arena.PROVISIONAL_MATCHES ? " (provisional: " + played + " of its first " +
+          arena.PROVISIONAL_MATCHES + " matches). " : ". ");
+    }
+    about.append("Now: ");
     about.append(el("strong", "status " + bot.status, arena.STATUS[bot.status] || bot.status));
     about.append(bot.not_queued ? " (not queued: " + bot.not_queued + ")." : ".");
     const paused = document.getElementById("paused");
@@ -96,26 +104,34 @@
       ": " + bot.paused + ". It plays again once the organiser enables it, or it passes its check as it connects." : "";
   }
   function drawTables(bot) {
+    // A person has one entry, and is not checked: no versions to show.
+    document.getElementById("versions-part").hidden = bot.kind === "person";
     arena.table(document.getElementById("versions"),
-      [{ text: "version" }, { text: "since" }, "rating", "rated", "matches", { text: "conformance check" }],
-      bot.versions.map((v) => [v.version || "(none)", arena.when(v.since), arena.rating(v.rating),
-        arena.fixed(v.conservative), v.matches_played,
+      [{ text: "version" }, { text: "since", narrow: true }, "rating", "matches",
+       { text: "checked before it played" }],
+      bot.versions.map((v) => [v.version || "(none said)", arena.when(v.since),
+        arena.shown(v.rating, v.matches_played < arena.PROVISIONAL_MATCHES), v.matches_played,
         v.checked ? "passed " + arena.when(v.checked) : v.check_failed ? "failed: " + v.check_failed :
-          bot.kind === "remote" ? "not yet" : "not needed"]));
+          bot.kind === "remote" ? "not yet" : "a house bot: not checked"]));
     const g = bot.games;
-    // A remote bot's CPU is its own machine's: the arena has no figure, and says so.
-    const figure = (x) => x === null ? "not measured" : arena.fixed(x, 1);
+    // CPU is measured on the arena's machine (a house bot's): a remote bot's or a person's is
+    // their own machine's, and no column is shown for it.
+    const measured = g.cpu_ms !== null, thought = g.think_ms !== null;
     arena.table(document.getElementById("per-game"),
-      ["games", "think time (ms)", "CPU (ms)", "waits for a CPU (ms)"],
-      [[g.games, figure(g.think_ms), figure(g.cpu_ms), figure(g.cpu_wait_ms)]]);
+      ["games"].concat(thought ? ["thinking (s)"] : [], measured ? ["CPU (s)", "waited for a CPU (s)"] : []),
+      [[g.games].concat(thought ? [seconds(g.think_ms)] : [],
+                        measured ? [seconds(g.cpu_ms), seconds(g.cpu_wait_ms)] : [])]);
     const out = Object.entries(g.out).sort((a, b) => b[1] - a[1]);
     document.getElementById("out-none").hidden = out.length > 0;
     document.getElementById("out").hidden = out.length === 0;
-    arena.table(document.getElementById("out"), [{ text: "code" }, "games"], out);
+    arena.table(document.getElementById("out"), [{ text: "why" }, "games"],
+      out.map(([code, n]) => [arena.out(code), n]));
     const all = points(bot).reverse();
     arena.table(document.getElementById("matches"),
-      [{ text: "match" }, { text: "finished" }, { text: "version" }, { text: "at the table (rank)" },
-       { text: "its places" }, "rank", "change"],
+      [{ text: "match" }, { text: "finished", narrow: true }].concat(
+       bot.kind === "person" ? [] : [{ text: "version", narrow: true }],
+       [{ text: "at the table (place in the match)" }, { text: "its places, game by game", narrow: true },
+        "place", "change"]),
       all.map((m) => {
         const table = el("span");
         m.table.forEach((t, i) => {
@@ -124,13 +140,14 @@
           table.append(t.bot === bot.name ? el("strong", null, t.bot) :
             arena.link(arena.accountPath(kind, t.bot), t.bot), " (" + t.rank + ")");
         });
-        const change = el("span", m.change >= 0 ? "good" : "bad", arena.signed(m.change));
-        return [arena.link("/matches/" + m.match, "match " + m.match), arena.when(m.finished),
-          bot.versions[m.version].version || "(none)", table,
-          m.games.map((p) => arena.place(p.place) + (p.out_code ? " (" + p.out_code + ")" : "")).join(", "),
-          m.rank, change];
+        const change = el("span", m.change >= 0 ? "good" : "bad", arena.signed(m.change, 1));
+        return [arena.link("/matches/" + m.match, "match " + m.match), arena.when(m.finished)].concat(
+          bot.kind === "person" ? [] : [bot.versions[m.version].version || "(none said)"], [table,
+          m.games.map((p) => arena.place(p.place) + (p.out_code ? " (" + arena.out(p.out_code) + ")" : "")).join(", "),
+          arena.place(m.rank), change]);
       }));
   }
+  function seconds(ms) { return ms === null ? "" : arena.fixed(ms / 1000, 1); }
   function read() {
     arena.get(twin).then((bot) => {
       drawAbout(bot);

@@ -15,10 +15,13 @@
   }
   function drawEntrants(m) {
     const rows = m.entrants.slice().sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    // The rating as every page shows it (the mean); a person's version is none of anyone's business.
     arena.table(document.getElementById("entrants"),
-      ["rank", { text: "entrant" }, { text: "version" }, "first seat", "rating before", "after", "change"],
-      rows.map((e) => [e.rank, account(e.bot), e.bot_version || "", e.seat + 1, arena.rating(e.before),
-        arena.rating(e.after), el("span", e.change >= 0 ? "good" : "bad", arena.signed(e.change))]));
+      ["place", { text: "entrant" }, { text: "version", narrow: true }, { name: "first seat", narrow: true },
+       { name: "rating before", narrow: true }, "rating after", "change"],
+      rows.map((e) => [arena.place(e.rank), account(e.bot), e.kind === "person" ? "" : e.bot_version || "",
+        e.seat + 1, arena.fixed(e.before.mu, 1), arena.fixed(e.after.mu, 1),
+        el("span", e.change >= 0 ? "good" : "bad", arena.signed(e.change, 1))]));
   }
   function drawGame(m, g) {
     const box = el("section", "rotation");
@@ -32,7 +35,12 @@
       li.append("seat " + (i + 1) + ": ", account(s.bot), ": " + arena.place(s.place) + ", holding " + s.tiles +
         (s.tiles === 1 ? " tile, " : " tiles, ") + s.peels + (s.peels === 1 ? " peel" : " peels") +
         ", " + s.dumps + (s.dumps === 1 ? " dump" : " dumps"));
-      if (s.out_code) li.append(el("div", "muted", s.out_code + ": " + s.reason));
+      if (s.out_code) {
+        // Out, in words; the host's own words for it (a bot's author reads them) a tap away.
+        const why = el("details", "why");
+        why.append(el("summary", null, "out: " + arena.out(s.out_code)), el("div", "muted", s.reason));
+        li.append(why);
+      }
       list.append(li);
     });
     box.append(list);

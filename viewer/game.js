@@ -232,10 +232,10 @@
       const head = el("tr");
       // On a phone the narrow columns go (the page's sheet): who, how it ended, its place, its
       // moves and tiles stay.
-      const narrow = ["protocol", "cpu s", "cpu wait ms", "peak MiB"];
-      ["#", "outcome", "rank", "protocol", "peels", "dumps", "tiles", "cpu s", "cpu wait ms", "peak MiB",
-       arenaGame ? "player" : "command"].forEach((h) =>
-          head.appendChild(el("th", (h === "command" || h === "player" || h === "outcome" ||
+      const narrow = ["protocol", "CPU (s)", "waited for a CPU (ms)", "memory (MiB)"];
+      ["seat", "result", "place", "protocol", "peels", "dumps", "tiles", "CPU (s)", "waited for a CPU (ms)",
+       "memory (MiB)", arenaGame ? "player" : "command"].forEach((h) =>
+          head.appendChild(el("th", (h === "command" || h === "player" || h === "result" ||
             h === "protocol" ? "text" : "") + (narrow.includes(h) ? " narrow" : ""), h)));
       table.appendChild(head);
       result.players.forEach((p, i) => {
@@ -243,7 +243,7 @@
         row.appendChild(el("td", "", String(i + 1)));
         row.appendChild(el("td", "text", p.outcome + (p.reason ? ": " + bytes(p.reason) : "")));
         row.appendChild(el("td", "", String(p.rank)));
-        row.appendChild(el("td", "text narrow", p.protocol));
+        row.appendChild(el("td", "text narrow", p.protocol === "legacy-v1" ? "the original" : p.protocol));
         row.appendChild(el("td", "", String(p.peels)));
         row.appendChild(el("td", "", String(p.dumps)));
         row.appendChild(el("td", "", String(p.tiles)));

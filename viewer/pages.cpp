@@ -167,6 +167,11 @@ std::string play_page(const nlohmann::json& arena) {
 <span id="phase">connecting...</span> <span id="connection" class="muted">connecting...</span>
 <a id="to-board" href="/" hidden>Leaderboard</a> <button id="again" class="action" hidden>Play again</button></div>
 <p id="match-line" class="play-line muted" hidden></p>
+<div id="code-box" class="code-box" role="alert" hidden><label>Your code <input id="code-shown" readonly
+size="26" spellcheck="false"></label> <button id="copy-code" class="action" type="button">Copy</button>
+<button id="code-kept" class="action" type="button">I have kept it</button> <span id="code-copied" class="muted"></span>
+<p>Your account is made. Keep this code: it is shown only now, and with your name it signs you in
+here, from this or any other device (this browser remembers it). Anyone with it can play as you.</p></div>
 <div class="play-line table-line"><span id="others"></span> <span id="bunch"></span>
 <span id="counts" class="muted"></span></div>
 <div class="status-line"><p id="status" role="status" aria-live="polite"></p>
@@ -194,7 +199,10 @@ words, and a grid that is not legal puts you out. Dump puts the taken tile back 
 <h2>Play in the arena</h2>
 <form id="sign-in-form">
 <p><label>Your name <input id="person-name" autocomplete="username" required maxlength="40" pattern="[A-Za-z0-9_.\-]{1,40}"></label></p>
-<p><label>Your code <input id="person-code" type="password" autocomplete="current-password" maxlength="64"></label></p>
+<p><label>Your code <input id="person-code" type="password" autocomplete="current-password" maxlength="64"
+aria-describedby="code-about"></label></p>
+<p id="code-about" class="muted">The code your account was given when it was made (by you, signing up
+here, or by the arena's organiser). New here? Choose a name and sign up: the page makes your code.</p>
 <p><label>Against <select id="opponent"><option value="">whoever is waiting</option></select></label></p>
 <p><button id="sign-in-play" class="action primary" type="submit">Play</button>
 <button id="sign-up" class="action" type="button" hidden title="make an account with this name: the arena gives its code">Sign up</button></p>
@@ -253,9 +261,12 @@ std::string arena_page(const std::string& title, const std::string& body, const 
 
 std::string arena_board_page() {
     const char* const body = R"(<div class="report arena">
-<p class="muted">Ranked by the conservative rating: the rating less three standard deviations,
-the low end of the bar. A bar spans the rating plus and minus three deviations. A bot is
-provisional for its first 10 matches. Click a column's heading, or press Enter on it, to sort.</p>
+<p id="legend" class="muted">A rating is the arena's estimate of how strong a bot or a person is:
+higher is stronger, and a new one starts at 25.<span id="anchor-said"></span> A rating marked "?"
+is provisional: fewer than 10 matches, and still moving fast. The bar beside it is where the
+rating may truly lie; each board is ranked by the bar's low end, what the arena is sure of, so
+one that has proven itself ranks above one that may have been lucky. Click a column's heading,
+or press Enter on it, to sort.</p>
 <section><h2>Bots</h2><div class="scroll"><table id="bots" class="ladder"></table></div>
 <p id="bots-none" class="muted" hidden>no bot has played yet</p></section>
 <section><h2>People</h2><div class="scroll"><table id="people" class="ladder"></table></div>
@@ -271,9 +282,9 @@ std::string arena_bot_page(const std::string& chart_js) {
 <section><h2>Rating after each match</h2>
 <div class="chart-box"><canvas id="chart" role="img" aria-label="rating after each match"></canvas></div>
 <p id="chart-note" class="muted"></p></section>
-<section><h2>Versions</h2><div class="scroll"><table id="versions"></table></div></section>
+<section id="versions-part"><h2>Versions</h2><div class="scroll"><table id="versions"></table></div></section>
 <section><h2>A game, on average</h2><div class="scroll"><table id="per-game"></table></div></section>
-<section><h2>Out of a game, by reason</h2><div class="scroll"><table id="out"></table></div>
+<section><h2>Out of a game, by why</h2><div class="scroll"><table id="out"></table></div>
 <p id="out-none" class="muted" hidden>never out of a game</p></section>
 <section><h2>Matches</h2><div class="scroll"><table id="matches"></table></div></section>
 </div>)";

@@ -881,12 +881,27 @@
       const select = $("opponent"), chosen = select.value;
       while (select.options.length > 1) select.remove(1);
       for (const row of board.leaderboard.filter((r) => r.kind === "house" && r.state === "active")) {
-        const option = el("option", "", row.name + " (rated " + row.conservative.toFixed(1) + ")");
+        // Named in words where the organiser said what it is ("level 1: a person's pace"), with
+        // the one rating the pages show.
+        const option = el("option", "", row.name + (row.about ? ": " + row.about : "") + " (rating " +
+                          row.rating.mu.toFixed(1) + (row.provisional ? "?" : "") + ")");
         option.value = row.name;
         select.append(option);
       }
       select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
     }).catch(() => { /* whoever is waiting, then */ });
+  }
+  // A new account's code, where it can be copied, until the person says it is kept: it is
+  // shown this once (the arena keeps only its hash; this browser keeps it too).
+  function showCode() {
+    $("code-shown").value = person.code;
+    $("code-box").hidden = false;
+  }
+  function copyCode() {
+    $("code-shown").select();
+    const done = () => { $("code-copied").textContent = "copied"; };
+    if (navigator.clipboard) navigator.clipboard.writeText(person.code).then(done, () => document.execCommand("copy"));
+    else if (document.execCommand("copy")) done();
   }
   // An account of this name, with a code the page draws (the arena keeps only its hash).
   function signUp() {
@@ -918,6 +933,7 @@
     $("you").textContent = person.name;
     Object.assign(person, { games: 0, retryUntil: 0, matchOver: null, results: [] });
     $("again").hidden = true;
+    status("");  // the last match's end said: a new match begins
     connectPerson(null);
   }
   // Whether the arena plays match `id` now (/api/live): a promise.
@@ -948,25 +964,71 @@
   function comeBackMs() {
     return 2 * (state.rules ? state.rules.remote_grace_ms : GRACE_MS) + 5000;
   }
+  // What the arena's refusal of a ticket (POST /person/ticket: docs/remote.md) means for the
+  // person, in a sentence of its own: by its kind, else the arena's own words.
+  function refusalSaid(answer, status) {
+    const wait = answer.retry_after_s ? " in " + answer.retry_after_s + " s" : " in a moment";
+    const said = {
+      "wrong-code": "That name and code are not an account's here. A code is case-sensitive: " +
+        "check it, or sign up with a new name.",
+      "name-taken": "The name " + person.name + " is taken: choose another, or sign in with its code.",
+      "bad-name": "A name is 1 to 40 letters, digits and _ . - (no spaces).",
+      "sign-up-closed": "People do not sign up here: the arena's organiser makes accounts.",
+      "sign-ups-a-minute": "Many people signed up in the last minute: try again" + wait + ".",
+      "playing-already": "You are playing from another page already: finish that match, or close " +
+        "that page and try again" + wait + ".",
+      "not-a-house-bot": (person.opponent || "That opponent") + " does not play now: choose another.",
+      "address-failures": "Too many wrong codes came from your address in the last minute: try again" +
+        wait + ".",
+      "connections-a-minute": "You connected many times in the last minute: try again" + wait + ".",
+      "nothing-held": "Your match is over: nothing of it is held for you.",
+      "restarting": "The arena is restarting: try again" + wait + ".",
+    };
+    return said[answer.refused] || "Not let in: " + (answer.why || "HTTP " + status) + ".";
+  }
+  // A ticket for one connection (POST /person/ticket), which keeps the code out of every URL:
+  // a promise of {ticket} or of {refused, why, retry_after_s} (the status beside it).
+  function askTicket(resume) {
+    const asked = { name: person.name, code: person.code, opponent: resume ? "" : person.opponent,
+                    signup: !resume && person.signup, resume: !!resume };
+    return fetch("/person/ticket", { method: "POST", cache: "no-store", body: JSON.stringify(asked),
+                                     headers: { "Content-Type": "application/json" } })
+      .then((r) => r.json().catch(() => ({})).then((answer) => Object.assign(answer, { status: r.status })));
+  }
   // `resume`: none, to queue for a match; or {received}, to come back into the match held.
   function connectPerson(resume) {
+    if (!resume) setPhase("connecting");
+    askTicket(resume).then((answer) => {
+      if (answer.ticket) {
+        if (person.signup) showCode();  // the account is made: its code is shown now, once
+        person.signup = false;
+        return openPerson(resume, answer.ticket);
+      }
+      // Coming back: tried again while the match may still hold the seat (the last connection
+      // not yet seen gone, or the arena restarting), as a refused connection is.
+      if (resume) return answer.refused === "wrong-code" ? lostMatch(false) : comeBackAfterDrop(false);
+      setPhase("lost");
+      person.signup = false;
+      showSignIn(refusalSaid(answer, answer.status), "bad");
+    }).catch(() => {
+      if (resume) return comeBackAfterDrop(false);
+      setPhase("lost");
+      showSignIn("The arena could not be reached: try again in a moment.", "bad");
+    });
+  }
+  function openPerson(resume, ticket) {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host +
-      "/person?session=1&name=" + encodeURIComponent(person.name) + "&code=" +
-      encodeURIComponent(person.code) + (resume ? "&resume=1&received=" + resume.received :
-        "&opponent=" + encodeURIComponent(person.opponent) + (person.signup ? "&signup=1" : ""));
+      "/person?session=1&ticket=" + encodeURIComponent(ticket) + (resume ?
+        "&resume=1&received=" + resume.received : "&opponent=" + encodeURIComponent(person.opponent));
     const socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     state.socket = socket;
     let opened = false;
-    if (!resume) setPhase("connecting");
     socket.onopen = () => {
       opened = true;
       $("connection").textContent = "connected";
       $("connection").className = "live";
       if (resume) return say("connected again: back in your match");
-      if (person.signup) say("your account is made; your code is " + person.code +
-                             ": keep it, for it is shown nowhere else", "good");
-      person.signup = false;
       body.dataset.phase = "queued";
       $("phase").textContent = "waiting in the queue";
       say("signed in as " + person.name + ": waiting to be matched against " +
@@ -1007,12 +1069,11 @@
         setPhase("lost");
         if (opened && e.code !== 1008)
           return showSignIn("The connection was lost while you waited to be matched.", "bad");
-        const signedUp = person.signup;
         person.signup = false;
-        return showSignIn(e.code === 1008 ? e.reason : signedUp ? "No account made: the name " +
-          "is taken, or not one (1 to 40 of a-z A-Z 0-9 _ . -), or too many signed up just now." :
-          "Not let in: a wrong name or code, an opponent that does not play now, or you are " +
-          "playing from another page already.", "bad");
+        // Its ticket was good a moment ago: refused since (another page took the seat first, or
+        // the arena has as many connections as it takes), which a refused handshake cannot say.
+        return showSignIn(e.code === 1008 ? e.reason : "Not let in just now: you may be playing " +
+          "from another page, or the arena is full. Try again in a moment.", "bad");
       }
       forgetKept();
       if (!state.over) setPhase("lost");
@@ -1207,6 +1268,8 @@
   if (arena) {
     $("sign-in-form").addEventListener("submit", signIn);
     $("sign-up").addEventListener("click", signUp);
+    $("copy-code").addEventListener("click", copyCode);
+    $("code-kept").addEventListener("click", () => { $("code-box").hidden = true; });
     $("play-again").addEventListener("click", playAgain);
     $("again").addEventListener("click", playAgain);
     $("to-board").hidden = false;
