@@ -38,7 +38,10 @@ namespace {
 
 serve::Server::Posted refused(const remote::Gate::Refusal& refusal) {
     return {static_cast<unsigned>(refusal.status),
-            nlohmann::json{{"refused", refusal.kind}, {"why", refusal.why}}.dump(),
+            nlohmann::json{{"refused", refusal.kind},
+                           {"why", refusal.why},
+                           {"retry_after_s", refusal.retry_after_s}}
+                .dump(),
             refusal.retry_after_s};
 }
 

@@ -1,4 +1,4 @@
-// A person's page signs in without its code in any URL (docs/remote.md, "A person's page"): it
+// A person's page signs in without its code in any URL (docs/arena.md, "People"): it
 // POSTs the name and code to /person/ticket, which checks them as the connection itself would be
 // checked (every refusal answered there with its own kind and sentence, which a refused
 // WebSocket handshake cannot show a page), and answers with a ticket; the page then connects to

@@ -142,7 +142,8 @@ try:
     status, answer = post_ticket({"name": "pat", "code": pat})
     check(status == 200 and len(answer["ticket"]) == 32, "pat's ticket: %d %s" % (status, answer))
     status, answer = post_ticket({"name": "pat", "code": "W" * 32})
-    check(status == 401 and answer["refused"] == "wrong-code" and "name and code" in answer["why"],
+    check(status == 401 and answer["refused"] == "wrong-code" and "name and code" in answer["why"]
+          and answer["retry_after_s"] == 0,
           "a wrong code's ticket: %d %s" % (status, answer))
     status, answer = post_ticket({"name": "pat", "code": pat, "opponent": "nobody"})
     check(status == 400 and answer["refused"] == "not-a-house-bot", "a ticket to play nobody: %s"

@@ -13,10 +13,10 @@ driven as a person drives it (tests/browser.py: clicks and keys), never the prot
   the match, pat and the house bot alone, and put pat on the people's board, not the bots'.
 - Signing up (--people open): a new name and Sign up: the page draws the code and shows it where
   it can be copied, once, until the person says it is kept; the new account plays its match.
-- Nothing lost for a reload or a dropped connection: a person on a phone (390x844, taps; through
-  a TCP proxy, as over a network) playing a match against a slower house bot reloads the page
-  mid-game and is back in the same game, the hand as it was; then the proxy cuts every
-  connection, and the page comes back by itself. The arena says both times that it held the
+- Nothing lost for a reload or a dropped connection, on a phone (390x844, taps) and at a desk
+  (clicks): a person (through a TCP proxy, as over a network) playing a match against a slower
+  house bot reloads the page mid-game and is back in the same game, the hand as it was; then
+  the proxy cuts every connection, and the page comes back by itself. The arena says both times that it held the
   seat and that the person came back; the match is rated, and the person is out of none of its
   games. No request of the page carried the code in its URL: it took a ticket each time.
 """
@@ -145,6 +145,65 @@ def on_a_phone(what, targets, shot):
     browser.viewport(1280, 800)
 
 
+def a_match_come_back_to(name, phone):
+    """`name` (a new account) plays a match against L3 through a proxy, as over a network, at a
+    phone's size with a finger's taps or at a desktop's with clicks: a tile laid, the page
+    reloaded mid-game (asked first: stayed, then left), back in the same game with its hand
+    and its tile; then every connection cut, and the page back by itself. The match is rated,
+    the person out of none of its games, and no request's URL held the code."""
+    code = run("person", "add", name).stdout.strip()
+    touch = browser.tap if phone else browser.click
+    proxy = Proxy(port)  # the page's every connection goes through it, as through a network
+    browser.viewport(*((390, 844) if phone else (1280, 800)), phone=phone)
+    browser.open("http://127.0.0.1:%d/play" % proxy.port)
+    wait_for(lambda s: s["sign_in"], 20, "no sign-in form through the proxy")
+    type_into("#person-name", name)
+    type_into("#person-code", code)
+    browser.evaluate('document.getElementById("opponent").focus()')  # the list read again
+    wait_for(lambda s: "L3" in s["opponents"], 20, "L3 not offered")
+    # Chosen by its value (the keys choosing an opponent are tried above).
+    browser.evaluate('document.getElementById("opponent").value = "L3"')
+    touch("#sign-in-play")
+    seen = wait_for(lambda s: s["phase"] == "playing" and s["hand"], 90, "%s's game" % name)
+    # A tile laid (a touch on it in the hand, a touch on a square), then the page reloaded.
+    letter = seen["hand"][0]
+    touch('#hand .tile[data-letter="%s"]' % letter)
+    touch(TILE_AT % (0, 0))
+    check(laid() == letter, "the tile %s not laid: %r" % (letter, laid()))
+    before = look()["hand"]
+    # Reloading mid-match asks first: stayed, the page goes on; then left (reloaded).
+    check(browser.reload_asking(leave=False), "a reload mid-match did not ask first")
+    time.sleep(1)
+    check(look()["phase"] == "playing" and laid() == letter, "the page after staying: %s" % look())
+    check(browser.reload_asking(leave=True), "the second reload did not ask")
+    seen = wait_for(lambda s: "back in your seat" in s["said"] and s["phase"] in ("playing", "over"),
+                    30, "no return to the game after the reload")
+    check(not collections.Counter(before) - collections.Counter(seen["hand"]),
+          "the hand after the reload: %s, before: %s" % (seen["hand"], before))
+    check(laid() == letter, "the laid tile after the reload: %r, not %s" % (laid(), letter))
+    arena_says("person %s's connection dropped within its match: held" % name, 10)
+    arena_says("person %s came back into its match" % name, 10)
+    proxy.cut()
+    arena_says("person %s's connection dropped within its match: held" % name, 20, 2)
+    arena_says("person %s came back into its match" % name, 30, 2)
+    wait_for(lambda s: "connected again: back in your match" in s["said"], 10,
+             "the page's word of its return")
+    wait_for(lambda s: "The match is over" in s["end"], 180,
+             "no rating at the end of %s's match" % name)
+    match = api("/api/people/%s" % name)["versions"][0]["matches"][0]["match"]
+    games = api("/api/matches/%d" % match)["games"]
+    check(len(games) == 2 and all(seat["out_code"] is None for game in games
+                                  for seat in game["seats"] if seat["bot"] == name),
+          "%s out of a game of its match: %s" % (name, games))
+    check("did not come back" not in said_by_arena(), "a seat let go: %s" % said_by_arena())
+    # The code in no URL: the page's every request (seen by the proxy) took a ticket instead.
+    lines = proxy.request_lines()
+    check(any(l.startswith("POST /person/ticket ") for l in lines)
+          and any(l.startswith("GET /person?") and "ticket=" in l for l in lines)
+          and not any(code in l for l in lines), "the page's requests: %s" % lines)
+    browser.viewport(1280, 800)
+
+
 def type_into(selector, text):
     """Clicked, emptied (select all, delete) and typed, as a person does."""
     browser.click(selector)
@@ -246,56 +305,9 @@ try:
               "level 3: quick").returncode == 0, "L3")
     served.send_signal(signal.SIGHUP)  # the arena reads its house bots again
     arena_says("house bot L3 added", 10)
-    kim = run("person", "add", "kim").stdout.strip()
-    proxy = Proxy(port)  # the page's every connection goes through it, as through a network
-    # On a phone this time, a finger's taps (the desktop's clicks and keys played pat's match).
-    browser.viewport(390, 844, phone=True)
-    browser.open("http://127.0.0.1:%d/play" % proxy.port)
-    wait_for(lambda s: s["sign_in"], 20, "no sign-in form through the proxy")
-    type_into("#person-name", "kim")
-    type_into("#person-code", kim)
-    browser.evaluate('document.getElementById("opponent").focus()')  # the list read again
-    wait_for(lambda s: "L3" in s["opponents"], 20, "L3 not offered")
-    # Chosen by its value (the keys choosing an opponent are tried above).
-    browser.evaluate('document.getElementById("opponent").value = "L3"')
-    browser.tap("#sign-in-play")
-    seen = wait_for(lambda s: s["phase"] == "playing" and s["hand"], 90, "kim's game")
-    # A tile laid (a tap on it in the hand, a tap on a square), then the page reloaded.
-    letter = seen["hand"][0]
-    browser.tap('#hand .tile[data-letter="%s"]' % letter)
-    browser.tap(TILE_AT % (0, 0))
-    check(laid() == letter, "the tile %s not laid: %r" % (letter, laid()))
-    before = look()["hand"]
-    # Reloading mid-match asks first: stayed, the page goes on; then left (reloaded).
-    check(browser.reload_asking(leave=False), "a reload mid-match did not ask first")
-    time.sleep(1)
-    check(look()["phase"] == "playing" and laid() == letter, "the page after staying: %s" % look())
-    check(browser.reload_asking(leave=True), "the second reload did not ask")
-    seen = wait_for(lambda s: "back in your seat" in s["said"] and s["phase"] in ("playing", "over"),
-                    30, "no return to the game after the reload")
-    check(not collections.Counter(before) - collections.Counter(seen["hand"]),
-          "the hand after the reload: %s, before: %s" % (seen["hand"], before))
-    check(laid() == letter, "the laid tile after the reload: %r, not %s" % (laid(), letter))
-    arena_says("person kim's connection dropped within its match: held", 10)
-    arena_says("person kim came back into its match", 10)
-    proxy.cut()
-    arena_says("person kim's connection dropped within its match: held", 20, 2)
-    arena_says("person kim came back into its match", 30, 2)
-    seen = wait_for(lambda s: "connected again: back in your match" in s["said"], 10,
-                    "the page's word of its return")
-    seen = wait_for(lambda s: "The match is over" in s["end"], 180,
-                    "no rating at the end of kim's match")
-    match = api("/api/people/kim")["versions"][0]["matches"][0]["match"]
-    games = api("/api/matches/%d" % match)["games"]
-    check(len(games) == 2 and all(seat["out_code"] is None for game in games
-                                  for seat in game["seats"] if seat["bot"] == "kim"),
-          "kim out of a game of its match: %s" % games)
-    check("did not come back" not in said_by_arena(), "a seat let go: %s" % said_by_arena())
-    # The code in no URL: the page's every request (seen by the proxy) took a ticket instead.
-    lines = proxy.request_lines()
-    check(any(l.startswith("POST /person/ticket ") for l in lines)
-          and any(l.startswith("GET /person?") and "ticket=" in l for l in lines)
-          and not any(kim in l for l in lines), "the page's requests: %s" % lines)
+    # On a phone, a finger's taps; at a desk, a mouse's clicks.
+    a_match_come_back_to("kim", phone=True)
+    a_match_come_back_to("lee", phone=False)
 finally:
     browser.close()
     served.terminate()

@@ -284,7 +284,7 @@ std::string arena_bot_page(const std::string& chart_js) {
 <p id="chart-note" class="muted"></p></section>
 <section id="versions-part"><h2>Versions</h2><div class="scroll"><table id="versions"></table></div></section>
 <section><h2>A game, on average</h2><div class="scroll"><table id="per-game"></table></div></section>
-<section><h2>Out of a game, by why</h2><div class="scroll"><table id="out"></table></div>
+<section><h2>Why it was out of a game</h2><div class="scroll"><table id="out"></table></div>
 <p id="out-none" class="muted" hidden>never out of a game</p></section>
 <section><h2>Matches</h2><div class="scroll"><table id="matches"></table></div></section>
 </div>)";

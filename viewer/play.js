@@ -900,8 +900,9 @@
   function copyCode() {
     $("code-shown").select();
     const done = () => { $("code-copied").textContent = "copied"; };
-    if (navigator.clipboard) navigator.clipboard.writeText(person.code).then(done, () => document.execCommand("copy"));
-    else if (document.execCommand("copy")) done();
+    const fallback = () => { if (document.execCommand("copy")) done(); };
+    if (navigator.clipboard) navigator.clipboard.writeText(person.code).then(done, fallback);
+    else fallback();
   }
   // An account of this name, with a code the page draws (the arena keeps only its hash).
   function signUp() {
@@ -964,9 +965,9 @@
   function comeBackMs() {
     return 2 * (state.rules ? state.rules.remote_grace_ms : GRACE_MS) + 5000;
   }
-  // What the arena's refusal of a ticket (POST /person/ticket: docs/remote.md) means for the
-  // person, in a sentence of its own: by its kind, else the arena's own words.
-  function refusalSaid(answer, status) {
+  // What the arena's refusal of a ticket (POST /person/ticket: docs/arena.md, "People") means
+  // for the person, in a sentence of its own: by its kind, else the arena's own words.
+  function refusalSaid(answer) {
     const wait = answer.retry_after_s ? " in " + answer.retry_after_s + " s" : " in a moment";
     const said = {
       "wrong-code": "That name and code are not an account's here. A code is case-sensitive: " +
@@ -984,7 +985,7 @@
       "nothing-held": "Your match is over: nothing of it is held for you.",
       "restarting": "The arena is restarting: try again" + wait + ".",
     };
-    return said[answer.refused] || "Not let in: " + (answer.why || "HTTP " + status) + ".";
+    return said[answer.refused] || "Not let in: " + (answer.why || "HTTP " + answer.status) + ".";
   }
   // A ticket for one connection (POST /person/ticket), which keeps the code out of every URL:
   // a promise of {ticket} or of {refused, why, retry_after_s} (the status beside it).
@@ -1009,7 +1010,7 @@
       if (resume) return answer.refused === "wrong-code" ? lostMatch(false) : comeBackAfterDrop(false);
       setPhase("lost");
       person.signup = false;
-      showSignIn(refusalSaid(answer, answer.status), "bad");
+      showSignIn(refusalSaid(answer), "bad");
     }).catch(() => {
       if (resume) return comeBackAfterDrop(false);
       setPhase("lost");
