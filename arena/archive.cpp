@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t longest_command = 1000;
-constexpr std::size_t longest_label = 64;
 constexpr std::size_t longest_path = 1024;
 constexpr std::size_t longest_manifest = 64u << 10;
 
@@ -35,11 +34,6 @@ constexpr std::size_t longest_manifest = 64u << 10;
 // as a terminal would need it (the sentence goes to the arena's log as well as to the author).
 std::string shown(std::string_view text) {
     return escape_for_terminal(text.substr(0, 80)) + (text.size() > 80 ? "..." : "");
-}
-
-bool one_line(std::string_view text) {
-    return std::none_of(text.begin(), text.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < ' ' || c == 127; });
 }
 
 // The entry's path inside the folder ("" for the folder itself, "./"), or none where it would
@@ -231,10 +225,9 @@ std::variant<Manifest, std::string> parse_manifest(std::string_view text) {
     }
     if (json.contains("label")) {
         const auto label = text_of("label");
-        if (!label || label->size() > longest_label ||
-            !std::all_of(label->begin(), label->end(), [](char c) { return c > ' ' && c < 127; }))
-            return fmt::format("{}: \"label\" is up to {} printable characters, no spaces",
-                               manifest_name, longest_label);
+        if (!label || !valid_version_label(*label))
+            return fmt::format("{}: \"label\" is up to 64 printable characters, no spaces",
+                               manifest_name);
         manifest.label = *label;
     }
     return manifest;

@@ -22,11 +22,6 @@ int seconds_to_wait(const std::deque<std::uint64_t>& times, std::uint64_t now) {
     return static_cast<int>((times.front() + minute_ms - now + 999) / 1000);
 }
 
-bool valid_version(std::string_view version) {
-    return version.size() <= 64 &&
-           std::all_of(version.begin(), version.end(), [](char c) { return c > ' ' && c < 127; });
-}
-
 }  // namespace
 
 remote::Gate::Refusal restarting_refusal() {
@@ -55,7 +50,7 @@ std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
                        "an arena's bot stays for match after match: send "
                        "X-Bananagrams-Session: 1 (bananagrams-connect does)",
                        0, "not-a-session"};
-    if (!valid_version(knock.version))
+    if (!valid_version_label(knock.version))
         return Refusal{400, "X-Bananagrams-Bot-Version: up to 64 printable characters, no spaces",
                        0, "bad-version"};
     if (connections_(bot->id) >= options_.connections_per_bot)

@@ -1,5 +1,4 @@
 // The arena's SQLite store's accounts and their rating entries (arena/sqlite_store.hpp).
-#include <algorithm>
 #include <stdexcept>
 
 #include <SQLiteCpp/SQLiteCpp.h>

@@ -33,10 +33,18 @@ nlohmann::json to_json(const MatchmakerConfig& c) {
             {"window", c.window}};
 }
 
+bool one_line(std::string_view text) {
+    return std::none_of(text.begin(), text.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < ' ' || c == 127; });
+}
+
+bool valid_version_label(std::string_view label) {
+    return label.size() <= 64 &&
+           std::all_of(label.begin(), label.end(), [](char c) { return c > ' ' && c < 127; });
+}
+
 bool valid_about(const std::string& about) {
-    return about.size() <= 80 && std::all_of(about.begin(), about.end(), [](char c) {
-               return static_cast<unsigned char>(c) >= ' ' && c != 127;
-           });
+    return about.size() <= 80 && one_line(about);
 }
 
 std::string token_hash(const std::string& token) {

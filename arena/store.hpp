@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -124,6 +125,12 @@ nlohmann::json to_json(const MatchmakerConfig& config);
 
 // A token's digest, as the store keeps it (remote::token_digest: SHA-256, in hex).
 std::string token_hash(const std::string& token);
+// Whether `text` holds no control character (no byte under ' ', none 127): one line, which a
+// page or the arena's log shows as it is.
+bool one_line(std::string_view text);
+// Whether `label` may name a bot's version: up to 64 printable ASCII characters, no spaces (as a
+// remote bot says it, X-Bananagrams-Bot-Version, and a hosted bot's manifest, its "label").
+bool valid_version_label(std::string_view label);
 // Whether `about` may say what a bot is (Store::set_about), and the rule it breaks when not.
 bool valid_about(const std::string& about);
 inline constexpr const char* about_rule =

@@ -866,13 +866,11 @@
     $("sign-in-said").textContent = text || "";
     $("sign-in-said").className = kind || "muted";
     $("sign-up").hidden = !arena.people_open;
-    try {
-      const kept = JSON.parse(localStorage.getItem("bananagrams-arena-person") || "null");
-      if (kept && !$("person-name").value) {
-        $("person-name").value = kept.name;
-        $("person-code").value = kept.code;
-      }
-    } catch (e) { /* afresh */ }
+    const kept = keptPerson();
+    if (kept && !$("person-name").value) {
+      $("person-name").value = kept.name;
+      $("person-code").value = kept.code;
+    }
   }
   // The house bots that play now, read again each time the form is shown and the list is gone
   // to (one may have been added since), the one chosen kept where it still plays.
