@@ -147,12 +147,12 @@ void Connector::fetch_word_list() {
             return fail(*why);
         cache_.emplace(std::move(std::get<WordListCache>(opened)));
     }
-    fetch_ =
-        std::make_unique<HttpGet>(loop_, context_, settings_.url, "/rules", info_bytes, info_ms,
-                                  [this](HttpGet::Reply reply) { on_word_list_info(reply); });
+    fetch_ = std::make_unique<HttpRequest>(
+        loop_, context_, settings_.url, "/rules", info_bytes, info_ms,
+        [this](HttpRequest::Reply reply) { on_word_list_info(reply); });
 }
 
-void Connector::on_word_list_info(HttpGet::Reply reply) {
+void Connector::on_word_list_info(HttpRequest::Reply reply) {
     const std::string where = fmt::format("http://{}/rules", settings_.url.authority());
     if (!reply.error.empty()) {
         // A host not up yet, or a proxy in front of one that is down: tried again.
@@ -187,13 +187,14 @@ void Connector::on_word_list_info(HttpGet::Reply reply) {
     }
     say(fmt::format("the game's word list is {} (fingerprint {:016x}): fetching it from the host",
                     name, *fingerprint));
-    fetch_ = std::make_unique<HttpGet>(loop_, context_, settings_.url, url, list_bytes, list_ms,
-                                       [this, fingerprint = *fingerprint](HttpGet::Reply list) {
-                                           on_word_list(fingerprint, list);
-                                       });
+    fetch_ =
+        std::make_unique<HttpRequest>(loop_, context_, settings_.url, url, list_bytes, list_ms,
+                                      [this, fingerprint = *fingerprint](HttpRequest::Reply list) {
+                                          on_word_list(fingerprint, list);
+                                      });
 }
 
-void Connector::on_word_list(std::uint64_t fingerprint, HttpGet::Reply reply) {
+void Connector::on_word_list(std::uint64_t fingerprint, HttpRequest::Reply reply) {
     if (!reply.error.empty())
         return fail("cannot fetch the game's word list: " + reply.error);
     std::string why;

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "connect/client.hpp"
-#include "connect/http_get.hpp"
+#include "connect/http_request.hpp"
 #include "connect/seat_url.hpp"
 #include "connect/word_list_cache.hpp"
 #include "transport/handles.hpp"
@@ -76,8 +76,8 @@ class Connector final : public Handler {
   private:
     // The word list (--words from-seat): which one, kept or fetched, then the seat.
     void fetch_word_list();
-    void on_word_list_info(HttpGet::Reply reply);
-    void on_word_list(std::uint64_t fingerprint, HttpGet::Reply reply);
+    void on_word_list_info(HttpRequest::Reply reply);
+    void on_word_list(std::uint64_t fingerprint, HttpRequest::Reply reply);
 
     void connect();
     // What stood in the way, said; `again` is tried after a pause while there is time.
@@ -115,7 +115,7 @@ class Connector final : public Handler {
     ClientContext& context_;
     Settings settings_;
     std::optional<WordListCache> cache_;
-    std::unique_ptr<HttpGet> fetch_;
+    std::unique_ptr<HttpRequest> fetch_;
     std::optional<std::uint64_t> words_fingerprint_;  // of the list fetched from the seat's server
     lws* wsi_ = nullptr;                              // the seat's connection, being made or made
     std::string path_;

@@ -238,7 +238,8 @@ struct Server::Session {
     SendQueue out;
     lws* wsi = nullptr;
     Post post;                 // a POST's, while its body comes
-    bool too_long = false;     // its body passed Limits::post_bytes
+    bool too_long = false;     // its body passed its limit
+    std::size_t limit = 0;     // its body's: Limits::post_bytes, or upload_bytes for a file
     bool close_after = false;  // closed once its answer is sent
 };
 
@@ -488,7 +489,7 @@ int Server::on_http(lws* wsi, int reason, Session*& session, const char* in, std
             // A body of a request not read (refused at once; answered, then closed): passed over.
             if (!session || session->kind != Session::posting)
                 return 0;
-            if (session->post.body.size() + len > limits_.post_bytes)
+            if (session->post.body.size() + len > session->limit)
                 session->too_long = true;
             else
                 session->post.body.append(in, len);
@@ -520,9 +521,10 @@ int Server::on_request(lws* wsi, Session& session, const char* path) {
     else if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0)
         method = Method::post;
     const std::string_view asked = path ? path : "";
+    const std::string_view bare = asked.substr(0, asked.find('?'));
     if (method == Method::post && content_.post && !finishing_ &&
-        std::count(content_.post_paths.begin(), content_.post_paths.end(),
-                   asked.substr(0, asked.find('?'))))
+        (std::count(content_.post_paths.begin(), content_.post_paths.end(), bare) ||
+         (content_.uploads && content_.uploads(bare))))
         return begin_post(wsi, session, path);
     if (method == Method::post)
         method = Method::other;
@@ -676,8 +678,17 @@ int Server::send_body(lws* wsi, Session& session, const std::string& body, bool 
     return 0;
 }
 
-// GET /api/...: the program's JSON for the path, or 404.
+// GET /api/...: what its owner alone may read, where it is that; else the program's JSON for the
+// path, or 404.
 int Server::serve_api(lws* wsi, Session& session, const std::string& path, bool head) {
+    if (content_.owned)
+        if (auto owned =
+                content_.owned(path, header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), peer_of(wsi))) {
+            if (!write_headers(wsi, owned->status, owned->type.c_str(), owned->body.size(),
+                               {{"cache-control:", "no-store"}, {"vary:", "Authorization"}}))
+                return -1;
+            return send_body(wsi, session, owned->body, head);
+        }
     const std::optional<std::string> json = content_.api(path);
     const std::string body = json ? *json + "\n" : "{\"error\": \"not found\"}\n";
     if (!write_headers(wsi, json ? 200 : 404, "application/json", body.size(),
@@ -687,31 +698,60 @@ int Server::serve_api(lws* wsi, Session& session, const std::string& path, bool 
 }
 
 // A POST: its body is read (LWS_CALLBACK_HTTP_BODY) where it says its length, within the limit,
-// and is JSON; then answered (answer_post). Refused at once otherwise, and the connection
-// closed after the answer: a body not read cannot be passed over to a request after it.
+// and is JSON (or, to a path of uploads, a file); then answered (answer_post). Refused at once
+// otherwise, and the connection closed after the answer: a body not read cannot be passed over
+// to a request after it.
 int Server::begin_post(lws* wsi, Session& session, const char* path) {
     const std::string length_text = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
     const auto length = parse_number<std::size_t>(length_text);
     const std::string type = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE);
+    const std::string_view asked = path;
+    const bool file = content_.uploads && content_.uploads(asked.substr(0, asked.find('?')));
+    const std::size_t limit = file ? limits_.upload_bytes : limits_.post_bytes;
+    const auto file_type = [&] {
+        for (const char* allowed : {"application/gzip", "application/x-gzip", "application/x-tar",
+                                    "application/octet-stream"})
+            if (type == allowed)
+                return true;
+        return false;
+    };
     std::optional<std::pair<unsigned, std::string>> refused;
     if (!length)
         refused = {411, "a POST says its Content-Length"};
-    else if (*length > limits_.post_bytes)
-        refused = {413, fmt::format("a POST's body is at most {} bytes", limits_.post_bytes)};
-    else if (!type.starts_with("application/json"))
+    else if (*length > limit)
+        refused = {413, fmt::format("a POST's body here is at most {} bytes", limit)};
+    else if (file && !file_type())
+        refused = {415,
+                   "a file POSTed here is a tar archive, gzipped or not: Content-Type: "
+                   "application/gzip, application/x-tar or application/octet-stream"};
+    else if (!file && !type.starts_with("application/json"))
         refused = {415, "a POST's body is JSON: Content-Type: application/json"};
-    if (refused) {
-        const std::string body = nlohmann::json{{"error", refused->second}}.dump() + "\n";
-        if (!write_headers(wsi, refused->first, "application/json", body.size(),
-                           {{"connection:", "close"}}))
+    Post post{path,
+              "",
+              peer_of(wsi),
+              header(wsi, WSI_TOKEN_ORIGIN),
+              header(wsi, WSI_TOKEN_HOST),
+              header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)};
+    std::optional<Posted> answered;
+    if (refused)
+        answered = Posted{refused->first, nlohmann::json{{"error", refused->second}}.dump()};
+    else if (file && content_.upload_refused)
+        answered = content_.upload_refused(post);
+    if (answered) {
+        const std::string body = answered->json + "\n";
+        Headers more = {{"connection:", "close"}};
+        if (answered->retry_after_s > 0)
+            more.push_back({"retry-after:", std::to_string(answered->retry_after_s)});
+        if (!write_headers(wsi, answered->status, "application/json", body.size(), more))
             return -1;
         session.close_after = true;
         return send_body(wsi, session, body, false);
     }
     session.kind = Session::posting;
     session.too_long = false;
-    session.post = {path, "", peer_of(wsi), header(wsi, WSI_TOKEN_ORIGIN),
-                    header(wsi, WSI_TOKEN_HOST)};
+    session.limit = limit;
+    session.post = std::move(post);
+    session.post.body.reserve(*length);
     if (*length == 0)
         return answer_post(wsi, session);
     return 0;

@@ -42,9 +42,10 @@ namespace bg::serve {
 
 class Server {
   public:
-    // A POST as the program is asked it: its path (and query), its body, who sent it.
+    // A POST as the program is asked it: its path (and query), its body, who sent it, and its
+    // Authorization header ("" none).
     struct Post {
-        std::string path, body, peer, origin, host;
+        std::string path, body, peer, origin, host, authorization;
     };
     // Its answer: a status and a JSON document.
     struct Posted {
@@ -70,6 +71,17 @@ class Server {
         bool public_stream = false;
         // GET /api/...: a JSON document by its path (and query), or none (404).
         std::function<std::optional<std::string>(const std::string& path)> api;
+        // GET /api/... of what only its owner may read (a hosted bot's check, its games' logs
+        // and its own stderr: the bot's token as Authorization: Bearer), asked first: the
+        // answer, whatever its type, never kept by a cache; none: not such a path (then `api`).
+        struct Owned {
+            unsigned status = 200;
+            std::string type = "application/json";
+            std::string body;
+        };
+        std::function<std::optional<Owned>(
+            const std::string& path, const std::string& authorization, const std::string& peer)>
+            owned;
         // GET of a path served by none of the above: a page of the program's own (HTML, under
         // the pages' Content-Security-Policy), or none (404). The program decides what it may
         // show: a path here is never refused for the WebSocket connections beside it.
@@ -79,6 +91,13 @@ class Server {
         // preflight this server never answers, nor read what it is answered.
         std::function<Posted(const Post& post)> post;
         std::vector<std::string> post_paths;  // the paths POSTed to (any other: 405)
+        // POST of a file (a hosted bot's archive: Content-Type application/gzip,
+        // application/x-tar or application/octet-stream, up to Limits::upload_bytes) to a path
+        // this accepts (its query aside): answered by `post`, as a JSON document is. None: none.
+        std::function<bool(std::string_view path)> uploads;
+        // Asked of a file's POST before its body is read (Post::body empty): its refusal (a
+        // wrong token, a limit reached), answered at once without reading the body; none: read.
+        std::function<std::optional<Posted>(const Post& head)> upload_refused;
     };
     struct Limits {
         int streams = 32;                       // event streams at once
@@ -89,6 +108,7 @@ class Server {
         int sockets = 64;                       // WebSocket connections at once
         std::size_t frame_bytes = 64u << 10;    // a WebSocket message's size
         std::size_t post_bytes = 16u << 10;     // a POST's body
+        std::size_t upload_bytes = 16u << 20;   // a file POSTed (Content::uploads)
     };
     struct Counts {
         int streams = 0;  // open now

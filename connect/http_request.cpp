@@ -1,4 +1,4 @@
-#include "connect/http_get.hpp"
+#include "connect/http_request.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,11 +8,13 @@
 
 namespace bg::connect {
 
-HttpGet::HttpGet(uv_loop_t* loop, ClientContext& context, const SeatUrl& url, std::string path,
-                 std::size_t max_bytes, std::uint64_t timeout_ms, std::function<void(Reply)> done)
+HttpRequest::HttpRequest(uv_loop_t* loop, ClientContext& context, const SeatUrl& url,
+                         std::string path, std::size_t max_bytes, std::uint64_t timeout_ms,
+                         std::function<void(Reply)> done, std::optional<Body> body)
     : path_(std::move(path)),
       host_header_(url.authority()),
       max_bytes_(max_bytes),
+      body_(std::move(body)),
       done_(std::move(done)),
       deadline_(loop,
                 [this, timeout_ms] {
@@ -30,7 +32,7 @@ HttpGet::HttpGet(uv_loop_t* loop, ClientContext& context, const SeatUrl& url, st
     info.path = path_.c_str();
     info.host = host_header_.c_str();
     info.origin = host_header_.c_str();
-    info.method = "GET";
+    info.method = body_ ? "POST" : "GET";
     info.local_protocol_name = "bananagrams-connect";
     info.opaque_user_data = this;
     info.pwsi = &wsi_;
@@ -41,18 +43,18 @@ HttpGet::HttpGet(uv_loop_t* loop, ClientContext& context, const SeatUrl& url, st
     }
 }
 
-HttpGet::~HttpGet() {
+HttpRequest::~HttpRequest() {
     cancel();
 }
 
-void HttpGet::cancel() {
+void HttpRequest::cancel() {
     done_ = nullptr;
     reported_ = true;
     deadline_.stop();
     abandon(std::exchange(wsi_, nullptr));
 }
 
-void HttpGet::finish(std::string error) {
+void HttpRequest::finish(std::string error) {
     if (reported_)
         return;
     reported_ = true;
@@ -62,7 +64,43 @@ void HttpGet::finish(std::string error) {
     reporter_.start(0);
 }
 
-int HttpGet::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t len) {
+int HttpRequest::add_headers(void* in, std::size_t len) {
+    auto** p = static_cast<unsigned char**>(in);
+    unsigned char* end = *p + len;
+    const std::string length = std::to_string(body_->bytes.size());
+    const auto add = [&](lws_token_indexes token, const std::string& value) {
+        return value.empty() ||
+               lws_add_http_header_by_token(wsi_, token,
+                                            reinterpret_cast<const unsigned char*>(value.data()),
+                                            static_cast<int>(value.size()), p, end) == 0;
+    };
+    if (!add(WSI_TOKEN_HTTP_CONTENT_TYPE, body_->type) ||
+        !add(WSI_TOKEN_HTTP_AUTHORIZATION, body_->authorization) ||
+        !add(WSI_TOKEN_HTTP_CONTENT_LENGTH, length))
+        return -1;
+    lws_client_http_body_pending(wsi_, 1);
+    lws_callback_on_writable(wsi_);
+    return 0;
+}
+
+int HttpRequest::write_body() {
+    constexpr std::size_t chunk = 16 * 1024;
+    unsigned char buffer[LWS_PRE + chunk];
+    const std::size_t n = std::min(chunk, body_->bytes.size() - sent_);
+    std::memcpy(buffer + LWS_PRE, body_->bytes.data() + sent_, n);
+    const bool last = sent_ + n == body_->bytes.size();
+    if (lws_write(wsi_, buffer + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) !=
+        static_cast<int>(n))
+        return -1;
+    sent_ += n;
+    if (last)
+        lws_client_http_body_pending(wsi_, 0);
+    else
+        lws_callback_on_writable(wsi_);
+    return 0;
+}
+
+int HttpRequest::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t len) {
     if (wsi != wsi_)
         return is_traffic(reason) ? -1 : 0;
     switch (reason) {
@@ -72,6 +110,10 @@ int HttpGet::on(lws* wsi, lws_callback_reasons reason, void* in, std::size_t len
                                     strnlen(static_cast<const char*>(in), len ? len : 200))
                       : "the connection failed");
             return 0;
+        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+            return body_ ? add_headers(in, len) : 0;
+        case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
+            return body_ && sent_ < body_->bytes.size() ? write_body() : 0;
         case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
             reply_.status = static_cast<int>(lws_http_client_http_response(wsi));
             return 0;
