@@ -41,7 +41,8 @@ std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
     const std::string bearer(knock.bearer);
     const auto bot = store_.bot_by_token(bearer);
     if (!bot || bot->person)
-        return failed(knock.peer, Refusal{401, "no active bot has this token", 0, "wrong-token"});
+        return guesses_.failed(knock.peer,
+                               Refusal{401, "no active bot has this token", 0, "wrong-token"});
     if (bot->command)
         return Refusal{403, fmt::format("{} is a house bot: the arena starts it itself", bot->name),
                        0, "house-token"};
@@ -69,8 +70,28 @@ std::optional<Door::Refusal> Door::admit(const Knock& knock) const {
     const std::string digest = token_hash(bearer);
     knocked_[digest] = {std::string(knock.version), std::string(knock.peer),
                         std::string(knock.opponent)};
-    remember(knock.peer, digest);
+    guesses_.remember(knock.peer, digest);
     return std::nullopt;
+}
+
+std::variant<Bot, Door::Refusal> Door::owner(std::string_view name, std::string_view bearer,
+                                             std::string_view peer) const {
+    Knock knock{bot_path, "", ""};
+    knock.bearer = bearer;
+    knock.peer = peer;
+    if (auto over = address_limit(knock))
+        return *over;
+    if (bearer.empty())
+        return Refusal{401, "no token: send the bot's as Authorization: Bearer TOKEN", 0,
+                       "no-token"};
+    const auto bot = store_.bot_by_token(std::string(bearer));
+    if (!bot)
+        return guesses_.failed(peer,
+                               Refusal{401, "no active bot has this token", 0, "wrong-token"});
+    if (bot->person || bot->name != name)
+        return Refusal{403, fmt::format("this token is not {}'s", name), 0, "another-token"};
+    guesses_.remember(peer, token_hash(std::string(bearer)));
+    return *bot;
 }
 
 std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
@@ -82,8 +103,8 @@ std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
     // and a wrong code, which says nothing of either.
     const auto person = code.empty() ? std::nullopt : store_.bot_by_token(code);
     if (!person || !person->person || person->name != knock.name)
-        return failed(knock.peer,
-                      Refusal{401, "no active person has this name and code", 0, "wrong-code"});
+        return guesses_.failed(
+            knock.peer, Refusal{401, "no active person has this name and code", 0, "wrong-code"});
     if (!knock.session)
         return Refusal{400, "a person's page stays for the games of a match: session=1", 0,
                        "not-a-session"};
@@ -100,7 +121,7 @@ std::optional<Door::Refusal> Door::admit_person(const Knock& knock) const {
         return *over;
     const std::string digest = token_hash(code);
     knocked_[digest] = {"", std::string(knock.peer), opponent};
-    remember(knock.peer, digest);
+    guesses_.remember(knock.peer, digest);
     return std::nullopt;
 }
 
@@ -145,76 +166,9 @@ std::optional<Door::Refusal> Door::sign_up(const Knock& knock) const {
     return std::nullopt;
 }
 
-// Refused before anything of the connection is looked up: its address sent too many wrong
-// tokens or codes in the last minute, and this token or code was never let in from there (one
-// that was is let through: a guesser behind the same address, a NAT or a proxy, does not lock
-// out the bots and people who connect from it, and cannot guess faster). Addresses whose
-// failures are all older are forgotten.
 std::optional<Door::Refusal> Door::address_limit(const Knock& knock) const {
-    const std::uint64_t now = now_ms_();
-    const auto found = failures_.find(knock.peer);
-    if (found == failures_.end())
-        return std::nullopt;
-    auto& times = found->second;
-    forget_older(times, now);
-    if (times.empty()) {
-        failures_.erase(found);
-        return std::nullopt;
-    }
-    if (static_cast<int>(times.size()) < options_.failures_a_minute)
-        return std::nullopt;
     const std::string_view key = knock.path == person_path ? knock.code : knock.bearer;
-    if (const auto known = known_.find(knock.peer);
-        !key.empty() && known != known_.end() &&
-        known->second.digests.count(token_hash(std::string(key))))
-        return std::nullopt;
-    return Refusal{429,
-                   fmt::format("{} wrong tokens or codes from this address in the last minute: "
-                               "try again later",
-                               times.size()),
-                   seconds_to_wait(times, now), "address-failures"};
-}
-
-// A token or code let in from an address. Bounded as the failures are: past `tokens_kept` an
-// address's oldest is forgotten, past `addresses_kept` the address least recently used.
-void Door::remember(std::string_view peer, const std::string& digest) const {
-    constexpr std::size_t tokens_kept = 256, addresses_kept = 10'000;
-    const std::uint64_t now = now_ms_();
-    auto found = known_.find(peer);
-    if (found == known_.end()) {
-        if (known_.size() >= addresses_kept)
-            known_.erase(std::min_element(
-                known_.begin(), known_.end(),
-                [](const auto& a, const auto& b) { return a.second.last < b.second.last; }));
-        found = known_.emplace(std::string(peer), Known{}).first;
-    }
-    Known& known = found->second;
-    known.last = now;
-    known.digests[digest] = now;
-    if (known.digests.size() > tokens_kept)
-        known.digests.erase(
-            std::min_element(known.digests.begin(), known.digests.end(),
-                             [](const auto& a, const auto& b) { return a.second < b.second; }));
-}
-
-// A wrong token or code, counted against its address. The addresses kept are bounded: past
-// `addresses_kept`, those with no failure in the last minute are forgotten, and then, if need
-// be, one with failures (a memory an attacker with more addresses than that cannot grow).
-Door::Refusal Door::failed(std::string_view peer, Refusal refusal) const {
-    constexpr std::size_t addresses_kept = 10'000;
-    const std::uint64_t now = now_ms_();
-    if (failures_.size() >= addresses_kept && !failures_.count(peer)) {
-        std::erase_if(failures_, [now](const auto& kept) {
-            return kept.second.empty() || kept.second.back() + minute_ms <= now;
-        });
-        if (failures_.size() >= addresses_kept)
-            failures_.erase(failures_.begin());
-    }
-    auto& times = failures_[std::string(peer)];
-    times.push_back(now);
-    while (static_cast<int>(times.size()) > options_.failures_a_minute)
-        times.pop_front();
-    return refusal;
+    return guesses_.limit(knock.peer, key.empty() ? "" : token_hash(std::string(key)));
 }
 
 std::optional<Door::Refusal> Door::minute_limit(const Bot& bot) const {

@@ -26,7 +26,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
+#include "arena/guesses.hpp"
 #include "arena/store.hpp"
 #include "arena/tickets.hpp"
 #include "remote/gate.hpp"
@@ -74,10 +76,17 @@ class Door {
           now_ms_(now_ms),
           options_(options),
           connections_(std::move(connections)),
-          tickets_(std::move(now_ms)) {}
+          tickets_(now_ms),
+          guesses_(std::move(now_ms), options_.failures_a_minute) {}
 
     // Let in (what it said kept for its first wait, by its token's digest), or why not.
     std::optional<Refusal> admit(const Knock& knock) const;
+    // The bot named `name`, where `bearer` is its token (its own API: a hosted bot's versions,
+    // its games' logs and stderr), from `peer`; or why not: the address's wrong tokens past the
+    // limit (429), no token (401), a token no active bot has (401, counted as a failure), another
+    // bot's or a person's (403).
+    std::variant<Bot, Refusal> owner(std::string_view name, std::string_view bearer,
+                                     std::string_view peer) const;
     Said said(const std::string& token_digest) const;
     // A connection of the bot begins to wait: counted among its last minute's.
     void arrived(int bot);
@@ -102,8 +111,6 @@ class Door {
     std::optional<Refusal> sign_up(const Knock& knock) const;
     std::optional<Refusal> minute_limit(const Bot& bot) const;
     std::optional<Refusal> address_limit(const Knock& knock) const;
-    Refusal failed(std::string_view peer, Refusal refusal) const;
-    void remember(std::string_view peer, const std::string& digest) const;
 
     Store& store_;
     std::function<std::uint64_t()> now_ms_;
@@ -114,15 +121,7 @@ class Door {
     mutable std::map<int, std::deque<std::uint64_t>> arrivals_;  // by bot: its last minute's
     mutable std::deque<std::uint64_t> signups_;                  // the last minute's
     mutable std::map<std::string, long> refusals_;
-    // By address: the times of its wrong tokens and codes in the last minute.
-    mutable std::map<std::string, std::deque<std::uint64_t>, std::less<>> failures_;
-    // By address: the tokens and codes let in from there (their digests, each with when it was
-    // last), which its failures do not lock out.
-    struct Known {
-        std::map<std::string, std::uint64_t> digests;
-        std::uint64_t last = 0;
-    };
-    mutable std::map<std::string, Known, std::less<>> known_;
+    mutable Guesses guesses_;  // wrong tokens and codes, by address
 };
 
 }  // namespace bg::arena
