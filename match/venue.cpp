@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -88,7 +89,7 @@ std::optional<std::string> Venue::open_word_list() {
 // Every command's launch: in the sandbox (which fails now, never later as a player that could
 // not start), with the word list shown and the secrets hidden; or as it is.
 std::optional<std::string> Venue::open_launches() {
-    auto made = launches_of(plan_.commands);
+    auto made = launches_of(plan_.commands, plan_.folders);
     if (auto* error = std::get_if<std::string>(&made))
         return *error;
     auto& launches = std::get<Launches>(made);
@@ -98,7 +99,12 @@ std::optional<std::string> Venue::open_launches() {
 }
 
 std::variant<Venue::Launches, std::string> Venue::launches_of(
-    const std::vector<std::string>& commands) const {
+    const std::vector<std::string>& commands, const std::vector<std::string>& folders) const {
+    const bool own_folder =
+        std::any_of(folders.begin(), folders.end(), [](const auto& f) { return !f.empty(); });
+    if (!plan_.sandbox && own_folder)
+        return std::string(
+            "a hosted bot runs only in the player sandbox, which this venue does not have");
     if (!plan_.sandbox)
         return Launches{unsandboxed_launches(commands, {words_->variable()})};
     SandboxConfig config = *plan_.sandbox;
@@ -106,7 +112,7 @@ std::variant<Venue::Launches, std::string> Venue::launches_of(
                                plan_.secret_paths.end());
     config.shared_paths.push_back(words_->path());
     config.set_env.push_back(words_->variable());
-    auto created = Sandbox::create(config, commands);
+    auto created = Sandbox::create(config, commands, folders);
     if (auto* error = std::get_if<std::string>(&created))
         return *error;
     const auto& sandbox = std::get<Sandbox>(created);
@@ -116,11 +122,14 @@ std::variant<Venue::Launches, std::string> Venue::launches_of(
     return launches;
 }
 
-std::variant<int, std::string> Venue::add_command(const std::string& command) {
-    auto made = launches_of({command});
+std::variant<int, std::string> Venue::add_command(const std::string& command,
+                                                  const std::string& folder) {
+    auto made = launches_of({command}, {folder});
     if (auto* error = std::get_if<std::string>(&made))
         return *error;
+    plan_.folders.resize(plan_.commands.size());
     plan_.commands.push_back(command);
+    plan_.folders.push_back(folder);
     launches_.push_back(std::move(std::get<Launches>(made).each[0]));
     return static_cast<int>(plan_.commands.size()) - 1;
 }

@@ -32,8 +32,11 @@ struct VenuePlan {
     std::string dictionary;                    // --dict, or "" for the built-in list
     std::optional<std::uint64_t> fingerprint;  // the list a tournament recorded, when resumed
     std::vector<std::string> commands;         // every command a seat may be given
-    std::optional<SandboxConfig> sandbox;      // none: the players run unsandboxed
-    std::vector<std::string> secret_paths;     // no player may read them: the log, a database
+    // For each command (where there are as many): the folder of its own files it runs in, or ""
+    // (a hosted bot's: transport/sandbox.hpp, Sandbox::create).
+    std::vector<std::string> folders;
+    std::optional<SandboxConfig> sandbox;   // none: the players run unsandboxed
+    std::vector<std::string> secret_paths;  // no player may read them: the log, a database
     std::string log_folder;  // where games' logs go, made if missing; no player may read it
     cgroups::Shares shares;
     cgroups::PlayerLimits limits;
@@ -51,8 +54,10 @@ class Venue final : public SeatSource {
     // do.
     std::optional<std::string> prepare_players();
     // One more command a seat may be given, once the players are prepared (an arena's house bot
-    // added while it runs): its index in the plan's commands, or why it cannot be launched.
-    std::variant<int, std::string> add_command(const std::string& command);
+    // added while it runs, or a hosted bot's version, in its `folder`): its index in the plan's
+    // commands, or why it cannot be launched. A hosted bot's is refused without the sandbox.
+    std::variant<int, std::string> add_command(const std::string& command,
+                                               const std::string& folder = "");
     Venue(const Venue&) = delete;
     Venue& operator=(const Venue&) = delete;
 
@@ -82,7 +87,8 @@ class Venue final : public SeatSource {
         std::vector<Launch> each;
         nlohmann::json sandbox = nullptr;
     };
-    std::variant<Launches, std::string> launches_of(const std::vector<std::string>& commands) const;
+    std::variant<Launches, std::string> launches_of(const std::vector<std::string>& commands,
+                                                    const std::vector<std::string>& folders) const;
     std::optional<std::string> open_machine();
 
     VenuePlan plan_;

@@ -74,8 +74,8 @@ TEST_CASE("sandbox: each player is kept from the log and the others' folders, no
         // folder.
         CHECK_FALSE(hides(*launch, words));
         CHECK(has_pair(launch->argv, "BANANAGRAMS_WORDLIST", words));
-        const auto back = std::search(launch->argv.begin(), launch->argv.end(),
-                                      words_back.begin(), words_back.end());
+        const auto back = std::search(launch->argv.begin(), launch->argv.end(), words_back.begin(),
+                                      words_back.end());
         REQUIRE(back != launch->argv.end());
         for (std::size_t i = 0; i + 1 < launch->argv.size(); ++i)
             if (launch->argv[i] == "--tmpfs" && launch->argv[i + 1] == dir + "/b")
@@ -94,5 +94,42 @@ TEST_CASE("sandbox: each player is kept from the log and the others' folders, no
     CHECK(std::vector<std::string>(c.argv.end() - 3, c.argv.end()) ==
           std::vector<std::string>{"/bin/sh", "-c", "exec python3"});
     CHECK(has_pair(a.argv, "--setenv", "HOME"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "sandbox: a hosted bot's folder comes back to it alone, read-only, over the secret folder of "
+    "every hosted bot's, and it runs there",
+    "[sandbox]") {
+    const std::string dir = fs::absolute("sandbox-hosted-" + std::to_string(getpid())).string();
+    for (const char* sub : {"/hosted/aaa", "/hosted/bbb"})
+        fs::create_directories(dir + sub);
+    bg::SandboxConfig config;
+    config.secret_paths = {dir + "/hosted"};
+    // The second names the other's folder in its command: it still may not read it.
+    const std::vector<std::string> commands = {"python3 bot.py",
+                                               "cat " + dir + "/hosted/aaa/bot.py", "exec house"};
+    auto made = bg::Sandbox::create(config, commands, {dir + "/hosted/aaa", dir + "/hosted/bbb"});
+    REQUIRE(std::holds_alternative<bg::Sandbox>(made));
+    const auto& sandbox = std::get<bg::Sandbox>(made);
+    const bg::Launch a = sandbox.launch(0), b = sandbox.launch(1), house = sandbox.launch(2);
+    const auto at = [](const bg::Launch& launch, const std::vector<std::string>& words) {
+        return std::search(launch.argv.begin(), launch.argv.end(), words.begin(), words.end()) -
+               launch.argv.begin();
+    };
+    const std::string aaa = dir + "/hosted/aaa", bbb = dir + "/hosted/bbb";
+    for (const auto* launch : {&a, &b, &house})
+        CHECK(hides(*launch, dir + "/hosted"));
+    // Its own, after the secret folder is hidden; and its working directory.
+    const auto own = at(a, {"--ro-bind", aaa, aaa, "--chdir", aaa});
+    CHECK(own < static_cast<std::ptrdiff_t>(a.argv.size()));
+    CHECK(at(a, {"--tmpfs", dir + "/hosted"}) < own);
+    CHECK(at(b, {"--ro-bind", bbb, bbb, "--chdir", bbb}) <
+          static_cast<std::ptrdiff_t>(b.argv.size()));
+    // Never the other's, named or not; never to a house bot.
+    CHECK(at(b, {"--ro-bind", aaa, aaa}) == static_cast<std::ptrdiff_t>(b.argv.size()));
+    CHECK(at(house, {"--ro-bind", aaa, aaa}) == static_cast<std::ptrdiff_t>(house.argv.size()));
+    CHECK(at(house, {"--ro-bind", bbb, bbb}) == static_cast<std::ptrdiff_t>(house.argv.size()));
+    CHECK(!has_pair(house.argv, "--chdir", aaa));
     fs::remove_all(dir);
 }

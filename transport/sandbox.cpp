@@ -226,7 +226,8 @@ std::vector<std::string> paths_named_by(const std::string& command) {
 }
 
 std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
-                                                   std::vector<std::string> commands) {
+                                                   std::vector<std::string> commands,
+                                                   std::vector<std::string> folders) {
     Sandbox sandbox;
     sandbox.bwrap_path_ = find_program(config.bwrap);
     if (sandbox.bwrap_path_.empty())
@@ -274,6 +275,13 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
         shared = real_path(shared);
     for (const auto& command : commands)
         sandbox.own_paths_.push_back(paths_named_by(command));
+    folders.resize(commands.size());
+    for (std::size_t i = 0; i < folders.size(); ++i)
+        if (!folders[i].empty()) {
+            folders[i] = real_path(folders[i]);
+            sandbox.own_paths_[i].push_back(folders[i]);
+        }
+    sandbox.folders_ = std::move(folders);
     sandbox.shared_ = shared_folders();
     sandbox.config_ = std::move(config);
 
@@ -284,6 +292,7 @@ std::variant<Sandbox, std::string> Sandbox::create(SandboxConfig config,
     Sandbox probe = sandbox;
     probe.commands_ = {"exit 0"};
     probe.own_paths_ = {{}};
+    probe.folders_ = {""};
     const auto [status, output] = run_once(probe.launch(0), 10);
     if (status != 0)
         return fmt::format(
@@ -373,6 +382,10 @@ Launch Sandbox::launch(std::size_t seat) const {
             a.insert(a.end(), {"--ro-bind", path, path});
     for (const auto& path : config_.secret_paths)
         hide(path);
+    // Its own folder comes back over whatever hid it (a secret folder of every hosted bot's);
+    // the other players' were hidden with their paths.
+    if (seat < folders_.size() && !folders_[seat].empty())
+        a.insert(a.end(), {"--ro-bind", folders_[seat], folders_[seat], "--chdir", folders_[seat]});
     a.insert(a.end(), {"--clearenv"});
     for (const auto& variable : env_) {
         const auto equals = variable.find('=');

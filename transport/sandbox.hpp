@@ -62,9 +62,13 @@ struct SandboxConfig {
 class Sandbox {
   public:
     // A sandbox for the players of one game, or why it cannot be had here (bwrap missing, no
-    // user namespaces, an unknown user...), with what to do about it.
+    // user namespaces, an unknown user...), with what to do about it. `folders`: for each
+    // command (where there are as many), a folder of its own files ("" none: a hosted bot's,
+    // unpacked by the arena), which it alone reads, read-only, even within a secret folder, and
+    // which it runs in.
     static std::variant<Sandbox, std::string> create(SandboxConfig config,
-                                                     std::vector<std::string> commands);
+                                                     std::vector<std::string> commands,
+                                                     std::vector<std::string> folders = {});
 
     // How player `seat` is started.
     Launch launch(std::size_t seat) const;
@@ -79,6 +83,7 @@ class Sandbox {
     std::string prlimit_path_;
     std::optional<std::pair<uid_t, gid_t>> user_;
     std::vector<std::vector<std::string>> own_paths_;  // per seat: the paths its command names
+    std::vector<std::string> folders_;                 // per seat: its own folder, or ""
     std::vector<std::string> shared_;  // folders never hidden (system, PATH), made real once
     std::vector<std::string> env_;
 };
