@@ -472,3 +472,102 @@ TEST_CASE("arena core: a bot that asks for a house bot spars with it, unrated an
     CHECK(arena.core.roster().account(2)->paused.empty());
     CHECK(arena.core.roster().entry(12)->matches == 0);
 }
+
+TEST_CASE(
+    "arena core: a hosted bot's version that passed its check plays as a connection would, one "
+    "match at a time, filled by a house bot, a new version takes its place, and its faults are "
+    "its own",
+    "[arena][core]") {
+    Small arena;
+    Bot hosted = account(5, "S", "s-owner");
+    Entry first = entry_of(15, 5, 25.0 / 3, "then");
+    first.label = "s-1";
+    std::uint64_t now = 1'000;
+    arena.core.take(arena::input::Hosted{{5, 1, 15, true}, hosted, first, now});
+    REQUIRE(arena.core.houses().size() == 2);
+    CHECK(arena.core.houses()[1].house.hosted);
+    // A table is made for it (not a filler), with the house bot's free seat.
+    const Effects begun = arena.begin(1, now += 100);
+    const auto play = all_of<effect::Play>(begun);
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].seats[0].bot.name == "S");
+    CHECK(play[0].seats[0].hosted);
+    CHECK(play[0].seats[0].command == 1);
+    CHECK(play[0].seats[1].bot.name == "H");
+    CHECK(!play[0].seats[1].hosted);
+    // One match at a time: nothing more begins while it plays, though house seats are free.
+    const Effects turn = arena.core.take(arena::input::Tick{now += 100});
+    CHECK(!has<effect::BeginMatch>(turn));
+    // A new version passes its check while the first plays: it takes the seat once free.
+    Entry second = entry_of(16, 5, 25.0 / 3, "later");
+    second.label = "s-2";
+    arena.core.take(arena::input::Hosted{{5, 2, 16, true}, hosted, second, now});
+    CHECK(arena.core.houses().size() == 2);
+    CHECK(arena.core.houses()[1].house.entry == 16);
+    CHECK(arena.core.houses()[1].in_use == 1);
+    // Not ready in its game: its own fault (a house bot's would be the machine's), rated.
+    const Effects over = arena.core.take(arena::input::Played{
+        1, true, "", false, {game(0, 1), game(1, 0, OutCode::not_ready)}, now += 100});
+    CHECK(has<effect::RateMatch>(over));
+    CHECK(!has<effect::VoidMatch>(over));
+    arena.core.take(arena::input::Written{1, "then"});
+    CHECK(arena.core.houses()[1].in_use == 0);
+    // The next match is the new version's.
+    const Effects next = arena.begin(2, now += 100);
+    const auto again = all_of<effect::Play>(next);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].seats[0].entry.id == 16);
+    CHECK(again[0].seats[0].command == 2);
+}
+
+TEST_CASE(
+    "arena core: with --cores, the players the arena runs itself never outnumber its cores, a "
+    "table shedding house seats or waiting",
+    "[arena][core]") {
+    // fits_cores alone: a hosted seat with three house fillers on two cores sheds two of them.
+    const auto seat = [](int bot, bool command, bool hosted) {
+        MatchSeat s;
+        s.bot.id = bot;
+        if (command)
+            s.command = bot;
+        s.hosted = hosted;
+        return s;
+    };
+    std::vector<MatchSeat> table = {seat(1, true, true), seat(2, true, false),
+                                    seat(3, false, false), seat(4, true, false)};
+    int in_play = 0;
+    CHECK(fits_cores(table, 2, in_play));
+    REQUIRE(table.size() == 3);
+    CHECK(table[0].bot.id == 1);
+    CHECK(table[1].bot.id == 2);
+    CHECK(table[2].bot.id == 3);  // a connection's seat is never shed
+    CHECK(in_play == 2);
+    // No core left: the next waits; a table of connections alone needs none.
+    std::vector<MatchSeat> more = {seat(5, true, true), seat(6, true, false)};
+    CHECK(!fits_cores(more, 2, in_play));
+    std::vector<MatchSeat> remote = {seat(7, false, false), seat(8, false, false)};
+    CHECK(fits_cores(remote, 2, in_play));
+    // Two hosted seats are never shed for the cores: such a table waits.
+    std::vector<MatchSeat> two_hosted = {seat(1, true, true), seat(5, true, true),
+                                         seat(6, true, true)};
+    int none = 0;
+    CHECK(!fits_cores(two_hosted, 2, none));
+    CHECK(none == 0);
+    std::vector<MatchSeat> unlimited = two_hosted;
+    CHECK(fits_cores(unlimited, 0, none));
+    CHECK(unlimited.size() == 3);
+
+    // In the core: two hosted bots, one house bot with two seats, two cores and room for two
+    // matches: only one match at once, for the machine has two cores for four players.
+    ArenaCore::Settings settings;
+    settings.cores = 2;
+    settings.house_seats = 2;
+    Small arena(settings);
+    Bot s = account(5, "S", "s"), t = account(6, "T", "t");
+    arena.core.take(arena::input::Hosted{{5, 1, 15, true}, s, entry_of(15, 5, 25.0 / 3, "x"), 0});
+    arena.core.take(arena::input::Hosted{{6, 2, 16, true}, t, entry_of(16, 6, 25.0 / 3, "x"), 0});
+    arena.begin(1, 100);
+    const Effects turn = arena.core.take(arena::input::Tick{200});
+    CHECK(!has<effect::BeginMatch>(turn));
+    CHECK(arena.core.playing().size() == 1);
+}

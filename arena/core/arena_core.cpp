@@ -20,7 +20,7 @@ std::string_view input_name(const Input& input) {
     static constexpr std::string_view names[] = {
         "the matchmaker's turn", "a connection waiting",    "a connection gone", "a check over",
         "a match over",          "the accounts read again", "a signal",          "a write done",
-        "a write failed"};
+        "a write failed",        "a hosted version checked"};
     static_assert(std::size(names) == std::variant_size_v<Input>);
     return names[input.index()];
 }
@@ -100,6 +100,15 @@ void ArenaCore::handle(const input::Reread& in) {
         deciding_.note(fmt::format("house bot {} added", deciding_.name_of(house.bot)));
     lounge_.turn_away_unplayable();
     deciding_.note("the bots read again (SIGHUP)");
+    deciding_.effects.push_back(effect::Soon{});
+}
+
+void ArenaCore::handle(const input::Hosted& in) {
+    deciding_.now_ms = in.now_ms;
+    roster_.put(in.bot);
+    roster_.put(in.entry);
+    tables_.hosted(in.house);
+    deciding_.note(fmt::format("hosted bot {} plays version {}", in.bot.name, in.entry.label));
     deciding_.effects.push_back(effect::Soon{});
 }
 

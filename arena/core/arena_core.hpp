@@ -1,13 +1,13 @@
 // The arena's rules, pure: one value with two doors, as a game's referee (referee/referee.hpp)
 // is. What happens to the arena comes in (arena/core/inputs.hpp: a connection waiting or gone, a
 // check over, a match over with its games, the clock, the accounts read again, a signal, a
-// write's outcome); what it decides comes out as effects (begin a match at a table with these
-// seats, rate or void a match, pause a bot, send a connection away, publish an event, a line for
-// the log). Everything the arena decides is here: who plays whom (the matchmaker), when a match
-// may begin (the tables free, the store writable, the logs writable), a match's rating (the one
-// rating step), a bot paused after its own faults, a version checked before it is queued, the
-// house bots' seats, a person's chosen opponent, what each account is doing, the stop. No
-// libuv, no sockets, no database, no clock of its own: time comes with the inputs, and the
+// write's outcome, a hosted bot's version checked); what it decides comes out as effects (begin a
+// match at a table with these seats, rate or void a match, pause a bot, send a connection away,
+// publish an event, a line for the log). Everything the arena decides is here: who plays whom (the
+// matchmaker), when a match may begin (the tables free, the store writable, the logs writable), a
+// match's rating (the one rating step), a bot paused after its own faults, a version checked before
+// it is queued, the house bots' seats, a person's chosen opponent, what each account is doing, the
+// stop. No libuv, no sockets, no database, no clock of its own: time comes with the inputs, and the
 // shell (arena/shell.hpp) does the effects. Its parts: the connections (lounge.hpp), the matches
 // (tables.hpp, seating.hpp), and what they share as it decides (deciding.hpp). Unit-tested
 // (tests/arena_core_test.cpp), property-tested over random inputs (props/arena_core_props.cpp)
@@ -80,6 +80,7 @@ class ArenaCore {
     void handle(const input::Signalled& in);
     void handle(const input::Written& in);
     void handle(const input::NotWritten& in);
+    void handle(const input::Hosted& in);
 
     Settings settings_;
     Roster roster_;

@@ -20,7 +20,10 @@ namespace bg::arena {
 
 struct CoreSettings {
     MatchmakerConfig matchmaker;
-    int concurrency = 2;      // matches at once
+    int concurrency = 2;  // matches at once
+    // The cores the arena's players may use: the players it runs itself (house and hosted bots)
+    // at once, at most, so that each has a core; 0: not limited (it shares them).
+    int cores = 0;
     int house_seats = 1;      // matches at once of each house bot
     int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
     std::uint64_t stop_grace_ms = 120'000;

@@ -23,11 +23,15 @@ namespace bg::arena {
 // A connection of a remote bot or a person, as the shell names it (never one name twice).
 using Connection = std::uint64_t;
 
-// A house bot: its account, the number of its command among the venue's, its entry.
+// A house bot: its account, the number of its command among the venue's, its entry. Or a hosted
+// bot's version (its author's code, which the arena runs as it runs a house bot's): tables are
+// made for it as for a connection that came to play, one at a time, and it answers for its own
+// faults.
 struct House {
     int bot = 0;
     int command = 0;
     int entry = 0;
+    bool hosted = false;
 };
 
 namespace input {
@@ -77,6 +81,14 @@ struct Reread {
     std::vector<House> added;
     std::vector<Entry> entries;  // the added house bots' entries
 };
+// A hosted bot's version passed its check: it plays from now (its command the venue's), and the
+// bot's version before it no longer does. Its account and entry as the store has them.
+struct Hosted {
+    House house;
+    Bot bot;
+    Entry entry;
+    std::uint64_t now_ms = 0;
+};
 // SIGTERM or SIGINT: no new match; a second one aborts the matches playing.
 struct Signalled {
     int signal = 0;
@@ -93,8 +105,9 @@ struct NotWritten {
 };
 }  // namespace input
 
-using Input = std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
-                           input::Reread, input::Signalled, input::Written, input::NotWritten>;
+using Input =
+    std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
+                 input::Reread, input::Signalled, input::Written, input::NotWritten, input::Hosted>;
 // What an input is, in a few words (the loop's lag names its handlers so).
 std::string_view input_name(const Input& input);
 
@@ -102,7 +115,8 @@ std::string_view input_name(const Input& input);
 struct MatchSeat {
     Bot bot;
     Entry entry;
-    std::optional<int> command;  // a house bot's
+    std::optional<int> command;  // a house bot's or a hosted bot's
+    bool hosted = false;         // a hosted bot's: its own code, run by the arena
     Connection connection = 0;   // a remote bot's or a person's
     // A remote bot's that asked for its opponent (a house bot): a sparring match, never rated.
     bool sparring = false;

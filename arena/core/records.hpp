@@ -42,6 +42,17 @@ struct Entry {
     friend bool operator==(const Entry&, const Entry&) = default;
 };
 
+// A hosted bot's version: its archive's SHA-256 (hex), the command that runs it from its
+// folder, its protocol ("v2" or "v1"), when it was submitted, and its check's report (the
+// checker's words, once checked; "" before).
+struct HostedVersion {
+    int entry = 0;
+    int bot = 0;
+    std::string label;
+    std::string sha256, command, protocol, submitted, report;
+    friend bool operator==(const HostedVersion&, const HostedVersion&) = default;
+};
+
 // Why a bot is not queued when it connects, or "" when it is: paused (it is checked again as it
 // connects, and queued once it passes), or a remote bot's newest version not yet through the
 // conformance check (failed, and why).

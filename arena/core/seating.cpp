@@ -24,6 +24,7 @@ MatchSeat seat_of(const Roster& roster, const Source& source) {
         bot = source.house->house.bot;
         entry = source.house->house.entry;
         seat.command = source.house->house.command;
+        seat.hosted = source.house->house.hosted;
     } else {
         bot = source.queued->bot;
         entry = source.queued->entry;
@@ -37,6 +38,41 @@ MatchSeat seat_of(const Roster& roster, const Source& source) {
 
 }  // namespace
 
+void Houses::add(const std::vector<House>& houses, std::uint64_t now_ms) {
+    for (const House& house : houses)
+        houses_.push_back({house, 0, now_ms});
+}
+
+void Houses::host(const House& house, std::uint64_t now_ms) {
+    if (HouseSeats* kept = of(house.bot)) {
+        kept->house = house;
+        kept->free_since_ms = now_ms;
+        return;
+    }
+    houses_.push_back({house, 0, now_ms});
+}
+
+HouseSeats* Houses::of(int bot) {
+    for (HouseSeats& house : houses_)
+        if (house.house.bot == bot)
+            return &house;
+    return nullptr;
+}
+
+bool Houses::seated(const MatchSeat& seat) {
+    HouseSeats* house = seat.command ? of(seat.bot.id) : nullptr;
+    if (house)
+        ++house->in_use;
+    return house;
+}
+
+void Houses::freed(const MatchSeat& seat, std::uint64_t now_ms) {
+    if (HouseSeats* house = seat.command ? of(seat.bot.id) : nullptr) {
+        house->in_use = std::max(0, house->in_use - 1);
+        house->free_since_ms = now_ms;
+    }
+}
+
 std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
                                                const std::map<std::uint64_t, Lounge::Queued>& queue,
                                                const std::vector<HouseSeats>& houses,
@@ -46,11 +82,13 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
                                                std::size_t room) {
     std::vector<Waiting> waiting;
     std::vector<Source> sources;
-    // The house bots that play now, by name.
+    const auto plays_now = [&](const Bot* bot) {
+        return bot && bot->state == "active" && bot->paused.empty();
+    };
+    // The house bots that play now, by name (a person's or a sparring bot's chosen opponent).
     std::map<std::string, int, std::less<>> house_entries;
     for (const HouseSeats& h : houses)
-        if (const Bot* bot = roster.account(h.house.bot);
-            bot && bot->state == "active" && bot->paused.empty())
+        if (const Bot* bot = roster.account(h.house.bot); plays_now(bot) && !h.house.hosted)
             house_entries[bot->name] = h.house.entry;
     const auto add = [&](int bot_id, int entry_id, std::uint64_t since, bool filler, int wants,
                          Source source) {
@@ -70,11 +108,13 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
         add(q.bot, q.entry, q.since_ms, false, wants, {&q, nullptr});
     }
     for (const HouseSeats& house : houses) {
-        const Bot* bot = roster.account(house.house.bot);
-        if (!bot || !house_entries.count(bot->name))
+        if (!plays_now(roster.account(house.house.bot)))
             continue;
-        for (int free = settings.house_seats - house.in_use; free > 0; --free)
-            add(house.house.bot, house.house.entry, 0, true, 0, {nullptr, &house});
+        // A hosted bot's version came to play, as a connection does: one match at a time.
+        const bool hosted = house.house.hosted;
+        for (int free = (hosted ? 1 : settings.house_seats) - house.in_use; free > 0; --free)
+            add(house.house.bot, house.house.entry, hosted ? house.free_since_ms : 0, !hosted, 0,
+                {nullptr, &house});
     }
     std::vector<std::vector<MatchSeat>> tables;
     for (const auto& table : make_tables(waiting, recent, settings.matchmaker, now_ms, seed)) {
@@ -86,6 +126,23 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
         tables.push_back(std::move(seats));
     }
     return tables;
+}
+
+int local_seats(const std::vector<MatchSeat>& seats) {
+    return static_cast<int>(
+        std::count_if(seats.begin(), seats.end(), [](const MatchSeat& s) { return s.command; }));
+}
+
+bool fits_cores(std::vector<MatchSeat>& seats, int cores, int& local_in_play) {
+    if (cores <= 0)
+        return true;
+    for (std::size_t i = seats.size(); i-- > 1 && local_seats(seats) > cores && seats.size() > 2;)
+        if (seats[i].command && !seats[i].hosted)
+            seats.erase(seats.begin() + static_cast<std::ptrdiff_t>(i));
+    if (local_in_play + local_seats(seats) > cores)
+        return false;
+    local_in_play += local_seats(seats);
+    return true;
 }
 
 MatchResult result_of(const std::vector<MatchSeat>& seats, const std::vector<StoredGame>& games,
@@ -130,7 +187,7 @@ std::string machine_fault(const std::vector<MatchSeat>& seats, const std::vector
                     "the machine was too slow: the arena's loop stalled for {:.1f} s in game {}, "
                     "in which {} was not ready, which no bot is rated for",
                     static_cast<double>(stalled_ms[g]) / 1000.0, game.rotation + 1, seat.bot.name);
-            if (seat.command)
+            if (seat.command && !seat.hosted)
                 return fmt::format(
                     "the machine was too slow: house bot {} was not ready in its game {}, which "
                     "no bot is rated for",

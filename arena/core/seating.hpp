@@ -16,10 +16,27 @@
 
 namespace bg::arena {
 
-// A house bot's seats: how many of them are in use.
+// A house bot's seats: how many of them are in use; a hosted bot's one, and since when it is free.
 struct HouseSeats {
     House house;
     int in_use = 0;
+    std::uint64_t free_since_ms = 0;
+};
+
+// The house bots' and hosted bots' seats, each bot's in use or free.
+class Houses {
+  public:
+    void add(const std::vector<House>& houses, std::uint64_t now_ms);
+    // A hosted bot's version in place of the bot's version before it (its seat's use kept).
+    void host(const House& house, std::uint64_t now_ms);
+    // A seat of a match begun, or let go: a house's taken (false: not a house's), or free again.
+    bool seated(const MatchSeat& seat);
+    void freed(const MatchSeat& seat, std::uint64_t now_ms);
+    const std::vector<HouseSeats>& all() const { return houses_; }
+
+  private:
+    HouseSeats* of(int bot);
+    std::vector<HouseSeats> houses_;
 };
 
 // The tables to begin now, at most `room`, each its seats in the order of its first rotation
@@ -33,6 +50,15 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
                                                const std::vector<RecentMatch>& recent,
                                                std::uint64_t now_ms, std::uint64_t seed,
                                                std::size_t room);
+
+// The seats of `seats` that the arena's machine runs (house and hosted bots').
+int local_seats(const std::vector<MatchSeat>& seats);
+// Whether a table may begin beside `local_in_play` seats the machine runs already (counted on
+// when it may): where the arena has `cores` (CoreSettings::cores; 0: not limited), those
+// players at most one a core. A table with more of them than that first sheds its house bots'
+// seats from its end, down to two seats (the seat it was made for is never shed). False: it
+// waits.
+bool fits_cores(std::vector<MatchSeat>& seats, int cores, int& local_in_play);
 
 // What a match's games come to: entrant e sat in seat (e - r) mod K of rotation r; its places
 // summed into its rank (match_ranks), each entrant rated through the one rating step from the

@@ -16,24 +16,12 @@ Tables::Tables(Deciding& deciding, Lounge& lounge, const std::vector<House>& hou
                const std::vector<RecentMatch>& recent, const std::vector<Match>& last_over,
                std::uint64_t seed)
     : d_(deciding), lounge_(lounge), recent_(recent), seed_(seed) {
-    added(houses);
+    houses_.add(houses, 0);
     while (recent_.size() > d_.settings.recent_kept)
         recent_.erase(recent_.begin());
     for (const Match& m : last_over)
         if (last_over_.size() < last_over_kept)
             last_over_.push_back(m);
-}
-
-void Tables::added(const std::vector<House>& houses) {
-    for (const House& house : houses)
-        houses_.push_back({house, 0});
-}
-
-HouseSeats* Tables::house_of(int bot) {
-    for (HouseSeats& house : houses_)
-        if (house.house.bot == bot)
-            return &house;
-    return nullptr;
 }
 
 // ---- the clock ----
@@ -61,12 +49,16 @@ void Tables::turn() {
         return;
     const std::size_t room = std::min(concurrency - playing_.size(),
                                       static_cast<std::size_t>(d_.settings.begins_a_turn));
-    auto tables = tables_now(d_.roster, lounge_.queue(), houses_, d_.settings, recent_, d_.now_ms,
-                             seed_++, room);
+    auto tables = tables_now(d_.roster, lounge_.queue(), houses_.all(), d_.settings, recent_,
+                             d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
+    int local_in_play = 0;
+    for (const auto& [id, playing] : playing_)
+        local_in_play += local_seats(playing.seats);
     for (auto& seats : tables)
-        d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
+        if (fits_cores(seats, d_.settings.cores, local_in_play))
+            d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
 }
 
 // ---- a match begun ----
@@ -89,9 +81,7 @@ void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& wr
     playing_[written.match] = {written.match, written.at, seats};
     effect::Began began{written.match, names_of(seats)};
     for (const MatchSeat& seat : seats) {
-        if (HouseSeats* house = seat.command ? house_of(seat.bot.id) : nullptr)
-            ++house->in_use;
-        else
+        if (!houses_.seated(seat))
             lounge_.seated(seat.connection);
         d_.doings.add(seat.bot.id, Doings::playing, +1);
     }
@@ -255,8 +245,7 @@ void Tables::release(int match) {
     if (found == playing_.end())
         return;
     for (const MatchSeat& seat : found->second.seats) {
-        if (HouseSeats* house = seat.command ? house_of(seat.bot.id) : nullptr)
-            house->in_use = std::max(0, house->in_use - 1);
+        houses_.freed(seat, d_.now_ms);
         d_.doings.add(seat.bot.id, Doings::playing, -1);
     }
     playing_.erase(found);

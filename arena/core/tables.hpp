@@ -28,7 +28,10 @@ class Tables {
     // the matchmaker's tables).
     void tick();
     void played(const input::Played& in);
-    void added(const std::vector<House>& houses);
+    void added(const std::vector<House>& houses) { houses_.add(houses, d_.now_ms); }
+    // A hosted bot's version that plays from now, in place of the bot's version before it (whose
+    // match under way, if any, ends as it would: the new one's first waits for it).
+    void hosted(const House& house) { houses_.host(house, d_.now_ms); }
     // The stop (`signal`, named `name`): nothing more begins; the matches playing have their
     // grace. Again: they are aborted.
     void stop(int signal, const std::string& name);
@@ -39,7 +42,7 @@ class Tables {
         std::vector<MatchSeat> seats;
     };
     const std::map<int, Playing>& playing() const { return playing_; }
-    const std::vector<HouseSeats>& houses() const { return houses_; }
+    const std::vector<HouseSeats>& houses() const { return houses_.all(); }
     std::size_t unrecorded() const { return unrecorded_.size(); }
     const std::deque<Match>& last_over() const { return last_over_; }
     bool stopping() const { return signal_ != 0; }
@@ -58,11 +61,10 @@ class Tables {
     void finish_if_done();
     void over(MatchRecord record);
     Match running(int match) const;
-    HouseSeats* house_of(int bot);
 
     Deciding& d_;
     Lounge& lounge_;
-    std::vector<HouseSeats> houses_;
+    Houses houses_;
     std::vector<RecentMatch> recent_;  // oldest first
     std::deque<Match> last_over_;      // newest first
     std::uint64_t seed_;
