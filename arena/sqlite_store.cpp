@@ -25,8 +25,21 @@ namespace {
 
 constexpr int application_id = 0x42674172;  // "BgAr"
 
-const char* schema() {
-    return R"(
+// Hosted bots' versions (schema 6).
+constexpr const char* hosted_table = R"(
+CREATE TABLE hosted (
+    entry_id INTEGER PRIMARY KEY REFERENCES entries (id),
+    sha256 TEXT NOT NULL,
+    command TEXT NOT NULL,
+    protocol TEXT NOT NULL CHECK (protocol IN ('v2', 'v1')),
+    submitted TEXT NOT NULL,
+    report TEXT
+);
+CREATE INDEX hosted_by_sha ON hosted (sha256);
+)";
+
+std::string schema() {
+    return std::string(R"(
 CREATE TABLE arena (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     created TEXT NOT NULL,
@@ -89,7 +102,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_match ON games (match_id);
 CREATE INDEX match_entries_by_entry ON match_entries (entry_id);
-)";
+)") + hosted_table;
 }
 
 }  // namespace
@@ -110,7 +123,8 @@ stats::WengLin model_from(const nlohmann::json& j) {
 // in): 1 to 2, the check's columns (an entry that has played was let play unchecked, and stays
 // let); 2 to 3, people's accounts (every account there is a bot's); 3 to 4, when a bot was
 // paused (unknown for one paused before) and the referee's peel counts of each game (none for a
-// game stored before); 4 to 5, a bot's public description (none).
+// game stored before); 4 to 5, a bot's public description (none); 5 to 6, hosted bots' versions
+// (none).
 void upgrade(SQLite::Database& db, int from) {
     if (from < 2) {
         db.exec("ALTER TABLE entries ADD COLUMN checked TEXT");
@@ -125,6 +139,8 @@ void upgrade(SQLite::Database& db, int from) {
     }
     if (from < 5)
         db.exec("ALTER TABLE bots ADD COLUMN about TEXT");
+    if (from < 6)
+        db.exec(hosted_table);
 }
 
 // The file an arena is kept in (sqlite/schema_file.hpp).
@@ -176,7 +192,7 @@ std::variant<std::unique_ptr<Store>, std::string> SqliteStore::open(const std::s
 }
 
 SqliteStore::SqliteStore(std::unique_ptr<SQLite::Database> db)
-    : db_(std::move(db)), accounts_(*db_, model_), archive_(*db_) {}
+    : db_(std::move(db)), accounts_(*db_, model_), archive_(*db_), hosted_(*db_) {}
 SqliteStore::~SqliteStore() = default;
 
 MatchmakerConfig SqliteStore::matchmaker() const {

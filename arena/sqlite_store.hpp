@@ -1,7 +1,7 @@
 // The arena's store in one SQLite file (WAL, foreign keys, synchronous FULL: a rated match
 // survives a power loss), made and upgraded through sqlite/schema_file.hpp.
 //
-// Schema version 5 (PRAGMA user_version; PRAGMA application_id marks the file as an arena's):
+// Schema version 6 (PRAGMA user_version; PRAGMA application_id marks the file as an arena's):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
 //   bots(id, name unique, owner, command (NULL: a remote bot), anchor (NULL, or the rating held),
@@ -19,6 +19,9 @@
 //   games(id, match_id, rotation, log (its event log's path, or NULL), result (JSON: the typed
 //     result, record/result.hpp), counts (JSON: the referee's peel counts, one object a seat or
 //     null; NULL before schema 4))
+//   hosted(entry_id (the version's entry), sha256 (its archive's, hex), command (its manifest's),
+//     protocol v2|v1, submitted, report (its check's, NULL until checked)): hosted bots'
+//     versions
 #pragma once
 
 #include <memory>
@@ -35,10 +38,11 @@ namespace bg::arena {
 
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
-// referee counts (games.counts); 5: a bot's public description (bots.about). A database of an
+// referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
+// versions (hosted). A database of an
 // earlier version is brought to this one as it is opened (version 1's entries that have played a
 // match counted checked; every account of version 2 a bot's).
-inline constexpr int schema_version = 5;
+inline constexpr int schema_version = 6;
 
 // The accounts and their rating entries, in the file.
 class SqliteAccounts {
@@ -64,6 +68,20 @@ class SqliteAccounts {
     std::string add_account(const Bot& account, std::string token);
     SQLite::Database& db_;
     const stats::WengLin& model_;
+};
+
+// The hosted bots' versions, in the file.
+class SqliteHosted {
+  public:
+    explicit SqliteHosted(SQLite::Database& db) : db_(db) {}
+    Entry add(SqliteAccounts& accounts, const Bot& bot, const HostedVersion& version);
+    std::vector<HostedVersion> of(int bot) const;
+    std::vector<HostedVersion> all() const;
+    void set_report(int entry, const std::string& report);
+    std::pair<int, int> in_last_day(int bot) const;
+
+  private:
+    SQLite::Database& db_;
 };
 
 // The matches and their games, in the file: written, and read back for the API and rerate.
@@ -160,6 +178,17 @@ class SqliteStore final : public Store {
     std::pair<int, int> matches_in_last_day(int bot) const override {
         return archive_.matches_in_last_day(bot);
     }
+    Entry add_hosted(const Bot& bot, const HostedVersion& version) override {
+        return hosted_.add(accounts_, bot, version);
+    }
+    std::vector<HostedVersion> hosted_of(int bot) const override { return hosted_.of(bot); }
+    std::vector<HostedVersion> hosted() const override { return hosted_.all(); }
+    void set_check_report(int entry, const std::string& report) override {
+        hosted_.set_report(entry, report);
+    }
+    std::pair<int, int> submitted_in_last_day(int bot) const override {
+        return hosted_.in_last_day(bot);
+    }
 
   private:
     explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
@@ -168,6 +197,7 @@ class SqliteStore final : public Store {
     stats::WengLin model_;
     SqliteAccounts accounts_;
     SqliteArchive archive_;
+    SqliteHosted hosted_;
 };
 
 }  // namespace bg::arena

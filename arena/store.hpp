@@ -114,6 +114,20 @@ class Store {
     // The bot's matches (rated or void) that finished in the last 24 hours, and the seconds
     // until the first of them is 24 hours old (0 when none).
     virtual std::pair<int, int> matches_in_last_day(int bot) const = 0;
+
+    // Hosted bots' versions (docs/arena.md, "Hosting a bot"): a version submitted, its archive
+    // kept by its SHA-256 (its files unpacked where the arena keeps them), its manifest's
+    // command and protocol. Its entry, made now; throws std::invalid_argument with a sentence
+    // where the bot has a version of that label already.
+    virtual Entry add_hosted(const Bot& bot, const HostedVersion& version) = 0;
+    // The bot's hosted versions, the oldest first; every bot's.
+    virtual std::vector<HostedVersion> hosted_of(int bot) const = 0;
+    virtual std::vector<HostedVersion> hosted() const = 0;
+    // What its check's games came to, as the checker wrote it (for its author).
+    virtual void set_check_report(int entry, const std::string& report) = 0;
+    // The bot's versions submitted in the last 24 hours, and the seconds until the first of them
+    // is 24 hours old (0 when none).
+    virtual std::pair<int, int> submitted_in_last_day(int bot) const = 0;
 };
 
 // What the arena knows, read whole from its store: every account, entry and rated match.

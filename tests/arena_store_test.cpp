@@ -272,9 +272,9 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
 }
 
 TEST_CASE(
-    "arena: a database of schema 1, 2, 3 or 4 is brought to 5 as it is opened, its played "
-    "entries counted checked, its accounts bots', no pause's time, no game's counts and no "
-    "bot's description known",
+    "arena: a database of schema 1 to 5 is brought to 6 as it is opened, its played entries "
+    "counted checked, its accounts bots', no pause's time, no game's counts, no bot's "
+    "description and no hosted version known",
     "[arena][store]") {
     ScratchArena arena("schema1");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
@@ -292,6 +292,7 @@ TEST_CASE(
         db.exec("ALTER TABLE bots DROP COLUMN paused_at");
         db.exec("ALTER TABLE games DROP COLUMN counts");
         db.exec("ALTER TABLE bots DROP COLUMN about");
+        db.exec("DROP TABLE hosted");
         db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");
     }
@@ -308,8 +309,9 @@ TEST_CASE(
     CHECK(arena.store->bot("alpha")->about.empty());
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 5);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 6);
     }
+    CHECK(arena.store->hosted().empty());
     // What a bot is: said, kept, and unsaid; never a control character, nor more than 80.
     arena.store->set_about(alpha.id, "level 1: a person's pace");
     CHECK(arena.store->bot("alpha")->about == "level 1: a person's pace");
@@ -321,9 +323,61 @@ TEST_CASE(
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 6");
+        db.exec("PRAGMA user_version = 7");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 6") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 7") != std::string::npos);
+}
+
+TEST_CASE(
+    "arena: a hosted bot's versions are kept with their archive's digest, command and protocol, "
+    "each an entry of its own, a label twice refused, its check's report kept and its "
+    "submissions of the last day counted",
+    "[arena][store]") {
+    ScratchArena arena("hosted");
+    arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
+    arena.store->add_bot("beta", "", std::nullopt, std::nullopt);
+    const Bot alpha = *arena.store->bot("alpha");
+    const Bot beta = *arena.store->bot("beta");
+    CHECK(arena.store->submitted_in_last_day(alpha.id) == std::pair{0, 0});
+    HostedVersion one;
+    one.label = "one";
+    one.sha256 = std::string(64, 'a');
+    one.command = "python3 bot.py";
+    one.protocol = "v1";
+    const Entry first = arena.store->add_hosted(alpha, one);
+    CHECK(first.label == "one");
+    CHECK(first.checked.empty());
+    HostedVersion two = one;
+    two.label = "two";
+    two.protocol = "v2";
+    const Entry second = arena.store->add_hosted(alpha, two);
+    CHECK(second.id != first.id);
+    // The same label again: refused, and nothing written.
+    CHECK_THROWS_AS(arena.store->add_hosted(alpha, two), std::invalid_argument);
+    // Another bot may name its version so.
+    arena.store->add_hosted(beta, two);
+    const auto kept = arena.store->hosted_of(alpha.id);
+    REQUIRE(kept.size() == 2);
+    CHECK(kept[0].entry == first.id);
+    CHECK(kept[0].sha256 == one.sha256);
+    CHECK(kept[0].command == "python3 bot.py");
+    CHECK(kept[0].protocol == "v1");
+    CHECK(kept[1].protocol == "v2");
+    CHECK(kept[0].report.empty());
+    CHECK(!kept[0].submitted.empty());
+    CHECK(arena.store->hosted().size() == 3);
+    arena.store->set_check_report(first.id, "9 of 9 checks passed");
+    CHECK(arena.store->hosted_of(alpha.id)[0].report == "9 of 9 checks passed");
+    const auto [count, wait_s] = arena.store->submitted_in_last_day(alpha.id);
+    CHECK(count == 2);
+    CHECK(wait_s > 86'000);
+    CHECK(wait_s <= 86'401);
+    CHECK(arena.store->submitted_in_last_day(beta.id).first == 1);
+    // A protocol that is neither is refused by the schema.
+    HostedVersion odd = one;
+    odd.label = "odd";
+    odd.protocol = "v9";
+    CHECK_THROWS(arena.store->add_hosted(alpha, odd));
 }
