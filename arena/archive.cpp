@@ -187,13 +187,21 @@ std::variant<Manifest, std::string> read_manifest(const fs::path& into) {
                            manifest_name);
     if (fs::file_size(path, error) > longest_manifest)
         return fmt::format("{} is longer than {} bytes", manifest_name, longest_manifest);
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_manifest(text.str());
+    return parse_manifest(read_whole(path).value_or(""));
 }
 
 }  // namespace
+
+std::optional<std::string> read_whole(const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return std::nullopt;
+    std::ostringstream text;
+    text << file.rdbuf();
+    if (file.bad())
+        return std::nullopt;
+    return text.str();
+}
 
 std::variant<Manifest, std::string> parse_manifest(std::string_view text) {
     const auto json = nlohmann::json::parse(text, nullptr, false);

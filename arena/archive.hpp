@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -49,6 +50,9 @@ struct ArchiveRefusal {
     std::string kind;  // in a word or two ("archive-link", "archive-too-large", ...)
     std::string why;   // a sentence for the bot's author
 };
+
+// A file's whole bytes, or none where it cannot be read.
+std::optional<std::string> read_whole(const std::filesystem::path& path);
 
 // The manifest in `text`, or why it is not one.
 std::variant<Manifest, std::string> parse_manifest(std::string_view text);

@@ -11,6 +11,7 @@
 
 #include "arena/admin.hpp"
 #include "arena/serve.hpp"
+#include "arena/submit.hpp"
 #include "core/text.hpp"
 #include "record/version.hpp"
 
@@ -23,6 +24,7 @@ const char* const usage_text =
     R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]] [--about TEXT]
        arena bot about --db FILE NAME [TEXT]
        arena bot list --db FILE [--json]
+       arena bot submit --token-file FILE URL ARCHIVE
        arena bot disable|enable|remove|rotate-token --db FILE NAME
        arena person add --db FILE NAME
        arena person list --db FILE [--json]
@@ -46,6 +48,10 @@ update). Everything is kept in one SQLite database.
                 what it is on the public pages, in a few words ("level 1: a person's pace")
   bot about     what it is, for the public pages (up to 80 characters; none: no more said)
   bot list      every bot: its owner, kind, versions and state (paused, and why)
+  bot submit    a hosted bot's new version, from its author's machine: ARCHIVE (a .tar.gz of
+                its files and bananagrams.json) sent to the arena at URL (the bot's page,
+                http://HOST:PORT/bots/NAME) with the bot's token from FILE; prints the
+                arena's answer (docs/arena.md, "Hosting a bot")
   bot disable   it is not queued, and its token does not connect; enable undoes it
   bot remove    it is gone from the leaderboard and cannot connect; its matches stay
   bot rotate-token  a new token for it; the old one no longer connects
@@ -60,7 +66,8 @@ update). Everything is kept in one SQLite database.
                 exit status 0 when each is exactly the stored one, 3 when not
   config        the rating model's and the matchmaker's parameters
 
-Exit status: 0 done; 1 the database could not be used; 2 bad options; 3 rerate disagrees.
+Exit status: 0 done; 1 the database could not be used (bot submit: the arena did not take the
+version); 2 bad options; 3 rerate disagrees.
 )";
 
 struct Parsed {
@@ -84,6 +91,10 @@ po::options_description options_of(const std::string& command) {
     else if (command == "bot about")
         o.add_options()("name", po::value<std::string>(), "")(
             "about", po::value<std::string>()->default_value(""), "");
+    else if (command == "bot submit")
+        o.add_options()("token-file", po::value<std::string>()->value_name("FILE"),
+                        "the bot's token, on the file's first line")(
+            "url", po::value<std::string>(), "")("archive", po::value<std::string>(), "");
     else if (command == "bot disable" || command == "bot enable" || command == "bot remove" ||
              command == "bot rotate-token" || command == "person add" ||
              command == "person disable" || command == "person enable" ||
@@ -96,7 +107,7 @@ po::options_description options_of(const std::string& command) {
         o.add_options()("json", po::bool_switch(), "as JSON");
     else
         throw po::error(
-            fmt::format("unknown command '{}': bot add|about|list|disable|enable|remove|"
+            fmt::format("unknown command '{}': bot add|about|list|submit|disable|enable|remove|"
                         "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
                         "standings, rerate or config",
                         bg::escape_for_terminal(command)));
@@ -111,18 +122,21 @@ Parsed parse(int argc, char** argv) {
     parsed.command = argv[1];
     if (parsed.command == "bot" || parsed.command == "person") {
         if (argc < 3)
-            throw po::error(
-                parsed.command == "bot"
-                    ? "bot what? add, about, list, disable, enable, remove or rotate-token"
-                    : "person what? add, list, disable, enable, remove or rotate-code");
+            throw po::error(parsed.command == "bot"
+                                ? "bot what? add, about, list, submit, disable, enable, remove or "
+                                  "rotate-token"
+                                : "person what? add, list, disable, enable, remove or rotate-code");
         parsed.command += std::string(" ") + argv[2];
         first = 3;
     }
     const po::options_description accepted = options_of(parsed.command);
     po::positional_options_description positional;
-    positional.add("name", 1);
+    const bool submit = parsed.command == "bot submit";
+    positional.add(submit ? "url" : "name", 1);
     if (parsed.command == "bot about")
         positional.add("about", 1);
+    if (submit)
+        positional.add("archive", 1);
     // The parser takes its first argument for the program's name: the command's last word.
     po::store(po::command_line_parser(argc - first + 1, argv + first - 1)
                   .options(accepted)
@@ -130,6 +144,13 @@ Parsed parse(int argc, char** argv) {
                   .run(),
               parsed.vm);
     po::notify(parsed.vm);
+    if (submit && !parsed.vm.count("help")) {
+        if (!parsed.vm.count("token-file"))
+            throw po::error("--token-file FILE is needed: the bot's token");
+        if (!parsed.vm.count("url") || !parsed.vm.count("archive"))
+            throw po::error("give the arena's URL (the bot's page) and the archive");
+        return parsed;
+    }
     if (!parsed.vm.count("help") && !parsed.vm.count("db"))
         throw po::error("--db FILE is needed: the arena's database");
     if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
@@ -141,6 +162,9 @@ Parsed parse(int argc, char** argv) {
 
 int run(const Parsed& p) {
     const po::variables_map& vm = p.vm;
+    if (p.command == "bot submit")
+        return submit_command(vm["token-file"].as<std::string>(), vm["url"].as<std::string>(),
+                              vm["archive"].as<std::string>());
     const std::string db = vm["db"].as<std::string>();
     auto opened = Store::open(db, p.command == "bot add" || p.command == "person add");
     if (auto* error = std::get_if<std::string>(&opened)) {

@@ -60,7 +60,10 @@ void MatchPlay::play(int rotation) {
         const int entrant = entrant_at(seat, rotation);
         game.slots.push_back(entrant);
         const Entrant& e = plan_.entrants[static_cast<std::size_t>(entrant)];
-        game.setup.commands.push_back(e.bot.command ? *e.bot.command : std::string(remote::prefix));
+        // A hosted bot's by its version, never its folder's path.
+        game.setup.commands.push_back(e.bot.command          ? *e.bot.command
+                                      : e.seat_token.empty() ? "hosted:" + e.entry.label
+                                                             : std::string(remote::prefix));
     }
     game.log = &files_->log();
     game.options.player_lines = [files = files_.get()](PlayerId player, const std::string& line) {

@@ -47,10 +47,16 @@ std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, const std::st
             plan.commands.push_back(*bot.command);
         }
     plan.sandbox = settings.sandbox;
-    // No player may read the arena's database (its tokens' hashes, every deal) or a log.
+    // No player may read the arena's database (its tokens' hashes, every deal) or a log, nor
+    // the hosted bots' files (each its own only: transport/sandbox.hpp).
     for (const std::string suffix : {"", "-wal", "-shm"})
         if (std::filesystem::exists(db_path + suffix))
             plan.secret_paths.push_back(db_path + suffix);
+    if (!settings.hosting.folder.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(settings.hosting.folder, error);
+        plan.secret_paths.push_back(settings.hosting.folder);
+    }
     plan.log_folder = settings.logs;
     plan.shares = settings.shares;
     plan.limits = player_limits(settings.limits);
@@ -144,6 +150,46 @@ void say_lag(bool over, const LagWindow::Figures& f) {
                   lag_threshold_ms, f.p99_ms);
 }
 
+// The server's limits: its WebSocket connections, a hosted bot's archive.
+serve::Server::Limits server_limits(const Settings& settings) {
+    serve::Server::Limits limits;
+    limits.sockets = settings.max_connections;
+    limits.upload_bytes = settings.hosting.archive.archive_bytes;
+    return limits;
+}
+
+// Where the arena is, once it listens.
+void say_listening(serve::Address shown, int port) {
+    shown.port = port;
+    log::info(
+        "listening on http://{}/ (the leaderboard; bots connect to ws://{}/bot with their "
+        "tokens, people play at http://{}/play, matches are shown at http://{}/live; the API is "
+        "under /api/)",
+        shown.authority(), shown.authority(), shown.authority(), shown.authority());
+}
+
+// The hosted bots, their versions that play among `houses`; none where it cannot host (said).
+std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venue,
+                                      const Settings& settings, std::vector<House>& houses,
+                                      std::function<void(const input::Hosted&)> hosted_now) {
+    auto hosting = std::make_unique<Hosting>(
+        loop, store, venue,
+        Hosting::Plan{settings.hosting, settings.game, settings.check_move_ms,
+                      std::move(hosted_now), [loop] { return uv_now(loop); },
+                      [](const std::string& line) { log::info("{}", line); }});
+    auto started = hosting->start();
+    if (auto* error = std::get_if<std::string>(&started)) {
+        log::error("{}", *error);
+        return nullptr;
+    }
+    const auto& hosted = std::get<std::vector<House>>(started);
+    houses.insert(houses.end(), hosted.begin(), hosted.end());
+    if (settings.core.cores > 0)
+        log::info("at most {} players of house and hosted bots at once, a core each (--cores)",
+                  settings.core.cores);
+    return hosting;
+}
+
 }  // namespace
 
 // ---- starting ----
@@ -192,21 +238,15 @@ std::optional<int> ArenaShell::start_server() {
         const LoopLag::Scope scope(lag_.get(), routes_->route_of(path));
         return routes_->answer(path);
     };
-    serve::Server::Limits limits;
-    limits.sockets = settings_.max_connections;
-    auto started = serve::Server::start(loop_, settings_.listen, std::move(content), limits);
+    serve_hosting(content, *hosting_, store_, lobby_->door());
+    auto started =
+        serve::Server::start(loop_, settings_.listen, std::move(content), server_limits(settings_));
     if (auto* error = std::get_if<std::string>(&started)) {
         log::error("cannot listen on {}: {}", settings_.listen.authority(), *error);
         return exit_database;
     }
     server_ = std::move(std::get<std::unique_ptr<serve::Server>>(started));
-    serve::Address shown = settings_.listen;
-    shown.port = server_->port();
-    log::info(
-        "listening on http://{}/ (the leaderboard; bots connect to ws://{}/bot with their "
-        "tokens, people play at http://{}/play, matches are shown at http://{}/live; the API is "
-        "under /api/)",
-        shown.authority(), shown.authority(), shown.authority(), shown.authority());
+    say_listening(settings_.listen, server_->port());
     return std::nullopt;
 }
 
@@ -221,7 +261,6 @@ int ArenaShell::run() {
         return *status;
     venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
     seats_ = std::make_unique<ArenaSeats>(*venue_, desk_, settings_.lobby.grace_ms);
-    core_ = core_of(store_, settings_, houses);
     raise_descriptor_limit();
     EventLoop loop;
     loop_ = loop.get();
@@ -232,6 +271,7 @@ int ArenaShell::run() {
         EventLoop& loop;
         ~Release() {
             arena.signals_.clear();
+            arena.hosting_.reset();
             arena.checks_.reset();
             arena.matches_.clear();
             arena.leaving_.clear();
@@ -245,6 +285,11 @@ int ArenaShell::run() {
             loop.run();
         }
     } release{*this, loop};
+    hosting_ = open_hosting(loop_, store_, *venue_, settings_, houses,
+                            [this](const input::Hosted& hosted) { feed(hosted); });
+    if (!hosting_)
+        return exit_database;
+    core_ = core_of(store_, settings_, houses);
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {

@@ -1,5 +1,7 @@
 #include "arena/settings.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 
 #include "cli/options.hpp"
@@ -49,6 +51,22 @@ po::options_description serve_options() {
         ("people-game-timeout", po::value<double>()->value_name("SEC")->default_value(1200),
          "a game with a person at it ends after this long (--game-timeout ends one of bots "
          "alone): a person at a person's pace needs 8 to 10 minutes")
+        ("hosted", po::value<std::string>()->value_name("DIR"),
+         "host bots whose authors submit their code (POST /api/bots/NAME/versions): their "
+         "archives are unpacked there, and run in the player sandbox (which this needs)")
+        ("submissions-a-day", po::value<std::string>()->value_name("N")->default_value("5"),
+         "a hosted bot's versions submitted in any 24 hours: more are refused (429, with the "
+         "seconds to wait)")
+        ("archive-limit", po::value<std::string>()->value_name("MIB")->default_value("16"),
+         "a hosted bot's archive, as submitted, at most (413 past it)")
+        ("unpacked-limit", po::value<std::string>()->value_name("MIB")->default_value("64"),
+         "a hosted bot's files, unpacked, at most (413 past it)")
+        ("archive-entries", po::value<std::string>()->value_name("N")->default_value("2000"),
+         "a hosted bot's files and folders, at most (413 past it)")
+        ("cores", po::value<std::string>()->value_name("N"),
+         "the players the arena runs itself (house and hosted bots) at once, at most, so that "
+         "each has a core; where it hosts bots, the CPUs it may use by default (at least 2), "
+         "else not limited")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
          "they are voided (a match's next game begins only where it would end within it)");
@@ -58,6 +76,38 @@ po::options_description serve_options() {
     o.add(options::sandbox()).add(options::shares());
     return o;
 }
+
+namespace {
+
+// The CPUs this process may run on.
+int cpus_here() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+}
+
+void read_hosting(const po::variables_map& vm, Settings& s) {
+    if (vm.count("hosted")) {
+        s.hosting.folder = vm["hosted"].as<std::string>();
+        if (s.hosting.folder.empty())
+            throw po::error("--hosted DIR: a folder is needed");
+        if (!s.sandbox)
+            throw po::error(
+                "--hosted runs its authors' code in the player sandbox: it cannot go with "
+                "--no-sandbox");
+    }
+    s.hosting.submissions_a_day =
+        static_cast<int>(options::count(vm, "submissions-a-day", 1, 10'000));
+    s.hosting.archive.archive_bytes = options::count(vm, "archive-limit", 1, 1024) << 20;
+    s.hosting.archive.unpacked_bytes = options::count(vm, "unpacked-limit", 1, 65'536) << 20;
+    s.hosting.archive.entries = options::count(vm, "archive-entries", 1, 1'000'000);
+    if (vm.count("cores"))
+        s.core.cores = static_cast<int>(options::count(vm, "cores", 2, 100'000));
+    else if (!s.hosting.folder.empty())
+        s.core.cores = std::max(2, cpus_here());
+}
+
+}  // namespace
 
 Settings read_settings(const po::variables_map& vm) {
     Settings s;
@@ -98,6 +148,7 @@ Settings read_settings(const po::variables_map& vm) {
     s.limits = sandbox.limits;
     if (sandboxed)
         s.sandbox = sandbox;
+    read_hosting(vm, s);
     return s;
 }
 

@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "arena/core/arena_core.hpp"
+#include "arena/hosting.hpp"
 #include "arena/lobby.hpp"
 #include "cgroups/cgroups.hpp"
 #include "record/setup.hpp"
@@ -33,6 +34,7 @@ struct Settings {
     std::optional<SandboxConfig> sandbox;
     cgroups::Shares shares;
     SandboxLimits limits;
+    HostingSettings hosting;
 };
 
 boost::program_options::options_description serve_options();

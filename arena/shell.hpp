@@ -111,6 +111,7 @@ class ArenaShell {
     std::unique_ptr<Venue> venue_;
     std::unique_ptr<ArenaSeats> seats_;
     std::unique_ptr<Checks> checks_;
+    std::unique_ptr<Hosting> hosting_;
     std::unique_ptr<FitWork> fit_;
     std::unique_ptr<LoopLag> lag_;
     std::unique_ptr<ApiRoutes> routes_;

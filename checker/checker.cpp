@@ -128,8 +128,11 @@ class Bot {
         Seat::Events events;
         events.output = [this](std::string_view b) { on_output(b); };
         events.output_end = [this] { on_output_end(); };
-        events.log = [](std::string_view line) {
-            std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
+        events.log = [this](std::string_view line) {
+            if (options_.bot_log)
+                options_.bot_log(line);
+            else
+                std::cerr << "[bot] " << escape_for_terminal(line) << "\n";
         };
         events.exited = [this](std::int64_t, int signal) { on_exit(signal); };
         // A remote seat's bot that closed its connection has left, as one that closes its

@@ -14,6 +14,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "compat/legacy.hpp"
@@ -40,6 +41,8 @@ struct Options {
     // check of a bot that plays as its games allow); 0: wait_ms.
     std::uint64_t move_ms = 0;
     std::uint64_t grace_ms = 2'000;  // to exit at the end of a game, or after SIGTERM
+    // Where a line the bot wrote to stderr goes (none: the checker's own stderr, "[bot] ...").
+    std::function<void(std::string_view line)> bot_log;
 };
 
 // One check's outcome.
