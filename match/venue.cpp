@@ -95,6 +95,7 @@ std::optional<std::string> Venue::open_launches() {
     auto& launches = std::get<Launches>(made);
     launches_ = std::move(launches.each);
     sandbox_record_ = std::move(launches.sandbox);
+    prepared_ = true;
     return std::nullopt;
 }
 
@@ -112,7 +113,8 @@ std::variant<Venue::Launches, std::string> Venue::launches_of(
                                plan_.secret_paths.end());
     config.shared_paths.push_back(words_->path());
     config.set_env.push_back(words_->variable());
-    auto created = Sandbox::create(config, commands, folders);
+    // A command added once the players are prepared: its sandbox's config was set up already.
+    auto created = Sandbox::create(config, commands, folders, prepared_);
     if (auto* error = std::get_if<std::string>(&created))
         return *error;
     const auto& sandbox = std::get<Sandbox>(created);

@@ -96,6 +96,7 @@ class Venue final : public SeatSource {
     const Dictionary* dictionary_ = nullptr;
     std::optional<PlayersWordList> words_;
     std::vector<Launch> launches_;  // a command's, in the plan's order
+    bool prepared_ = false;         // its sandbox was set up here (a command added is not probed)
     nlohmann::json sandbox_record_ = nullptr;
     std::unique_ptr<cgroups::Machine> machine_;
 };

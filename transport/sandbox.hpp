@@ -66,9 +66,12 @@ class Sandbox {
     // command (where there are as many), a folder of its own files ("" none: a hosted bot's,
     // unpacked by the arena), which it alone reads, read-only, even within a secret folder, and
     // which it runs in.
+    // `probed`: a sandbox of this config was set up here already (bwrap is not run again to
+    // see that it can be: a venue's command added while it runs).
     static std::variant<Sandbox, std::string> create(SandboxConfig config,
                                                      std::vector<std::string> commands,
-                                                     std::vector<std::string> folders = {});
+                                                     std::vector<std::string> folders = {},
+                                                     bool probed = false);
 
     // How player `seat` is started.
     Launch launch(std::size_t seat) const;
