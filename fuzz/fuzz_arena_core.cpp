@@ -19,8 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     setup.house_bots = in.ConsumeIntegralInRange(0, 4);
     setup.people = in.ConsumeIntegralInRange(0, 3);
     setup.owners = in.ConsumeIntegralInRange(1, 5);
+    setup.hosted_bots = in.ConsumeIntegralInRange(0, 3);
     setup.settings.concurrency = in.ConsumeIntegralInRange(1, 6);
     setup.settings.house_seats = in.ConsumeIntegralInRange(1, 3);
+    setup.settings.cores = in.ConsumeBool() ? in.ConsumeIntegralInRange(2, 6) : 0;
     setup.settings.faults_to_pause = in.ConsumeIntegralInRange(1, 5);
     setup.settings.stop_grace_ms = in.ConsumeIntegralInRange<std::uint64_t>(0, 10'000);
     setup.settings.matchmaker.max_players = in.ConsumeIntegralInRange(2, 6);
@@ -29,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string broken;
     for (int steps = 0; in.remaining_bytes() > 0 && steps < 2'000 && broken.empty(); ++steps) {
         bg::test::SimCommand c;
-        c.kind = static_cast<bg::test::SimCommand::Kind>(in.ConsumeIntegralInRange(0, 7));
+        c.kind = static_cast<bg::test::SimCommand::Kind>(in.ConsumeIntegralInRange(0, 8));
         c.a = in.ConsumeIntegral<std::uint16_t>();
         c.b = in.ConsumeIntegralInRange(0, 3);
         c.c = in.ConsumeIntegral<std::uint64_t>();

@@ -51,6 +51,8 @@ ArenaSim::ArenaSim(SimSetup setup, std::function<Effects(Effects)> distort)
     }
     for (int p = 0; p < setup_.people; ++p)
         add(fmt::format("person{}", p), fmt::format("person{}", p)).person = true;
+    for (int h = 0; h < setup_.hosted_bots; ++h)
+        add(fmt::format("hosted{}", h), fmt::format("hosted{}", h));
     std::vector<Bot> bots;
     std::vector<Entry> entries;
     const stats::WengLin model;
@@ -128,8 +130,42 @@ std::string ArenaSim::step(const SimCommand& command) {
             signalled_ = true;
             feed(arena::input::Signalled{15, "SIGTERM", now_ms_});
             break;
+        case SimCommand::host:
+            host(command);
+            break;
     }
     return broken_;
+}
+
+void ArenaSim::host(const SimCommand& command) {
+    if (setup_.hosted_bots == 0)
+        return;
+    const int index =
+        static_cast<int>(pick(command.a, static_cast<std::size_t>(setup_.hosted_bots)));
+    const int bot = setup_.house_bots + setup_.remote_bots + setup_.people + 1 + index;
+    // As the store records a check passed: the entry checked, its bot no longer paused.
+    Entry& entry = entry_of(bot);
+    entry.checked = fmt::format("t{}", now_ms_);
+    bots_.at(bot).paused.clear();
+    hosted_.insert(bot);
+    feed(arena::input::Hosted{
+        {bot, setup_.house_bots + index, entry.id, true}, bots_.at(bot), entry, now_ms_});
+}
+
+std::string ArenaSim::own_seat_refused(const MatchSeat& seat, std::map<int, int>& in_use) const {
+    const Bot& bot = bots_.at(seat.bot.id);
+    if (seat.hosted) {
+        if (bot.command || !hosted_.count(bot.id))
+            return fmt::format("bot {} seated as hosted, and no version of it passed its check",
+                               bot.name);
+        if (++in_use[bot.id] > 1)
+            return fmt::format("hosted bot {} at two tables at once", bot.name);
+        return "";
+    }
+    if (!bot.command || ++in_use[bot.id] > setup_.settings.house_seats)
+        return fmt::format("house bot {}'s seats promised past {}", bot.name,
+                           setup_.settings.house_seats);
+    return "";
 }
 
 void ArenaSim::connect(const SimCommand& command) {
@@ -360,7 +396,8 @@ arena::Input ArenaSim::rate_written(const effect::RateMatch& rate, bool fails,
             const StoredGame& game = rate.games[g];
             const auto out = game.result.players[s].out_code;
             if ((out == OutCode::not_ready || out == OutCode::could_not_start) &&
-                (m.seats[(s + static_cast<std::size_t>(game.rotation)) % k].command ||
+                ((m.seats[(s + static_cast<std::size_t>(game.rotation)) % k].command &&
+                  !m.seats[(s + static_cast<std::size_t>(game.rotation)) % k].hosted) ||
                  game.result.contended.value_or(false) ||
                  (g < m.stalled_ms.size() && m.stalled_ms[g] >= bar)))
                 fail(
@@ -464,15 +501,22 @@ void ArenaSim::play(const effect::Play& play) {
         return fail(fmt::format("match {} begun after the stop", play.match));
     StoredMatch& match = found->second;
     const auto& settings = setup_.settings;
-    int playing = 0;
+    int playing = 0, own_seats = 0;
     std::map<int, int> house_seats;
     for (const auto& [id, m] : matches_)
         if (m.playing) {
             ++playing;
             for (const MatchSeat& seat : m.seats)
-                if (seat.command)
+                if (seat.command) {
                     ++house_seats[seat.bot.id];
+                    ++own_seats;
+                }
         }
+    for (const MatchSeat& seat : play.seats)
+        own_seats += seat.command ? 1 : 0;
+    if (settings.cores > 0 && own_seats > settings.cores)
+        return fail(fmt::format("{} players of the arena's own at once, past its {} cores",
+                                own_seats, settings.cores));
     if (playing + 1 > settings.concurrency)
         return fail(fmt::format("{} matches at once, past the concurrency", playing + 1));
     const int size = static_cast<int>(play.seats.size());
@@ -486,9 +530,8 @@ void ArenaSim::play(const effect::Play& play) {
         if (bot.state != "active" || !bot.paused.empty())
             return fail(fmt::format("bot {} seated, and it may not play", bot.name));
         if (seat.command) {
-            if (!bot.command || ++house_seats[bot.id] > settings.house_seats)
-                return fail(fmt::format("house bot {}'s seats promised past {}", bot.name,
-                                        settings.house_seats));
+            if (const std::string why = own_seat_refused(seat, house_seats); !why.empty())
+                return fail(why);
             continue;
         }
         const auto conn = conns_.find(seat.connection);

@@ -13,6 +13,9 @@
 //   own fault, and not before; a person never;
 // - a house bot's seats are never promised more than house_seats at once, and a paused,
 //   disabled or removed bot is never seated;
+// - a hosted bot's version plays only once it passed its check, one match at once, and is
+//   answerable for its own faults (a house bot's not-ready is the machine's, a hosted bot's not);
+// - with `cores`, the players the arena runs itself (house and hosted) never outnumber them;
 // - a seated connection is one that waits (arrived, not gone, turned away or checked), and a
 //   remote bot's version is checked before it is first queued;
 // - a person who chose a house bot plays that bot alone;
@@ -46,6 +49,7 @@ struct SimCommand {
         fail_writes,  // the next a writes fail
         reread,       // bot a's account changes (b: enabled, disabled, paused or unpaused)
         signal,       // SIGTERM (a second: again)
+        host,         // hosted bot a's version passes its check (again: a new one, in its place)
     } kind = tick;
     std::uint64_t a = 0, b = 0, c = 0;
 };
@@ -54,8 +58,9 @@ struct SimSetup {
     int remote_bots = 4;
     int house_bots = 2;  // the first is the anchor
     int people = 1;
-    int owners = 3;     // the remote bots' owners, shared
-    int unchecked = 1;  // the remote bots whose version is not yet checked (the first ones)
+    int hosted_bots = 1;  // each its own owner; none plays until its version passes (host)
+    int owners = 3;       // the remote bots' owners, shared
+    int unchecked = 1;    // the remote bots whose version is not yet checked (the first ones)
     arena::ArenaCore::Settings settings;
     // A core that pauses after another number of faults than the rules say (a wrong core, for
     // the tests that show the rules can fail); none: the rules' own.
@@ -102,6 +107,9 @@ class ArenaSim {
     void connect(const SimCommand& command);
     void end_match(const SimCommand& command);
     void change_account(const SimCommand& command);
+    void host(const SimCommand& command);
+    // Why a seat of the arena's own (a house or hosted bot's) may not be taken, or "".
+    std::string own_seat_refused(const arena::MatchSeat& seat, std::map<int, int>& in_use) const;
     arena::Input rate_written(const arena::effect::RateMatch& rate, bool fails,
                               const std::string& at);
     void fail(std::string why);
@@ -116,6 +124,7 @@ class ArenaSim {
     // The store.
     std::map<int, arena::Bot> bots_;
     std::map<int, arena::Entry> entries_;  // one a bot
+    std::set<int> hosted_;                 // the hosted bots whose version passed its check
     std::map<int, StoredMatch> matches_;
     std::vector<arena::Match> archive_;  // rated, in order, with their entrants
     std::map<int, arena::Standing> starts_;
