@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -52,7 +53,47 @@ std::map<int, HostedVersion> playing_versions(const Store& store) {
     return newest;
 }
 
+// The first line `command` prints (its version), or null where it does not run.
+nlohmann::json version_of(const std::string& command) {
+    std::unique_ptr<FILE, decltype(&::pclose)> pipe(::popen((command + " 2>&1").c_str(), "r"),
+                                                    &::pclose);
+    if (!pipe)
+        return nullptr;
+    char line[256] = {};
+    const bool read = std::fgets(line, sizeof line, pipe.get()) != nullptr;
+    const int status = ::pclose(pipe.release());
+    std::string text = read ? line : "";
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.pop_back();
+    return status == 0 && !text.empty() ? nlohmann::json(text) : nlohmann::json(nullptr);
+}
+
 }  // namespace
+
+nlohmann::json hosting_json(const HostingSettings& settings, const SandboxLimits& player,
+                            int cores) {
+    const bool hosts = !settings.folder.empty();
+    nlohmann::json runtimes = nlohmann::json::object();
+    if (hosts)
+        runtimes = {{"python3", version_of("python3 --version")},
+                    {"node", version_of("node --version")},
+                    {"binary", version_of("ldd --version")}};
+    return {{"version", 1},
+            {"hosts", hosts},
+            {"cores", cores},
+            {"limits",
+             {{"archive_bytes", settings.archive.archive_bytes},
+              {"unpacked_bytes", settings.archive.unpacked_bytes},
+              {"entries", settings.archive.entries},
+              {"submissions_a_day", settings.submissions_a_day},
+              {"scratch_mib", player.tmp_mib},
+              {"memory_mib", player.memory_mib},
+              {"processes", player.processes},
+              {"cpu_seconds", player.cpu_seconds},
+              {"open_files", player.open_files},
+              {"file_size_mib", player.file_size_mib}}},
+            {"runtimes", runtimes}};
+}
 
 std::optional<std::string> versions_path(std::string_view path) {
     path = path.substr(0, path.find('?'));
@@ -97,13 +138,19 @@ std::variant<std::vector<House>, std::string> Hosting::start() {
         }
         houses.push_back({bot, std::get<int>(launched), version.entry, true});
     }
-    // The versions never checked (the arena stopped during their check): checked now.
+    // The versions never checked (the arena stopped during their check), newer than the one
+    // that plays: checked now (an older one is superseded).
+    std::map<int, Entry> entries;
     for (const Entry& entry : store_.entries())
-        if (entry.checked.empty() && entry.check_failed.empty())
-            for (const HostedVersion& version : store_.hosted_of(entry.bot))
-                if (version.entry == entry.id)
-                    if (auto launched = launch(version); std::holds_alternative<int>(launched))
-                        check(version, std::get<int>(launched));
+        entries[entry.id] = entry;
+    for (const HostedVersion& version : store_.hosted()) {
+        const Entry& entry = entries[version.entry];
+        const auto plays = playing.find(version.bot);
+        if (entry.checked.empty() && entry.check_failed.empty() &&
+            (plays == playing.end() || plays->second.entry < version.entry))
+            if (auto launched = launch(version); std::holds_alternative<int>(launched))
+                check(version, std::get<int>(launched));
+    }
     return houses;
 }
 
@@ -263,7 +310,13 @@ void Hosting::checked(int entry, const checker::Outcome& outcome) {
                            passed ? "passed" : "failed", passed ? "" : ": " + why));
     if (!passed)
         return;
-    for (const Entry& e : store_.entries_of(account->id))
+    // It plays unless a newer version of the bot passed before it did.
+    const auto entries = store_.entries_of(account->id);
+    for (const HostedVersion& other : store_.hosted_of(account->id))
+        for (const Entry& e : entries)
+            if (e.id == other.entry && e.id > entry && !e.checked.empty())
+                return;
+    for (const Entry& e : entries)
         if (e.id == entry)
             plan_.hosted(input::Hosted{
                 {account->id, done->command, entry, true}, *account, e, plan_.now_ms()});
@@ -289,6 +342,9 @@ void Hosting::cancel() {
 
 void serve_hosting(serve::Server::Content& content, Hosting& hosting, const Store& store,
                    const Door& door) {
+    content.api = [&hosting, api = std::move(content.api)](const std::string& path) {
+        return path == "/api/hosting" ? std::optional<std::string>(hosting.facts()) : api(path);
+    };
     content.owned = [&store, &door](const std::string& path, const std::string& authorization,
                                     const std::string& peer) {
         return owned_answer(path, authorization, peer, store, door);

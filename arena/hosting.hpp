@@ -34,6 +34,7 @@
 #include "match/venue.hpp"
 #include "record/setup.hpp"
 #include "serve/server.hpp"
+#include "transport/sandbox.hpp"
 
 namespace bg::arena {
 
@@ -42,6 +43,12 @@ struct HostingSettings {
     ArchiveLimits archive;
     int submissions_a_day = 5;  // per bot, in any 24 hours
 };
+
+// What GET /api/hosting tells a bot's author: whether this arena hosts bots, its limits (the
+// archive's, the submissions', and a hosted player's: its scratch, memory, processes, CPU time),
+// its cores, and the runtimes its machine has (each one's own words of its version, or null).
+nlohmann::json hosting_json(const HostingSettings& settings, const SandboxLimits& player,
+                            int cores);
 
 // Whether `path` (its query aside) is a bot's versions' (POST /api/bots/NAME/versions); its name.
 std::optional<std::string> versions_path(std::string_view path);
@@ -63,6 +70,9 @@ class Hosting {
     Hosting& operator=(const Hosting&) = delete;
 
     bool hosts() const { return !plan_.settings.folder.empty(); }
+    // GET /api/hosting's document (hosting_json), made as the arena starts.
+    const std::string& facts() const { return facts_; }
+    void set_facts(std::string facts) { facts_ = std::move(facts); }
     // As the arena starts: its folder made, each bot's newest version that passed its check
     // launched (its house, for the core's start), and the versions never checked checked now.
     // Or why it cannot host (its folder cannot be made).
@@ -102,6 +112,7 @@ class Hosting {
     Venue& venue_;
     Plan plan_;
     std::map<int, std::unique_ptr<Running>> running_;  // by entry
+    std::string facts_ = "{}";
 };
 
 // The server's part in it: POST /api/bots/NAME/versions (beside the JSON POSTs `content` takes

@@ -83,9 +83,11 @@ nlohmann::json hosted_json(const Store& store, const Bot& bot) {
     nlohmann::json all = nlohmann::json::array();
     for (const HostedVersion& version : versions) {
         const Entry& entry = entries[version.entry];
+        // One never checked and older than the one that plays was superseded: retired too.
         const char* state = !entry.checked.empty()
                                 ? (version.entry == playing ? "playing" : "retired")
                             : !entry.check_failed.empty() ? "failed"
+                            : version.entry < playing     ? "retired"
                                                           : "checking";
         all.push_back(
             {{"version", version.label},
