@@ -1,5 +1,6 @@
 #include "arena/api.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -78,16 +79,31 @@ nlohmann::json mean_or_null(double sum, int n) {
 
 // What an account's games came to: its out-reasons counted by code, and its mean think time,
 // CPU and wait for a CPU a game (each over the games that have the figure).
+// The median of `values`, or null where there are none.
+nlohmann::json median_or_null(std::vector<double> values) {
+    if (values.empty())
+        return nullptr;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
     std::map<std::string, int> out;
-    int games = 0, thought = 0, timed = 0, waited = 0;
+    int games = 0, thought = 0, timed = 0, waited = 0, fair = 0, contended = 0;
     double think = 0, cpu = 0, wait = 0;
+    std::vector<double> round_trips;  // each game's median, over a remote bot's connection
     for (const Store::SeatGame& sg : all) {
         const auto own = own_player(sg);
         if (!own)
             continue;
         const PlayerResult& p = *own->second;
         ++games;
+        // Whether its race was fair: measured only where the arena ran the players.
+        if (sg.game.result.contended)
+            ++(*sg.game.result.contended ? contended : fair);
+        if (p.remote && p.remote->rtt_ms)
+            round_trips.push_back(*p.remote->rtt_ms);
         if (p.out_code)
             ++out[std::string(to_string(*p.out_code))];
         if (p.counts && p.counts->timed > 0) {
@@ -110,7 +126,10 @@ nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
             {"out", reasons},
             {"think_ms", mean_or_null(think, thought)},
             {"cpu_ms", mean_or_null(cpu, timed)},
-            {"cpu_wait_ms", mean_or_null(wait, waited)}};
+            {"cpu_wait_ms", mean_or_null(wait, waited)},
+            {"fair_races", fair},
+            {"contended_races", contended},
+            {"round_trip_ms", median_or_null(round_trips)}};
 }
 
 }  // namespace
@@ -140,11 +159,14 @@ nlohmann::json to_json(const Row& row) {
 }
 
 nlohmann::json leaderboard_json(const Roster& roster, const Fit& fit, bool people,
-                                const Statuses& statuses) {
+                                const Statuses& statuses,
+                                const std::map<int, double>& round_trips) {
     nlohmann::json rows = nlohmann::json::array();
     for (const Row& row : roster.leaderboard(people ? Board::people : Board::bots, fit)) {
         nlohmann::json j = to_json(row);
         j["last_match"] = json_or_null(roster.last_match(row.entry.id));
+        const auto trip = round_trips.find(row.bot.id);
+        j["round_trip_ms"] = trip != round_trips.end() ? nlohmann::json(trip->second) : nullptr;
         const auto status = statuses.find(row.bot.id);
         j["status"] = status != statuses.end() ? status->second : default_status(row.bot);
         rows.push_back(std::move(j));
@@ -180,6 +202,7 @@ std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
         return std::nullopt;
     nlohmann::json versions = nlohmann::json::array();
     const auto entries = roster.entries_of(bot->id);
+    const auto hosted = store.hosted_of(bot->id);
     std::vector<Store::SeatGame> every_game;  // of every version
     for (const Entry& e : entries) {
         std::map<int, nlohmann::json> tables;  // by match: everyone at it, in seat order
@@ -209,6 +232,8 @@ std::optional<nlohmann::json> bot_json(const Store& store, const Roster& roster,
         }
         nlohmann::json version = version_json(e);
         version["version"] = shown_version(kind(*bot), e.label);
+        version["hosted"] = std::any_of(hosted.begin(), hosted.end(),
+                                        [&](const HostedVersion& h) { return h.entry == e.id; });
         version["conservative"] = stats::conservative(e.belief);
         version["matches_played"] = e.matches;
         version["matches"] = std::move(matches);

@@ -31,9 +31,11 @@ std::string default_status(const Bot& bot);
 nlohmann::json to_json(const stats::Belief& belief);
 nlohmann::json to_json(const Row& row);
 // The bots' leaderboard (/api/leaderboard), or the people's (/api/people), with the fit beside
-// each row; each row with its status and when its latest rated match finished (last_match).
+// each row; each row with its status, when its latest rated match finished (last_match) and a
+// remote bot's median round trip over its connection (`round_trips`, by bot: Store's).
 nlohmann::json leaderboard_json(const Roster& roster, const Fit& fit, bool people = false,
-                                const Statuses& statuses = {});
+                                const Statuses& statuses = {},
+                                const std::map<int, double>& round_trips = {});
 // A rating entry's own fields, as /api/bots/NAME and `bot list --json` give each version: its
 // label, since when, its rating, and its conformance check.
 nlohmann::json version_json(const Entry& entry);

@@ -12,19 +12,23 @@
 
 namespace bg::arena {
 
+nlohmann::json ApiRoutes::leaderboard(bool people) const {
+    const ArenaCore& core = *running_.core;
+    const auto& over = core.last_over();
+    const std::pair<int, std::size_t> at{over.empty() ? 0 : over.front().id, over.size()};
+    if (!people && round_trips_at_ != at) {
+        round_trips_ = running_.store->round_trips(round_trip_matches);
+        round_trips_at_ = at;
+    }
+    return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), people,
+                            core.statuses(), people ? std::map<int, double>{} : round_trips_);
+}
+
 ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
     const ArenaCore& core = *running_.core;
     const Store& store = *running_.store;
-    exact("/api/leaderboard", [this, &core](const std::string&) {
-        return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), false,
-                                core.statuses())
-            .dump();
-    });
-    exact("/api/people", [this, &core](const std::string&) {
-        return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), true,
-                                core.statuses())
-            .dump();
-    });
+    exact("/api/leaderboard", [this](const std::string&) { return leaderboard(false).dump(); });
+    exact("/api/people", [this](const std::string&) { return leaderboard(true).dump(); });
     exact("/api/queue", [this](const std::string&) { return queue_json(); });
     exact("/api/live", [this](const std::string&) { return live_json(); });
     exact("/api/config", [&core](const std::string&) {

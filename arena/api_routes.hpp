@@ -42,6 +42,9 @@ class ApiRoutes {
     std::optional<std::string> answer(const std::string& path) const;
     // The route a path takes, as the loop's lag names its handler ("GET /api/bots/"), or "".
     std::string_view route_of(const std::string& path) const;
+    // The bots' leaderboard (or the people's), with each remote bot's round trip over its last
+    // matches (read from the store again only once a match has ended since).
+    nlohmann::json leaderboard(bool people) const;
 
   private:
     void exact(std::string path, Answer answer);
@@ -51,6 +54,9 @@ class ApiRoutes {
     std::string server_json() const;
 
     Running running_;
+    static constexpr int round_trip_matches = 500;  // a bot's round trip: over the last so many
+    mutable std::map<int, double> round_trips_;
+    mutable std::optional<std::pair<int, std::size_t>> round_trips_at_;  // the last match over
     std::map<std::string, Answer, std::less<>> exact_;
     std::vector<std::pair<std::string, Answer>> prefixes_;
 };

@@ -182,6 +182,7 @@ std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venu
         log::error("{}", *error);
         return nullptr;
     }
+    hosting->set_facts(hosting_json(settings.hosting, settings.limits, settings.core.cores).dump());
     const auto& hosted = std::get<std::vector<House>>(started);
     houses.insert(houses.end(), hosted.begin(), hosted.end());
     if (settings.core.cores > 0)
@@ -218,11 +219,7 @@ std::optional<int> ArenaShell::start_server() {
         started_});
     serve::Server::Content content;
     content.title = "arena";
-    content.snapshot = [this] {
-        return leaderboard_json(core_->roster(), fit_->fit(core_->roster()), false,
-                                core_->statuses())
-            .dump();
-    };
+    content.snapshot = [this] { return routes_->leaderboard(false).dump(); };
     content.page = [] { return viewer::arena_board_page(); };
     content.pages = [this](const std::string& path) {
         const LoopLag::Scope scope(lag_.get(), "GET a page");

@@ -1,4 +1,5 @@
 // The arena's SQLite store's matches and their games, written and read (arena/sqlite_store.hpp).
+#include <algorithm>
 #include <stdexcept>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -170,6 +171,30 @@ std::pair<int, int> SqliteArchive::matches_in_last_day(int bot) const {
     q.bind(1, bot);
     q.executeStep();
     return {q.getColumn(0).getInt(), q.getColumn(1).getInt()};
+}
+
+std::map<int, double> SqliteArchive::round_trips(int matches) const {
+    // Entrant e of a match of k sat in seat (e - r) mod k of rotation r: its player there.
+    SQLite::Statement q(db_,
+                        "SELECT n.bot_id, json_extract(g.result, '$.players[' || ((me.seat - "
+                        "g.rotation + t.k * 8) % t.k) || '].remote.rtt_ms') FROM games g JOIN "
+                        "match_entries me ON me.match_id = g.match_id JOIN entries n ON n.id = "
+                        "me.entry_id JOIN (SELECT match_id, COUNT(*) AS k FROM match_entries "
+                        "GROUP BY match_id) t ON t.match_id = g.match_id JOIN matches m ON m.id = "
+                        "g.match_id WHERE m.rated_order > (SELECT COALESCE(MAX(rated_order), 0) "
+                        "FROM matches) - ?");
+    q.bind(1, matches);
+    std::map<int, std::vector<double>> each;
+    while (q.executeStep())
+        if (!q.getColumn(1).isNull())
+            each[q.getColumn(0).getInt()].push_back(q.getColumn(1).getDouble());
+    std::map<int, double> medians;
+    for (auto& [bot, trips] : each) {
+        std::sort(trips.begin(), trips.end());
+        const std::size_t n = trips.size();
+        medians[bot] = n % 2 ? trips[n / 2] : (trips[n / 2 - 1] + trips[n / 2]) / 2;
+    }
+    return medians;
 }
 
 std::vector<RecentMatch> SqliteArchive::recent_groups(int n) const {

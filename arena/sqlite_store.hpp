@@ -103,6 +103,7 @@ class SqliteArchive {
     std::optional<Match> match(int id) const;
     std::vector<Store::Played> history(int entry) const;
     std::pair<int, int> matches_in_last_day(int bot) const;
+    std::map<int, double> round_trips(int matches) const;
 
   private:
     std::vector<Rated> entrants_of(int match) const;
@@ -177,6 +178,9 @@ class SqliteStore final : public Store {
     std::vector<Played> history(int entry) const override { return archive_.history(entry); }
     std::pair<int, int> matches_in_last_day(int bot) const override {
         return archive_.matches_in_last_day(bot);
+    }
+    std::map<int, double> round_trips(int matches) const override {
+        return archive_.round_trips(matches);
     }
     Entry add_hosted(const Bot& bot, const HostedVersion& version) override {
         return hosted_.add(accounts_, bot, version);

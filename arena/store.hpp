@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -111,6 +112,9 @@ class Store {
         Rated rated;
     };
     virtual std::vector<Played> history(int entry) const = 0;
+    // Each bot's median round trip over its connection (a remote bot's: the median of its
+    // games' medians) in the last `matches` rated matches, in ms; bots without one absent.
+    virtual std::map<int, double> round_trips(int matches) const = 0;
     // The bot's matches (rated or void) that finished in the last 24 hours, and the seconds
     // until the first of them is 24 hours old (0 when none).
     virtual std::pair<int, int> matches_in_last_day(int bot) const = 0;

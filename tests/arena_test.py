@@ -336,8 +336,15 @@ status, people = api(port, "/api/people")
 check(status == 200 and [row["name"] for row in people["leaderboard"]] == ["pat"] and
       people["leaderboard"][0]["kind"] == "person" and people["leaderboard"][0]["matches"] == 1,
       "/api/people: %s" % people)
-check("pat" not in [row["name"] for row in api(port, "/api/leaderboard")[1]["leaderboard"]],
-      "a person on the bots' board")
+board = api(port, "/api/leaderboard")[1]["leaderboard"]
+check("pat" not in [row["name"] for row in board], "a person on the bots' board")
+# A remote bot's round trip over its connection, measured in its games; a house bot has none.
+for row in board:
+    trip = row["round_trip_ms"]
+    check((trip is None if row["kind"] == "house" else trip is not None or row["matches"] == 0)
+          and (trip is None or 0 < trip < 1000), "%s's round trip: %s" % (row["name"], trip))
+check(api(port, "/api/bots/L5")[1]["games"]["round_trip_ms"] is None,
+      "a house bot's round trip on its page")
 status, pat_api = api(port, "/api/people/pat")
 check(status == 200 and pat_api["kind"] == "person" and api(port, "/api/bots/pat")[0] == 404,
       "/api/people/pat: %s" % pat_api)

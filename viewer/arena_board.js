@@ -57,6 +57,9 @@
       name.append(" ", tag);
     }
     if (row.about) name.append(el("span", "about", row.about));
+    // A remote bot races over its own network: its round trip is part of every move it makes.
+    if (row.round_trip_ms !== null && row.round_trip_ms !== undefined)
+      name.append(el("span", "about", "round trip " + arena.fixed(row.round_trip_ms, 1) + " ms"));
     const status = el("span", "status " + row.status, arena.STATUS[row.status] || row.status);
     if (row.paused) status.append(el("span", "why", row.paused));  // why, on any screen
     return [row.rank, name, row.owner, bar(row, s), row.matches, arena.when(row.last_match), status];

@@ -109,7 +109,7 @@
     arena.table(document.getElementById("versions"),
       [{ text: "version" }, { text: "since", narrow: true }, "rating", "matches",
        { text: "checked before it played" }],
-      bot.versions.map((v) => [v.version || "(none said)", arena.when(v.since),
+      bot.versions.map((v) => [(v.version || "(none said)") + (v.hosted ? " (hosted)" : ""), arena.when(v.since),
         arena.shown(v.rating, v.matches_played < arena.PROVISIONAL_MATCHES), v.matches_played,
         v.checked ? "passed " + arena.when(v.checked) : v.check_failed ? "failed: " + v.check_failed :
           bot.kind === "remote" ? "not yet" : "a house bot: not checked"]));
@@ -117,10 +117,16 @@
     // CPU is measured on the arena's machine (a house bot's): a remote bot's or a person's is
     // their own machine's, and no column is shown for it.
     const measured = g.cpu_ms !== null, thought = g.think_ms !== null;
+    // A race is judged fair or contended where the arena ran every player (docs/arena.md).
+    // A remote bot's round trip to the arena: part of every move it makes (docs/arena.md).
+    const judged = g.fair_races + g.contended_races > 0, linked = g.round_trip_ms !== null;
     arena.table(document.getElementById("per-game"),
-      ["games"].concat(thought ? ["thinking (s)"] : [], measured ? ["CPU (s)", "waited for a CPU (s)"] : []),
+      ["games"].concat(thought ? ["thinking (s)"] : [], measured ? ["CPU (s)", "waited for a CPU (s)"] : [],
+                       judged ? ["fair races", "contended races"] : [], linked ? ["round trip (ms)"] : []),
       [[g.games].concat(thought ? [seconds(g.think_ms)] : [],
-                        measured ? [seconds(g.cpu_ms), seconds(g.cpu_wait_ms)] : [])]);
+                        measured ? [seconds(g.cpu_ms), seconds(g.cpu_wait_ms)] : [],
+                        judged ? [g.fair_races, g.contended_races] : [],
+                        linked ? [arena.fixed(g.round_trip_ms, 1)] : [])]);
     const out = Object.entries(g.out).sort((a, b) => b[1] - a[1]);
     document.getElementById("out-none").hidden = out.length > 0;
     document.getElementById("out").hidden = out.length === 0;

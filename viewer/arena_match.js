@@ -44,6 +44,14 @@
       list.append(li);
     });
     box.append(list);
+    // Whether its race was fair (docs/arena.md, "Equal machines"): judged where the arena ran
+    // every player on its own cores; a remote player's machine is its own.
+    const fair = el("p", "race", r.contended === true
+      ? "A contended race: its players waited for a CPU (its result stands; a player not ready in it was no one's fault)."
+      : r.contended === false ? "A fair race: no player waited long for a CPU."
+        : "Its race was not measured (a player on its own machine, or no cgroups here).");
+    fair.dataset.contended = String(r.contended);
+    box.append(fair);
     if (g.page) {
       const replay = arena.link(g.page, "Replay this game");
       replay.className = "replay";
