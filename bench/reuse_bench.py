@@ -24,7 +24,6 @@
 """
 import argparse
 import json
-import math
 import os
 import random
 import subprocess
@@ -33,6 +32,7 @@ import tempfile
 import time
 
 from bundled_bots import command
+from intervals import wilson
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TWO_LETTERS = os.path.join(SOURCE, "tests", "data", "two_letters.txt")
@@ -93,15 +93,6 @@ def sandboxed_argv(build, bot):
     finally:
         host.terminate()
         host.wait()
-
-
-def wilson(wins, n, z=1.96):
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 def wins_by_deal(games, bot):

@@ -19,14 +19,7 @@ import sys
 import tempfile
 import time
 
-
-def wilson(wins, games, z=1.959964):
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from intervals import wilson
 
 
 def main():
