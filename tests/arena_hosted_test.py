@@ -253,6 +253,20 @@ try:
     check(not rated_matches("badbot", "bad-1"), "badbot played")
     check(not re.search(r"match \d+ begins: .*badbot", said()), "badbot was seated")
 
+    # ---- what anyone reads: its versions hosted, its races judged, the arena's limits ----
+    check(all(v["hosted"] for v in api("/api/bots/pybot")["versions"]), "pybot's versions")
+    games = api("/api/bots/cbot")["games"]
+    check(games["fair_races"] + games["contended_races"] == games["games"] > 0 and
+          games["round_trip_ms"] is None, "cbot's races: %s" % games)
+    check(all(g["result"]["contended"] is not None
+              for g in api("/api/matches/%d" % rated_matches("cbot", "c-1")[0])["games"]),
+          "a hosted bot's match with its races not judged")
+    hosting = api("/api/hosting")
+    check(hosting["hosts"] and hosting["cores"] == 2 and
+          hosting["limits"]["submissions_a_day"] == 2 and
+          hosting["limits"]["archive_bytes"] == 1 << 20 and
+          hosting["runtimes"]["python3"].startswith("Python 3"), "/api/hosting: %s" % hosting)
+
     # ---- the author's downloads, with the token only ----
     match = first_matches[0]
     status, log = owned("/api/bots/pybot/games/%d-1/log" % match, tokens["pybot"])

@@ -86,8 +86,12 @@
     about.textContent = "";
     const now = bot.versions[bot.versions.length - 1];
     const played = now ? now.matches_played : 0;
+    // A hosted bot: its author's code, which the arena runs on its own machine (its newest
+    // version submitted, not connected).
+    const hosted = now && now.hosted;
     about.append((bot.kind === "person" ? "A person" : bot.kind === "house" ?
-      "A house bot of the arena's" : "A remote bot of " + bot.owner) + (bot.about ? ": " + bot.about : "") +
+      "A house bot of the arena's" : (hosted ? "A hosted bot of " : "A remote bot of ") + bot.owner) +
+      (hosted ? ", its code run by the arena on a core of its own" : "") + (bot.about ? ": " + bot.about : "") +
       (bot.anchor !== null ? ". It is the anchor: its rating is held at " + arena.fixed(bot.anchor, 0) +
         ", and every other is measured against it" : "") + ". ");
     if (now && bot.anchor === null) {
@@ -121,8 +125,10 @@
     // A remote bot's round trip to the arena: part of every move it makes (docs/arena.md).
     const judged = g.fair_races + g.contended_races > 0, linked = g.round_trip_ms !== null;
     arena.table(document.getElementById("per-game"),
+      // On a phone, the races' counts are left out (the match's page says each game's).
       ["games"].concat(thought ? ["thinking (s)"] : [], measured ? ["CPU (s)", "waited for a CPU (s)"] : [],
-                       judged ? ["fair races", "contended races"] : [], linked ? ["round trip (ms)"] : []),
+                       judged ? [{ name: "fair races", narrow: true }, { name: "contended races", narrow: true }] : [],
+                       linked ? ["round trip (ms)"] : []),
       [[g.games].concat(thought ? [seconds(g.think_ms)] : [],
                         measured ? [seconds(g.cpu_ms), seconds(g.cpu_wait_ms)] : [],
                         judged ? [g.fair_races, g.contended_races] : [],
