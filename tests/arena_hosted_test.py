@@ -311,6 +311,13 @@ try:
           "a version checked again after the restart")
     served.send_signal(signal.SIGTERM)
     check(served.wait(timeout=200) == 0, "the arena's second stop")
+    # Nothing of any hosted bot's is left running: its processes went with their games, the
+    # forks of the probe and the bot that ignored SIGTERM too.
+    time.sleep(1)
+    left = [line for line in subprocess.run(["ps", "-eo", "pid,args"], capture_output=True,
+                                            text=True).stdout.splitlines()[1:]
+            if hosted_dir in line or "probe.py" in line or "sleep 1000" in line]
+    check(not left, "left running after the arena stopped: %s" % left)
     done = subprocess.run([arena, "rerate", "--db", t.db], capture_output=True, text=True)
     check(done.returncode == 0, "rerate: %s %s" % (done.stdout, done.stderr))
     print("arena_hosted_test: ok (%d rated matches before the restart)" % rated_before)
