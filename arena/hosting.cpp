@@ -33,13 +33,6 @@ Posted refusal(int status, const std::string& kind, const std::string& why, int 
             retry_s};
 }
 
-// "Bearer TOKEN" -> TOKEN ("" otherwise).
-std::string_view bearer_of(std::string_view authorization) {
-    constexpr std::string_view scheme = "Bearer ";
-    return authorization.starts_with(scheme) ? authorization.substr(scheme.size())
-                                             : std::string_view{};
-}
-
 // The newest version of each bot that passed its check, by bot.
 std::map<int, HostedVersion> playing_versions(const Store& store) {
     std::map<int, HostedVersion> newest;
@@ -165,7 +158,7 @@ std::optional<Posted> Hosting::refused(const serve::Server::Post& head, const Do
     if (!hosts())
         return refusal(404, "not-hosting",
                        "this arena hosts no bots: its organiser runs it without --hosted");
-    auto owner = door.owner(*name, bearer_of(head.authorization), head.peer);
+    auto owner = door.owner(*name, remote::bearer_token(head.authorization), head.peer);
     if (auto* no = std::get_if<Door::Refusal>(&owner)) {
         door.refused(*no, head.peer);
         return refusal(static_cast<int>(no->status), no->kind, no->why, no->retry_after_s);

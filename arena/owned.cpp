@@ -1,15 +1,15 @@
 #include "arena/owned.hpp"
 
-#include "arena/archive.hpp"
-
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "arena/archive.hpp"
 #include "core/text.hpp"
 #include "record/game_files.hpp"
+#include "remote/token.hpp"
 
 namespace bg::arena {
 
@@ -21,12 +21,6 @@ constexpr std::string_view bots_prefix = "/api/bots/";
 
 Owned error(unsigned status, const std::string& why) {
     return {status, "application/json", nlohmann::json{{"error", why}}.dump() + "\n"};
-}
-
-std::string_view bearer_of(std::string_view authorization) {
-    constexpr std::string_view scheme = "Bearer ";
-    return authorization.starts_with(scheme) ? authorization.substr(scheme.size())
-                                             : std::string_view{};
 }
 
 // GET .../games/MATCH-ROTATION/(log|stderr) of the bot.
@@ -119,7 +113,7 @@ std::optional<Owned> owned_answer(const std::string& path, const std::string& au
     constexpr std::string_view games = "/games/";
     if (!versions && !after.starts_with(games))
         return std::nullopt;
-    auto owner = door.owner(name, bearer_of(authorization), peer);
+    auto owner = door.owner(name, remote::bearer_token(authorization), peer);
     if (auto* no = std::get_if<Door::Refusal>(&owner)) {
         door.refused(*no, peer);
         return error(no->status, no->why);

@@ -8,6 +8,7 @@
 
 #include "remote/desk.hpp"
 #include "remote/remote_seat.hpp"
+#include "remote/token.hpp"
 
 namespace bg::remote {
 
@@ -208,7 +209,7 @@ struct Asked {
           host(upgrade.header("host")),
           session(upgrade.header("x-bananagrams-session") == SeatSockets::session_version ||
                   upgrade.arg("session") == SeatSockets::session_version),
-          bearer(bearer_of(upgrade.header("authorization"))),
+          bearer(bearer_token(upgrade.header("authorization"))),
           version(upgrade.header("x-bananagrams-bot-version")),
           peer(upgrade.peer()),
           name(upgrade.arg("name")),
@@ -235,10 +236,6 @@ struct Asked {
         return path.starts_with(seat_path) ? path.substr(seat_path.size())
                : bearer.empty()            ? code
                                            : bearer;
-    }
-    static std::string bearer_of(const std::string& header) {
-        constexpr std::string_view scheme = "Bearer ";
-        return header.starts_with(scheme) ? header.substr(scheme.size()) : "";
     }
     std::string path, origin, host;
     bool session;

@@ -25,6 +25,12 @@ std::string draw_token();
 // token). What is compared in a lookup is then a digest, and a wrong token's digest says nothing
 // of a right one's token, however long its comparison takes.
 std::string token_digest(std::string_view token);
+// The token an Authorization header carries (`Bearer TOKEN`), or "" for any other header.
+inline std::string_view bearer_token(std::string_view authorization) {
+    constexpr std::string_view scheme = "Bearer ";
+    return authorization.starts_with(scheme) ? authorization.substr(scheme.size())
+                                             : std::string_view{};
+}
 // The command as a log, a result or a page shows it: "remote:", its token withheld.
 std::string shown_command(std::string_view command);
 

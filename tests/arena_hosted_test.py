@@ -5,7 +5,8 @@
 
 An arena with two house bots (the reference bot, full strength and level 3) hosts bots whose
 authors submit their code with `arena bot submit` (a Python bot, the C++ example's binary, a
-probe that tries what a hostile bot would) or by POST /api/bots/NAME/versions:
+probe that tries what a hostile bot would) or by POST /api/bots/NAME/versions (the JavaScript
+example on Node.js, the Go example's binary):
 
 - Each version is checked in the sandbox, then plays rated matches against the house bots, its
   games' logs and its own stderr downloadable by its author with the bot's token only; a second
@@ -127,10 +128,10 @@ try:
     run("bot", "add", "H3", "--command", reference + " --level 3")
     person_code = run("person", "add", "kim").splitlines()[-1]
     tokens = {name: run("bot", "add", name).splitlines()[-1]
-              for name in ("pybot", "cbot", "probe", "badbot", "other")}
+              for name in ("pybot", "cbot", "probe", "badbot", "other", "jsbot", "gobot")}
     token_files = {name: t.token_file(name, token) for name, token in tokens.items()}
     served = t.serve("--hosted", hosted_dir, "--logs", logs, "--max-wait", "1", "--max-players",
-                     "2", "--submissions-a-day", "2", "--archive-limit", "1", "--unpacked-limit",
+                     "2", "--submissions-a-day", "2", "--archive-limit", "2", "--unpacked-limit",
                      "8", "--archive-entries", "200", "--cores", "2")
     port = served.port
 
@@ -156,6 +157,17 @@ try:
         {}, {"command": "trap '' TERM; printf Z; exec sleep 1000", "label": "bad-1"}),
         tokens["badbot"])
     check(status == 202, "badbot's submission: %s %s" % (status, document))
+
+    # The other runtimes a hosted bot may use: Node.js, and a Go binary.
+    for name, files, command in (
+            ("jsbot", {"example_player.js": read(os.path.join(source, "players",
+                                                             "example_player.js"))},
+             "node example_player.js"),
+            ("gobot", {"bot": (read(os.path.join(build, "example_player_go")), 0o755)},
+             "./bot")):
+        status, document, _ = post(name, archive(files, {"command": command, "protocol": "v1",
+                                                         "label": name + "-1"}), tokens[name])
+        check(status == 202, "%s's submission: %s %s" % (name, status, document))
 
     # ---- hostile archives and requests: each refused, nothing kept ----
     def link(name, target, kind=tarfile.SYMTYPE):
@@ -200,7 +212,7 @@ try:
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
         s.sendall(("POST /api/bots/other/versions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                    "%s\r\nContent-Type: application/gzip\r\nContent-Length: %d\r\n\r\n"
-                   % (tokens["other"], 3 << 19)).encode())
+                   % (tokens["other"], 5 << 19)).encode())
         answered = s.recv(4096).decode(errors="replace")
     check(answered.startswith("HTTP/1.1 413"), "an archive past --archive-limit: %s" % answered)
     refusals = [("no token", "other", None, "application/gzip", 401),
@@ -220,12 +232,14 @@ try:
 
     # ---- checked: the three pass and play; badbot fails, and its author reads why ----
     t.wait_until(lambda: all(re.search(r"%s's version \S+ (passed|failed) its check" % name,
-                                       said()) for name in ("pybot", "cbot", "probe", "badbot")),
+                                       said()) for name in ("pybot", "cbot", "probe", "badbot",
+                                                            "jsbot", "gobot")),
                  240, "every version's check")
     bad = versions("badbot", tokens["badbot"])["bad-1"]
     check(bad["state"] == "failed" and bad["why"] and "checks passed" in bad["report"],
           "badbot's version: %s" % bad)
-    for name, label in (("pybot", "py-1"), ("cbot", "c-1"), ("probe", "probe-1")):
+    for name, label in (("pybot", "py-1"), ("cbot", "c-1"), ("probe", "probe-1"),
+                        ("jsbot", "jsbot-1"), ("gobot", "gobot-1")):
         v = versions(name, tokens[name])[label]
         check(v["state"] == "playing" and v["checked"], "%s's version: %s" % (name, v))
     t.wait_until(lambda: all(rated_matches(n, label) for n, label in
@@ -264,16 +278,24 @@ try:
     hosting = api("/api/hosting")
     check(hosting["hosts"] and hosting["cores"] == 2 and
           hosting["limits"]["submissions_a_day"] == 2 and
-          hosting["limits"]["archive_bytes"] == 1 << 20 and
+          hosting["limits"]["archive_bytes"] == 2 << 20 and
           hosting["runtimes"]["python3"].startswith("Python 3"), "/api/hosting: %s" % hosting)
 
     # ---- the author's downloads, with the token only ----
     match = first_matches[0]
-    status, log = owned("/api/bots/pybot/games/%d-1/log" % match, tokens["pybot"])
-    check(status == 200, "py-1's game log: %s %s" % (status, log[:200]))
-    start = json.loads(log.splitlines()[0])["start"]
-    check("hosted:py-1" in start["players"], "the log's players: %s" % start["players"])
-    check(hosted_dir not in log.decode(), "a hosted bot's folder in a log")
+    for name, label, of in (("pybot", "py-1", match),
+                            ("cbot", "c-1", rated_matches("cbot", "c-1")[0])):
+        for rotation in (1, 2):
+            status, log = owned("/api/bots/%s/games/%d-%d/log" % (name, of, rotation),
+                                tokens[name])
+            check(status == 200, "%s's game log: %s %s" % (label, status, log[:200]))
+            start = json.loads(log.splitlines()[0])["start"]
+            check("hosted:" + label in start["players"],
+                  "the log's players: %s" % start["players"])
+            check(hosted_dir not in log.decode(), "a hosted bot's folder in a log")
+            status, _ = owned("/api/bots/%s/games/%d-%d/stderr" % (name, of, rotation),
+                              tokens[name])
+            check(status == 200, "%s's stderr in game %d: %s" % (label, rotation, status))
     for token, wanted in ((None, 401), ("x" * 32, 401), (tokens["cbot"], 403)):
         status, _ = owned("/api/bots/pybot/games/%d-1/log" % match, token)
         check(status == wanted, "another's download: %s (wanted %s)" % (status, wanted))
