@@ -105,6 +105,11 @@ int submit_command(const std::string& token_file, const std::string& url,
         out.write(reply.body);
         return exit_done;
     }
+    if (reply.status == 0) {
+        log::error("the arena at {} could not be reached: {}", escape_for_terminal(url),
+                   escape_for_terminal(reply.error));
+        return exit_database;
+    }
     std::string why = reply.error;
     if (const auto answer = nlohmann::json::parse(reply.body, nullptr, false);
         answer.is_object() && answer.contains("error") && answer["error"].is_string())
