@@ -750,8 +750,7 @@ int Server::begin_post(lws* wsi, Session& session, const char* path) {
     session.kind = Session::posting;
     session.too_long = false;
     session.limit = limit;
-    session.post = std::move(post);
-    session.post.body.reserve(*length);
+    session.post = std::move(post);  // its body grows as its bytes come, never as it claims
     if (*length == 0)
         return answer_post(wsi, session);
     return 0;
