@@ -18,7 +18,8 @@ std::string SqliteAccounts::add_bot(const std::string& name, const std::string& 
                                     const std::optional<double>& anchor) {
     if (!owner.empty() && !valid_name(owner))
         throw std::invalid_argument(
-            fmt::format("'{}' cannot be an owner's name: 1 to 40 of a-z A-Z 0-9 _ . -",
+            fmt::format("'{}' cannot be an owner's name: 1 to 40 of a-z A-Z 0-9 _ . -, a letter or "
+                        "digit among them",
                         escape_for_terminal(owner)));
     if (anchor && !command)
         throw std::invalid_argument("only a house bot (--command) can be the anchor");
@@ -48,7 +49,8 @@ std::string SqliteAccounts::add_account(const Bot& account, std::string token) {
     const char* const kind = account.person ? "person" : "bot";
     if (!valid_name(account.name))
         throw std::invalid_argument(
-            fmt::format("'{}' cannot be a {}'s name: 1 to 40 of a-z A-Z 0-9 _ . -",
+            fmt::format("'{}' cannot be a {}'s name: 1 to 40 of a-z A-Z 0-9 _ . -, a letter or "
+                        "digit among them",
                         escape_for_terminal(account.name), kind));
     // One name space for bots and people: a name on a page is one account's.
     for (const Bot& b : bots(true))

@@ -152,6 +152,11 @@ try:
     check(status == 410 and answer["refused"] == "nothing-held", "a resume's ticket: %s" % answer)
     status, answer = post_ticket({"name": "pat", "signup": True, "code": "C" * 24})
     check(status == 409 and answer["refused"] == "name-taken", "a taken name's ticket: %s" % answer)
+    # A name that would be a page's path ("." and "..": /people/.. was the leaderboard) is none.
+    for name in (".", ".."):
+        status, answer = post_ticket({"name": name, "signup": True, "code": "D" * 24})
+        check(status == 400 and answer["refused"] == "bad-name",
+              "signing up as %r: %d %s" % (name, status, answer))
     # Not JSON (a form of another site's page: no preflight needed, so not taken), too long.
     status, _ = post_ticket(b"name=pat&code=" + pat.encode(), "application/x-www-form-urlencoded")
     check(status == 415, "a form's POST: %d" % status)

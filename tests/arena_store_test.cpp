@@ -54,6 +54,15 @@ TEST_CASE("arena: a bot's token is kept only as its hash, and lets in only while
     // Names are checked, never taken twice; one anchor, a house bot's.
     CHECK_THROWS_AS(store.add_bot("alpha", "", std::nullopt, std::nullopt), std::invalid_argument);
     CHECK_THROWS_AS(store.add_bot("a b", "", std::nullopt, std::nullopt), std::invalid_argument);
+    // A name is a page's path too: "." and ".." (and any without a letter or digit) are none.
+    for (const char* pathlike : {".", "..", "...", "_", "-.-"}) {
+        CHECK_THROWS_AS(store.add_bot(pathlike, "", std::nullopt, std::nullopt),
+                        std::invalid_argument);
+        CHECK_THROWS_AS(store.add_person(pathlike), std::invalid_argument);
+        CHECK(!valid_name(pathlike));
+    }
+    CHECK(valid_name("a.b-c_1"));
+    CHECK(valid_name(".x"));
     CHECK_THROWS_AS(store.add_bot("x", "", std::nullopt, 25.0), std::invalid_argument);
     store.add_bot("house", "", std::string("true"), 25.0);
     CHECK_THROWS_AS(store.add_bot("house2", "", std::string("true"), 30.0), std::invalid_argument);

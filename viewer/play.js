@@ -971,7 +971,7 @@
       "wrong-code": "That name and code are not an account's here. A code is case-sensitive: " +
         "check it, or sign up with a new name.",
       "name-taken": "The name " + person.name + " is taken: choose another, or sign in with its code.",
-      "bad-name": "A name is 1 to 40 letters, digits and _ . - (no spaces).",
+      "bad-name": "A name is 1 to 40 letters, digits and _ . - (no spaces), with a letter or digit.",
       "sign-up-closed": "People do not sign up here: the arena's organiser makes accounts.",
       "sign-ups-a-minute": "Many people signed up in the last minute: try again" + wait + ".",
       "playing-already": "You are playing from another page already: finish that match, or close " +

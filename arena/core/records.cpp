@@ -31,10 +31,13 @@ bool checked_first(const Bot& bot, const Entry& entry) {
 }
 
 bool valid_name(const std::string& name) {
-    return !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '.' || c == '-';
-    });
+    const auto letter_or_digit = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    // One of them at least: "." and ".." would be a page's path (/bots/..), not a name.
+    return !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [&](char c) {
+        return letter_or_digit(c) || c == '_' || c == '.' || c == '-';
+    }) && std::any_of(name.begin(), name.end(), letter_or_digit);
 }
 
 const char* kind(const Bot& bot) {

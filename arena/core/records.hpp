@@ -86,7 +86,7 @@ struct Match {
     std::vector<Rated> entrants;  // once rated
 };
 
-// A name an account may have: 1 to 40 of a-z A-Z 0-9 _ . -
+// A name an account may have: 1 to 40 of a-z A-Z 0-9 _ . -, a letter or digit among them
 bool valid_name(const std::string& name);
 // An account's kind as the API says it: house, remote or person.
 const char* kind(const Bot& bot);
