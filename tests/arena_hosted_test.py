@@ -226,9 +226,12 @@ try:
         status, document, _ = post(name, archive(example, ok_manifest), token, content_type)
         check(status == status_wanted and document.get("error"),
               "%s: %s %s (wanted %s)" % (what, status, document, status_wanted))
-    # bot submit says the arena's refusal, and exits 1.
+    # bot submit says the arena's refusal, and exits 1. (The arena answers from the headers and
+    # closes with the body unread: where the kernel resets the connection before the answer is
+    # read, bot submit can only say it closed: a known race, in the closing note of issue 57.)
     status, out, err = submit("other", token_files["pybot"], archive(example, ok_manifest))
-    check(status == 1 and "HTTP 403: this token is not other's" in err and not out,
+    check(status == 1 and not out and ("HTTP 403: this token is not other's" in err or
+                                       "the connection closed before the answer" in err),
           "bot submit with another's token: %s %r %r" % (status, out, err))
     check(versions("other", tokens["other"]) == {}, "a refused archive was kept")
     check(not any(n.startswith(".incoming") for n in os.listdir(hosted_dir)),
