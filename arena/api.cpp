@@ -8,6 +8,7 @@
 
 #include "core/out_code.hpp"
 #include "record/json_value.hpp"
+#include "stats/median.hpp"
 
 namespace bg::arena {
 
@@ -79,15 +80,6 @@ nlohmann::json mean_or_null(double sum, int n) {
 
 // What an account's games came to: its out-reasons counted by code, and its mean think time,
 // CPU and wait for a CPU a game (each over the games that have the figure).
-// The median of `values`, or null where there are none.
-nlohmann::json median_or_null(std::vector<double> values) {
-    if (values.empty())
-        return nullptr;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
     std::map<std::string, int> out;
     int games = 0, thought = 0, timed = 0, waited = 0, fair = 0, contended = 0;
@@ -129,7 +121,7 @@ nlohmann::json games_summary(const std::vector<Store::SeatGame>& all) {
             {"cpu_wait_ms", mean_or_null(wait, waited)},
             {"fair_races", fair},
             {"contended_races", contended},
-            {"round_trip_ms", median_or_null(round_trips)}};
+            {"round_trip_ms", json_or_null(stats::median(round_trips))}};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "arena/sqlite_rows.hpp"
 #include "arena/sqlite_store.hpp"
+#include "stats/median.hpp"
 
 namespace bg::arena {
 
@@ -189,11 +190,8 @@ std::map<int, double> SqliteArchive::round_trips(int matches) const {
         if (!q.getColumn(1).isNull())
             each[q.getColumn(0).getInt()].push_back(q.getColumn(1).getDouble());
     std::map<int, double> medians;
-    for (auto& [bot, trips] : each) {
-        std::sort(trips.begin(), trips.end());
-        const std::size_t n = trips.size();
-        medians[bot] = n % 2 ? trips[n / 2] : (trips[n / 2 - 1] + trips[n / 2]) / 2;
-    }
+    for (const auto& [bot, trips] : each)
+        medians[bot] = *stats::median(trips);
     return medians;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "remote/desk.hpp"
+#include "stats/median.hpp"
 
 namespace bg::remote {
 
@@ -180,11 +181,8 @@ PlayerUsage RemoteSeat::usage() const {
     used.connections = connections_;
     used.pings = static_cast<int>(rtts_.size());
     if (!rtts_.empty()) {
-        std::vector<double> sorted = rtts_;
-        std::sort(sorted.begin(), sorted.end());
-        const std::size_t n = sorted.size();
-        used.rtt_ms = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        used.rtt_max_ms = sorted.back();
+        used.rtt_ms = stats::median(rtts_);
+        used.rtt_max_ms = *std::max_element(rtts_.begin(), rtts_.end());
     }
     return usage;
 }
