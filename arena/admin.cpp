@@ -8,8 +8,10 @@
 
 #include "arena/api.hpp"
 #include "arena/core/ladder.hpp"
+#include "arena/sql_store.hpp"
 #include "core/text.hpp"
 #include "record/json_value.hpp"
+#include "sql/postgres_connection.hpp"
 
 namespace bg::arena {
 
@@ -194,6 +196,29 @@ int standings(Store& store, bool json, bool people) {
     out.write(
         "rating: mu - 3 sigma (Weng-Lin); fit: the order-free maximum-likelihood fit of "
         "every rated match (Plackett-Luce), its mean 0\n");
+    return exit_done;
+}
+
+int copy_command(const std::string& from, const std::string& to, bool json) {
+    auto copied = copy_arena(from, to);
+    if (auto* error = std::get_if<std::string>(&copied)) {
+        log::error("{}", *error);
+        return exit_database;
+    }
+    nlohmann::json rows = nlohmann::json::object();
+    std::string said;
+    for (const auto& [table, n] : std::get<Copied>(copied)) {
+        rows[table] = n;
+        said += fmt::format("{}{} {}", said.empty() ? "" : ", ", n, table);
+    }
+    if (json)
+        out.write(
+            nlohmann::json{{"from", sql::shown(from)}, {"to", sql::shown(to)}, {"rows", rows}}.dump(
+                2) +
+            "\n");
+    else
+        out.write(fmt::format("arena: copied {} to {}: {}\n", escape_for_terminal(sql::shown(from)),
+                              escape_for_terminal(sql::shown(to)), said));
     return exit_done;
 }
 

@@ -39,5 +39,8 @@ int show_config(Store& store, bool json);
 // The bots' leaderboard, or with `people` the people's.
 int standings(Store& store, bool json, bool people = false);
 int rerate_command(Store& store, bool json);
+// arena copy: the arena at `from` whole into a new one at `to` (arena/sql_store.hpp's
+// copy_arena), and what it copied.
+int copy_command(const std::string& from, const std::string& to, bool json);
 
 }  // namespace bg::arena

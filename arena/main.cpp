@@ -21,18 +21,19 @@ using namespace bg::arena;
 namespace {
 
 const char* const usage_text =
-    R"(Usage: arena bot add --db FILE NAME [--owner WHO] [--command CMD [--anchor R]] [--about TEXT]
-       arena bot about --db FILE NAME [TEXT]
-       arena bot list --db FILE [--json]
+    R"(Usage: arena bot add --db DB NAME [--owner WHO] [--command CMD [--anchor R]] [--about TEXT]
+       arena bot about --db DB NAME [TEXT]
+       arena bot list --db DB [--json]
        arena bot submit --token-file FILE URL ARCHIVE
-       arena bot disable|enable|remove|rotate-token --db FILE NAME
-       arena person add --db FILE NAME
-       arena person list --db FILE [--json]
-       arena person disable|enable|remove|rotate-code --db FILE NAME
-       arena serve --db FILE --listen ADDR:PORT [--logs DIR] [options]
-       arena standings --db FILE [--people] [--json]
-       arena rerate --db FILE [--json]
-       arena config --db FILE [--json]
+       arena bot disable|enable|remove|rotate-token --db DB NAME
+       arena person add --db DB NAME
+       arena person list --db DB [--json]
+       arena person disable|enable|remove|rotate-code --db DB NAME
+       arena serve --db DB --listen ADDR:PORT [--logs DIR] [options]
+       arena standings --db DB [--people] [--json]
+       arena rerate --db DB [--json]
+       arena config --db DB [--json]
+       arena copy --from DB --to DB [--json]
        arena --version
 (arena is build/arena in a build tree, bananagrams-arena once installed; its manual: man
 bananagrams-arena, or docs/arena.md.)
@@ -40,7 +41,10 @@ bananagrams-arena, or docs/arena.md.)
 A standing ladder: bots come (remote ones connect to /bot with their token and stay; house bots
 are started by the arena), wait in a queue, are matched by rating, and play matches of one deal
 in every seat rotation; each match moves their ratings (Weng and Lin's Bayesian Plackett-Luce
-update). Everything is kept in one SQLite database.
+update). Everything is kept in one database, DB: an SQLite file, made by the first bot add;
+or a PostgreSQL database, for an arena more than one machine reaches (postgresql://HOST/NAME,
+or libpq's keywords: host=... dbname=..., service=NAME; its password from ~/.pgpass or
+PGPASSWORD, never the command line).
 
   bot add       a new bot: remote, or a house bot with --command; prints its token once, on
                 its last line (only a hash of it is kept). --anchor R holds a house bot's
@@ -65,6 +69,10 @@ update). Everything is kept in one SQLite database.
   rerate        every rating recomputed from the archive, in the order the matches were rated:
                 exit status 0 when each is exactly the stored one, 3 when not
   config        the rating model's and the matchmaker's parameters
+  copy          the arena at --from whole into a new one at --to, in one transaction: every
+                account (its token still lets it in), rating, match, game and hosted version,
+                with their ids; between SQLite and PostgreSQL either way. The games' logs and
+                the hosted bots' files are not in the database: they stay where they are
 
 Exit status: 0 done; 1 the database could not be used (bot submit: the arena did not take the
 version); 2 bad options; 3 rerate disagrees.
@@ -77,8 +85,10 @@ struct Parsed {
 
 po::options_description options_of(const std::string& command) {
     po::options_description o;
-    o.add_options()("db", po::value<std::string>()->value_name("FILE"), "the arena's database")(
-        "help,h", "this help");
+    o.add_options()("help,h", "this help");
+    if (command != "copy")
+        o.add_options()("db", po::value<std::string>()->value_name("DB"),
+                        "the arena's database: a file, or PostgreSQL's (postgresql://...)");
     if (command == "bot add")
         o.add_options()("name", po::value<std::string>(), "")(
             "owner", po::value<std::string>()->value_name("WHO"),
@@ -105,11 +115,16 @@ po::options_description options_of(const std::string& command) {
     else if (command == "bot list" || command == "person list" || command == "standings" ||
              command == "rerate" || command == "config")
         o.add_options()("json", po::bool_switch(), "as JSON");
+    else if (command == "copy")
+        o.add_options()("from", po::value<std::string>()->value_name("DB"), "the arena copied")(
+            "to", po::value<std::string>()->value_name("DB"),
+            "where it is copied to: a file or a PostgreSQL database without an arena")(
+            "json", po::bool_switch(), "as JSON");
     else
         throw po::error(
             fmt::format("unknown command '{}': bot add|about|list|submit|disable|enable|remove|"
                         "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
-                        "standings, rerate or config",
+                        "standings, rerate, config or copy",
                         bg::escape_for_terminal(command)));
     if (command == "standings")
         o.add_options()("people", po::bool_switch(), "the people's leaderboard");
@@ -151,8 +166,13 @@ Parsed parse(int argc, char** argv) {
             throw po::error("give the arena's URL (the bot's page) and the archive");
         return parsed;
     }
+    if (parsed.command == "copy") {
+        if (!parsed.vm.count("help") && (!parsed.vm.count("from") || !parsed.vm.count("to")))
+            throw po::error("--from DB and --to DB are needed: the arena and where it goes");
+        return parsed;
+    }
     if (!parsed.vm.count("help") && !parsed.vm.count("db"))
-        throw po::error("--db FILE is needed: the arena's database");
+        throw po::error("--db DB is needed: the arena's database");
     if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
         !parsed.vm.count("help"))
         throw po::error(parsed.command.starts_with("person") ? "who? give the person's name"
@@ -165,6 +185,9 @@ int run(const Parsed& p) {
     if (p.command == "bot submit")
         return submit_command(vm["token-file"].as<std::string>(), vm["url"].as<std::string>(),
                               vm["archive"].as<std::string>());
+    if (p.command == "copy")
+        return copy_command(vm["from"].as<std::string>(), vm["to"].as<std::string>(),
+                            vm["json"].as<bool>());
     const std::string db = vm["db"].as<std::string>();
     auto opened = Store::open(db, p.command == "bot add" || p.command == "person add");
     if (auto* error = std::get_if<std::string>(&opened)) {
@@ -203,7 +226,7 @@ int run(const Parsed& p) {
         return standings(store, json(), vm["people"].as<bool>());
     if (p.command == "rerate")
         return rerate_command(store, json());
-    return serve(store, db, vm);
+    return serve(store, vm);
 }
 
 }  // namespace

@@ -35,8 +35,7 @@ constexpr std::uint64_t lag_threshold_ms = 50;
 
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
 // (The venue, or the exit status; the house bots' commands as its, with their entries.)
-std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, const std::string& db_path,
-                                                     Settings& settings,
+std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, Settings& settings,
                                                      std::vector<House>& houses) {
     VenuePlan plan;
     plan.dictionary = settings.game.dictionary;
@@ -49,9 +48,7 @@ std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, const std::st
     plan.sandbox = settings.sandbox;
     // No player may read the arena's database (its tokens' hashes, every deal) or a log, nor
     // the hosted bots' files (each its own only: transport/sandbox.hpp).
-    for (const std::string suffix : {"", "-wal", "-shm"})
-        if (std::filesystem::exists(db_path + suffix))
-            plan.secret_paths.push_back(db_path + suffix);
+    plan.secret_paths = store.private_paths();
     if (!settings.hosting.folder.empty()) {
         std::error_code error;
         std::filesystem::create_directories(settings.hosting.folder, error);
@@ -253,7 +250,7 @@ int ArenaShell::run() {
     void_left_running(store_);
     store_.set_matchmaker(settings_.core.matchmaker);
     std::vector<House> houses;
-    auto opened = open_venue(store_, db_path_, settings_, houses);
+    auto opened = open_venue(store_, settings_, houses);
     if (const int* status = std::get_if<int>(&opened))
         return *status;
     venue_ = std::move(std::get<std::unique_ptr<Venue>>(opened));
@@ -311,7 +308,7 @@ int ArenaShell::run() {
     return exit_done;
 }
 
-int serve(Store& store, const std::string& db_path, const po::variables_map& vm) {
+int serve(Store& store, const po::variables_map& vm) {
     Settings settings;
     try {
         settings = read_settings(vm);
@@ -319,7 +316,7 @@ int serve(Store& store, const std::string& db_path, const po::variables_map& vm)
         log::error("{}", e.what());
         return exit_usage;
     }
-    ArenaShell arena(store, db_path, std::move(settings));
+    ArenaShell arena(store, std::move(settings));
     return arena.run();
 }
 

@@ -18,7 +18,6 @@
 
 namespace bg::arena {
 
-int serve(Store& store, const std::string& db_path,
-          const boost::program_options::variables_map& vm);
+int serve(Store& store, const boost::program_options::variables_map& vm);
 
 }  // namespace bg::arena

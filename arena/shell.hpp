@@ -86,8 +86,7 @@ std::uint64_t seed_from_the_kernel();
 
 class ArenaShell {
   public:
-    ArenaShell(Store& store, std::string db_path, Settings settings)
-        : store_(store), db_path_(std::move(db_path)), settings_(std::move(settings)) {}
+    ArenaShell(Store& store, Settings settings) : store_(store), settings_(std::move(settings)) {}
     int run();
 
   private:
@@ -102,7 +101,6 @@ class ArenaShell {
     std::uint64_t now() const { return uv_now(loop_); }
 
     Store& store_;
-    std::string db_path_;
     Settings settings_;
     uv_loop_t* loop_ = nullptr;
     remote::Desk desk_;

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 
-#include "arena/sqlite_store.hpp"
+#include "arena/sql_store.hpp"
 #include "remote/token.hpp"
+#include "sql/postgres_connection.hpp"
 
 namespace bg::arena {
 
 std::variant<std::unique_ptr<Store>, std::string> Store::open(const std::string& where, bool create,
                                                               const stats::WengLin& model) {
-    return SqliteStore::open(where, create, model);
+    if (sql::is_postgresql(where))
+        return SqlStore::open_postgresql(where, create, model);
+    return SqlStore::open_sqlite(where, create, model);
 }
 
 Roster read_roster(const Store& store) {

@@ -1,7 +1,7 @@
 // The arena's store: everything it keeps (its accounts, their rating entries, its matches and
-// their games, its parameters), behind one interface. SQLite answers it (arena/sqlite_store.hpp,
-// the schema's history there and in docs/arena.md); a second backend implements the same. The
-// arena's commands and its server read and write it through this alone.
+// their games, its parameters), behind one interface, answered in SQLite or PostgreSQL
+// (arena/sql_store.hpp, the schema's history there and in docs/arena.md). The arena's commands
+// and its server read and write it through this alone.
 //
 // A match is rated once, in the write that stores its games and every entrant's rating before
 // and after; a match that never got there (the arena stopped or was killed) is void, and rates
@@ -30,13 +30,17 @@ namespace bg::arena {
 
 class Store {
   public:
-    // The store at `where` (a file: SQLite): made (with the rating model given) when `create`
-    // and it is not there; else opened, and refused when it is not an arena's or of a later
-    // schema.
+    // The store at `where` (a file: SQLite; a PostgreSQL connection string, a postgresql:// URI
+    // or libpq's keywords: sql/postgres_connection.hpp): made (with the rating model given) when
+    // `create` and it is not there; else opened, and refused when it is not an arena's or of a
+    // later schema.
     static std::variant<std::unique_ptr<Store>, std::string> open(const std::string& where,
                                                                   bool create,
                                                                   const stats::WengLin& model = {});
     virtual ~Store() = default;
+    // What of this machine reads the store without the arena (sql::Connection::private_paths):
+    // no player may see it.
+    virtual std::vector<std::string> private_paths() const = 0;
 
     // The parameters: the rating model, fixed as the store is made; the matchmaker's, as its
     // last serve used them.

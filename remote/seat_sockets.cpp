@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/log.hpp"
+#include "core/text.hpp"
 #include "remote/desk.hpp"
 #include "remote/remote_seat.hpp"
 #include "remote/token.hpp"
@@ -168,11 +170,22 @@ class SeatLink final : public serve::WebSocketService::Connection,
 
   private:
     void control(const nlohmann::json& message) { socket_.send_binary(message.dump()); }
-    // Waits at the gate for the next seat (which may be given at once, or be none).
+    // Waits at the gate for the next seat (which may be given at once, or be none). Where the
+    // gate cannot say now (what it reads, an arena's database, is gone for a while), told to
+    // come back, as at a restart: its client does so by itself, and nothing of it is lost.
     void wait() {
         waiting_ = true;
-        gate_.wait(token_, *this);
+        try {
+            gate_.wait(token_, *this);
+        } catch (const std::exception& e) {
+            log::warning("a connection was told to come back: its seat could not be found ({})",
+                         escape_for_terminal(e.what()));
+            if (std::exchange(waiting_, false))
+                gate_.stop_waiting(*this);
+            restarting(come_back_s);
+        }
     }
+    static constexpr int come_back_s = 5;
 
     Gate& gate_;
     serve::WebSocket& socket_;

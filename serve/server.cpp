@@ -434,6 +434,17 @@ Server::~Server() {
 }
 
 int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len) {
+    // What answers a request may fail where its data cannot be read (an arena's database that
+    // is gone for a while): that request is answered 503, or its connection closed, and the
+    // server goes on. Nothing is thrown through libwebsockets' and libuv's frames.
+    try {
+        return dispatch(wsi, reason, user, in, len);
+    } catch (const std::exception& e) {
+        return failed(wsi, reason, user, e.what());
+    }
+}
+
+int Server::dispatch(lws* wsi, int reason, void* user, void* in, std::size_t len) {
     lws_context* context = lws_get_context(wsi);
     auto* anchor = context ? static_cast<Anchor*>(lws_context_user(context)) : nullptr;
     Server* server = anchor ? anchor->server : nullptr;
@@ -474,6 +485,33 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
             break;
     }
     return lws_callback_http_dummy(wsi, static_cast<lws_callback_reasons>(reason), user, in, len);
+}
+
+int Server::failed(lws* wsi, int reason, void* user, const char* what) {
+    lws_context* context = lws_get_context(wsi);
+    auto* anchor = context ? static_cast<Anchor*>(lws_context_user(context)) : nullptr;
+    Server* server = anchor ? anchor->server : nullptr;
+    auto* slot = static_cast<SessionSlot*>(user);
+    log::error("a request could not be answered: {}", escape_for_terminal(what));
+    if (!server)
+        return -1;
+    const std::string why = "the server cannot answer now: try again in a few seconds\n";
+    switch (static_cast<lws_callback_reasons>(reason)) {
+        case LWS_CALLBACK_HTTP:  // nothing of the answer written yet
+            if (!slot || !slot->session ||
+                !write_headers(wsi, 503, "text/plain; charset=utf-8", why.size(),
+                               {{"retry-after:", "5"}}))
+                return -1;
+            return server->send_body(wsi, *slot->session, why, false);
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
+            const WebSocketService::Refusal refusal{503, why.substr(0, why.size() - 1), 5,
+                                                    "unavailable"};
+            server->refuse(wsi, refusal);
+            return write_refusal(wsi, refusal) ? 1 : -1;
+        }
+        default:
+            return -1;
+    }
 }
 
 int Server::on_http(lws* wsi, int reason, Session*& session, const char* in, std::size_t len) {

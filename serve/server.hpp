@@ -147,6 +147,9 @@ class Server {
     struct Anchor;   // what libwebsockets' context holds of the server
     // libwebsockets' callback for every connection (reason: an lws_callback_reasons).
     static int callback(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
+    static int dispatch(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
+    // A callback that threw (what answers it could not read its data): 503, or closed.
+    static int failed(struct lws* wsi, int reason, void* user, const char* what);
 
   private:
     Server(uv_loop_t* loop, Content content, Limits limits);

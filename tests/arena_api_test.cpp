@@ -44,7 +44,9 @@ TEST_CASE(
     "[arena][api]") {
     ScratchArena arena("api");
     auto& store = arena.store;
-    const std::string log = arena.path + ".log";
+    const std::string log =
+        (std::filesystem::temp_directory_path() / fmt::format("bg-api-{}.log", ::getpid()))
+            .string();
     store->add_bot("a", "ann", std::nullopt, std::nullopt);
     store->add_bot("h", "", std::string("true"), std::nullopt);
     const Entry a = store->entry(*store->bot("a"), "v1");

@@ -137,10 +137,7 @@ TEST_CASE("arena: a match is rated once with its games or void, and rerate finds
     for (const Entry& e : store.entries())
         CHECK(again.beliefs.at(e.id) == e.belief);
     // A stored rating changed behind the archive's back is found.
-    {
-        SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("UPDATE match_entries SET mu_after = mu_after + 1e-9 WHERE match_id = 2");
-    }
+    arena.exec("UPDATE match_entries SET mu_after = mu_after + 1e-9 WHERE match_id = 2");
     CHECK(rerate(store.rated_in_order(), from, store.model()).differing == std::vector<int>{2});
 }
 
@@ -284,7 +281,7 @@ TEST_CASE(
     "arena: a database of schema 1 to 5 is brought to 6 as it is opened, its played entries "
     "counted checked, its accounts bots', no pause's time, no game's counts, no bot's "
     "description and no hosted version known",
-    "[arena][store]") {
+    "[arena][store][sqlite]") {
     ScratchArena arena("schema1");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     const Bot alpha = *arena.store->bot("alpha");

@@ -1,7 +1,10 @@
-// The arena's store in one SQLite file (WAL, foreign keys, synchronous FULL: a rated match
-// survives a power loss), made and upgraded through sqlite/schema_file.hpp.
+// The arena's store, written once in the SQL that SQLite and PostgreSQL both speak (sql/):
+// in one SQLite file (WAL, foreign keys, synchronous FULL: a rated match survives a power loss),
+// made and upgraded through sqlite/schema_file.hpp; or in a PostgreSQL database, for an arena
+// that more than one machine reaches.
 //
-// Schema version 6 (PRAGMA user_version; PRAGMA application_id marks the file as an arena's):
+// Schema version 6 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
+// arena's; PostgreSQL: the table arena_schema(version)):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
 //   bots(id, name unique, owner, command (NULL: a remote bot), anchor (NULL, or the rating held),
@@ -29,25 +32,22 @@
 #include <variant>
 
 #include "arena/store.hpp"
-
-namespace SQLite {
-class Database;
-}
+#include "sql/connection.hpp"
 
 namespace bg::arena {
 
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
-// versions (hosted). A database of an
-// earlier version is brought to this one as it is opened (version 1's entries that have played a
-// match counted checked; every account of version 2 a bot's).
+// versions (hosted). A database of an earlier version is brought to this one as it is opened
+// (version 1's entries that have played a match counted checked; every account of version 2 a
+// bot's). An arena on PostgreSQL begins at 6.
 inline constexpr int schema_version = 6;
 
-// The accounts and their rating entries, in the file.
-class SqliteAccounts {
+// The accounts and their rating entries.
+class SqlAccounts {
   public:
-    SqliteAccounts(SQLite::Database& db, const stats::WengLin& model) : db_(db), model_(model) {}
+    SqlAccounts(sql::Connection& db, const stats::WengLin& model) : db_(db), model_(model) {}
     std::string add_bot(const std::string& name, const std::string& owner,
                         const std::optional<std::string>& command,
                         const std::optional<double>& anchor);
@@ -66,28 +66,28 @@ class SqliteAccounts {
 
   private:
     std::string add_account(const Bot& account, std::string token);
-    SQLite::Database& db_;
+    sql::Connection& db_;
     const stats::WengLin& model_;
 };
 
-// The hosted bots' versions, in the file.
-class SqliteHosted {
+// The hosted bots' versions.
+class SqlHosted {
   public:
-    explicit SqliteHosted(SQLite::Database& db) : db_(db) {}
-    Entry add(SqliteAccounts& accounts, const Bot& bot, const HostedVersion& version);
+    explicit SqlHosted(sql::Connection& db) : db_(db) {}
+    Entry add(SqlAccounts& accounts, const Bot& bot, const HostedVersion& version);
     std::vector<HostedVersion> of(int bot) const;
     std::vector<HostedVersion> all() const;
     void set_report(int entry, const std::string& report);
     std::pair<int, int> in_last_day(int bot) const;
 
   private:
-    SQLite::Database& db_;
+    sql::Connection& db_;
 };
 
-// The matches and their games, in the file: written, and read back for the API and rerate.
-class SqliteArchive {
+// The matches and their games: written, and read back for the API and rerate.
+class SqlArchive {
   public:
-    explicit SqliteArchive(SQLite::Database& db) : db_(db) {}
+    explicit SqlArchive(sql::Connection& db) : db_(db) {}
     Store::Begun begin_match(std::uint64_t seed);
     std::string rate_match(int match, const std::vector<Rated>& entrants,
                            const std::vector<StoredGame>& games);
@@ -106,22 +106,31 @@ class SqliteArchive {
     std::map<int, double> round_trips(int matches) const;
 
   private:
+    // The matches `rest` (WHERE ... ORDER BY ...) selects, with their entrants where asked.
+    std::vector<Match> matches_where(const std::string& rest,
+                                     const std::vector<sql::Value>& parameters,
+                                     bool with_entrants) const;
     std::vector<Rated> entrants_of(int match) const;
-    SQLite::Database& db_;
+    sql::Connection& db_;
 };
 
-// The store: its file, its parameters, and each of its parts answering its share of Store.
-class SqliteStore final : public Store {
+// The store: its connection, its parameters, and each of its parts answering its share of Store.
+class SqlStore final : public Store {
   public:
-    static std::variant<std::unique_ptr<Store>, std::string> open(const std::string& path,
-                                                                  bool create,
-                                                                  const stats::WengLin& model);
-    ~SqliteStore() override;
+    // An SQLite file (made when `create` and it is not there).
+    static std::variant<std::unique_ptr<Store>, std::string> open_sqlite(
+        const std::string& path, bool create, const stats::WengLin& model);
+    // A PostgreSQL database (sql/postgres_connection.hpp; its arena made when `create` and it
+    // holds none).
+    static std::variant<std::unique_ptr<Store>, std::string> open_postgresql(
+        const std::string& where, bool create, const stats::WengLin& model);
+    ~SqlStore() override;
+    sql::Connection& connection() { return *db_; }
+    std::vector<std::string> private_paths() const override { return db_->private_paths(); }
 
     const stats::WengLin& model() const override { return model_; }
     MatchmakerConfig matchmaker() const override;
     void set_matchmaker(const MatchmakerConfig& config) override;
-
     std::string add_bot(const std::string& name, const std::string& owner,
                         const std::optional<std::string>& command,
                         const std::optional<double>& anchor) override {
@@ -195,13 +204,20 @@ class SqliteStore final : public Store {
     }
 
   private:
-    explicit SqliteStore(std::unique_ptr<SQLite::Database> db);
+    SqlStore(std::unique_ptr<sql::Connection> db, const stats::WengLin& model);
 
-    std::unique_ptr<SQLite::Database> db_;
+    std::unique_ptr<sql::Connection> db_;
     stats::WengLin model_;
-    SqliteAccounts accounts_;
-    SqliteArchive archive_;
-    SqliteHosted hosted_;
+    SqlAccounts accounts_;
+    SqlArchive archive_;
+    SqlHosted hosted_;
 };
+
+// Copies the arena at `from` whole into a new one at `to` (a file or PostgreSQL, either way):
+// every account (with its token's digest), entry, match, game and version, with their ids and
+// times, in one transaction; refused when `to` holds an arena already. How many rows of each
+// table it copied, or why it did not.
+using Copied = std::vector<std::pair<std::string, std::size_t>>;
+std::variant<Copied, std::string> copy_arena(const std::string& from, const std::string& to);
 
 }  // namespace bg::arena

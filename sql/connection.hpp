@@ -1,0 +1,99 @@
+// One way to speak SQL to the two databases the arena keeps its store in: SQLite (a file, no
+// server) and PostgreSQL (a server that many machines reach). The store writes its statements
+// once, with `?` for each parameter, in the SQL both understand; what differs (the time now, a
+// JSON field) each connection says in its own dialect.
+//
+// A statement's rows come back whole, each value typed as the database holds it (an integer, a
+// double, text or NULL), so that a double read from either is the double written, bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace bg::sql {
+
+using Value = std::variant<std::nullptr_t, std::int64_t, double, std::string>;
+
+// A statement refused or failed; `state` is its SQLSTATE where the database gave one
+// (PostgreSQL's; SQLite's errors have none).
+class Error : public std::runtime_error {
+  public:
+    Error(const std::string& what, std::string state = "")
+        : std::runtime_error(what), state(std::move(state)) {}
+    std::string state;
+};
+
+// One row of a result, its values in the statement's column order.
+class Row {
+  public:
+    explicit Row(std::vector<Value> values) : values_(std::move(values)) {}
+    std::size_t size() const { return values_.size(); }
+    const Value& at(std::size_t column) const { return values_.at(column); }
+    bool null(std::size_t column) const;
+    std::int64_t integer(std::size_t column) const;     // an integer's; throws for anything else
+    int number(std::size_t column) const;               // integer(), as an int
+    double real(std::size_t column) const;              // a double's, or an integer's
+    const std::string& text(std::size_t column) const;  // text's; throws otherwise
+    std::string text_or(std::size_t column, std::string fallback = "") const;  // NULL: fallback
+
+  private:
+    std::vector<Value> values_;
+};
+using Rows = std::vector<Row>;
+
+enum class Backend { sqlite, postgresql };
+
+class Connection {
+  public:
+    virtual ~Connection() = default;
+    virtual Backend backend() const = 0;
+    // The rows a statement gives (none for most writes; a write's `RETURNING` gives them).
+    virtual Rows query(std::string_view statement, const std::vector<Value>& parameters = {}) = 0;
+    // A write, and how many rows it changed.
+    virtual std::int64_t execute(std::string_view statement,
+                                 const std::vector<Value>& parameters = {}) = 0;
+    // Several statements without parameters (a schema).
+    virtual void script(std::string_view statements) = 0;
+    // The files and folders of this machine through which the database is read without this
+    // connection: SQLite's file and its journals; PostgreSQL's sockets' folders, password and
+    // service files. Those that exist.
+    virtual std::vector<std::string> private_paths() const = 0;
+
+    // The dialect. The time now as the store writes times, UTC text to the millisecond
+    // (2026-11-28T22:03:31.123Z): the same text from both, so that times compare as text.
+    virtual std::string_view now() const = 0;
+    // The number at `array`[`index`].`fields`... of the JSON text in `column`, or NULL: `index`
+    // an SQL integer expression ("players", "e.seat", {"remote", "rtt_ms"}).
+    virtual std::string json_number(std::string_view column, std::string_view array,
+                                    std::string_view index,
+                                    const std::vector<std::string>& fields) const = 0;
+};
+
+// A transaction: begun as it is made, rolled back unless committed (an exception on the way out
+// undoes every write in it). A snapshot reads one state of the database throughout, whatever
+// others commit meanwhile (SQLite's WAL gives every read transaction one; PostgreSQL's
+// repeatable read), and writes nothing.
+class Transaction {
+  public:
+    enum class Kind { write, snapshot };
+    explicit Transaction(Connection& db, Kind kind = Kind::write);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+  private:
+    Connection& db_;
+    bool open_ = true;
+};
+
+// `statement` with each `?` outside quotes numbered as PostgreSQL writes its parameters ($1,
+// $2, ...).
+std::string numbered_parameters(std::string_view statement);
+
+}  // namespace bg::sql

@@ -1,0 +1,102 @@
+#include "sql/sqlite_connection.hpp"
+
+#include <filesystem>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+namespace bg::sql {
+
+namespace {
+
+void bind(SQLite::Statement& statement, const std::vector<Value>& parameters) {
+    int at = 1;
+    for (const Value& v : parameters) {
+        if (const auto* i = std::get_if<std::int64_t>(&v))
+            statement.bind(at, *i);
+        else if (const auto* d = std::get_if<double>(&v))
+            statement.bind(at, *d);
+        else if (const auto* s = std::get_if<std::string>(&v))
+            statement.bind(at, *s);
+        else
+            statement.bind(at);
+        ++at;
+    }
+}
+
+Value value_of(const SQLite::Column& column) {
+    if (column.isInteger())
+        return column.getInt64();
+    if (column.isFloat())
+        return column.getDouble();
+    if (column.isNull())
+        return nullptr;
+    return column.getString();
+}
+
+template <class F>
+auto translated(F&& f) {
+    try {
+        return f();
+    } catch (const SQLite::Exception& e) {
+        throw Error(e.what());
+    }
+}
+
+}  // namespace
+
+SqliteConnection::SqliteConnection(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
+SqliteConnection::~SqliteConnection() = default;
+
+Rows SqliteConnection::query(std::string_view statement, const std::vector<Value>& parameters) {
+    return translated([&] {
+        SQLite::Statement q(*db_, std::string(statement));
+        bind(q, parameters);
+        Rows rows;
+        const int columns = q.getColumnCount();
+        while (q.executeStep()) {
+            std::vector<Value> values;
+            values.reserve(static_cast<std::size_t>(columns));
+            for (int c = 0; c < columns; ++c)
+                values.push_back(value_of(q.getColumn(c)));
+            rows.emplace_back(std::move(values));
+        }
+        return rows;
+    });
+}
+
+std::int64_t SqliteConnection::execute(std::string_view statement,
+                                       const std::vector<Value>& parameters) {
+    return translated([&] {
+        SQLite::Statement q(*db_, std::string(statement));
+        bind(q, parameters);
+        return static_cast<std::int64_t>(q.exec());
+    });
+}
+
+void SqliteConnection::script(std::string_view statements) {
+    translated([&] { return db_->exec(std::string(statements)); });
+}
+
+std::vector<std::string> SqliteConnection::private_paths() const {
+    std::vector<std::string> paths;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        if (const std::string path = db_->getFilename() + suffix; std::filesystem::exists(path))
+            paths.push_back(path);
+    return paths;
+}
+
+std::string_view SqliteConnection::now() const {
+    return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+}
+
+std::string SqliteConnection::json_number(std::string_view column, std::string_view array,
+                                          std::string_view index,
+                                          const std::vector<std::string>& fields) const {
+    std::string path;
+    for (const std::string& f : fields)
+        path += "." + f;
+    return fmt::format("json_extract({}, '$.{}[' || ({}) || ']{}')", column, array, index, path);
+}
+
+}  // namespace bg::sql

@@ -1,0 +1,208 @@
+// The arena's store on either database (arena/sql_store.hpp, sql/): an arena copied whole
+// between SQLite and PostgreSQL holds the same bits (its tokens let the same bots in, its
+// ratings are rerate's to the bit, its ids go on from where they were); a copy into an arena
+// that holds one is refused; a later schema is refused; a password on the command line is
+// refused before anything connects. Run on SQLite files, and under pg_virtualenv with
+// BG_TEST_POSTGRESQL on PostgreSQL as well (tests/CMakeLists.txt).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "arena/core/ladder.hpp"
+#include "arena/sql_store.hpp"
+#include "sql/postgres_connection.hpp"
+#include "tests/support/scratch_arena.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+using bg::test::ScratchArena;
+
+namespace {
+
+// Three bots, a person, a hosted version, matches rated (with games and their logs' paths)
+// and one void; the tokens handed out.
+std::vector<std::string> fill(Store& store) {
+    std::vector<std::string> tokens;
+    tokens.push_back(store.add_bot("alpha", "ann", std::nullopt, std::nullopt));
+    tokens.push_back(store.add_bot("beta", "", std::nullopt, std::nullopt));
+    tokens.push_back(store.add_bot("house", "", std::string("reference-bot"), 25.0));
+    tokens.push_back(store.add_person("pat"));
+    store.set_about(store.bot("beta")->id, "plays fast");
+    store.set_paused(store.bot("beta")->id, "failed its check");
+    HostedVersion v;
+    v.label = "h1";
+    v.sha256 = std::string(64, 'c');
+    v.command = "./bot";
+    v.protocol = "v2";
+    store.add_hosted(*store.bot("alpha"), v);
+    std::vector<Entry> who = {store.entry(*store.bot("alpha"), "v1"),
+                              store.entry(*store.bot("beta"), ""),
+                              store.entry(*store.bot("house"), "reference-bot")};
+    for (int m = 0; m < 5; ++m) {
+        const int id = store.begin_match(1000 + static_cast<std::uint64_t>(m)).id;
+        std::vector<stats::Entrant> in;
+        for (std::size_t i = 0; i < who.size(); ++i) {
+            const auto now = store.entries();
+            const auto e = std::find_if(now.begin(), now.end(),
+                                        [&](const Entry& x) { return x.id == who[i].id; });
+            in.push_back({e->belief, static_cast<int>((i + m) % 3) + 1, i == 2});
+        }
+        const auto after = stats::rate(in, store.model());
+        std::vector<Rated> rated;
+        std::vector<StoredGame> games;
+        for (std::size_t i = 0; i < who.size(); ++i) {
+            rated.push_back({who[i].id, static_cast<int>(i), in[i].rank, in[i].belief, after[i]});
+            GameResult g;
+            g.end = End::bananas;
+            g.winner = static_cast<PlayerId>(i);
+            for (std::size_t s = 0; s < who.size(); ++s) {
+                PlayerResult p;
+                p.rank = s == i ? 1 : 2;
+                p.outcome = s == i ? Outcome::won : Outcome::lost;
+                p.counts = PeelCounts{m, 1, 0.1 * static_cast<double>(s) + 1.0 / 3.0};
+                g.players.push_back(p);
+            }
+            games.push_back({static_cast<int>(i), i == 0 ? "logs/g.log" : "", g});
+        }
+        store.rate_match(id, rated, games);
+    }
+    store.begin_match(99);
+    store.void_running("stopped");
+    return tokens;
+}
+
+// Everything a store answers, in one comparable text.
+std::string everything(const Store& store) {
+    nlohmann::json all;
+    all["model"] = to_json(store.model());
+    all["matchmaker"] = to_json(store.matchmaker());
+    for (const Bot& b : store.bots(true))
+        all["bots"].push_back({b.id, b.name, b.owner, b.command.value_or("-"),
+                               b.anchor.value_or(-1), b.state, b.paused, b.created, b.person,
+                               b.paused_at, b.about});
+    for (const Entry& e : store.entries())
+        all["entries"].push_back({e.id, e.bot, e.label, e.belief.mu, e.belief.sigma, e.matches,
+                                  e.created, e.checked, e.check_failed});
+    for (const Match& m : store.matches()) {
+        all["matches"].push_back(
+            {m.id, m.seed, m.state, m.started, m.finished, m.rated_order.value_or(0), m.why});
+        for (const Rated& r : m.entrants)
+            all["entrants"].push_back({m.id, r.entry, r.seat, r.rank, r.before.mu, r.before.sigma,
+                                       r.after.mu, r.after.sigma});
+        for (const StoredGame& g : store.games_of(m.id))
+            all["games"].push_back({m.id, g.rotation, g.log, to_json(g.result)});
+    }
+    for (const HostedVersion& h : store.hosted())
+        all["hosted"].push_back(
+            {h.entry, h.bot, h.label, h.sha256, h.command, h.protocol, h.submitted, h.report});
+    return all.dump();
+}
+
+// A copy of `from` into `to`, checked to be the same arena.
+void copied_same(Store& from, const std::string& from_where, const std::string& to,
+                 const std::vector<std::string>& tokens) {
+    auto copied = copy_arena(from_where, to);
+    if (auto* error = std::get_if<std::string>(&copied))
+        FAIL(*error);
+    const Copied rows = std::get<Copied>(copied);
+    CHECK(rows == Copied{{"bots", 4},
+                         {"entries", 4},
+                         {"matches", 6},
+                         {"match_entries", 15},
+                         {"games", 15},
+                         {"hosted", 1}});
+    auto reopened = Store::open(to, false);
+    REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(reopened));
+    Store& copy = *std::get<std::unique_ptr<Store>>(reopened);
+    CHECK(everything(copy) == everything(from));
+    for (const std::string& token : tokens)
+        CHECK(copy.bot_by_token(token).has_value() == from.bot_by_token(token).has_value());
+    CHECK(copy.bot_by_token(tokens[0])->name == "alpha");
+    // Rerate arrives at the copied ratings to the bit.
+    const auto start = starts(copy.entries(), copy.bots(true), copy.model());
+    const Rerated again = rerate(copy.rated_in_order(), start, copy.model());
+    CHECK(again.matches == 5);
+    CHECK(again.differing.empty());
+    for (const Entry& e : copy.entries())
+        CHECK(again.beliefs.at(e.id) == e.belief);
+    // Its ids go on from the copied ones.
+    CHECK(copy.begin_match(1).id == 7);
+    CHECK(copy.entry(*copy.bot("beta"), "v9").id == 5);
+    copy.add_bot("gamma", "", std::nullopt, std::nullopt);
+    CHECK(copy.bot("gamma")->id == 5);
+    // Copied again into it: refused, nothing written.
+    auto twice = copy_arena(from_where, to);
+    REQUIRE(std::holds_alternative<std::string>(twice));
+    CHECK(std::get<std::string>(twice).find("holds an arena already") != std::string::npos);
+    CHECK(copy.bots(true).size() == 5);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "arena: an arena copied whole to a new one holds the same bits, its tokens, its "
+    "ratings to rerate's bit and its ids going on",
+    "[arena][store][copy]") {
+    ScratchArena from("copy-from");
+    const auto tokens = fill(*from.store);
+    // To an SQLite file always; where the tests have PostgreSQL, the other way too.
+    const auto file =
+        std::filesystem::temp_directory_path() / fmt::format("bg-arena-copy-{}.db", ::getpid());
+    std::filesystem::remove(file);
+    copied_same(*from.store, from.path, file.string(), tokens);
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(file.string() + suffix);
+    if (bg::test::test_postgresql()) {
+        ScratchArena to("copy-to");  // a database of its own, an arena with nothing in it
+        copied_same(*from.store, from.path, to.path, tokens);
+    }
+}
+
+TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][store]") {
+    ScratchArena arena("later");
+    arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
+    if (arena.postgresql())
+        arena.exec("UPDATE arena_schema SET version = 7");
+    else
+        arena.exec("PRAGMA user_version = 7");
+    auto later = Store::open(arena.path, false);
+    REQUIRE(std::holds_alternative<std::string>(later));
+    CHECK(std::get<std::string>(later).find("schema version 7") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("later") != std::string::npos);
+}
+
+TEST_CASE(
+    "sql: a PostgreSQL database is told from a file, its password never taken from the "
+    "command line, and shown without it",
+    "[arena][store][sql]") {
+    CHECK(sql::is_postgresql("postgresql://arena@db.example/arena"));
+    CHECK(sql::is_postgresql("postgres:///arena"));
+    CHECK(sql::is_postgresql("dbname=arena host=/run/postgresql"));
+    CHECK(sql::is_postgresql("service=arena"));
+    CHECK(!sql::is_postgresql("arena.db"));
+    CHECK(!sql::is_postgresql("./dbname=arena"));
+    CHECK(!sql::is_postgresql("/srv/arena.db"));
+    CHECK(!sql::is_postgresql("=x"));
+    for (const char* with_password : {"postgresql://arena:s3cret@localhost/arena",
+                                      "host=localhost dbname=arena password=s3cret"}) {
+        auto refused = sql::PostgresConnection::connect(with_password);
+        REQUIRE(std::holds_alternative<std::string>(refused));
+        CHECK(std::get<std::string>(refused).find("holds a password") != std::string::npos);
+        CHECK(std::get<std::string>(refused).find("s3cret") == std::string::npos);
+        CHECK(std::get<std::string>(refused).find("PGPASSFILE") != std::string::npos);
+    }
+    CHECK(sql::shown("postgresql://arena:s3cret@localhost/arena") ==
+          "postgresql://arena:***@localhost/arena");
+    CHECK(sql::shown("host=h password='a b' dbname=x") == "host=h password=*** dbname=x");
+    CHECK(sql::shown("postgresql:///arena?password=s3cret&sslmode=require") ==
+          "postgresql:///arena?password=***&sslmode=require");
+    CHECK(sql::shown("postgresql://arena@localhost/arena") == "postgresql://arena@localhost/arena");
+    auto bad = sql::PostgresConnection::connect("postgresql://[");
+    REQUIRE(std::holds_alternative<std::string>(bad));
+    // No server: said, within the timeout.
+    auto none = sql::PostgresConnection::connect("host=/nonexistent dbname=arena");
+    REQUIRE(std::holds_alternative<std::string>(none));
+    CHECK(std::get<std::string>(none).find("cannot connect") != std::string::npos);
+    CHECK(sql::numbered_parameters("SELECT ? WHERE a = '?' AND b = ? AND \"c?\" = ?") ==
+          "SELECT $1 WHERE a = '?' AND b = $2 AND \"c?\" = $3");
+}
