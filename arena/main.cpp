@@ -71,8 +71,9 @@ PGPASSWORD, never the command line).
   config        the rating model's and the matchmaker's parameters
   copy          the arena at --from whole into a new one at --to, in one transaction: every
                 account (its token still lets it in), rating, match, game and hosted version,
-                with their ids; between SQLite and PostgreSQL either way. The games' logs and
-                the hosted bots' files are not in the database: they stay where they are
+                with their ids and the games' logs the database keeps; between SQLite and
+                PostgreSQL either way. The players' stderr and the hosted bots' files are not
+                in the database: they stay where they are
 
 Exit status: 0 done; 1 the database could not be used (bot submit: the arena did not take the
 version); 2 bad options; 3 rerate disagrees.

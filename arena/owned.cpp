@@ -52,7 +52,11 @@ Owned game_file(const Store& store, const Bot& bot, std::string_view rest) {
         // Entrant e sits in seat (e - r) mod K of rotation r.
         const int seat = ((mine->seat - game.rotation) % players + players) % players;
         const std::string path = what == "log" ? game.log : player_stderr_path(game.log, seat);
-        if (auto text = read_whole(path))
+        // The log as the store keeps it, else its file; a player's stderr is kept in files.
+        auto text = what == "log" ? store.game_log(*match, game.rotation) : std::nullopt;
+        if (!text)
+            text = read_whole(path);
+        if (text)
             return {200, what == "log" ? "application/x-ndjson" : "text/plain; charset=utf-8",
                     std::move(*text)};
         // A bot that wrote nothing to stderr has no file.

@@ -1,16 +1,38 @@
 // The arena's store's matches and their games, written and read (arena/sql_store.hpp).
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "arena/sql_rows.hpp"
 #include "arena/sql_store.hpp"
+#include "serve/gzip.hpp"
 #include "stats/median.hpp"
 
 namespace bg::arena {
 
 using namespace rows;
+
+namespace {
+
+// A game's event log, read from its file and gzipped, as the store keeps it; NULL where there
+// is none to read (no log was written, or it is gone).
+sql::Value kept_log(const std::string& path) {
+    if (path.empty())
+        return nullptr;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return nullptr;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string gzipped = serve::gzip(text);
+    if (gzipped.empty())
+        return nullptr;
+    return sql::Blob(gzipped.begin(), gzipped.end());
+}
+
+}  // namespace
 
 Store::Begun SqlArchive::begin_match(std::uint64_t seed) {
     const sql::Row r = db_.query(fmt::format("INSERT INTO matches (seed, state, started) VALUES "
@@ -41,9 +63,10 @@ std::string SqlArchive::rate_match(int match, const std::vector<Rated>& entrants
     }
     for (const StoredGame& g : games)
         db_.execute(
-            fmt::format("INSERT INTO games (match_id, {}) VALUES (?, ?, ?, ?, ?)", game_columns),
+            fmt::format("INSERT INTO games (match_id, {}, log_gz) VALUES (?, ?, ?, ?, ?, ?)",
+                        game_columns),
             {std::int64_t{match}, std::int64_t{g.rotation}, text_or_null(g.log),
-             to_json(g.result).dump(), counts_text(g.result)});
+             to_json(g.result).dump(), counts_text(g.result), kept_log(g.log)});
     transaction.commit();
     return at;
 }
@@ -172,6 +195,18 @@ std::vector<StoredGame> SqlArchive::games_of(int match) const {
              {std::int64_t{match}}))
         all.push_back(game_from(r));
     return all;
+}
+
+std::optional<std::string> SqlArchive::game_log(int match, int rotation) const {
+    const sql::Rows found = db_.query(
+        "SELECT log_gz FROM games WHERE match_id = ? AND rotation = ? AND log_gz IS "
+        "NOT NULL",
+        {std::int64_t{match}, std::int64_t{rotation}});
+    if (found.empty())
+        return std::nullopt;
+    const sql::Blob& gzipped = found.front().blob(0);
+    return serve::gunzip(
+        std::string_view(reinterpret_cast<const char*>(gzipped.data()), gzipped.size()));
 }
 
 std::vector<Store::SeatGame> SqlArchive::games_of_entry(int entry) const {

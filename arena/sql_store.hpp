@@ -3,7 +3,7 @@
 // made and upgraded through sqlite/schema_file.hpp; or in a PostgreSQL database, for an arena
 // that more than one machine reaches.
 //
-// Schema version 6 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
+// Schema version 7 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
 // arena's; PostgreSQL: the table arena_schema(version)):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
@@ -21,7 +21,8 @@
 //     equal for a tie), mu_before, sigma_before, mu_after, sigma_after)
 //   games(id, match_id, rotation, log (its event log's path, or NULL), result (JSON: the typed
 //     result, record/result.hpp), counts (JSON: the referee's peel counts, one object a seat or
-//     null; NULL before schema 4))
+//     null; NULL before schema 4), log_gz (the event log itself, gzipped, kept as the match is
+//     rated; NULL where none was kept, and before schema 7))
 //   hosted(entry_id (the version's entry), sha256 (its archive's, hex), command (its manifest's),
 //     protocol v2|v1, submitted, report (its check's, NULL until checked)): hosted bots'
 //     versions
@@ -39,10 +40,11 @@ namespace bg::arena {
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
-// versions (hosted). A database of an earlier version is brought to this one as it is opened
-// (version 1's entries that have played a match counted checked; every account of version 2 a
-// bot's). An arena on PostgreSQL begins at 6.
-inline constexpr int schema_version = 6;
+// versions (hosted); 7: each game's event log kept in the store (games.log_gz). A database of an
+// earlier version is brought to this one as it is opened (version 1's entries that have played
+// a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
+// arenas were of version 6, from 6.
+inline constexpr int schema_version = 7;
 
 // The accounts and their rating entries.
 class SqlAccounts {
@@ -98,6 +100,7 @@ class SqlArchive {
     std::vector<Match> rated_in_order() const;
     std::vector<RecentMatch> recent_groups(int n) const;
     std::vector<StoredGame> games_of(int match) const;
+    std::optional<std::string> game_log(int match, int rotation) const;
     std::vector<Store::SeatGame> games_of_entry(int entry) const;
     std::vector<std::pair<int, Rated>> tables_of(int entry) const;
     std::optional<Match> match(int id) const;
@@ -177,6 +180,9 @@ class SqlStore final : public Store {
         return archive_.recent_groups(n);
     }
     std::vector<StoredGame> games_of(int match) const override { return archive_.games_of(match); }
+    std::optional<std::string> game_log(int match, int rotation) const override {
+        return archive_.game_log(match, rotation);
+    }
     std::vector<SeatGame> games_of_entry(int entry) const override {
         return archive_.games_of_entry(entry);
     }

@@ -76,7 +76,8 @@ class Store {
     virtual std::vector<Entry> entries() const = 0;  // by id
     virtual std::vector<Entry> entries_of(int bot) const = 0;
 
-    // Matches: begun (running), then rated with their games in one write, or void.
+    // Matches: begun (running), then rated with their games in one write (each game's event
+    // log, read from its file, kept with it), or void.
     struct Begun {
         int id = 0;
         std::string started;
@@ -96,6 +97,9 @@ class Store {
     virtual std::vector<RecentMatch> recent_groups(int n) const = 0;
     // A match's games, each player's referee counts with its result where they were kept.
     virtual std::vector<StoredGame> games_of(int match) const = 0;
+    // The event log of a match's game as the store keeps it (read from its file as the match
+    // was rated), or none where it kept none.
+    virtual std::optional<std::string> game_log(int match, int rotation) const = 0;
     // Every game of every match the entry was rated in: its seat in the match's first rotation
     // and the match's players beside the game (in seat s of rotation r sits the entrant of
     // first seat (s + r) mod players).

@@ -1,6 +1,7 @@
 #include "arena/web.hpp"
 
 #include <fstream>
+#include <sstream>
 #include <variant>
 
 #include "arena/api.hpp"
@@ -71,7 +72,12 @@ std::optional<std::vector<nlohmann::json>> game_log(const Store& store, int matc
     for (const StoredGame& g : store.games_of(match)) {
         if (g.rotation != rotation || g.log.empty())
             continue;
-        std::ifstream in(g.log);
+        // As the store keeps it; else (a game rated before it kept logs) from its file.
+        std::stringstream kept(store.game_log(match, rotation).value_or(""));
+        std::ifstream file;
+        if (kept.str().empty())
+            file.open(g.log);
+        std::istream& in = kept.str().empty() ? static_cast<std::istream&>(file) : kept;
         if (!in)
             return std::nullopt;
         auto read = viewer::read_records(in);

@@ -26,6 +26,29 @@ std::string gzip(std::string_view text) {
     return done == Z_STREAM_END ? out : "";
 }
 
+std::optional<std::string> gunzip(std::string_view gzipped) {
+    z_stream stream{};
+    if (inflateInit2(&stream, 15 + 16) != Z_OK)
+        return std::nullopt;
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gzipped.data()));
+    stream.avail_in = static_cast<uInt>(gzipped.size());
+    std::string out;
+    char chunk[64 * 1024];
+    int done = Z_OK;
+    while (done == Z_OK) {
+        stream.next_out = reinterpret_cast<Bytef*>(chunk);
+        stream.avail_out = sizeof chunk;
+        done = inflate(&stream, Z_NO_FLUSH);
+        out.append(chunk, sizeof chunk - stream.avail_out);
+        if (done == Z_BUF_ERROR && stream.avail_in == 0)
+            break;  // cut: no more input, and no end
+    }
+    inflateEnd(&stream);
+    if (done != Z_STREAM_END)
+        return std::nullopt;
+    return out;
+}
+
 bool accepts_gzip(std::string_view accept_encoding) {
     std::string lower(accept_encoding);
     std::transform(lower.begin(), lower.end(), lower.begin(),

@@ -2,6 +2,7 @@
 // own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -9,6 +10,8 @@ namespace bg::serve {
 
 // `text` as a gzip stream (RFC 1952), or "" when zlib cannot make one (no memory).
 std::string gzip(std::string_view text);
+// A gzip stream's text, or none where it is not one whole (cut, or corrupt).
+std::optional<std::string> gunzip(std::string_view stream);
 
 // Whether an Accept-Encoding header's value takes gzip (a q of 0 refuses it).
 bool accepts_gzip(std::string_view accept_encoding);

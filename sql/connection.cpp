@@ -16,8 +16,10 @@ const char* type_of(const Value& v) {
             return "an integer";
         case 2:
             return "a double";
-        default:
+        case 3:
             return "text";
+        default:
+            return "bytes";
     }
 }
 
@@ -59,6 +61,13 @@ const std::string& Row::text(std::size_t column) const {
     if (const auto* s = std::get_if<std::string>(&v))
         return *s;
     wrong(v, column, "text");
+}
+
+const Blob& Row::blob(std::size_t column) const {
+    const Value& v = at(column);
+    if (const auto* b = std::get_if<Blob>(&v))
+        return *b;
+    wrong(v, column, "bytes");
 }
 
 std::string Row::text_or(std::size_t column, std::string fallback) const {

@@ -17,7 +17,9 @@
 
 namespace bg::sql {
 
-using Value = std::variant<std::nullptr_t, std::int64_t, double, std::string>;
+// Bytes, not text (a compressed log): SQLite's BLOB, PostgreSQL's bytea.
+using Blob = std::vector<unsigned char>;
+using Value = std::variant<std::nullptr_t, std::int64_t, double, std::string, Blob>;
 
 // A statement refused or failed; `state` is its SQLSTATE where the database gave one
 // (PostgreSQL's; SQLite's errors have none).
@@ -39,6 +41,7 @@ class Row {
     int number(std::size_t column) const;               // integer(), as an int
     double real(std::size_t column) const;              // a double's, or an integer's
     const std::string& text(std::size_t column) const;  // text's; throws otherwise
+    const Blob& blob(std::size_t column) const;         // bytes'; throws otherwise
     std::string text_or(std::size_t column, std::string fallback = "") const;  // NULL: fallback
 
   private:

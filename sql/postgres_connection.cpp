@@ -16,8 +16,8 @@ namespace bg::sql {
 namespace {
 
 // The types of PostgreSQL's catalog (pg_type.h) a row's values are read as.
-constexpr Oid bool_oid = 16, int8_oid = 20, int2_oid = 21, int4_oid = 23, oid_oid = 26,
-              float4_oid = 700, float8_oid = 701, numeric_oid = 1700;
+constexpr Oid bool_oid = 16, bytea_oid = 17, int8_oid = 20, int2_oid = 21, int4_oid = 23,
+              oid_oid = 26, float4_oid = 700, float8_oid = 701, numeric_oid = 1700;
 
 struct ResultFree {
     void operator()(PGresult* r) const { PQclear(r); }
@@ -39,6 +39,20 @@ std::string trimmed(const char* message) {
     return s;
 }
 
+// bytea as PostgreSQL writes it in text ("hex" output, its default since 9.0): \\x and two
+// hex digits a byte.
+Blob bytes_of(const char* text) {
+    const auto digit = [](char c) {
+        return static_cast<unsigned char>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    };
+    if (text[0] != '\\' || text[1] != 'x')
+        throw Error("bytea not in hex output (bytea_output = 'hex')");
+    Blob bytes;
+    for (const char* c = text + 2; c[0] && c[1]; c += 2)
+        bytes.push_back(static_cast<unsigned char>(digit(c[0]) << 4 | digit(c[1])));
+    return bytes;
+}
+
 Value value_of(const PGresult* r, int row, int column) {
     if (PQgetisnull(r, row, column))
         return nullptr;
@@ -57,6 +71,8 @@ Value value_of(const PGresult* r, int row, int column) {
         case float8_oid:
         case numeric_oid:
             return std::strtod(text, nullptr);
+        case bytea_oid:
+            return bytes_of(text);
         default:
             return std::string(text, static_cast<std::size_t>(PQgetlength(r, row, column)));
     }
@@ -142,10 +158,15 @@ pg_conn* PostgresConnection::ready() {
 namespace {
 
 Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& parameters) {
+    // Text, each but bytes, which go as they are (binary format, with their length).
     std::vector<std::string> texts;
     texts.reserve(parameters.size());
     std::vector<const char*> values;
+    std::vector<int> lengths, formats;
     for (const Value& v : parameters) {
+        const auto* b = std::get_if<Blob>(&v);
+        lengths.push_back(b ? static_cast<int>(b->size()) : 0);
+        formats.push_back(b ? 1 : 0);
         if (const auto* i = std::get_if<std::int64_t>(&v))
             texts.push_back(std::to_string(*i));
         else if (const auto* d = std::get_if<double>(&v))
@@ -155,12 +176,16 @@ Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& 
         else
             texts.emplace_back();
     }
-    for (std::size_t i = 0; i < parameters.size(); ++i)
-        values.push_back(std::holds_alternative<std::nullptr_t>(parameters[i]) ? nullptr
-                                                                               : texts[i].c_str());
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        if (const auto* b = std::get_if<Blob>(&parameters[i]))
+            values.push_back(reinterpret_cast<const char*>(b->data()));
+        else
+            values.push_back(
+                std::holds_alternative<std::nullptr_t>(parameters[i]) ? nullptr : texts[i].c_str());
+    }
     const std::string numbered = numbered_parameters(statement);
     Result r(PQexecParams(conn, numbered.c_str(), static_cast<int>(values.size()), nullptr,
-                          values.data(), nullptr, nullptr, 0));
+                          values.data(), lengths.data(), formats.data(), 0));
     const auto status = PQresultStatus(r.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
         const char* state = PQresultErrorField(r.get(), PG_DIAG_SQLSTATE);

@@ -18,6 +18,8 @@ void bind(SQLite::Statement& statement, const std::vector<Value>& parameters) {
             statement.bind(at, *d);
         else if (const auto* s = std::get_if<std::string>(&v))
             statement.bind(at, *s);
+        else if (const auto* b = std::get_if<Blob>(&v))
+            statement.bind(at, b->data(), static_cast<int>(b->size()));
         else
             statement.bind(at);
         ++at;
@@ -31,6 +33,10 @@ Value value_of(const SQLite::Column& column) {
         return column.getDouble();
     if (column.isNull())
         return nullptr;
+    if (column.isBlob()) {
+        const auto* bytes = static_cast<const unsigned char*>(column.getBlob());
+        return Blob(bytes, bytes + column.getBytes());
+    }
     return column.getString();
 }
 

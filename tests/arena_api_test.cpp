@@ -124,6 +124,12 @@ TEST_CASE(
     CHECK(arena_page(*store, fmt::format("/matches/{}/games/0", id), ""));
     CHECK(!game_records_json(*store, id, 1));  // its log was not kept
     CHECK(!game_records_json(*store, id, 2));
+    // The store keeps the log as the match is rated: with its file gone, it is served the same.
+    std::filesystem::remove(log);
+    REQUIRE(game_records_json(*store, id, 0));
+    CHECK(*game_records_json(*store, id, 0) == *records);
+    CHECK(store->game_log(id, 0)->starts_with(R"({"seq":0,"start":{"seed":5}})"));
+    CHECK(!store->game_log(id, 1));
 
     const Roster roster = read_roster(*store);
     const auto board = leaderboard_json(roster, fit_of(roster.rankings(), roster.entry_ids()),

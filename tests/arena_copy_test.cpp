@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "arena/core/ladder.hpp"
 #include "arena/sql_store.hpp"
@@ -19,8 +20,19 @@ using bg::test::ScratchArena;
 
 namespace {
 
-// Three bots, a person, a hosted version, matches rated (with games and their logs' paths)
-// and one void; the tokens handed out.
+// A game's log file, in the temporary folder: removed once the match is rated (the store keeps
+// it).
+std::string log_file(int match) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              fmt::format("bg-copy-{}-{}.log", ::getpid(), match))
+                                 .string();
+    std::ofstream(path) << fmt::format(R"({{"seq":0,"start":{{"seed":{}}}}})", 1000 + match)
+                        << "\n";
+    return path;
+}
+
+// Three bots, a person, a hosted version, matches rated (with games, the first of each with its
+// log) and one void; the tokens handed out.
 std::vector<std::string> fill(Store& store) {
     std::vector<std::string> tokens;
     tokens.push_back(store.add_bot("alpha", "ann", std::nullopt, std::nullopt));
@@ -62,9 +74,10 @@ std::vector<std::string> fill(Store& store) {
                 p.counts = PeelCounts{m, 1, 0.1 * static_cast<double>(s) + 1.0 / 3.0};
                 g.players.push_back(p);
             }
-            games.push_back({static_cast<int>(i), i == 0 ? "logs/g.log" : "", g});
+            games.push_back({static_cast<int>(i), i == 0 ? log_file(m) : "", g});
         }
         store.rate_match(id, rated, games);
+        std::filesystem::remove(games[0].log);
     }
     store.begin_match(99);
     store.void_running("stopped");
@@ -90,7 +103,8 @@ std::string everything(const Store& store) {
             all["entrants"].push_back({m.id, r.entry, r.seat, r.rank, r.before.mu, r.before.sigma,
                                        r.after.mu, r.after.sigma});
         for (const StoredGame& g : store.games_of(m.id))
-            all["games"].push_back({m.id, g.rotation, g.log, to_json(g.result)});
+            all["games"].push_back({m.id, g.rotation, g.log, to_json(g.result),
+                                    store.game_log(m.id, g.rotation).value_or("none")});
     }
     for (const HostedVersion& h : store.hosted())
         all["hosted"].push_back(
@@ -118,6 +132,9 @@ void copied_same(Store& from, const std::string& from_where, const std::string& 
     for (const std::string& token : tokens)
         CHECK(copy.bot_by_token(token).has_value() == from.bot_by_token(token).has_value());
     CHECK(copy.bot_by_token(tokens[0])->name == "alpha");
+    // The games' logs came with it (their files were gone before it was copied).
+    CHECK(copy.game_log(1, 0) == "{\"seq\":0,\"start\":{\"seed\":1000}}\n");
+    CHECK(!copy.game_log(1, 1));
     // Rerate arrives at the copied ratings to the bit.
     const auto start = starts(copy.entries(), copy.bots(true), copy.model());
     const Rerated again = rerate(copy.rated_in_order(), start, copy.model());
@@ -158,16 +175,40 @@ TEST_CASE(
     }
 }
 
+TEST_CASE(
+    "arena: a store of schema 6 is brought to 7 as it is opened, and keeps the logs of the "
+    "games it rates from then on",
+    "[arena][store]") {
+    ScratchArena arena("six");
+    arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
+    arena.exec("ALTER TABLE games DROP COLUMN log_gz");
+    arena.exec(arena.postgresql() ? "UPDATE arena_schema SET version = 6"
+                                  : "PRAGMA user_version = 6");
+    arena.store.reset();
+    auto opened = Store::open(arena.path, false);
+    if (auto* error = std::get_if<std::string>(&opened))
+        FAIL(*error);
+    arena.store = std::move(std::get<std::unique_ptr<Store>>(opened));
+    const Entry a = arena.store->entry(*arena.store->bot("alpha"), "v1");
+    const int id = arena.store->begin_match(3).id;
+    GameResult g;
+    g.end = End::bananas;
+    g.players.resize(1);
+    arena.store->rate_match(id, {{a.id, 0, 1, a.belief, a.belief}}, {{0, log_file(99), g}});
+    CHECK(arena.store->game_log(id, 0) == "{\"seq\":0,\"start\":{\"seed\":1099}}\n");
+    std::filesystem::remove(log_file(99));
+}
+
 TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][store]") {
     ScratchArena arena("later");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     if (arena.postgresql())
-        arena.exec("UPDATE arena_schema SET version = 7");
+        arena.exec("UPDATE arena_schema SET version = 8");
     else
-        arena.exec("PRAGMA user_version = 7");
+        arena.exec("PRAGMA user_version = 8");
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 7") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 8") != std::string::npos);
     CHECK(std::get<std::string>(later).find("later") != std::string::npos);
 }
 

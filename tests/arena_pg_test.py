@@ -8,12 +8,14 @@ of the test's own, libpq's environment pointing at it):
   plays and rates matches of a remote bot and house bots; killed with SIGKILL mid-match,
   started again, it voids that match and plays on; PostgreSQL stopped under it (meanwhile what
   needs the database is answered 503, Retry-After) and started again, it plays on; `arena rerate` finds every stored rating to the bit.
+- Every game's event log is kept in the database (gzipped) as its match is rated.
 - `arena copy` to an SQLite file and from it to a second PostgreSQL database: the same
   standings, the same matches and the same rerate at each step; a copy into an arena that has
   one is refused and changes nothing.
 - A password on the command line is refused before anything connects, and never echoed; a
   database that is not there, or holds no arena, is said so.
 """
+import gzip
 import json
 import os
 import re
@@ -61,6 +63,7 @@ for name in ("arena_first", "arena_back"):
     psql("DROP DATABASE IF EXISTS %s" % name)
     psql("CREATE DATABASE %s" % name)
 t.db = "dbname=arena_first"
+logs = os.path.join(work, "logs")
 
 try:
     # ---- a database that holds no arena, or is not there ----
@@ -83,12 +86,12 @@ try:
     for name in ("H1", "H2", "H3"):
         run("bot", "add", name, "--command", reference)
     token = run("bot", "add", "remote").splitlines()[-1]
-    check(psql("SELECT version FROM arena_schema", "arena_first") == "6", "the schema's version")
+    check(psql("SELECT version FROM arena_schema", "arena_first") == "7", "the schema's version")
     check(token not in psql("SELECT string_agg(t::text, ' ') FROM bots t", "arena_first"),
           "the token itself kept")
     # House bots fill the tables of others: a remote bot behind bananagrams-connect, which
     # comes back by itself after the arena is killed.
-    served = t.serve("--no-sandbox", "--max-wait", "1", "--max-players", "2")
+    served = t.serve("--no-sandbox", "--logs", logs, "--max-wait", "1", "--max-players", "2")
     port = served.port
     t.outputs.append(os.path.join(work, "connect.err"))
     t.start([os.path.join(build, "connect"), "--token-file", t.token_file("remote", token),
@@ -103,7 +106,7 @@ try:
     served.send_signal(signal.SIGKILL)
     served.wait(timeout=30)
     before = said()
-    served = t.serve("--no-sandbox", "--max-wait", "1", "--max-players", "2", port=port)
+    served = t.serve("--no-sandbox", "--logs", logs, "--max-wait", "1", "--max-players", "2", port=port)
     wait_until(lambda: len(re.findall(r"match \d+ rated", said())) >= 2, 180,
                "two more matches rated after the restart")
     # ---- PostgreSQL itself stopped for a while, then started: the arena plays on ----
@@ -134,6 +137,14 @@ try:
         check(psql("SELECT state FROM matches WHERE id = %s" % running, "arena_first") == "void",
               "the match killed mid-way (%s) not void: %s" % (running, states))
     check(len(before) > 0, "the first arena said nothing")
+    # Every game's log kept in the database as its match was rated, as its file says.
+    check(psql("SELECT count(*) FROM games WHERE log_gz IS NULL", "arena_first") == "0" and
+          int(psql("SELECT count(*) FROM games", "arena_first")) > 0, "a game's log not kept")
+    some = psql("SELECT log FROM games ORDER BY id LIMIT 1", "arena_first")
+    with open(some, "rb") as f:
+        check(gzip.decompress(bytes.fromhex(psql(
+            "SELECT encode(log_gz, 'hex') FROM games ORDER BY id LIMIT 1", "arena_first"))) ==
+            f.read(), "the kept log differs from its file")
     first = settled(t.db)
     check(first[1]["matches"] >= 5, "rated matches: %s" % first[1]["matches"])
 
