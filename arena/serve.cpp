@@ -4,11 +4,13 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -29,6 +31,8 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::uint64_t tick_ms = 200;
+// How long a serve waits for the database another arena holds before it gives up.
+constexpr int hold_wait_ms = 3000;
 // The loop's lag: sampled every 10 ms; said once past 50 ms, and once back under.
 constexpr std::uint64_t lag_period_ms = 10;
 constexpr std::uint64_t lag_threshold_ms = 50;
@@ -315,6 +319,20 @@ int serve(Store& store, const po::variables_map& vm) {
     } catch (const po::error& e) {
         log::error("{}", e.what());
         return exit_usage;
+    }
+    // Before anything is written (a serve voids the matches left running, which would be
+    // another's playing): one arena serves a database. An arena that has just ended lets it go
+    // a moment after (PostgreSQL's session ends after its connection): it is waited for.
+    bool held = store.hold_serving();
+    for (int waited_ms = 0; !held && waited_ms < hold_wait_ms; waited_ms += 100) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        held = store.hold_serving();
+    }
+    if (!held) {
+        log::error(
+            "another arena serves this database: one arena serves a database at a time "
+            "(its matches and their ratings in one order are its own); stop it first");
+        return exit_database;
     }
     ArenaShell arena(store, std::move(settings));
     return arena.run();

@@ -130,7 +130,8 @@ class SqlStore final : public Store {
     ~SqlStore() override;
     sql::Connection& connection() { return *db_; }
     std::vector<std::string> private_paths() const override { return db_->private_paths(); }
-
+    bool hold_serving() override { return db_->try_hold(serving_lock); }
+    static constexpr std::int64_t serving_lock = 0x42674172;  // "BgAr", as the file's id
     const stats::WengLin& model() const override { return model_; }
     MatchmakerConfig matchmaker() const override;
     void set_matchmaker(const MatchmakerConfig& config) override;

@@ -41,6 +41,10 @@ class Store {
     // What of this machine reads the store without the arena (sql::Connection::private_paths):
     // no player may see it.
     virtual std::vector<std::string> private_paths() const = 0;
+    // Holds the store for the one arena that serves it, for as long as this store is open;
+    // false where another arena (another process) holds it. An arena serves a store alone: its
+    // matches, and their ratings in one order, are its own.
+    virtual bool hold_serving() = 0;
 
     // The parameters: the rating model, fixed as the store is made; the matchmaker's, as its
     // last serve used them.

@@ -66,6 +66,11 @@ class Connection {
     // connection: SQLite's file and its journals; PostgreSQL's sockets' folders, password and
     // service files. Those that exist.
     virtual std::vector<std::string> private_paths() const = 0;
+    // Takes the database's lock `key` for as long as this connection lives, where no other
+    // connection, of this process or another, holds it; whether it did. (SQLite: an flock of
+    // the file, apart from SQLite's own locks; PostgreSQL: a session's advisory lock, taken
+    // again when a lost connection is made again, or every statement fails.)
+    virtual bool try_hold(std::int64_t key) = 0;
 
     // The dialect. The time now as the store writes times, UTC text to the millisecond
     // (2026-11-28T22:03:31.123Z): the same text from both, so that times compare as text.

@@ -146,12 +146,22 @@ PostgresConnection::~PostgresConnection() {
 }
 
 pg_conn* PostgresConnection::ready() {
-    if (PQstatus(conn_) != CONNECTION_OK)
-        PQreset(conn_);
+    if (!lost_.empty())
+        throw Error(lost_, "55P03");
+    if (PQstatus(conn_) == CONNECTION_OK)
+        return conn_;
+    PQreset(conn_);
     if (PQstatus(conn_) != CONNECTION_OK)
         throw Error(
             fmt::format("the connection to PostgreSQL is lost: {}", trimmed(PQerrorMessage(conn_))),
             "08006");
+    // A new session: the locks the old one held went with it. One another took meanwhile is
+    // lost for good: no statement is sent on this connection again.
+    for (const std::int64_t key : held_)
+        if (!take(key)) {
+            lost_ = "the database's lock was taken by another while the connection was lost";
+            throw Error(lost_, "55P03");
+        }
     return conn_;
 }
 
@@ -196,6 +206,19 @@ Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& 
 }
 
 }  // namespace
+
+bool PostgresConnection::take(std::int64_t key) {
+    const Result r = run(conn_, "SELECT pg_try_advisory_lock(?)", {key});
+    return PQntuples(r.get()) == 1 && PQgetvalue(r.get(), 0, 0)[0] == 't';
+}
+
+bool PostgresConnection::try_hold(std::int64_t key) {
+    ready();
+    if (!take(key))
+        return false;
+    held_.push_back(key);
+    return true;
+}
 
 Rows PostgresConnection::query(std::string_view statement, const std::vector<Value>& parameters) {
     const Result r = run(ready(), statement, parameters);

@@ -40,6 +40,7 @@ class PostgresConnection final : public Connection {
                          const std::vector<Value>& parameters = {}) override;
     void script(std::string_view statements) override;
     std::vector<std::string> private_paths() const override;
+    bool try_hold(std::int64_t key) override;
     std::string_view now() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,
                             const std::vector<std::string>& fields) const override;
@@ -50,6 +51,9 @@ class PostgresConnection final : public Connection {
     // statement that was under way when it was lost is never sent again.
     pg_conn* ready();
     pg_conn* conn_;
+    bool take(std::int64_t key);      // pg_try_advisory_lock
+    std::vector<std::int64_t> held_;  // its advisory locks, taken again on a new connection
+    std::string lost_;                // why it may not be used again (a lock lost), or ""
 };
 
 }  // namespace bg::sql

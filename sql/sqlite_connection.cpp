@@ -1,5 +1,9 @@
 #include "sql/sqlite_connection.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -52,7 +56,28 @@ auto translated(F&& f) {
 }  // namespace
 
 SqliteConnection::SqliteConnection(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
-SqliteConnection::~SqliteConnection() = default;
+SqliteConnection::~SqliteConnection() {
+    // SQLite's own locks (fcntl's) go when any descriptor of the file closes: the database is
+    // closed before the holds are.
+    db_.reset();
+    for (const int fd : held_)
+        ::close(fd);
+}
+
+bool SqliteConnection::try_hold(std::int64_t key) {
+    // One lock a file (flock's, which does not meet SQLite's fcntl locks on a local disk): the
+    // key is the caller's name for it.
+    (void)key;
+    const int fd = ::open(db_->getFilename().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        return false;
+    }
+    held_.push_back(fd);
+    return true;
+}
 
 Rows SqliteConnection::query(std::string_view statement, const std::vector<Value>& parameters) {
     return translated([&] {

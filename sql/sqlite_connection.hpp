@@ -23,11 +23,14 @@ class SqliteConnection final : public Connection {
                          const std::vector<Value>& parameters = {}) override;
     void script(std::string_view statements) override;
     std::vector<std::string> private_paths() const override;
+    bool try_hold(std::int64_t key) override;
     std::string_view now() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,
                             const std::vector<std::string>& fields) const override;
 
   private:
+    // Its holds (try_hold): a descriptor of the file each, closed after the database is.
+    std::vector<int> held_;
     std::unique_ptr<SQLite::Database> db_;
 };
 

@@ -6,8 +6,10 @@
 // BG_TEST_POSTGRESQL on PostgreSQL as well (tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "arena/core/ladder.hpp"
 #include "arena/sql_store.hpp"
@@ -197,6 +199,36 @@ TEST_CASE(
     arena.store->rate_match(id, {{a.id, 0, 1, a.belief, a.belief}}, {{0, log_file(99), g}});
     CHECK(arena.store->game_log(id, 0) == "{\"seq\":0,\"start\":{\"seed\":1099}}\n");
     std::filesystem::remove(log_file(99));
+}
+
+TEST_CASE(
+    "arena: one arena serves a store: a second is refused while the first holds it, and "
+    "takes it once the first is gone",
+    "[arena][store]") {
+    ScratchArena arena("serving");
+    const auto again = [&] {
+        auto opened = Store::open(arena.path, false);
+        if (auto* error = std::get_if<std::string>(&opened))
+            FAIL(*error);
+        return std::move(std::get<std::unique_ptr<Store>>(opened));
+    };
+    auto second = again();
+    CHECK(arena.store->hold_serving());
+    CHECK(!second->hold_serving());
+    CHECK(!again()->hold_serving());
+    // The one that holds it reads and writes as before; another may read it (a copy, standings).
+    arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
+    CHECK(second->bot("alpha"));
+    // Gone: PostgreSQL lets its lock go as the session's process ends, a moment after.
+    arena.store.reset();
+    bool held = false;
+    for (int tries = 0; tries < 50 && !held; ++tries) {
+        held = second->hold_serving();
+        if (!held)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CHECK(held);
+    CHECK(!again()->hold_serving());
 }
 
 TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][store]") {

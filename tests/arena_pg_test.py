@@ -4,7 +4,8 @@ of the test's own, libpq's environment pointing at it):
 
     tests/with_postgresql python3 tests/arena_pg_test.py BUILD_DIR
 
-- `arena bot add --db dbname=...` makes the arena in an empty database; `arena serve` on it
+- `arena bot add --db dbname=...` makes the arena in an empty database; a second `arena serve`
+  on it while one serves is refused; `arena serve` on it
   plays and rates matches of a remote bot and house bots; killed with SIGKILL mid-match,
   started again, it voids that match and plays on; PostgreSQL stopped under it (meanwhile what
   needs the database is answered 503, Retry-After) and started again, it plays on; `arena rerate` finds every stored rating to the bit.
@@ -99,6 +100,12 @@ try:
              "--", reference], stdout=subprocess.DEVNULL, stderr=open(t.outputs[-1], "w"))
     wait_until(lambda: len(re.findall(r"match \d+ rated", said())) >= 3, 180,
                "three matches rated on PostgreSQL")
+    # A second arena on the same database is refused before it writes anything (it would void
+    # the first's matches playing): one arena serves a database.
+    status, _, err = arena("serve", "--db", t.db, "--listen", "127.0.0.1:0", "--no-sandbox")
+    check(status == 1 and "another arena serves this database" in err,
+          "a second arena on the database (%d): %s" % (status, err))
+    check(served.poll() is None and "voided" not in said(), "the first arena after the second")
     rated = len(re.findall(r"match \d+ rated", said()))
     wait_until(lambda: re.search(r"match %d begins" % (rated + 1), said()) or
                len(re.findall(r"match \d+ rated", said())) > rated, 60, "a match begun")
