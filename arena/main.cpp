@@ -256,6 +256,11 @@ int main(int argc, char** argv) {
     }
     if (parsed.vm.count("help")) {
         out.write(usage_text);
+        if (parsed.command == "serve") {
+            std::ostringstream serve_help;
+            serve_help << serve_options();
+            out.write("\nserve's options:\n" + serve_help.str());
+        }
         return exit_done;
     }
     try {

@@ -4,7 +4,8 @@
 // JSON field) each connection says in its own dialect.
 //
 // A statement's rows come back whole, each value typed as the database holds it (an integer, a
-// double, text or NULL), so that a double read from either is the double written, bit for bit.
+// double, text, bytes or NULL), so that a double read from either is the double written, bit for
+// bit.
 #pragma once
 
 #include <cstddef>

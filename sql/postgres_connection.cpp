@@ -39,8 +39,8 @@ std::string trimmed(const char* message) {
     return s;
 }
 
-// bytea as PostgreSQL writes it in text ("hex" output, its default since 9.0): \\x and two
-// hex digits a byte.
+// bytea as PostgreSQL writes it in text ("hex" output, its default since 9.0): a backslash, an
+// x, and two hex digits a byte.
 Blob bytes_of(const char* text) {
     const auto digit = [](char c) {
         return static_cast<unsigned char>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);

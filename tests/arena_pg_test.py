@@ -186,6 +186,9 @@ try:
     check(status == 1 and "holds an arena already" in err, "a copy over an arena (%d): %s" %
           (status, err))
     check(psql("SELECT count(*) FROM matches", "arena_back") == count, "the refused copy wrote")
+    status, out, _ = arena("serve", "--help")
+    check(status == 0 and "serve's options" in out and "--listen" in out and "copy" in out,
+          "arena serve --help: %s" % out[-500:])
     status, _, err = arena("copy", "--from", t.db)
     check(status == 2 and "--to" in err, "copy without --to (%d): %s" % (status, err))
 finally:
