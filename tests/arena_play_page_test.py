@@ -108,8 +108,10 @@ def arena_says(text, seconds, count=1):
 
 
 def look():
-    """What the page shows; while it loads (its script not run yet), as good as nothing."""
-    return dict(NOT_YET, **(json.loads(browser.evaluate(LOOK)) or {}))
+    """What the page shows; while it loads (its script not run yet, or the page still
+    navigating after a reload), as good as nothing."""
+    seen = browser.evaluate_settled(LOOK)
+    return dict(NOT_YET, **(json.loads(seen) if seen is not None else {}) or {})
 
 
 def wait_for(ready, seconds, what):

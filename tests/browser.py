@@ -79,6 +79,17 @@ class Browser:
         assert "exceptionDetails" not in result, result
         return result["result"].get("value")
 
+    def evaluate_settled(self, expression):
+        """As evaluate, but None while the page is navigating (a reload's first moments, which
+        Chromium answers "Inspected target navigated or closed"): for a look that is repeated
+        until the page shows what it waits for."""
+        try:
+            return self.evaluate(expression)
+        except AssertionError as e:
+            if "navigated or closed" not in str(e):
+                raise
+            return None
+
     def viewport(self, width, height, phone=False):
         """The page's size, as a desktop window's or (phone) as a phone's: touch, a coarse
         pointer, a mobile layout."""

@@ -105,8 +105,11 @@ NOT_YET = {"error": None, "phase": None, "hand": "", "tiles": 0, "marked": 0, "w
 
 
 def look(browser):
-    """What the page shows; while it loads (its script not run yet), as good as nothing."""
-    seen = json.loads(browser.evaluate(LOOK))
+    """What the page shows; while it loads (its script not run yet, or the page still
+    navigating: a reload's, which Chromium answers "Inspected target navigated or closed"), as
+    good as nothing."""
+    seen = browser.evaluate_settled(LOOK)
+    seen = json.loads(seen) if seen is not None else None
     seen = dict(NOT_YET, **(seen or {}))
     check(seen["error"] is None, "the page failed: %s" % seen["error"])
     return seen
