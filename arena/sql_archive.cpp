@@ -45,6 +45,10 @@ Store::Begun SqlArchive::begin_match(std::uint64_t seed) {
 
 std::string SqlArchive::rate_match(int match, const std::vector<Rated>& entrants,
                                    const std::vector<StoredGame>& games) {
+    // Read and gzipped before the transaction, which holds the database's write lock.
+    std::vector<sql::Value> logs;
+    for (const StoredGame& g : games)
+        logs.push_back(kept_log(g.log));
     sql::Transaction transaction(db_);
     const std::string at = now_text(db_);
     if (db_.execute("UPDATE matches SET state = 'rated', finished = ?, rated_order = "
@@ -61,12 +65,12 @@ std::string SqlArchive::rate_match(int match, const std::vector<Rated>& entrants
         db_.execute("UPDATE entries SET mu = ?, sigma = ?, matches = matches + 1 WHERE id = ?",
                     {r.after.mu, r.after.sigma, std::int64_t{r.entry}});
     }
-    for (const StoredGame& g : games)
+    for (std::size_t i = 0; i < games.size(); ++i)
         db_.execute(
             fmt::format("INSERT INTO games (match_id, {}, log_gz) VALUES (?, ?, ?, ?, ?, ?)",
                         game_columns),
-            {std::int64_t{match}, std::int64_t{g.rotation}, text_or_null(g.log),
-             to_json(g.result).dump(), counts_text(g.result), kept_log(g.log)});
+            {std::int64_t{match}, std::int64_t{games[i].rotation}, text_or_null(games[i].log),
+             to_json(games[i].result).dump(), counts_text(games[i].result), logs[i]});
     transaction.commit();
     return at;
 }

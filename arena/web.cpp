@@ -73,11 +73,12 @@ std::optional<std::vector<nlohmann::json>> game_log(const Store& store, int matc
         if (g.rotation != rotation || g.log.empty())
             continue;
         // As the store keeps it; else (a game rated before it kept logs) from its file.
-        std::stringstream kept(store.game_log(match, rotation).value_or(""));
-        std::ifstream file;
-        if (kept.str().empty())
-            file.open(g.log);
-        std::istream& in = kept.str().empty() ? static_cast<std::istream&>(file) : kept;
+        const auto kept = store.game_log(match, rotation);
+        std::istringstream from_store(kept.value_or(""));
+        std::ifstream from_file;
+        if (!kept)
+            from_file.open(g.log);
+        std::istream& in = kept ? static_cast<std::istream&>(from_store) : from_file;
         if (!in)
             return std::nullopt;
         auto read = viewer::read_records(in);

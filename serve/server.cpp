@@ -444,10 +444,14 @@ int Server::callback(lws* wsi, int reason, void* user, void* in, std::size_t len
     }
 }
 
-int Server::dispatch(lws* wsi, int reason, void* user, void* in, std::size_t len) {
+Server* Server::of(lws* wsi) {
     lws_context* context = lws_get_context(wsi);
     auto* anchor = context ? static_cast<Anchor*>(lws_context_user(context)) : nullptr;
-    Server* server = anchor ? anchor->server : nullptr;
+    return anchor ? anchor->server : nullptr;
+}
+
+int Server::dispatch(lws* wsi, int reason, void* user, void* in, std::size_t len) {
+    Server* server = of(wsi);
     auto* slot = static_cast<SessionSlot*>(user);
     switch (static_cast<lws_callback_reasons>(reason)) {
         case LWS_CALLBACK_HTTP:
@@ -488,9 +492,7 @@ int Server::dispatch(lws* wsi, int reason, void* user, void* in, std::size_t len
 }
 
 int Server::failed(lws* wsi, int reason, void* user, const char* what) {
-    lws_context* context = lws_get_context(wsi);
-    auto* anchor = context ? static_cast<Anchor*>(lws_context_user(context)) : nullptr;
-    Server* server = anchor ? anchor->server : nullptr;
+    Server* server = of(wsi);
     auto* slot = static_cast<SessionSlot*>(user);
     log::error("a request could not be answered: {}", escape_for_terminal(what));
     if (!server)

@@ -148,6 +148,8 @@ class Server {
     // libwebsockets' callback for every connection (reason: an lws_callback_reasons).
     static int callback(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
     static int dispatch(struct lws* wsi, int reason, void* user, void* in, std::size_t len);
+    // The server of a connection's context, or none (gone, with what it kept of it).
+    static Server* of(struct lws* wsi);
     // A callback that threw (what answers it could not read its data): 503, or closed.
     static int failed(struct lws* wsi, int reason, void* user, const char* what);
 

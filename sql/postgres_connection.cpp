@@ -167,6 +167,18 @@ pg_conn* PostgresConnection::ready() {
 
 namespace {
 
+// A statement's result, or its failure thrown with its SQLSTATE (08006, a lost connection,
+// where the server gave none).
+Result checked(pg_conn* conn, Result r) {
+    const auto status = PQresultStatus(r.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+        const char* state = PQresultErrorField(r.get(), PG_DIAG_SQLSTATE);
+        throw Error(trimmed(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn)),
+                    state ? state : (PQstatus(conn) == CONNECTION_OK ? "" : "08006"));
+    }
+    return r;
+}
+
 Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& parameters) {
     // Text, each but bytes, which go as they are (binary format, with their length).
     std::vector<std::string> texts;
@@ -196,13 +208,7 @@ Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& 
     const std::string numbered = numbered_parameters(statement);
     Result r(PQexecParams(conn, numbered.c_str(), static_cast<int>(values.size()), nullptr,
                           values.data(), lengths.data(), formats.data(), 0));
-    const auto status = PQresultStatus(r.get());
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        const char* state = PQresultErrorField(r.get(), PG_DIAG_SQLSTATE);
-        throw Error(trimmed(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn)),
-                    state ? state : (PQstatus(conn) == CONNECTION_OK ? "" : "08006"));
-    }
-    return r;
+    return checked(conn, std::move(r));
 }
 
 }  // namespace
@@ -244,12 +250,7 @@ std::int64_t PostgresConnection::execute(std::string_view statement,
 
 void PostgresConnection::script(std::string_view statements) {
     pg_conn* conn = ready();
-    Result r(PQexec(conn, std::string(statements).c_str()));
-    const auto status = PQresultStatus(r.get());
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        const char* state = PQresultErrorField(r.get(), PG_DIAG_SQLSTATE);
-        throw Error(trimmed(PQresultErrorMessage(r.get())), state ? state : "");
-    }
+    checked(conn, Result(PQexec(conn, std::string(statements).c_str())));
 }
 
 std::vector<std::string> PostgresConnection::private_paths() const {
