@@ -35,7 +35,8 @@ struct Arbitrary<SimCommand> {
                                                              {10, SimCommand::fail_writes},
                                                              {10, SimCommand::reread},
                                                              {1, SimCommand::signal},
-                                                             {8, SimCommand::host}})),
+                                                             {8, SimCommand::host},
+                                                             {6, SimCommand::workers}})),
             gen::set(&SimCommand::a, gen::inRange<std::uint64_t>(0, 5'000)),
             gen::set(&SimCommand::b, gen::inRange<std::uint64_t>(0, 4)),
             gen::set(&SimCommand::c, gen::arbitrary<std::uint64_t>()));
@@ -51,16 +52,16 @@ void showValue(const SimSetup& s, std::ostream& os) {
     os << s.remote_bots << " remote bots of " << s.owners << " owners, " << s.house_bots
        << " house bots, " << s.people << " people, " << s.hosted_bots
        << " hosted bots; concurrency " << k.concurrency << ", cores " << k.cores << ", house seats "
-       << k.house_seats << ", paused after " << k.faults_to_pause << ", stop grace "
-       << k.stop_grace_ms << " ms, max players " << k.matchmaker.max_players << ", max wait "
-       << k.matchmaker.max_wait_ms << " ms";
+       << k.house_seats << (k.workers ? ", with workers" : "") << ", paused after "
+       << k.faults_to_pause << ", stop grace " << k.stop_grace_ms << " ms, max players "
+       << k.matchmaker.max_players << ", max wait " << k.matchmaker.max_wait_ms << " ms";
     if (s.core_faults_to_pause)
         os << "; the core pauses after " << *s.core_faults_to_pause;
 }
 
 void showValue(const SimCommand& c, std::ostream& os) {
     static const char* names[] = {"arrive",      "leave",  "tick",   "match_over", "check_over",
-                                  "fail_writes", "reread", "signal", "host"};
+                                  "fail_writes", "reread", "signal", "host",       "workers"};
     os << names[c.kind] << "(" << c.a << ", " << c.b << ", " << c.c << ")";
 }
 
@@ -81,6 +82,7 @@ rc::Gen<SimSetup> setups() {
         s.settings.house_seats = *rc::gen::inRange(1, 3);
         // Where the arena counts its cores, at least two (as --cores): else none counted.
         s.settings.cores = *rc::gen::element(0, 2, 3, 5);
+        s.settings.workers = *rc::gen::element(false, true);
         s.settings.faults_to_pause = *rc::gen::inRange(1, 4);
         s.settings.stop_grace_ms = static_cast<std::uint64_t>(*rc::gen::inRange(0, 6'000));
         s.settings.matchmaker.max_players = *rc::gen::inRange(2, 5);

@@ -571,3 +571,68 @@ TEST_CASE(
     CHECK(!has<effect::BeginMatch>(turn));
     CHECK(arena.core.playing().size() == 1);
 }
+
+TEST_CASE(
+    "arena core: with workers, a match of the arena's own players alone is a worker's, begun "
+    "only while workers are seen and within their cores; a remote bot's match stays the arena's",
+    "[arena][core]") {
+    ArenaCore::Settings settings;
+    settings.workers = true;
+    settings.cores = 2;
+    settings.house_seats = 3;
+    settings.concurrency = 4;
+    Small arena(settings);
+    Bot s = account(5, "S", "s"), t = account(6, "T", "t");
+    arena.core.take(arena::input::Hosted{{5, 1, 15, true}, s, entry_of(15, 5, 25.0 / 3, "x"), 0});
+    arena.core.take(arena::input::Hosted{{6, 2, 16, true}, t, entry_of(16, 6, 25.0 / 3, "x"), 0});
+    Bot u = account(7, "U", "u");
+    // No worker seen: a remote bot's match with the house bot begins, the arena's own (one of
+    // its players on its two cores); nothing of the hosted bots does.
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    auto play = all_of<effect::Play>(arena.begin(1, 30'100));
+    REQUIRE(play.size() == 1);
+    CHECK(!play[0].by_workers);
+    CHECK(play[0].seats[0].bot.name == "R");
+    CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{30'200})));
+    // A worker of two cores: one match of two of the arena's players, played by it, though the
+    // arena's own cores are one short of it.
+    CHECK(has<effect::Soon>(arena.core.take(arena::input::Workers{2, 2})));
+    play = all_of<effect::Play>(arena.begin(2, 30'300));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].by_workers);
+    CHECK(play[0].seats.size() == 2);
+    CHECK(arena.core.playing().at(2).by_workers);
+    // A third hosted bot: its cores taken, it waits for the workers.
+    arena.core.take(
+        arena::input::Hosted{{7, 3, 17, true}, u, entry_of(17, 7, 25.0 / 3, "x"), 30'300});
+    CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{61'000 - 1})));
+    // Two workers more, of two cores each: its match with the house bot begins beside it.
+    arena.core.take(arena::input::Workers{6, 2});
+    play = all_of<effect::Play>(arena.begin(3, 61'000));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].by_workers);
+    CHECK(names_of(play[0].seats) == std::vector<std::string>{"U", "H"});
+    // The workers gone: their matches play on (a worker's lease says what became of them);
+    // nothing more begins.
+    arena.core.take(arena::input::Workers{0, 0});
+    CHECK(arena.core.playing().size() == 3);
+
+    // fits_workers alone: a table of three house seats on workers of two cores at most sheds
+    // one; none seen, none fits.
+    const auto house = [](int bot) {
+        MatchSeat seat;
+        seat.bot.id = bot;
+        seat.command = bot;
+        return seat;
+    };
+    std::vector<MatchSeat> three = {house(1), house(2), house(3)};
+    int in_play = 0;
+    CHECK(fits_workers(three, arena::input::Workers{8, 2}, in_play));
+    CHECK(three.size() == 2);
+    CHECK(in_play == 2);
+    std::vector<MatchSeat> two = {house(1), house(2)};
+    int none = 0;
+    CHECK(!fits_workers(two, arena::input::Workers{0, 0}, none));
+    CHECK(by_workers(two, true));
+    CHECK(!by_workers(two, false));
+}

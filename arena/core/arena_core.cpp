@@ -18,9 +18,9 @@ bool is_write(const Effect& effect) {
 
 std::string_view input_name(const Input& input) {
     static constexpr std::string_view names[] = {
-        "the matchmaker's turn", "a connection waiting",    "a connection gone", "a check over",
-        "a match over",          "the accounts read again", "a signal",          "a write done",
-        "a write failed",        "a hosted version checked"};
+        "the matchmaker's turn", "a connection waiting",     "a connection gone", "a check over",
+        "a match over",          "the accounts read again",  "a signal",          "a write done",
+        "a write failed",        "a hosted version checked", "the workers seen"};
     static_assert(std::size(names) == std::variant_size_v<Input>);
     return names[input.index()];
 }
@@ -110,6 +110,10 @@ void ArenaCore::handle(const input::Hosted& in) {
     tables_.hosted(in.house);
     deciding_.note(fmt::format("hosted bot {} plays version {}", in.bot.name, in.entry.label));
     deciding_.effects.push_back(effect::Soon{});
+}
+
+void ArenaCore::handle(const input::Workers& in) {
+    tables_.workers(in);
 }
 
 void ArenaCore::handle(const input::Signalled& in) {

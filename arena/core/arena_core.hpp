@@ -81,6 +81,7 @@ class ArenaCore {
     void handle(const input::Written& in);
     void handle(const input::NotWritten& in);
     void handle(const input::Hosted& in);
+    void handle(const input::Workers& in);
 
     Settings settings_;
     Roster roster_;

@@ -24,6 +24,11 @@ struct CoreSettings {
     // The cores the arena's players may use: the players it runs itself (house and hosted bots)
     // at once, at most, so that each has a core; 0: not limited (it shares them).
     int cores = 0;
+    // Matches whose every seat the arena runs (house and hosted bots, no connection) are played
+    // by workers on other machines (arena worker, over a PostgreSQL store): they count against
+    // the workers' cores as the last input::Workers told them, and `cores` counts only the
+    // players of the matches the arena plays itself.
+    bool workers = false;
     int house_seats = 1;      // matches at once of each house bot
     int faults_to_pause = 3;  // matches in a row a bot is out of for its own fault
     std::uint64_t stop_grace_ms = 120'000;

@@ -89,6 +89,13 @@ struct Hosted {
     Entry entry;
     std::uint64_t now_ms = 0;
 };
+// The workers that play the arena's matches of its own players (CoreSettings::workers), as the
+// store last saw them: their cores, all told, and the most of one worker (a table of more
+// players than that waits for none: it is made smaller, as for the arena's own cores).
+struct Workers {
+    int cores = 0;
+    int largest = 0;
+};
 // SIGTERM or SIGINT: no new match; a second one aborts the matches playing.
 struct Signalled {
     int signal = 0;
@@ -105,9 +112,9 @@ struct NotWritten {
 };
 }  // namespace input
 
-using Input =
-    std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
-                 input::Reread, input::Signalled, input::Written, input::NotWritten, input::Hosted>;
+using Input = std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
+                           input::Reread, input::Signalled, input::Written, input::NotWritten,
+                           input::Hosted, input::Workers>;
 // What an input is, in a few words (the loop's lag names its handlers so).
 std::string_view input_name(const Input& input);
 
@@ -159,6 +166,7 @@ struct RecordCheck {  // passed: the entry checked and its bot no longer paused
 struct Play {  // a match begun: its seats, in the order of the first rotation
     int match = 0;
     std::vector<MatchSeat> seats;
+    bool by_workers = false;  // played by a worker (CoreSettings::workers), not by the arena
 };
 struct Check {  // the conformance check's games over the connection
     Connection connection = 0;

@@ -133,12 +133,37 @@ int local_seats(const std::vector<MatchSeat>& seats) {
         std::count_if(seats.begin(), seats.end(), [](const MatchSeat& s) { return s.command; }));
 }
 
-bool fits_cores(std::vector<MatchSeat>& seats, int cores, int& local_in_play) {
-    if (cores <= 0)
-        return true;
+namespace {
+
+// A table's house bots' seats shed from its end while it holds more of the arena's players than
+// `cores`, down to two seats (the seat it was made for is never shed).
+void shed_to(std::vector<MatchSeat>& seats, int cores) {
     for (std::size_t i = seats.size(); i-- > 1 && local_seats(seats) > cores && seats.size() > 2;)
         if (seats[i].command && !seats[i].hosted)
             seats.erase(seats.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+}  // namespace
+
+bool by_workers(const std::vector<MatchSeat>& seats, bool workers) {
+    return workers && !seats.empty() &&
+           std::all_of(seats.begin(), seats.end(), [](const MatchSeat& s) { return s.command; });
+}
+
+bool fits_workers(std::vector<MatchSeat>& seats, const input::Workers& workers,
+                  int& workers_in_play) {
+    if (workers.cores <= 0 || workers.largest < 2)
+        return false;
+    shed_to(seats, workers.largest);
+    if (local_seats(seats) > workers.largest)
+        return false;
+    return fits_cores(seats, workers.cores, workers_in_play);
+}
+
+bool fits_cores(std::vector<MatchSeat>& seats, int cores, int& local_in_play) {
+    if (cores <= 0)
+        return true;
+    shed_to(seats, cores);
     if (local_in_play + local_seats(seats) > cores)
         return false;
     local_in_play += local_seats(seats);

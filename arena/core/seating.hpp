@@ -59,6 +59,14 @@ int local_seats(const std::vector<MatchSeat>& seats);
 // seats from its end, down to two seats (the seat it was made for is never shed). False: it
 // waits.
 bool fits_cores(std::vector<MatchSeat>& seats, int cores, int& local_in_play);
+// Whether the match of `seats` is played by a worker: where the arena has workers, every seat
+// one the arena runs (a house or hosted bot's, no connection).
+bool by_workers(const std::vector<MatchSeat>& seats, bool workers);
+// fits_cores for a worker's table: where no worker is seen, none fits; a table of more of the
+// arena's players than the largest worker's cores first sheds house seats to fit it; then the
+// workers' players at most one a core, all told.
+bool fits_workers(std::vector<MatchSeat>& seats, const input::Workers& workers,
+                  int& workers_in_play);
 
 // What a match's games come to: entrant e sat in seat (e - r) mod K of rotation r; its places
 // summed into its rank (match_ranks), each entrant rated through the one rating step from the

@@ -53,12 +53,27 @@ void Tables::turn() {
                              d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
-    int local_in_play = 0;
+    // The arena's own players at once: those of the matches it plays (against its cores), and
+    // those of the matches its workers play (against theirs).
+    int local_in_play = 0, workers_in_play = 0;
     for (const auto& [id, playing] : playing_)
-        local_in_play += local_seats(playing.seats);
-    for (auto& seats : tables)
-        if (fits_cores(seats, d_.settings.cores, local_in_play))
+        (playing.by_workers ? workers_in_play : local_in_play) += local_seats(playing.seats);
+    for (auto& seats : tables) {
+        const bool fits = by_workers(seats, d_.settings.workers)
+                              ? fits_workers(seats, workers_, workers_in_play)
+                              : fits_cores(seats, d_.settings.cores, local_in_play);
+        if (fits)
             d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
+    }
+}
+
+void Tables::workers(const input::Workers& in) {
+    if (in.cores == workers_.cores && in.largest == workers_.largest)
+        return;
+    d_.note(fmt::format("the workers have {} core{} (the most of one: {})", in.cores,
+                        in.cores == 1 ? "" : "s", in.largest));
+    workers_ = in;
+    d_.effects.push_back(effect::Soon{});
 }
 
 // ---- a match begun ----
@@ -78,7 +93,8 @@ void Tables::begin(const std::vector<MatchSeat>& seats) {
 }
 
 void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& written) {
-    playing_[written.match] = {written.match, written.at, seats};
+    const bool workers = by_workers(seats, d_.settings.workers);
+    playing_[written.match] = {written.match, written.at, seats, workers};
     effect::Began began{written.match, names_of(seats)};
     for (const MatchSeat& seat : seats) {
         if (!houses_.seated(seat))
@@ -86,7 +102,7 @@ void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& wr
         d_.doings.add(seat.bot.id, Doings::playing, +1);
     }
     d_.note(fmt::format("match {} begins: {}", written.match, fmt::join(began.bots, ", ")));
-    d_.effects.push_back(effect::Play{written.match, seats});
+    d_.effects.push_back(effect::Play{written.match, seats, workers});
     d_.effects.push_back(std::move(began));
 }
 

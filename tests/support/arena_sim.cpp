@@ -133,6 +133,12 @@ std::string ArenaSim::step(const SimCommand& command) {
         case SimCommand::host:
             host(command);
             break;
+        case SimCommand::workers:
+            workers_.cores = static_cast<int>(command.a % 9);
+            workers_.largest = workers_.cores == 0 ? 0 : static_cast<int>(command.b % 4) + 1;
+            workers_.largest = std::min(workers_.largest, workers_.cores);
+            feed(workers_);
+            break;
     }
     return broken_;
 }
@@ -501,7 +507,15 @@ void ArenaSim::play(const effect::Play& play) {
         return fail(fmt::format("match {} begun after the stop", play.match));
     StoredMatch& match = found->second;
     const auto& settings = setup_.settings;
-    int playing = 0, own_seats = 0;
+    // A match of the arena's own players alone is a worker's, where it has workers.
+    const auto by_workers = [&](const std::vector<MatchSeat>& seats) {
+        return settings.workers && std::all_of(seats.begin(), seats.end(),
+                                               [](const MatchSeat& s) { return s.command; });
+    };
+    if (play.by_workers != by_workers(play.seats))
+        return fail(fmt::format("match {} {} by a worker", play.match,
+                                play.by_workers ? "played" : "not played"));
+    int playing = 0, own_seats = 0, workers_seats = 0;
     std::map<int, int> house_seats;
     for (const auto& [id, m] : matches_)
         if (m.playing) {
@@ -509,14 +523,23 @@ void ArenaSim::play(const effect::Play& play) {
             for (const MatchSeat& seat : m.seats)
                 if (seat.command) {
                     ++house_seats[seat.bot.id];
-                    ++own_seats;
+                    ++(by_workers(m.seats) ? workers_seats : own_seats);
                 }
         }
+    int these = 0;
     for (const MatchSeat& seat : play.seats)
-        own_seats += seat.command ? 1 : 0;
-    if (settings.cores > 0 && own_seats > settings.cores)
+        these += seat.command ? 1 : 0;
+    if (play.by_workers) {
+        if (workers_seats + these > workers_.cores)
+            return fail(fmt::format("{} players at the workers at once, past their {} cores",
+                                    workers_seats + these, workers_.cores));
+        if (these > workers_.largest)
+            return fail(fmt::format("a worker's table of {} players, past the largest worker's {}",
+                                    these, workers_.largest));
+    } else if (settings.cores > 0 && own_seats + these > settings.cores) {
         return fail(fmt::format("{} players of the arena's own at once, past its {} cores",
-                                own_seats, settings.cores));
+                                own_seats + these, settings.cores));
+    }
     if (playing + 1 > settings.concurrency)
         return fail(fmt::format("{} matches at once, past the concurrency", playing + 1));
     const int size = static_cast<int>(play.seats.size());

@@ -16,6 +16,9 @@
 // - a hosted bot's version plays only once it passed its check, one match at once, and is
 //   answerable for its own faults (a house bot's not-ready is the machine's, a hosted bot's not);
 // - with `cores`, the players the arena runs itself (house and hosted) never outnumber them;
+//   with workers, a match of no connection is played by a worker, its players counted against
+//   the workers' cores as last told (none begins while none is seen), never more at one table
+//   than the largest worker's, and `cores` counts the others alone;
 // - a seated connection is one that waits (arrived, not gone, turned away or checked), and a
 //   remote bot's version is checked before it is first queued;
 // - a person who chose a house bot plays that bot alone;
@@ -50,6 +53,7 @@ struct SimCommand {
         reread,       // bot a's account changes (b: enabled, disabled, paused or unpaused)
         signal,       // SIGTERM (a second: again)
         host,         // hosted bot a's version passes its check (again: a new one, in its place)
+        workers,      // the workers seen change: a cores in all, the most of one b + 1 (none: 0)
     } kind = tick;
     std::uint64_t a = 0, b = 0, c = 0;
 };
@@ -137,6 +141,7 @@ class ArenaSim {
     std::map<int, int> streak_;      // by bot: rated matches in a row out for its own fault
     std::multiset<int> pause_owed_;  // bots the core must pause
     std::map<int, std::vector<std::optional<OutCode>>> faults_of_;  // a match ended, its faults
+    arena::input::Workers workers_;                                 // as last told to the core
     std::uint64_t now_ms_ = 1'000;
     bool signalled_ = false;
     int finishes_ = 0;
