@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "arena/jobs.hpp"
 #include "arena/owned.hpp"
 #include "core/text.hpp"
 #include "remote/token.hpp"
@@ -195,6 +196,16 @@ Posted Hosting::submit(const serve::Server::Post& post, const Door& door) {
         fs::remove_all(incoming, error);
     else
         fs::rename(incoming, kept, error);
+    if (!error) {
+        // Kept in the store as well, as submitted, for workers on other machines to fetch.
+        try {
+            store_.jobs().keep_archive(archive.sha256, post.body);
+        } catch (const std::exception& e) {
+            plan_.note(
+                fmt::format("{}'s archive could not be kept in the store: {}", bot.name, e.what()));
+            error = std::make_error_code(std::errc::io_error);
+        }
+    }
     if (error) {
         fs::remove_all(incoming, error);
         return refusal(503, "archive-not-written",

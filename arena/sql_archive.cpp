@@ -65,30 +65,52 @@ std::string SqlArchive::rate_match(int match, const std::vector<Rated>& entrants
         db_.execute("UPDATE entries SET mu = ?, sigma = ?, matches = matches + 1 WHERE id = ?",
                     {r.after.mu, r.after.sigma, std::int64_t{r.entry}});
     }
+    // A game a worker played: its log as the worker stored it (its file is on the worker's
+    // machine), moved to the game.
     for (std::size_t i = 0; i < games.size(); ++i)
         db_.execute(
-            fmt::format("INSERT INTO games (match_id, {}, log_gz) VALUES (?, ?, ?, ?, ?, ?)",
+            fmt::format("INSERT INTO games (match_id, {}, log_gz) VALUES (?, ?, ?, ?, ?, "
+                        "COALESCE(?, (SELECT log_gz FROM job_logs WHERE match_id = ? AND "
+                        "rotation = ?)))",
                         game_columns),
             {std::int64_t{match}, std::int64_t{games[i].rotation}, text_or_null(games[i].log),
-             to_json(games[i].result).dump(), counts_text(games[i].result), logs[i]});
+             to_json(games[i].result).dump(), counts_text(games[i].result), logs[i],
+             std::int64_t{match}, std::int64_t{games[i].rotation}});
+    db_.execute("DELETE FROM job_logs WHERE match_id = ?", {std::int64_t{match}});
     transaction.commit();
     return at;
 }
 
 std::string SqlArchive::void_match(int match, const std::string& why) {
     const std::string at = now_text(db_);
+    sql::Transaction transaction(db_);
     db_.execute(
         "UPDATE matches SET state = 'void', finished = ?, why = ? WHERE id = ? AND "
         "state = 'running'",
         {at, why, std::int64_t{match}});
+    // A worker's match: its claim ends with it (a late result is refused), its logs dropped.
+    db_.execute(
+        "UPDATE jobs SET state = 'void' WHERE match_id = ? AND state IN ('queued', "
+        "'claimed')",
+        {std::int64_t{match}});
+    db_.execute("DELETE FROM job_logs WHERE match_id = ?", {std::int64_t{match}});
+    transaction.commit();
     return at;
 }
 
 int SqlArchive::void_running(const std::string& why) {
-    return static_cast<int>(db_.execute(fmt::format("UPDATE matches SET state = 'void', finished "
-                                                    "= {}, why = ? WHERE state = 'running'",
-                                                    db_.now()),
-                                        {why}));
+    sql::Transaction transaction(db_);
+    // Their workers' claims end with them, and their logs are dropped.
+    constexpr const char* running = "match_id IN (SELECT id FROM matches WHERE state = 'running')";
+    db_.execute(
+        fmt::format("UPDATE jobs SET state = 'void' WHERE state <> 'void' AND {}", running));
+    db_.execute(fmt::format("DELETE FROM job_logs WHERE {}", running));
+    const auto voided = db_.execute(fmt::format("UPDATE matches SET state = 'void', finished "
+                                                "= {}, why = ? WHERE state = 'running'",
+                                                db_.now()),
+                                    {why});
+    transaction.commit();
+    return static_cast<int>(voided);
 }
 
 std::vector<Rated> SqlArchive::entrants_of(int match) const {

@@ -78,15 +78,18 @@ StoredGame game_from(const sql::Row& r, std::size_t at) {
     auto read = result_from_json(nlohmann::json::parse(r.text(at + 2)));
     if (auto* result = std::get_if<GameResult>(&read))
         g.result = std::move(*result);
-    if (r.null(at + 3))
-        return g;
-    const auto seats = nlohmann::json::parse(r.text(at + 3));
-    for (std::size_t i = 0; i < seats.size() && i < g.result.players.size(); ++i)
+    if (!r.null(at + 3))
+        read_counts(g.result, r.text(at + 3));
+    return g;
+}
+
+void read_counts(GameResult& result, const std::string& counts) {
+    const auto seats = nlohmann::json::parse(counts);
+    for (std::size_t i = 0; i < seats.size() && i < result.players.size(); ++i)
         if (seats[i].is_object())
-            g.result.players[i].counts =
+            result.players[i].counts =
                 PeelCounts{seats[i].at("stale").get<int>(), seats[i].at("timed").get<int>(),
                            seats[i].at("think_ms").get<double>()};
-    return g;
 }
 
 std::string now_text(sql::Connection& db) {

@@ -27,6 +27,8 @@ StoredGame game_from(const sql::Row& r, std::size_t at = 0);
 // A game's referee counts as the games table holds them: one object a seat, or null where the
 // seat has none.
 std::string counts_text(const GameResult& result);
+// And back into the result's seats.
+void read_counts(GameResult& result, const std::string& counts);
 // The time now, as the store writes it (sql::Connection::now).
 std::string now_text(sql::Connection& db);
 // A time as the store writes it, in ms since the epoch, and back; and a day's ms.

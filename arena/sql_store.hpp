@@ -3,7 +3,7 @@
 // made and upgraded through sqlite/schema_file.hpp; or in a PostgreSQL database, for an arena
 // that more than one machine reaches.
 //
-// Schema version 7 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
+// Schema version 8 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
 // arena's; PostgreSQL: the table arena_schema(version)):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
@@ -26,12 +26,22 @@
 //   hosted(entry_id (the version's entry), sha256 (its archive's, hex), command (its manifest's),
 //     protocol v2|v1, submitted, report (its check's, NULL until checked)): hosted bots'
 //     versions
+//   archives(sha256, bytes): each hosted version's archive as its author submitted it, by its
+//     SHA-256 (none for a version submitted before schema 8), for workers to fetch
+//   jobs(match_id, plan JSON (what a worker plays: arena/jobs.hpp), words (the word list's
+//     fingerprint, hex), players, state queued|claimed|played|void, worker, lease_ms (a claim's
+//     end, the database's clock in ms since 1970), finish_order (1, 2, ...: the order workers
+//     finished in), result JSON, claimed, finished): the matches workers play
+//   job_logs(match_id, rotation, log_gz): a worker's games' logs, until the match is rated (its
+//     games' log_gz then) or void
+//   workers(name, host, cores, started, seen_ms): the workers, as each last said it was there
 #pragma once
 
 #include <memory>
 #include <string>
 #include <variant>
 
+#include "arena/jobs.hpp"
 #include "arena/store.hpp"
 #include "sql/connection.hpp"
 
@@ -40,11 +50,12 @@ namespace bg::arena {
 // 1: 1.7.0's first arena; 2: an entry's conformance check (entries.checked, check_failed);
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
-// versions (hosted); 7: each game's event log kept in the store (games.log_gz). A database of an
+// versions (hosted); 7: each game's event log kept in the store (games.log_gz); 8: workers
+// (archives, jobs, job_logs, workers). A database of an
 // earlier version is brought to this one as it is opened (version 1's entries that have played
 // a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
 // arenas were of version 6, from 6.
-inline constexpr int schema_version = 7;
+inline constexpr int schema_version = 8;
 
 // The accounts and their rating entries.
 class SqlAccounts {
@@ -209,6 +220,7 @@ class SqlStore final : public Store {
     std::pair<int, int> submitted_in_last_day(int bot) const override {
         return hosted_.in_last_day(bot);
     }
+    Jobs& jobs() override { return jobs_; }
 
   private:
     SqlStore(std::unique_ptr<sql::Connection> db, const stats::WengLin& model);
@@ -218,6 +230,7 @@ class SqlStore final : public Store {
     SqlAccounts accounts_;
     SqlArchive archive_;
     SqlHosted hosted_;
+    Jobs jobs_;
 };
 
 // Copies the arena at `from` whole into a new one at `to` (a file or PostgreSQL, either way):

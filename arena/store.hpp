@@ -28,6 +28,8 @@
 
 namespace bg::arena {
 
+class Jobs;
+
 class Store {
   public:
     // The store at `where` (a file: SQLite; a PostgreSQL connection string, a postgresql:// URI
@@ -144,6 +146,9 @@ class Store {
     // The bot's versions submitted in the last 24 hours, and the seconds until the first of them
     // is 24 hours old (0 when none).
     virtual std::pair<int, int> submitted_in_last_day(int bot) const = 0;
+
+    // The matches workers play, and the hosted versions' archives they fetch (arena/jobs.hpp).
+    virtual Jobs& jobs() = 0;
 };
 
 // What the arena knows, read whole from its store: every account, entry and rated match.

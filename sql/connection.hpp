@@ -76,6 +76,9 @@ class Connection {
     // The dialect. The time now as the store writes times, UTC text to the millisecond
     // (2026-11-28T22:03:31.123Z): the same text from both, so that times compare as text.
     virtual std::string_view now() const = 0;
+    // The time now as a number: milliseconds since 1970 (UTC), for leases and deadlines that
+    // every machine reads off the one clock, the database's.
+    virtual std::string_view now_ms() const = 0;
     // The number at `array`[`index`].`fields`... of the JSON text in `column`, or NULL: `index`
     // an SQL integer expression ("players", "e.seat", {"remote", "rtt_ms"}).
     virtual std::string json_number(std::string_view column, std::string_view array,

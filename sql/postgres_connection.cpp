@@ -275,6 +275,10 @@ std::vector<std::string> PostgresConnection::private_paths() const {
     return paths;
 }
 
+std::string_view PostgresConnection::now_ms() const {
+    return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+}
+
 std::string_view PostgresConnection::now() const {
     // clock_timestamp(): the time of the statement, not of its transaction's start (now()).
     return "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";

@@ -42,6 +42,7 @@ class PostgresConnection final : public Connection {
     std::vector<std::string> private_paths() const override;
     bool try_hold(std::int64_t key) override;
     std::string_view now() const override;
+    std::string_view now_ms() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,
                             const std::vector<std::string>& fields) const override;
 

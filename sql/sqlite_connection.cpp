@@ -117,6 +117,10 @@ std::vector<std::string> SqliteConnection::private_paths() const {
     return paths;
 }
 
+std::string_view SqliteConnection::now_ms() const {
+    return "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+}
+
 std::string_view SqliteConnection::now() const {
     return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 }

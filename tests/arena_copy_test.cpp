@@ -49,6 +49,7 @@ std::vector<std::string> fill(Store& store) {
     v.command = "./bot";
     v.protocol = "v2";
     store.add_hosted(*store.bot("alpha"), v);
+    store.jobs().keep_archive(v.sha256, std::string("an archive\0 of bytes", 20));
     std::vector<Entry> who = {store.entry(*store.bot("alpha"), "v1"),
                               store.entry(*store.bot("beta"), ""),
                               store.entry(*store.bot("house"), "reference-bot")};
@@ -108,9 +109,11 @@ std::string everything(const Store& store) {
             all["games"].push_back({m.id, g.rotation, g.log, to_json(g.result),
                                     store.game_log(m.id, g.rotation).value_or("none")});
     }
-    for (const HostedVersion& h : store.hosted())
+    for (const HostedVersion& h : store.hosted()) {
         all["hosted"].push_back(
             {h.entry, h.bot, h.label, h.sha256, h.command, h.protocol, h.submitted, h.report});
+        all["archives"].push_back(const_cast<Store&>(store).jobs().archive(h.sha256).value_or(""));
+    }
     return all.dump();
 }
 
@@ -126,7 +129,8 @@ void copied_same(Store& from, const std::string& from_where, const std::string& 
                          {"matches", 6},
                          {"match_entries", 15},
                          {"games", 15},
-                         {"hosted", 1}});
+                         {"hosted", 1},
+                         {"archives", 1}});
     auto reopened = Store::open(to, false);
     REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(reopened));
     Store& copy = *std::get<std::unique_ptr<Store>>(reopened);
@@ -178,12 +182,16 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "arena: a store of schema 6 is brought to 7 as it is opened, and keeps the logs of the "
+    "arena: a store of schema 6 is brought to 8 as it is opened, and keeps the logs of the "
     "games it rates from then on",
     "[arena][store]") {
     ScratchArena arena("six");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     arena.exec("ALTER TABLE games DROP COLUMN log_gz");
+    for (const char* table : {"job_logs", "jobs", "workers", "archives"})
+        arena.exec(std::string("DROP TABLE ") + table);
+    if (arena.postgresql())
+        arena.exec("DROP SEQUENCE jobs_finished");
     arena.exec(arena.postgresql() ? "UPDATE arena_schema SET version = 6"
                                   : "PRAGMA user_version = 6");
     arena.store.reset();
@@ -198,6 +206,9 @@ TEST_CASE(
     g.players.resize(1);
     arena.store->rate_match(id, {{a.id, 0, 1, a.belief, a.belief}}, {{0, log_file(99), g}});
     CHECK(arena.store->game_log(id, 0) == "{\"seq\":0,\"start\":{\"seed\":1099}}\n");
+    // And the workers' tables made.
+    arena.store->jobs().keep_archive("d", "bytes");
+    CHECK(arena.store->jobs().has_archive("d"));
     std::filesystem::remove(log_file(99));
 }
 
@@ -235,12 +246,12 @@ TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][stor
     ScratchArena arena("later");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     if (arena.postgresql())
-        arena.exec("UPDATE arena_schema SET version = 8");
+        arena.exec("UPDATE arena_schema SET version = 9");
     else
-        arena.exec("PRAGMA user_version = 8");
+        arena.exec("PRAGMA user_version = 9");
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 8") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 9") != std::string::npos);
     CHECK(std::get<std::string>(later).find("later") != std::string::npos);
 }
 

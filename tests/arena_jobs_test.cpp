@@ -1,0 +1,199 @@
+// The matches workers play (arena/jobs.hpp), on the store's database (SQLite here; PostgreSQL
+// where BG_TEST_POSTGRESQL names a server): a job claimed by one worker alone, only by a worker
+// of its word list with the cores for it, its lease renewed or run out (then its result is
+// refused and nothing of it kept), its result and logs taken in the order workers finished and
+// moved into the match's games as it is rated, never twice; the workers' cores as they last
+// said; archives kept once by their digest.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "arena/jobs.hpp"
+#include "arena/store.hpp"
+#include "serve/gzip.hpp"
+#include "tests/support/scratch_arena.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+using bg::test::ScratchArena;
+
+namespace {
+
+GameResult two_seats() {
+    GameResult result;
+    result.end = End::bananas;
+    result.winner = 0;
+    for (int s = 0; s < 2; ++s) {
+        PlayerResult p;
+        p.rank = s + 1;
+        p.outcome = s == 0 ? Outcome::won : Outcome::lost;
+        result.players.push_back(p);
+    }
+    result.players[1].counts = PeelCounts{1, 2, 3.5};
+    return result;
+}
+
+// A match begun in the store and queued for the workers.
+JobPlan queued(Store& store, const std::string& words = "abc", int players = 2) {
+    JobPlan plan;
+    plan.match = store.begin_match(9).id;
+    plan.seed = 9;
+    plan.game = {{"clock", 1}};
+    plan.entrants = {{1, "h", 1, "true", "true", ""}, {2, "s", 2, "s-1", "./run", "ff00"}};
+    store.jobs().queue(plan, words, players);
+    return plan;
+}
+
+JobResult played_result(const std::string& worker) {
+    JobResult result;
+    result.complete = true;
+    for (int r = 0; r < 2; ++r)
+        result.games.push_back({r, worker + ":/logs/match-" + std::to_string(r), two_seats()});
+    return result;
+}
+
+std::vector<std::pair<int, std::string>> logs_of(int match) {
+    return {{0, serve::gzip("log 0 of " + std::to_string(match))},
+            {1, serve::gzip("log 1 of " + std::to_string(match))}};
+}
+
+}  // namespace
+
+TEST_CASE("arena: a worker's job is claimed once, played, and rated with its logs, once",
+          "[arena][store][jobs]") {
+    ScratchArena arena("jobs");
+    Store& store = *arena.store;
+    Jobs& jobs = store.jobs();
+    const JobPlan first = queued(store);
+    const JobPlan second = queued(store);
+    CHECK(jobs.queued() == std::vector<int>{first.match, second.match});
+    // Not another word list's worker, nor one without the cores for it.
+    CHECK(!jobs.claim("w1", "xyz", 8, 30'000));
+    CHECK(!jobs.claim("w1", "abc", 1, 30'000));
+    // The oldest first, its plan whole.
+    const auto claimed = jobs.claim("w1", "abc", 2, 30'000);
+    REQUIRE(claimed);
+    CHECK(claimed->match == first.match);
+    CHECK(to_json(*claimed) == to_json(first));
+    const auto next = jobs.claim("w2", "abc", 4, 30'000);
+    REQUIRE(next);
+    CHECK(next->match == second.match);
+    CHECK(!jobs.claim("w3", "abc", 4, 30'000));
+    CHECK(jobs.queued().empty());
+    // Renewed by its worker alone.
+    CHECK(jobs.renew(first.match, "w1", 30'000));
+    CHECK(!jobs.renew(first.match, "w2", 30'000));
+    // Finished in the other order: taken in the order they finished.
+    CHECK(!jobs.finish(second.match, "w1", played_result("w1"), logs_of(second.match)));
+    CHECK(jobs.finish(second.match, "w2", played_result("w2"), logs_of(second.match)));
+    CHECK(jobs.finish(first.match, "w1", played_result("w1"), logs_of(first.match)));
+    CHECK(!jobs.finish(first.match, "w1", played_result("w1"), logs_of(first.match)));
+    const auto played = jobs.played();
+    REQUIRE(played.size() == 2);
+    CHECK(played[0].match == second.match);
+    CHECK(played[0].worker == "w2");
+    CHECK(played[1].match == first.match);
+    CHECK(played[0].result.games == played_result("w2").games);  // the counts too
+    // Rated: the logs moved into its games (its files are on the worker's machine).
+    store.add_bot("h", "", std::string("true"), 25.0);
+    store.add_bot("s", "", std::nullopt, std::nullopt);
+    const Entry h = store.entry(*store.bot("h"), "true");
+    const Entry s = store.entry(*store.bot("s"), "s-1");
+    const std::vector<Rated> rated = {{h.id, 0, 1, h.belief, h.belief},
+                                      {s.id, 1, 2, s.belief, s.belief}};
+    store.rate_match(second.match, rated, played[0].result.games);
+    CHECK(store.game_log(second.match, 1) == "log 1 of " + std::to_string(second.match));
+    CHECK(store.games_of(second.match)[1].log == "w2:/logs/match-1");
+    CHECK(arena.store->jobs().played().size() == 1);
+    CHECK_THROWS(store.rate_match(second.match, rated, played[0].result.games));
+    // Void: its logs dropped with it.
+    store.void_match(first.match, "decided by the machine");
+    CHECK(jobs.played().empty());
+    CHECK(!store.game_log(first.match, 0));
+}
+
+TEST_CASE("arena: a worker's lease that runs out ends its claim, and its result is refused",
+          "[arena][store][jobs]") {
+    ScratchArena arena("leases");
+    Store& store = *arena.store;
+    Jobs& jobs = store.jobs();
+    const JobPlan plan = queued(store);
+    REQUIRE(jobs.claim("w1", "abc", 2, 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Ended once: by the first look that finds it past its lease.
+    CHECK(jobs.expired() == std::vector<std::pair<int, std::string>>{{plan.match, "w1"}});
+    CHECK(jobs.expired().empty());
+    CHECK(!jobs.renew(plan.match, "w1", 30'000));
+    CHECK(!jobs.finish(plan.match, "w1", played_result("w1"), logs_of(plan.match)));
+    CHECK(jobs.played().empty());
+    // Cancelled as the arena stops: a queued job, claimed by no one after.
+    const JobPlan other = queued(store);
+    jobs.cancel(other.match);
+    CHECK(!jobs.claim("w1", "abc", 2, 30'000));
+    // Left running by an arena killed: its job ends with it.
+    const JobPlan left = queued(store);
+    REQUIRE(jobs.claim("w1", "abc", 2, 30'000));
+    CHECK(store.void_running("stopped") >= 1);
+    CHECK(!jobs.renew(left.match, "w1", 30'000));
+}
+
+TEST_CASE("arena: the workers' cores as they last said, and archives kept once",
+          "[arena][store][jobs]") {
+    ScratchArena arena("workers");
+    Jobs& jobs = arena.store->jobs();
+    CHECK(jobs.seen(10'000).cores == 0);
+    jobs.hello("w1", "here", 2);
+    jobs.hello("w2", "there", 4);
+    CHECK(jobs.seen(10'000).cores == 6);
+    CHECK(jobs.seen(10'000).largest == 4);
+    jobs.hello("w2", "there", 3);
+    CHECK(jobs.seen(10'000).cores == 5);
+    jobs.goodbye("w2");
+    CHECK(jobs.seen(10'000).largest == 2);
+    // Seen too long ago: not counted.
+    arena.exec("UPDATE workers SET seen_ms = seen_ms - 60000");
+    CHECK(jobs.seen(10'000).cores == 0);
+
+    const std::string bytes("\x1f\x8b\0\x01 an archive", 14);
+    CHECK(!jobs.has_archive("d1"));
+    jobs.keep_archive("d1", bytes);
+    jobs.keep_archive("d1", bytes);
+    CHECK(jobs.has_archive("d1"));
+    CHECK(jobs.archive("d1") == bytes);
+    CHECK(!jobs.archive("d2"));
+}
+
+TEST_CASE("arena: workers claiming at once never claim one job twice", "[arena][store][jobs]") {
+    ScratchArena arena("claims");
+    for (int i = 0; i < 40; ++i)
+        queued(*arena.store);
+    // Four workers, each its own connection, claiming as fast as they can.
+    std::vector<std::vector<int>> claimed(4);
+    std::vector<std::thread> workers;
+    for (std::size_t w = 0; w < claimed.size(); ++w)
+        workers.emplace_back([&, w] {
+            auto opened = Store::open(arena.path, false);
+            auto& store = *std::get<std::unique_ptr<Store>>(opened);
+            const std::string name = "w" + std::to_string(w);
+            for (;;) {
+                std::optional<JobPlan> plan;
+                try {
+                    plan = store.jobs().claim(name, "abc", 2, 30'000);
+                } catch (const std::exception&) {
+                    continue;  // SQLite's busy writer: tried again
+                }
+                if (!plan)
+                    break;
+                claimed[w].push_back(plan->match);
+            }
+        });
+    for (auto& t : workers)
+        t.join();
+    std::multiset<int> all;
+    for (const auto& some : claimed)
+        all.insert(some.begin(), some.end());
+    CHECK(all.size() == 40);
+    CHECK(std::set<int>(all.begin(), all.end()).size() == 40);
+}
