@@ -12,6 +12,7 @@
 #include "arena/admin.hpp"
 #include "arena/serve.hpp"
 #include "arena/submit.hpp"
+#include "arena/worker.hpp"
 #include "core/text.hpp"
 #include "record/version.hpp"
 
@@ -29,7 +30,8 @@ const char* const usage_text =
        arena person add --db DB NAME
        arena person list --db DB [--json]
        arena person disable|enable|remove|rotate-code --db DB NAME
-       arena serve --db DB --listen ADDR:PORT [--logs DIR] [options]
+       arena serve --db DB --listen ADDR:PORT [--logs DIR] [--workers] [options]
+       arena worker --db DB [--cores LIST] [--logs DIR] [options]
        arena standings --db DB [--people] [--json]
        arena rerate --db DB [--json]
        arena config --db DB [--json]
@@ -62,7 +64,11 @@ PGPASSWORD, never the command line).
   person add    a person's account, who plays from the arena's page (/play): prints the code
                 to sign in with once, on its last line (only a hash of it is kept); list,
                 disable, enable, remove and rotate-code as for bots
-  serve         the arena itself, until SIGTERM or SIGINT
+  serve         the arena itself, until SIGTERM or SIGINT; --workers: its matches of house
+                and hosted bots alone are played by workers (DB a PostgreSQL database)
+  worker        plays an arena's matches of house and hosted bots on this machine, a core a
+                player, until SIGTERM or SIGINT: any number of workers, on any machines that
+                reach DB, a PostgreSQL database (docs/arena.md, "Workers")
   standings     the leaderboard: mean less three deviations, provisional entries marked, and
                 the order-free maximum-likelihood fit beside each; --people: the people's,
                 which is apart from the bots'
@@ -113,6 +119,8 @@ po::options_description options_of(const std::string& command) {
         o.add_options()("name", po::value<std::string>(), "");
     else if (command == "serve")
         o.add(serve_options());
+    else if (command == "worker")
+        o.add(worker_options());
     else if (command == "bot list" || command == "person list" || command == "standings" ||
              command == "rerate" || command == "config")
         o.add_options()("json", po::bool_switch(), "as JSON");
@@ -125,7 +133,7 @@ po::options_description options_of(const std::string& command) {
         throw po::error(
             fmt::format("unknown command '{}': bot add|about|list|submit|disable|enable|remove|"
                         "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
-                        "standings, rerate, config or copy",
+                        "worker, standings, rerate, config or copy",
                         bg::escape_for_terminal(command)));
     if (command == "standings")
         o.add_options()("people", po::bool_switch(), "the people's leaderboard");
@@ -227,6 +235,8 @@ int run(const Parsed& p) {
         return standings(store, json(), vm["people"].as<bool>());
     if (p.command == "rerate")
         return rerate_command(store, json());
+    if (p.command == "worker")
+        return work(store, vm);
     return serve(store, vm);
 }
 
@@ -256,10 +266,10 @@ int main(int argc, char** argv) {
     }
     if (parsed.vm.count("help")) {
         out.write(usage_text);
-        if (parsed.command == "serve") {
-            std::ostringstream serve_help;
-            serve_help << serve_options();
-            out.write("\nserve's options:\n" + serve_help.str());
+        if (parsed.command == "serve" || parsed.command == "worker") {
+            std::ostringstream help;
+            help << (parsed.command == "serve" ? serve_options() : worker_options());
+            out.write(fmt::format("\n{}'s options:\n{}", parsed.command, help.str()));
         }
         return exit_done;
     }

@@ -22,6 +22,7 @@
 #include "checker/checker.hpp"
 #include "core/text.hpp"
 #include "match/word_list.hpp"
+#include "sql/postgres_connection.hpp"
 #include "viewer/pages.hpp"
 
 namespace bg::arena {
@@ -41,27 +42,22 @@ constexpr std::uint64_t lag_threshold_ms = 50;
 // (The venue, or the exit status; the house bots' commands as its, with their entries.)
 std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, Settings& settings,
                                                      std::vector<House>& houses) {
-    VenuePlan plan;
-    plan.dictionary = settings.game.dictionary;
+    // No player may read the arena's database (its tokens' hashes, every deal) or a log, nor
+    // the hosted bots' files (each its own only: transport/sandbox.hpp).
+    std::vector<std::string> secret_paths = store.private_paths();
+    if (!settings.hosting.folder.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(settings.hosting.folder, error);
+        secret_paths.push_back(settings.hosting.folder);
+    }
+    VenuePlan plan = players_plan(settings.players, settings.game.dictionary, settings.logs,
+                                  std::move(secret_paths));
     std::vector<Bot> house_bots;
     for (const Bot& bot : store.bots())
         if (bot.command) {
             house_bots.push_back(bot);
             plan.commands.push_back(*bot.command);
         }
-    plan.sandbox = settings.sandbox;
-    // No player may read the arena's database (its tokens' hashes, every deal) or a log, nor
-    // the hosted bots' files (each its own only: transport/sandbox.hpp).
-    plan.secret_paths = store.private_paths();
-    if (!settings.hosting.folder.empty()) {
-        std::error_code error;
-        std::filesystem::create_directories(settings.hosting.folder, error);
-        plan.secret_paths.push_back(settings.hosting.folder);
-    }
-    plan.log_folder = settings.logs;
-    plan.shares = settings.shares;
-    plan.limits = player_limits(settings.limits);
-    plan.note = [](const std::string& line) { log::info("{}", line); };
     auto opened = Venue::open(std::move(plan));
     if (auto* error = std::get_if<std::string>(&opened)) {
         log::error("{}", escape_for_terminal(*error));
@@ -183,7 +179,8 @@ std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venu
         log::error("{}", *error);
         return nullptr;
     }
-    hosting->set_facts(hosting_json(settings.hosting, settings.limits, settings.core.cores).dump());
+    hosting->set_facts(
+        hosting_json(settings.hosting, settings.players.limits, settings.core.cores).dump());
     const auto& hosted = std::get<std::vector<House>>(started);
     houses.insert(houses.end(), hosted.begin(), hosted.end());
     if (settings.core.cores > 0)
@@ -290,8 +287,12 @@ int ArenaShell::run() {
     core_ = core_of(store_, settings_, houses);
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
+    handed_ = std::make_unique<HandedOut>(
+        store_, settings_.core.workers ? venue_->dictionary().stats().fingerprint : 0,
+        [this](Input input) { feed(std::move(input)); }, [this] { return now(); });
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
         lobby_->expire();
+        handed_->look();
         feed(input::Tick{now()});
         if (!server_done_)
             tick_timer_->start(tick_ms);
@@ -334,6 +335,16 @@ int serve(Store& store, const po::variables_map& vm) {
             "(its matches and their ratings in one order are its own); stop it first");
         return exit_database;
     }
+    if (settings.core.workers && !sql::is_postgresql(vm["db"].as<std::string>())) {
+        log::error(
+            "--workers: workers on other machines reach the arena's store, which is then "
+            "a PostgreSQL database (--db postgresql://HOST/NAME), not a file");
+        return exit_usage;
+    }
+    if (settings.core.workers)
+        log::info(
+            "the matches of house and hosted bots alone are played by workers (arena "
+            "worker --db ...), as many at once as their cores hold");
     ArenaShell arena(store, std::move(settings));
     return arena.run();
 }

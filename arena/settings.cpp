@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cli/log.hpp"
 #include "cli/options.hpp"
 #include "core/text.hpp"
 
@@ -67,6 +68,10 @@ po::options_description serve_options() {
          "the players the arena runs itself (house and hosted bots) at once, at most, so that "
          "each has a core; where it hosts bots, the CPUs it may use by default (at least 2), "
          "else not limited")
+        ("workers", po::bool_switch(),
+         "the matches of house and hosted bots alone are played by workers (arena worker) on "
+         "any machines that reach the store, which is then PostgreSQL; the arena plays those "
+         "with a remote bot or a person, and checks hosted versions, itself")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before "
          "they are voided (a match's next game begins only where it would end within it)");
@@ -77,21 +82,44 @@ po::options_description serve_options() {
     return o;
 }
 
-namespace {
-
-// The CPUs this process may run on.
 int cpus_here() {
     cpu_set_t set;
     CPU_ZERO(&set);
     return ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
 }
 
+PlayersMachine read_players(const po::variables_map& vm) {
+    PlayersMachine players;
+    SandboxConfig sandbox;
+    const bool sandboxed = options::read_sandbox(vm, sandbox);
+    players.shares = options::read_shares(vm, sandbox);
+    players.limits = sandbox.limits;
+    if (sandboxed)
+        players.sandbox = sandbox;
+    return players;
+}
+
+VenuePlan players_plan(const PlayersMachine& players, const std::string& dictionary,
+                       const std::string& logs, std::vector<std::string> secret_paths) {
+    VenuePlan plan;
+    plan.dictionary = dictionary;
+    plan.sandbox = players.sandbox;
+    plan.secret_paths = std::move(secret_paths);
+    plan.log_folder = logs;
+    plan.shares = players.shares;
+    plan.limits = player_limits(players.limits);
+    plan.note = [](const std::string& line) { log::info("{}", line); };
+    return plan;
+}
+
+namespace {
+
 void read_hosting(const po::variables_map& vm, Settings& s) {
     if (vm.count("hosted")) {
         s.hosting.folder = vm["hosted"].as<std::string>();
         if (s.hosting.folder.empty())
             throw po::error("--hosted DIR: a folder is needed");
-        if (!s.sandbox)
+        if (!s.players.sandbox)
             throw po::error(
                 "--hosted runs its authors' code in the player sandbox: it cannot go with "
                 "--no-sandbox");
@@ -142,13 +170,9 @@ Settings read_settings(const po::variables_map& vm) {
     s.core.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     options::read_game(vm, s.game);
     s.core.loop_stall_bar_ms = std::max<std::uint64_t>(s.game.ready_timeout_ms / 10, 1);
-    SandboxConfig sandbox;
-    const bool sandboxed = options::read_sandbox(vm, sandbox);
-    s.shares = options::read_shares(vm, sandbox);
-    s.limits = sandbox.limits;
-    if (sandboxed)
-        s.sandbox = sandbox;
+    s.players = read_players(vm);
     read_hosting(vm, s);
+    s.core.workers = vm["workers"].as<bool>();
     return s;
 }
 

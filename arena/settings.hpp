@@ -12,11 +12,27 @@
 #include "arena/hosting.hpp"
 #include "arena/lobby.hpp"
 #include "cgroups/cgroups.hpp"
+#include "match/venue.hpp"
 #include "record/setup.hpp"
 #include "serve/request.hpp"
 #include "transport/sandbox.hpp"
 
 namespace bg::arena {
+
+// Where the arena's players run, as serve and worker are told it: their sandbox (none:
+// unsandboxed), their limits, and the machine's shares (cgroups).
+struct PlayersMachine {
+    std::optional<SandboxConfig> sandbox;
+    cgroups::Shares shares;
+    SandboxLimits limits;
+};
+PlayersMachine read_players(const boost::program_options::variables_map& vm);
+// The CPUs this process may run on.
+int cpus_here();
+// A venue's plan for the arena's players (serve's, a worker's): their sandbox, shares and
+// limits, the word list, the folder of the games' logs, and the paths no player may read.
+VenuePlan players_plan(const PlayersMachine& players, const std::string& dictionary,
+                       const std::string& logs, std::vector<std::string> secret_paths);
 
 struct Settings {
     serve::Address listen;
@@ -31,9 +47,7 @@ struct Settings {
     // A game with a person at it: its clock (--game-timeout's for a game of bots alone), long
     // enough for a person's pace (5 to 15 s a peel: 8 to 10 minutes a game).
     std::uint64_t people_game_timeout_ms = 1'200'000;
-    std::optional<SandboxConfig> sandbox;
-    cgroups::Shares shares;
-    SandboxLimits limits;
+    PlayersMachine players;
     HostingSettings hosting;
 };
 

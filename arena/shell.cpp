@@ -29,6 +29,13 @@ void say(const effect::Note& note) {
 // (a loaded machine's bots take a while to answer; a connection that never does is cut).
 constexpr std::uint64_t close_grace_ms = 10'000;
 
+// The connections that did not close when told there are no more games, cut.
+void say_cut(const serve::Server& server) {
+    if (const int cut = server.counts().cut; cut > 0)
+        log::warning("{} connection{} not closed within {} s cut", cut, cut == 1 ? "" : "s",
+                     close_grace_ms / 1000);
+}
+
 // An arrival's account and entry as the store has them now, as the core takes it: a write the
 // core made since the lobby read them (a pause) is in them.
 void refresh(Store& store, input::Arrived& arrived) {
@@ -137,7 +144,9 @@ void ArenaShell::perform(const Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::Abort>) {
                 for (auto& [id, match] : matches_)
                     match->abort(e.signal);
+                handed_->end(true);
             } else if constexpr (std::is_same_v<E, effect::CloseDoors>) {
+                handed_->end(false);
                 checks_->cancel();
                 lobby_->close();
                 for (auto& [id, match] : matches_)
@@ -166,6 +175,8 @@ void ArenaShell::perform(const Effect& effect) {
 void ArenaShell::play(const effect::Play& play) {
     const std::uint64_t seed = seeds_.at(play.match);
     seeds_.erase(play.match);
+    if (play.by_workers)
+        return handed_->hand_out(play, game_of(settings_, play.seats), seed);
     MatchPlay::Plan plan{play.match,     seed,      {}, game_of(settings_, play.seats),
                          settings_.logs, lag_.get()};
     const auto context = std::make_shared<const MatchContext>(match_context(play));
@@ -227,7 +238,7 @@ void ArenaShell::reload() {
 }
 
 void ArenaShell::finish_if_done() {
-    if (!finishing_ || !matches_.empty() || !leaving_.empty() || server_done_)
+    if (!finishing_ || !matches_.empty() || !leaving_.empty() || !handed_->empty() || server_done_)
         return;
     server_done_ = true;
     tick_timer_->stop();
@@ -235,11 +246,7 @@ void ArenaShell::finish_if_done() {
     // Every connection is told there are no more games: each closes as its bot answers. One
     // that does not is cut.
     lobby_->finish();
-    server_->finish(close_grace_ms, [this] {
-        if (const int cut = server_->counts().cut; cut > 0)
-            log::warning("{} connection{} not closed within {} s cut", cut, cut == 1 ? "" : "s",
-                         close_grace_ms / 1000);
-    });
+    server_->finish(close_grace_ms, [this] { say_cut(*server_); });
 }
 
 }  // namespace bg::arena

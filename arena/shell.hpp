@@ -20,6 +20,7 @@
 #include "arena/checks.hpp"
 #include "arena/core/arena_core.hpp"
 #include "arena/fit_work.hpp"
+#include "arena/handed_out.hpp"
 #include "arena/lobby.hpp"
 #include "arena/match_play.hpp"
 #include "arena/settings.hpp"
@@ -111,6 +112,7 @@ class ArenaShell {
     std::unique_ptr<Checks> checks_;
     std::unique_ptr<Hosting> hosting_;
     std::unique_ptr<FitWork> fit_;
+    std::unique_ptr<HandedOut> handed_;  // the matches workers play (--workers)
     std::unique_ptr<LoopLag> lag_;
     std::unique_ptr<ApiRoutes> routes_;
     std::unique_ptr<remote::SeatSockets> sockets_;

@@ -113,7 +113,12 @@ void ArenaCore::handle(const input::Hosted& in) {
 }
 
 void ArenaCore::handle(const input::Workers& in) {
-    tables_.workers(in);
+    if (in.cores == deciding_.workers.cores && in.largest == deciding_.workers.largest)
+        return;
+    deciding_.note(fmt::format("the workers have {} core{} (the most of one: {})", in.cores,
+                               in.cores == 1 ? "" : "s", in.largest));
+    deciding_.workers = in;
+    deciding_.effects.push_back(effect::Soon{});
 }
 
 void ArenaCore::handle(const input::Signalled& in) {

@@ -75,6 +75,7 @@ class Deciding {
     Roster& roster;
     Doings doings;
     std::uint64_t now_ms = 0;
+    input::Workers workers;  // as the store last saw them (CoreSettings::workers)
     Effects effects;
 
     void note(std::string text, effect::Note::Level level = effect::Note::info);

@@ -67,6 +67,21 @@ bool by_workers(const std::vector<MatchSeat>& seats, bool workers);
 // workers' players at most one a core, all told.
 bool fits_workers(std::vector<MatchSeat>& seats, const input::Workers& workers,
                   int& workers_in_play);
+// The arena's own players at once: those of the matches it plays (against its cores), and those
+// of the matches its workers play (against theirs).
+struct InPlay {
+    int local = 0, workers = 0;
+    void add(const std::vector<MatchSeat>& seats, bool by_workers) {
+        (by_workers ? workers : local) += local_seats(seats);
+    }
+    // Whether a table of `seats` may begin beside them (fits_cores, fits_workers); counted on
+    // when it may.
+    bool fits(std::vector<MatchSeat>& seats, const CoreSettings& settings,
+              const input::Workers& seen) {
+        return by_workers(seats, settings.workers) ? fits_workers(seats, seen, workers)
+                                                   : fits_cores(seats, settings.cores, local);
+    }
+};
 
 // What a match's games come to: entrant e sat in seat (e - r) mod K of rotation r; its places
 // summed into its rank (match_ranks), each entrant rated through the one rating step from the

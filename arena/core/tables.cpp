@@ -53,27 +53,12 @@ void Tables::turn() {
                              d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
-    // The arena's own players at once: those of the matches it plays (against its cores), and
-    // those of the matches its workers play (against theirs).
-    int local_in_play = 0, workers_in_play = 0;
+    InPlay in_play;
     for (const auto& [id, playing] : playing_)
-        (playing.by_workers ? workers_in_play : local_in_play) += local_seats(playing.seats);
-    for (auto& seats : tables) {
-        const bool fits = by_workers(seats, d_.settings.workers)
-                              ? fits_workers(seats, workers_, workers_in_play)
-                              : fits_cores(seats, d_.settings.cores, local_in_play);
-        if (fits)
+        in_play.add(playing.seats, playing.by_workers);
+    for (auto& seats : tables)
+        if (in_play.fits(seats, d_.settings, d_.workers))
             d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
-    }
-}
-
-void Tables::workers(const input::Workers& in) {
-    if (in.cores == workers_.cores && in.largest == workers_.largest)
-        return;
-    d_.note(fmt::format("the workers have {} core{} (the most of one: {})", in.cores,
-                        in.cores == 1 ? "" : "s", in.largest));
-    workers_ = in;
-    d_.effects.push_back(effect::Soon{});
 }
 
 // ---- a match begun ----

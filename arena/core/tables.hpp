@@ -35,8 +35,6 @@ class Tables {
     // The stop (`signal`, named `name`): nothing more begins; the matches playing have their
     // grace. Again: they are aborted.
     void stop(int signal, const std::string& name);
-    // The workers' cores, as the store last saw them (CoreSettings::workers).
-    void workers(const input::Workers& in);
 
     struct Playing {
         int id = 0;
@@ -80,7 +78,6 @@ class Tables {
     std::uint64_t stop_at_ms_ = 0;
     bool aborted_ = false;
     bool finished_ = false;
-    input::Workers workers_;
 };
 
 }  // namespace bg::arena

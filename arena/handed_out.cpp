@@ -1,0 +1,134 @@
+#include "arena/handed_out.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/log.hpp"
+
+namespace bg::arena {
+
+HandedOut::HandedOut(Store& store, std::uint64_t words, std::function<void(Input)> feed,
+                     std::function<std::uint64_t()> now)
+    : store_(store),
+      feed_(std::move(feed)),
+      now_(std::move(now)),
+      words_(words ? fmt::format("{:016x}", words) : "") {}
+
+void HandedOut::hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed) {
+    handed_[play.match] = static_cast<int>(play.seats.size());
+    const std::string why = queue(play, game, seed);
+    if (why.empty())
+        return;
+    log::error("match {} cannot be played by the workers: {}", play.match, why);
+    feed_(over(play.match, why));
+}
+
+std::string HandedOut::queue(const effect::Play& play, const GameSetup& game, std::uint64_t seed) {
+    try {
+        JobPlan plan;
+        plan.match = play.match;
+        plan.seed = seed;
+        GameSetup setup = game;
+        setup.dictionary.clear();  // the worker's own path to the list of this fingerprint
+        plan.game = to_json(setup);
+        const auto versions = store_.hosted();
+        for (const MatchSeat& seat : play.seats) {
+            JobEntrant e{seat.bot.id, seat.bot.name, seat.entry.id, seat.entry.label, "", ""};
+            if (seat.bot.command) {
+                e.command = *seat.bot.command;
+            } else {
+                const auto v = std::find_if(versions.begin(), versions.end(), [&](const auto& h) {
+                    return h.entry == seat.entry.id;
+                });
+                if (v == versions.end())
+                    return fmt::format("{} version {} is not hosted", seat.bot.name,
+                                       seat.entry.label);
+                if (!store_.jobs().has_archive(v->sha256))
+                    return fmt::format(
+                        "{} version {} was submitted before the store kept "
+                        "archives: its author submits it again for workers to "
+                        "play it",
+                        seat.bot.name, seat.entry.label);
+                e.command = v->command;
+                e.sha256 = v->sha256;
+            }
+            plan.entrants.push_back(std::move(e));
+        }
+        store_.jobs().queue(plan, words_, static_cast<int>(play.seats.size()));
+        return "";
+    } catch (const std::exception& e) {
+        return fmt::format("it could not be queued for the workers: {}", e.what());
+    }
+}
+
+input::Played HandedOut::over(int match, std::string why) {
+    handed_.erase(match);
+    input::Played played;
+    played.match = match;
+    played.why = std::move(why);
+    played.now_ms = now_();
+    return played;
+}
+
+void HandedOut::look() {
+    if (words_.empty())
+        return;
+    std::vector<Input> inputs;
+    try {
+        Jobs& jobs = store_.jobs();
+        const input::Workers seen = jobs.seen(worker_seen_ms);
+        if (!seen_ || seen_->cores != seen.cores || seen_->largest != seen.largest)
+            inputs.push_back(seen);
+        seen_ = seen;
+        for (const auto& [match, worker] : jobs.expired())
+            if (handed_.count(match))
+                inputs.push_back(over(
+                    match, fmt::format("its worker {} was cut off (its lease ran out)", worker)));
+        for (Jobs::Played& p : jobs.played()) {
+            if (!handed_.count(p.match))
+                continue;
+            input::Played played = over(p.match, std::move(p.result.why));
+            played.complete = p.result.complete;
+            played.games = std::move(p.result.games);
+            inputs.push_back(std::move(played));
+        }
+        if (failing_)
+            log::info("the workers' matches are read from the store again");
+        failing_ = false;
+    } catch (const std::exception& e) {
+        if (!failing_)
+            log::warning("the workers' matches cannot be read from the store: {} (tried again)",
+                         e.what());
+        failing_ = true;
+    }
+    for (Input& input : inputs)
+        feed_(std::move(input));
+}
+
+void HandedOut::end(bool all) {
+    if (handed_.empty())
+        return;
+    std::vector<int> ending;
+    try {
+        if (all) {
+            for (const auto& [match, players] : handed_)
+                ending.push_back(match);
+        } else {
+            for (const int match : store_.jobs().queued())
+                if (handed_.count(match))
+                    ending.push_back(match);
+        }
+        for (const int match : ending)
+            store_.jobs().cancel(match);
+    } catch (const std::exception& e) {
+        log::warning("the workers' matches could not be ended in the store: {}", e.what());
+    }
+    // Ended here whatever the store said: a worker's result for them is refused as they are
+    // voided.
+    for (const int match : ending)
+        feed_(over(match, all ? "the arena stopped before its worker finished it"
+                              : "the arena stopped before a worker took it"));
+}
+
+}  // namespace bg::arena

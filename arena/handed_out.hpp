@@ -1,0 +1,61 @@
+// The arena's side of its workers (serve --workers; docs/arena.md, "Workers"): the matches its
+// core gave to workers (effect::Play's by_workers), each queued in the store as a job
+// (arena/jobs.hpp) with what a worker needs to play it; and, at each look, what became of them:
+// the workers' cores (input::Workers), the matches played (in the order the workers finished
+// them), the claims whose lease ran out (void), each an input for the core. The arena's stop
+// ends them: a match no worker has taken at once, one under way once its grace is over.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/core/inputs.hpp"
+#include "arena/jobs.hpp"
+#include "arena/store.hpp"
+#include "record/setup.hpp"
+
+namespace bg::arena {
+
+class HandedOut {
+  public:
+    // `words`: the arena's word list's fingerprint, which a worker's must be (0: the arena has
+    // no workers, and nothing is handed out or looked for); `feed` takes the core's inputs,
+    // `now` the arena's clock.
+    HandedOut(Store& store, std::uint64_t words, std::function<void(Input)> feed,
+              std::function<std::uint64_t()> now);
+
+    // The match queued for the workers; where it cannot be, it is over, incomplete (said).
+    void hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
+    // What became of the matches handed out, and the workers' cores where they changed: fed to
+    // the core, in order. (A store that cannot answer: nothing, and said once.)
+    void look();
+    // The arena stops: the matches no worker took (all of them, `all`: the grace is over)
+    // ended, each over as incomplete.
+    void end(bool all);
+    bool empty() const { return handed_.empty(); }
+    std::size_t size() const { return handed_.size(); }
+    bool has(int match) const { return handed_.count(match) > 0; }
+
+  private:
+    // Why the match cannot be queued, or "" once it is.
+    std::string queue(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
+    input::Played over(int match, std::string why);
+
+    Store& store_;
+    std::function<void(Input)> feed_;
+    std::function<std::uint64_t()> now_;
+    std::string words_;          // "": no workers
+    std::map<int, int> handed_;  // match: its players
+    std::optional<input::Workers> seen_;
+    bool failing_ = false;
+};
+
+// How long ago a worker said it was there and is still counted: its poll's, with room for a
+// loaded machine.
+inline constexpr std::uint64_t worker_seen_ms = 10'000;
+
+}  // namespace bg::arena

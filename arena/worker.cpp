@@ -1,0 +1,387 @@
+#include "arena/worker.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "arena/admin.hpp"
+#include "arena/archive.hpp"
+#include "arena/jobs.hpp"
+#include "arena/match_play.hpp"
+#include "cli/log.hpp"
+#include "cli/options.hpp"
+#include "core/text.hpp"
+#include "match/venue.hpp"
+#include "remote/token.hpp"
+#include "serve/gzip.hpp"
+#include "transport/handles.hpp"
+
+namespace bg::arena {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A file's whole text, gzipped; "" where it cannot be read.
+std::string gzipped_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return "";
+    return serve::gzip(
+        std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+class Worker {
+  public:
+    Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
+        : loop_(loop),
+          store_(store),
+          jobs_(store.jobs()),
+          s_(std::move(settings)),
+          venue_(std::move(venue)),
+          words_(fmt::format("{:016x}", venue_->dictionary().stats().fingerprint)),
+          poll_(loop, [this] { poll(); }),
+          sweep_(loop, [this] { sweep(); }) {}
+
+    void start() {
+        signals_.emplace_back(loop_, SIGTERM, [this](int) { stop(); });
+        signals_.emplace_back(loop_, SIGINT, [this](int) { stop(); });
+        log::info("worker {} plays matches of word list {} on {} cores (its logs in {})", s_.name,
+                  words_, s_.cores, s_.logs);
+        poll_.start(0);
+    }
+
+  private:
+    struct Playing {
+        std::unique_ptr<MatchPlay> play;
+        int players = 0;
+        std::uint64_t renewed_ms = 0;
+    };
+
+    int free_cores() const {
+        int used = 0;
+        for (const auto& [id, p] : playing_)
+            used += p.players;
+        return s_.cores - used;
+    }
+
+    // Said once when it starts failing, once when it works again.
+    template <class F>
+    bool with_store(const char* doing, F&& f) {
+        try {
+            f();
+            if (store_lost_)
+                log::info("the store answers again");
+            store_lost_ = false;
+            return true;
+        } catch (const std::exception& e) {
+            if (!store_lost_)
+                log::warning("the store could not be reached ({}): {}; tried again", doing,
+                             e.what());
+            store_lost_ = true;
+            return false;
+        }
+    }
+
+    void poll() {
+        const std::uint64_t now = uv_now(loop_);
+        with_store("saying it is there", [&] { jobs_.hello(s_.name, host_name(), s_.cores); });
+        renew(now);
+        finish_pending();
+        if (stopping_) {
+            if (!aborted_ && now >= stop_at_ms_ && !playing_.empty()) {
+                aborted_ = true;
+                for (auto& [id, p] : playing_)
+                    p.play->abort(SIGTERM);
+            }
+            if (playing_.empty() && leaving_.empty() && pending_.empty())
+                return close();
+            poll_.start(s_.poll_ms);
+            return;
+        }
+        while (free_cores() >= 2) {
+            std::optional<JobPlan> plan;
+            if (!with_store(
+                    "claiming a match",
+                    [&] { plan = jobs_.claim(s_.name, words_, free_cores(), s_.lease_ms); }) ||
+                !plan)
+                break;
+            begin(*plan);
+        }
+        poll_.start(s_.poll_ms);
+    }
+
+    // Each lease renewed every third of it; a claim no longer its own played no further.
+    void renew(std::uint64_t now) {
+        for (auto& [id, p] : playing_) {
+            if (now < p.renewed_ms + s_.lease_ms / 3 || p.play->over())
+                continue;
+            bool held = true;
+            if (!with_store("renewing a lease",
+                            [&] { held = jobs_.renew(id, s_.name, s_.lease_ms); }))
+                continue;
+            p.renewed_ms = now;
+            if (!held) {
+                log::warning(
+                    "match {} is no longer this worker's (its lease ran out, or the "
+                    "arena ended it): it ends now",
+                    id);
+                p.play->abort(SIGTERM);
+            }
+        }
+    }
+
+    // A command of the venue's for the entrant: a house bot's as it is, a hosted version's from
+    // its archive, fetched and unpacked once; or why it cannot be had.
+    std::variant<int, std::string> command_of(const JobEntrant& e) {
+        const std::string key =
+            e.sha256.empty() ? "house:" + e.command : e.sha256 + ":" + e.command;
+        if (const auto found = commands_.find(key); found != commands_.end())
+            return found->second;
+        std::string folder;
+        if (!e.sha256.empty()) {
+            folder = (fs::path(s_.cache) / e.sha256).string();
+            std::error_code error;
+            if (!fs::exists(folder, error)) {
+                std::optional<std::string> bytes;
+                if (!with_store("fetching an archive", [&] { bytes = jobs_.archive(e.sha256); }))
+                    return std::string("the store could not be reached for its archive");
+                if (!bytes)
+                    return fmt::format("the store keeps no archive of {} version {}", e.name,
+                                       e.label);
+                if (remote::token_digest(*bytes) != e.sha256)
+                    return fmt::format("the archive of {} version {} is not the one submitted",
+                                       e.name, e.label);
+                const fs::path incoming =
+                    fs::path(s_.cache) / fmt::format(".incoming-{}", remote::draw_token());
+                auto unpacked =
+                    unpack_archive(*bytes, incoming, ArchiveLimits{1u << 30, 1u << 30, 1'000'000});
+                if (auto* no = std::get_if<ArchiveRefusal>(&unpacked))
+                    return "its archive could not be unpacked: " + no->why;
+                fs::rename(incoming, folder, error);
+                if (error && !fs::exists(folder)) {
+                    fs::remove_all(incoming, error);
+                    return "its archive could not be kept in the cache";
+                }
+            }
+        }
+        auto added = venue_->add_command(e.command, folder);
+        if (auto* index = std::get_if<int>(&added))
+            commands_[key] = *index;
+        return added;
+    }
+
+    void begin(const JobPlan& plan) {
+        MatchPlay::Plan play_plan;
+        play_plan.id = plan.match;
+        play_plan.seed = plan.seed;
+        play_plan.logs = s_.logs;
+        auto setup = setup_from_json(plan.game);
+        std::string why;
+        if (auto* error = std::get_if<std::string>(&setup))
+            why = "its games' setup cannot be read: " + *error;
+        else
+            play_plan.base = std::get<GameSetup>(setup);
+        play_plan.base.dictionary = s_.dictionary;
+        play_plan.base.dictionary_fingerprint = venue_->dictionary().stats().fingerprint;
+        for (const JobEntrant& e : plan.entrants) {
+            if (!why.empty())
+                break;
+            Entrant entrant;
+            entrant.bot.id = e.bot;
+            entrant.bot.name = e.name;
+            if (e.sha256.empty())
+                entrant.bot.command = e.command;
+            entrant.entry.id = e.entry;
+            entrant.entry.bot = e.bot;
+            entrant.entry.label = e.label;
+            auto command = command_of(e);
+            if (auto* error = std::get_if<std::string>(&command))
+                why = fmt::format("{} could not be started: {}", e.name, *error);
+            else
+                entrant.command = std::get<int>(command);
+            play_plan.entrants.push_back(std::move(entrant));
+        }
+        log::info("match {} claimed: {}", plan.match, names(plan));
+        if (!why.empty()) {
+            log::error("match {} cannot be played here: {}", plan.match, escape_for_terminal(why));
+            pending_.push_back({plan.match, JobResult{false, why, {}}, {}});
+            return;
+        }
+        const int id = plan.match;
+        auto play = std::make_unique<MatchPlay>(loop_, *venue_, *venue_, std::move(play_plan),
+                                                [this] { sweep_.start(0); });
+        Playing& p = playing_[id];
+        p.players = static_cast<int>(plan.entrants.size());
+        p.renewed_ms = uv_now(loop_);
+        p.play = std::move(play);
+        if (const std::string error = p.play->start(); !error.empty()) {
+            log::error("match {} could not begin: {}", id, escape_for_terminal(error));
+            sweep_.start(0);
+        }
+    }
+
+    static std::string names(const JobPlan& plan) {
+        std::string all;
+        for (const JobEntrant& e : plan.entrants)
+            all += (all.empty() ? "" : ", ") + e.name;
+        return all;
+    }
+
+    // Matches over: their results stored (or kept to be, while the store cannot be reached);
+    // their players let go.
+    void sweep() {
+        for (auto it = playing_.begin(); it != playing_.end();) {
+            if (!it->second.play->over()) {
+                ++it;
+                continue;
+            }
+            MatchPlay& play = *it->second.play;
+            Pending done{it->first, JobResult{play.complete(), play.why(), {}}, {}};
+            for (StoredGame game : play.games()) {
+                const std::string gz = game.log.empty() ? "" : gzipped_file(game.log);
+                if (!gz.empty())
+                    done.logs_gz.emplace_back(game.rotation, gz);
+                if (!game.log.empty())
+                    game.log = s_.name + ":" + game.log;
+                done.result.games.push_back(std::move(game));
+            }
+            pending_.push_back(std::move(done));
+            play.dismiss();
+            leaving_.push_back(std::move(it->second.play));
+            it = playing_.erase(it);
+        }
+        finish_pending();
+        std::erase_if(leaving_, [](const auto& play) { return play->finished(); });
+        if (!leaving_.empty())
+            sweep_.start(100);
+        if (!stopping_)
+            poll_.start(0);  // cores are free
+        else if (playing_.empty() && leaving_.empty() && pending_.empty())
+            close();
+    }
+
+    void finish_pending() {
+        for (auto it = pending_.begin(); it != pending_.end();) {
+            bool kept = false;
+            if (!with_store("storing a result", [&] {
+                    kept = jobs_.finish(it->match, s_.name, it->result, it->logs_gz);
+                })) {
+                ++it;
+                continue;
+            }
+            if (kept)
+                log::info("match {} played{}: its result stored", it->match,
+                          it->result.complete ? "" : " (incomplete: " + it->result.why + ")");
+            else
+                log::warning(
+                    "match {} was no longer this worker's as it ended: its result "
+                    "refused (the arena voided it)",
+                    it->match);
+            it = pending_.erase(it);
+        }
+    }
+
+    void stop() {
+        if (stopping_) {
+            stop_at_ms_ = 0;  // again: now
+            poll_.start(0);
+            return;
+        }
+        stopping_ = true;
+        stop_at_ms_ = uv_now(loop_) + s_.stop_grace_ms;
+        log::info(
+            "stopping: no new match; {} playing may finish within {} s (again: end them "
+            "now)",
+            playing_.size(), s_.stop_grace_ms / 1000);
+        poll_.start(0);
+    }
+
+    void close() {
+        if (closed_)
+            return;
+        closed_ = true;
+        with_store("saying goodbye", [&] { jobs_.goodbye(s_.name); });
+        poll_.stop();
+        sweep_.stop();
+        signals_.clear();
+        log::info("worker {} stopped", s_.name);
+    }
+
+    struct Pending {
+        int match = 0;
+        JobResult result;
+        std::vector<std::pair<int, std::string>> logs_gz;
+    };
+
+    uv_loop_t* loop_;
+    Store& store_;
+    Jobs& jobs_;
+    WorkerSettings s_;
+    std::unique_ptr<Venue> venue_;
+    std::string words_;
+    Timer poll_, sweep_;
+    std::vector<SignalWatch> signals_;
+    std::map<int, Playing> playing_;
+    std::vector<std::unique_ptr<MatchPlay>> leaving_;
+    std::vector<Pending> pending_;
+    std::map<std::string, int> commands_;
+    bool stopping_ = false, aborted_ = false, closed_ = false, store_lost_ = false;
+    std::uint64_t stop_at_ms_ = 0;
+};
+
+}  // namespace
+
+int work(Store& store, const po::variables_map& vm) {
+    WorkerSettings settings;
+    try {
+        settings = read_worker(vm);
+    } catch (const po::error& e) {
+        log::error("{}", e.what());
+        return exit_usage;
+    }
+    std::error_code error;
+    for (const std::string& folder : {settings.logs, settings.cache})
+        if (fs::create_directories(folder, error); error) {
+            log::error("{} cannot be made: {}", escape_for_terminal(folder), error.message());
+            return exit_database;
+        }
+    // No player may read the store's secrets, the logs or another bot's files.
+    std::vector<std::string> secret_paths = store.private_paths();
+    secret_paths.push_back(settings.cache);
+    auto opened = Venue::open(
+        players_plan(settings.players, settings.dictionary, settings.logs, secret_paths));
+    if (auto* why = std::get_if<std::string>(&opened)) {
+        log::error("{}", escape_for_terminal(*why));
+        return exit_database;
+    }
+    auto venue = std::move(std::get<std::unique_ptr<Venue>>(opened));
+    if (auto why = venue->prepare_players()) {
+        log::error("{}", escape_for_terminal(*why));
+        return 5;
+    }
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    {
+        Worker worker(&loop, store, std::move(settings), std::move(venue));
+        worker.start();
+        uv_run(&loop, UV_RUN_DEFAULT);
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);  // the handles' closes
+    uv_loop_close(&loop);
+    return exit_done;
+}
+
+}  // namespace bg::arena

@@ -1,0 +1,117 @@
+// arena worker's options, read (arena/worker.hpp).
+#include <sched.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "arena/settings.hpp"
+#include "arena/store.hpp"
+#include "arena/worker.hpp"
+#include "cli/options.hpp"
+
+namespace bg::arena {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+po::options_description worker_options() {
+    po::options_description o("worker");
+    // clang-format off
+    o.add_options()
+        ("name", po::value<std::string>()->value_name("NAME"),
+         "what the arena calls this worker (default: HOST-PID); one name a worker at a time")
+        ("cores", po::value<std::string>()->value_name("LIST"),
+         "the CPUs its players run on, as taskset takes them (0-3,6): a player a core, so its "
+         "matches at once take at most as many players (default: the CPUs it may use)")
+        ("logs", po::value<std::string>()->value_name("DIR"),
+         "where its games' logs and players' stderr are kept as well as in the store (default: "
+         "a folder of its own under the temporary folder)")
+        ("cache", po::value<std::string>()->value_name("DIR"),
+         "where the hosted bots' archives are unpacked, each once, by its SHA-256 (default: a "
+         "folder of its own under the temporary folder)")
+        ("dict", po::value<std::string>()->value_name("FILE"),
+         "the word list, which must be the arena's: it claims only matches of its list "
+         "(default: the built-in list)")
+        ("lease", po::value<double>()->value_name("SEC")->default_value(30),
+         "how long a claimed match is its own without a word from it (renewed every third of "
+         "it): cut off longer, the arena voids the match")
+        ("poll", po::value<double>()->value_name("SEC")->default_value(0.5),
+         "how often it looks for a match while it has cores free")
+        ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
+         "after SIGTERM or SIGINT, how long the matches playing may take to finish before they "
+         "end (void)");
+    // clang-format on
+    o.add(options::sandbox()).add(options::shares());
+    return o;
+}
+
+namespace {
+
+// The CPUs of `list` (0-3,6), this process's from now (its players' too); or why not.
+std::optional<std::string> pin_to(const std::string& list) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::vector<std::string> parts(1);
+    for (const char c : list)
+        if (c == ',')
+            parts.emplace_back();
+        else
+            parts.back().push_back(c);
+    for (const std::string& part : parts) {
+        const auto dash = part.find('-');
+        try {
+            const int first = std::stoi(part.substr(0, dash));
+            const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+            if (first < 0 || last < first || last >= CPU_SETSIZE)
+                return fmt::format("--cores: '{}' is not a range of CPUs", part);
+            for (int cpu = first; cpu <= last; ++cpu)
+                CPU_SET(cpu, &set);
+        } catch (const std::exception&) {
+            return fmt::format("--cores: '{}' is not a CPU or a range of them (0-3,6)", part);
+        }
+    }
+    if (::sched_setaffinity(0, sizeof set, &set) != 0)
+        return fmt::format("--cores {}: this machine lets it run on none of them", list);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string host_name() {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    return name;
+}
+
+WorkerSettings read_worker(const po::variables_map& vm) {
+    WorkerSettings s;
+    s.name = vm.count("name") ? vm["name"].as<std::string>()
+                              : fmt::format("{}-{}", host_name(), ::getpid());
+    if (s.name.empty() || s.name.size() > 64 || !one_line(s.name))
+        throw po::error("--name: 1 to 64 characters, no control characters");
+    if (vm.count("cores"))
+        if (auto why = pin_to(vm["cores"].as<std::string>()))
+            throw po::error(*why);
+    s.cores = cpus_here();
+    if (s.cores < 2)
+        throw po::error(fmt::format(
+            "a worker plays matches of two players at least, a core each: it may use {} CPU", 1));
+    const fs::path own = fs::temp_directory_path() / ("bananagrams-worker-" + s.name);
+    s.logs = vm.count("logs") ? vm["logs"].as<std::string>() : (own / "logs").string();
+    s.cache = vm.count("cache") ? vm["cache"].as<std::string>() : (own / "cache").string();
+    if (vm.count("dict"))
+        s.dictionary = vm["dict"].as<std::string>();
+    s.lease_ms = options::milliseconds(vm, "lease", false);
+    if (s.lease_ms < 3'000)
+        throw po::error("--lease: 3 seconds at least (it is renewed every third of it)");
+    s.poll_ms = options::milliseconds(vm, "poll", false);
+    s.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
+    s.players = read_players(vm);
+    return s;
+}
+
+}  // namespace bg::arena
