@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -17,6 +18,7 @@
 
 #include "arena/admin.hpp"
 #include "arena/api.hpp"
+#include "arena/jobs.hpp"
 #include "arena/shell.hpp"
 #include "arena/web.hpp"
 #include "checker/checker.hpp"
@@ -80,6 +82,35 @@ std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, Settings& set
                           store.entry(house_bots[i], *house_bots[i].command).id});
     settings.game.dictionary_fingerprint = venue->dictionary().stats().fingerprint;
     return venue;
+}
+
+// --standby: the signal that ends the wait, if one came.
+volatile std::sig_atomic_t stopped_standing_by = 0;
+
+// Waits, with --standby, for the arena that serves the store to end, and takes it over (true);
+// false where SIGTERM or SIGINT came first.
+bool stand_by(Store& store) {
+    log::info(
+        "standing by: another arena serves this database; this one takes over as it "
+        "ends (SIGTERM or SIGINT: no longer)");
+    const auto stop = [](int signal) { stopped_standing_by = signal; };
+    std::signal(SIGTERM, stop);
+    std::signal(SIGINT, stop);
+    bool held = false;
+    while (!held && !stopped_standing_by) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        try {
+            held = store.hold_serving();
+        } catch (const std::exception& e) {
+            log::warning("the database cannot be reached while standing by: {}", e.what());
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+    }
+    std::signal(SIGTERM, SIG_DFL);
+    std::signal(SIGINT, SIG_DFL);
+    if (held)
+        log::info("taking over: the arena that served this database has ended");
+    return held;
 }
 
 // What an arena that was killed left running: void, and said.
@@ -181,8 +212,21 @@ std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venu
     }
     hosting->set_facts(
         hosting_json(settings.hosting, settings.players.limits, settings.core.cores).dump());
-    const auto& hosted = std::get<std::vector<House>>(started);
-    houses.insert(houses.end(), hosted.begin(), hosted.end());
+    for (const House& house : std::get<std::vector<House>>(started)) {
+        // Its workers fetch each version's archive from the store, which kept none before 1.14.0.
+        const auto versions = store.hosted();
+        const auto v = std::find_if(versions.begin(), versions.end(),
+                                    [&](const auto& h) { return h.entry == house.entry; });
+        if (settings.core.workers && v != versions.end() && !store.jobs().has_archive(v->sha256)) {
+            log::warning(
+                "version {} of a hosted bot was submitted before the store kept archives: "
+                "the workers cannot play it, and it does not play until its author "
+                "submits it again",
+                v->label);
+            continue;
+        }
+        houses.push_back(house);
+    }
     if (settings.core.cores > 0)
         log::info("at most {} players of house and hosted bots at once, a core each (--cores)",
                   settings.core.cores);
@@ -329,6 +373,10 @@ int serve(Store& store, const po::variables_map& vm) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         held = store.hold_serving();
     }
+    if (!held && vm["standby"].as<bool>())
+        held = stand_by(store);
+    if (!held && stopped_standing_by)
+        return exit_done;
     if (!held) {
         log::error(
             "another arena serves this database: one arena serves a database at a time "

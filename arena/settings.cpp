@@ -68,6 +68,9 @@ po::options_description serve_options() {
          "the players the arena runs itself (house and hosted bots) at once, at most, so that "
          "each has a core; where it hosts bots, the CPUs it may use by default (at least 2), "
          "else not limited")
+        ("standby", po::bool_switch(),
+         "where another arena serves the database, wait, and take over as it ends (its "
+         "matches left running voided, its workers' matches played on by the same workers)")
         ("workers", po::bool_switch(),
          "the matches of house and hosted bots alone are played by workers (arena worker) on "
          "any machines that reach the store, which is then PostgreSQL; the arena plays those "

@@ -9,8 +9,9 @@ workers from the database) and a remote bot behind bananagrams-connect; three `a
 each on the machine's cores with a short lease. Then, while it plays:
 - a worker killed with SIGKILL mid-match: its lease runs out, its match is void, the others
   play on;
-- the arena killed with SIGKILL: restarted, it voids what it left running (the workers'
-  results for those refused), and the workers play its next matches;
+- the arena killed with SIGKILL: a standby (`serve --standby`, waiting on the same database)
+  takes over, voids what it left running (the workers' results for those refused), and the
+  workers play its next matches;
 - PostgreSQL stopped and started: the arena and the workers wait for it and play on.
 Afterwards: every match rated once or void, none running, no job left claimed; the remote bot's
 matches played by the arena, the others by the workers (by each of them), in the order they
@@ -26,9 +27,11 @@ import signal
 import subprocess
 import sys
 import tarfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arena_support import ArenaRun  # noqa: E402
+from remote_host import arena_port  # noqa: E402
 
 t = ArenaRun("arena_workers_test", sys.argv[1], parent=os.path.abspath(sys.argv[1]))
 source = os.path.abspath(sys.argv[2])
@@ -164,13 +167,26 @@ try:
     wait_until(lambda: by_workers() >= before + 2, 180, "the other workers play on")
     worker(victim)  # back, under its name
 
-    # ---- the arena killed mid-match: restarted, it voids what it left; the workers play on ----
+    # ---- the arena killed mid-match: a standby takes over, voids what it left, and the
+    # workers play on for it ----
+    standby = t.start([t.arena, "serve", "--db", t.db, "--listen", "127.0.0.1:%d" % port,
+                       "--standby", *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                      text=True)
+    reader = threading.Thread(target=lambda: setattr(standby, "port", arena_port(standby)))
+    reader.start()
     wait_until(lambda: count("SELECT count(*) FROM jobs WHERE state = 'claimed'") > 0, 120,
                "a match claimed before the arena is killed")
     left = psql("SELECT match_id FROM jobs WHERE state = 'claimed' ORDER BY match_id LIMIT 1")
+    wait_until(lambda: "standing by" in "".join(getattr(standby, "said_lines", [])), 60,
+               "the standby to stand by")
+    check(standby.poll() is None and not getattr(standby, "port", None),
+          "the standby began serving beside the arena")
     served.send_signal(signal.SIGKILL)
     served.wait(timeout=30)
-    served = t.serve(*options, port=port)
+    reader.join(timeout=60)
+    served = t.served = standby
+    check(getattr(standby, "port", None) == port, "the standby did not take over")
+    check("standing by" in said() and "taking over" in said(), "the standby's words: " + said())
     wait_until(lambda: psql("SELECT state FROM matches WHERE id = %s" % left) == "void", 60,
                "the match %s the killed arena left void" % left)
     before = by_workers()

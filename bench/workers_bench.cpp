@@ -1,0 +1,238 @@
+// What handing matches to workers costs (docs/performance.md, "Workers"): matches a second
+// through the arena's store, their games free (trivial bots: a canned result of two games, each
+// with a real game's log, gzipped as a worker stores it), so that what is measured is the
+// coordination alone: the arena's writes of a match (begun, queued, its result read, rated with
+// its logs moved into its games) and a worker's (said there, a claim under its lease, a renewal,
+// the result with its logs in one transaction), against the same run's baselines: the arena on
+// SQLite playing its matches itself (begun, then rated reading each log from its file), and on
+// PostgreSQL alone.
+//
+// The arena's side runs without pause (not on its 200 ms tick), keeping two jobs queued for
+// each worker; each worker is a thread with its own connection, as a process would be. Under a
+// server of its own, fsync on, as a real one runs:
+//
+//   tests/with_postgresql -o fsync=on env BG_BENCH_POSTGRESQL=dbname=postgres
+//       build-release/bench/workers_bench [SECONDS]   (one line)
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "arena/jobs.hpp"
+#include "arena/sql_store.hpp"
+#include "arena/store.hpp"
+#include "serve/gzip.hpp"
+#include "sql/postgres_connection.hpp"
+
+namespace {
+
+using namespace bg;
+using namespace bg::arena;
+using Clock = std::chrono::steady_clock;
+
+const char* postgresql_server() {
+    const char* server = std::getenv("BG_BENCH_POSTGRESQL");
+    return server && *server ? server : nullptr;
+}
+
+// A real game's event log (48 KB, 8 KB gzipped).
+const std::string log_path = BG_SOURCE_DIR "/tests/data/log-v2-wamerican-default.jsonl";
+
+GameResult two_player_game(int winner) {
+    GameResult g;
+    g.end = End::bananas;
+    g.winner = static_cast<PlayerId>(winner);
+    for (int s = 0; s < 2; ++s) {
+        PlayerResult p;
+        p.rank = s == winner ? 1 : 2;
+        p.outcome = s == winner ? Outcome::won : Outcome::lost;
+        p.counts = PeelCounts{0, 12, 35.5};
+        p.cpu_ms = 812.25;
+        g.players.push_back(p);
+    }
+    return g;
+}
+
+std::unique_ptr<Store> open(const std::string& where, bool create) {
+    auto opened = Store::open(where, create);
+    if (auto* error = std::get_if<std::string>(&opened))
+        throw std::runtime_error(*error);
+    return std::move(std::get<std::unique_ptr<Store>>(opened));
+}
+
+void admin(const std::string& statement) {
+    auto connected = sql::PostgresConnection::connect(postgresql_server());
+    if (auto* error = std::get_if<std::string>(&connected))
+        throw std::runtime_error(*error);
+    std::get<std::unique_ptr<sql::PostgresConnection>>(connected)->execute(statement);
+}
+
+// An arena of 20 bots on a fresh database: SQLite (a file in the temporary folder) or
+// PostgreSQL (a database of its own, dropped after).
+class Arena {
+  public:
+    explicit Arena(bool postgresql, const std::string& name) {
+        if (postgresql) {
+            database_ = fmt::format("bg_workers_bench_{}_{}", ::getpid(), name);
+            admin(fmt::format("CREATE DATABASE {}", database_));
+            where = "dbname=" + database_;
+        } else {
+            where = (std::filesystem::temp_directory_path() /
+                     fmt::format("bg-workers-bench-{}-{}.db", ::getpid(), name))
+                        .string();
+            remove();
+        }
+        store = open(where, true);
+        for (int i = 0; i < 20; ++i) {
+            store->add_bot(fmt::format("bot{}", i), "", std::nullopt, std::nullopt);
+            entries.push_back(store->entry(*store->bot(fmt::format("bot{}", i)), "v1"));
+        }
+    }
+    ~Arena() {
+        store.reset();
+        if (!database_.empty())
+            admin(fmt::format("DROP DATABASE IF EXISTS {} WITH (FORCE)", database_));
+        else
+            remove();
+    }
+    // Match n's entrants' ratings, moved a little.
+    std::vector<Rated> rated(int n) const {
+        const Entry& a = entries[static_cast<std::size_t>(n % 20)];
+        const Entry& b = entries[static_cast<std::size_t>((n * 7 + 3) % 20)];
+        const double d = 0.001 * (n % 13);
+        return {{a.id, 0, 1, a.belief, {a.belief.mu + d, a.belief.sigma - d}},
+                {b.id, 1, 2, b.belief, {b.belief.mu - d, b.belief.sigma - d}}};
+    }
+    std::string where;
+    std::unique_ptr<Store> store;
+    std::vector<Entry> entries;
+
+  private:
+    void remove() const {
+        for (const char* suffix : {"", "-wal", "-shm"})
+            std::filesystem::remove(where + suffix);
+    }
+    std::string database_;
+};
+
+// The arena playing its matches itself: begun, then rated with its games' logs read from their
+// files. Matches a second over `seconds`.
+double alone(bool postgresql, double seconds) {
+    Arena arena(postgresql, "alone");
+    const std::vector<StoredGame> games = {{0, log_path, two_player_game(0)},
+                                           {1, log_path, two_player_game(1)}};
+    int n = 0;
+    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+    const auto began = Clock::now();
+    while (Clock::now() < end) {
+        const int id = arena.store->begin_match(static_cast<std::uint64_t>(n)).id;
+        arena.store->rate_match(id, arena.rated(n), games);
+        ++n;
+    }
+    return n / std::chrono::duration<double>(Clock::now() - began).count();
+}
+
+// A worker that plays nothing: says it is there, claims, renews once, and stores the canned
+// result with its two logs, gzipped (as a worker gzips its files), until told to stop.
+void worker(const std::string& where, const std::string& name, const std::string& log,
+            const std::atomic<bool>& stop) {
+    auto store = open(where, false);
+    Jobs& jobs = store->jobs();
+    JobResult result{true, "", {}};
+    for (int r = 0; r < 2; ++r)
+        result.games.push_back({r, name + ":" + log_path, two_player_game(r)});
+    while (!stop) {
+        jobs.hello(name, "bench", 2);
+        auto plan = jobs.claim(name, "words", 2, 30'000);
+        if (!plan) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            continue;
+        }
+        jobs.renew(plan->match, name, 30'000);
+        const std::string gz = serve::gzip(log);
+        jobs.finish(plan->match, name, result, {{0, gz}, {1, gz}});
+    }
+}
+
+// The arena's side with `workers` workers: two jobs queued for each, the played ones rated as
+// they come (their logs moved from the jobs), the workers' cores and leases read as at a tick.
+double with_workers(int workers, double seconds, const std::string& log) {
+    Arena arena(true, fmt::format("w{}", workers));
+    Store& store = *arena.store;
+    Jobs& jobs = store.jobs();
+    std::atomic<bool> stop = false;
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w)
+        threads.emplace_back(worker, arena.where, fmt::format("w{}", w), std::cref(log),
+                             std::cref(stop));
+    int queued = 0, rated = 0, n = 0;
+    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+    const auto began = Clock::now();
+    while (Clock::now() < end) {
+        for (; queued < 2 * workers; ++queued, ++n) {
+            JobPlan plan;
+            plan.match = store.begin_match(static_cast<std::uint64_t>(n)).id;
+            plan.seed = static_cast<std::uint64_t>(n);
+            plan.game = {{"bench", true}};
+            plan.entrants = {{1, "bot0", arena.entries[0].id, "v1", "true", ""},
+                             {2, "bot1", arena.entries[1].id, "v1", "true", ""}};
+            jobs.queue(plan, "words", 2);
+        }
+        jobs.seen(10'000);
+        jobs.expired();
+        for (const Jobs::Played& p : jobs.played()) {
+            store.rate_match(p.match, arena.rated(p.match), p.result.games);
+            --queued;
+            ++rated;
+        }
+    }
+    const double rate = rated / std::chrono::duration<double>(Clock::now() - began).count();
+    stop = true;
+    for (auto& t : threads)
+        t.join();
+    return rate;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const double seconds = argc > 1 ? std::atof(argv[1]) : 10.0;
+    if (!(seconds > 0)) {
+        fmt::print(stderr, "usage: workers_bench [SECONDS]\n");
+        return 2;
+    }
+    std::ifstream in(log_path, std::ios::binary);
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (log.empty()) {
+        fmt::print(stderr, "workers_bench: {} cannot be read\n", log_path);
+        return 1;
+    }
+    const double sqlite = alone(false, seconds);
+    fmt::print("the arena alone, SQLite:      {:8.1f} matches/s (the baseline)\n", sqlite);
+    if (!postgresql_server()) {
+        fmt::print("(no PostgreSQL: set BG_BENCH_POSTGRESQL, under tests/with_postgresql)\n");
+        return 0;
+    }
+    const double postgresql = alone(true, seconds);
+    fmt::print("the arena alone, PostgreSQL:  {:8.1f} matches/s ({:.2f}x SQLite)\n", postgresql,
+               postgresql / sqlite);
+    for (const int workers : {1, 2, 4}) {
+        const double rate = with_workers(workers, seconds, log);
+        fmt::print(
+            "{} worker{}, PostgreSQL:    {:8.1f} matches/s ({:.2f}x SQLite, {:.2f}x the "
+            "arena alone on PostgreSQL)\n",
+            workers, workers == 1 ? ", " : "s,", rate, rate / sqlite, rate / postgresql);
+    }
+    return 0;
+}
