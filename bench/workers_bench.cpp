@@ -230,9 +230,9 @@ int main(int argc, char** argv) {
     for (const int workers : {1, 2, 4}) {
         const double rate = with_workers(workers, seconds, log);
         fmt::print(
-            "{} worker{}, PostgreSQL:    {:8.1f} matches/s ({:.2f}x SQLite, {:.2f}x the "
+            "{} worker{}, PostgreSQL:   {:8.1f} matches/s ({:.2f}x SQLite, {:.2f}x the "
             "arena alone on PostgreSQL)\n",
-            workers, workers == 1 ? ", " : "s,", rate, rate / sqlite, rate / postgresql);
+            workers, workers == 1 ? " " : "s", rate, rate / sqlite, rate / postgresql);
     }
     return 0;
 }
