@@ -43,6 +43,45 @@ std::string gzipped_file(const std::string& path) {
         std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
 }
 
+// Why a hosted version's files cannot be had.
+struct Refused {
+    std::string why;
+};
+
+// The folder of a hosted version's files in the cache: unpacked there once from its archive,
+// fetched from the store and checked against the digest it was submitted with.
+std::variant<std::string, Refused> cached_archive(Jobs& jobs, const std::string& cache,
+                                                  const JobEntrant& e) {
+    const std::string folder = (fs::path(cache) / e.sha256).string();
+    std::error_code error;
+    if (fs::exists(folder, error))
+        return folder;
+    std::optional<std::string> bytes;
+    try {
+        bytes = jobs.archive(e.sha256);
+    } catch (const std::exception& x) {
+        return Refused{fmt::format("the store could not be reached for its archive: {}", x.what())};
+    }
+    if (!bytes)
+        return Refused{fmt::format("the store keeps no archive of {} version {}", e.name, e.label)};
+    if (remote::token_digest(*bytes) != e.sha256)
+        return Refused{
+            fmt::format("the archive of {} version {} is not the one submitted", e.name, e.label)};
+    // Its bytes are those that passed the submission's limits: unpacked with every other check.
+    const fs::path incoming = fs::path(cache) / fmt::format(".incoming-{}", remote::draw_token());
+    auto unpacked = unpack_archive(*bytes, incoming, ArchiveLimits{1u << 30, 1u << 30, 1'000'000});
+    if (auto* no = std::get_if<ArchiveRefusal>(&unpacked))
+        return Refused{"its archive could not be unpacked: " + no->why};
+    fs::rename(incoming, folder, error);
+    if (error) {  // another worker of this cache kept it first, or the cache is not writable
+        std::error_code ignored;
+        fs::remove_all(incoming, ignored);
+        if (!fs::exists(folder, ignored))
+            return Refused{"its archive could not be kept in the cache"};
+    }
+    return folder;
+}
+
 class Worker {
   public:
     Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
@@ -106,7 +145,7 @@ class Worker {
                 for (auto& [id, p] : playing_)
                     p.play->abort(SIGTERM);
             }
-            if (playing_.empty() && leaving_.empty() && pending_.empty())
+            if (stopped(now))
                 return close();
             poll_.start(s_.poll_ms);
             return;
@@ -152,30 +191,10 @@ class Worker {
             return found->second;
         std::string folder;
         if (!e.sha256.empty()) {
-            folder = (fs::path(s_.cache) / e.sha256).string();
-            std::error_code error;
-            if (!fs::exists(folder, error)) {
-                std::optional<std::string> bytes;
-                if (!with_store("fetching an archive", [&] { bytes = jobs_.archive(e.sha256); }))
-                    return std::string("the store could not be reached for its archive");
-                if (!bytes)
-                    return fmt::format("the store keeps no archive of {} version {}", e.name,
-                                       e.label);
-                if (remote::token_digest(*bytes) != e.sha256)
-                    return fmt::format("the archive of {} version {} is not the one submitted",
-                                       e.name, e.label);
-                const fs::path incoming =
-                    fs::path(s_.cache) / fmt::format(".incoming-{}", remote::draw_token());
-                auto unpacked =
-                    unpack_archive(*bytes, incoming, ArchiveLimits{1u << 30, 1u << 30, 1'000'000});
-                if (auto* no = std::get_if<ArchiveRefusal>(&unpacked))
-                    return "its archive could not be unpacked: " + no->why;
-                fs::rename(incoming, folder, error);
-                if (error && !fs::exists(folder)) {
-                    fs::remove_all(incoming, error);
-                    return "its archive could not be kept in the cache";
-                }
-            }
+            auto fetched = cached_archive(jobs_, s_.cache, e);
+            if (auto* why = std::get_if<Refused>(&fetched))
+                return why->why;
+            folder = std::get<std::string>(fetched);
         }
         auto added = venue_->add_command(e.command, folder);
         if (auto* index = std::get_if<int>(&added))
@@ -269,8 +288,26 @@ class Worker {
             sweep_.start(100);
         if (!stopping_)
             poll_.start(0);  // cores are free
-        else if (playing_.empty() && leaving_.empty() && pending_.empty())
+        else if (stopped(uv_now(loop_)))
             close();
+    }
+
+    // Whether a stopping worker is done: nothing of its matches left, and their results stored;
+    // or, where the store cannot be reached, given up once their leases have run out (their
+    // results would be refused) or at a second signal.
+    bool stopped(std::uint64_t now) {
+        if (!playing_.empty() || !leaving_.empty())
+            return false;
+        if (pending_.empty())
+            return true;
+        if (!again_ && now < stop_at_ms_ + s_.lease_ms)
+            return false;
+        log::warning(
+            "{} match{} result could not be stored (the store cannot be reached): the "
+            "arena voids them as their leases run out",
+            pending_.size(), pending_.size() == 1 ? "'s" : "es'");
+        pending_.clear();
+        return true;
     }
 
     void finish_pending() {
@@ -297,6 +334,7 @@ class Worker {
     void stop() {
         if (stopping_) {
             stop_at_ms_ = 0;  // again: now
+            again_ = true;
             poll_.start(0);
             return;
         }
@@ -338,7 +376,7 @@ class Worker {
     std::vector<std::unique_ptr<MatchPlay>> leaving_;
     std::vector<Pending> pending_;
     std::map<std::string, int> commands_;
-    bool stopping_ = false, aborted_ = false, closed_ = false, store_lost_ = false;
+    bool stopping_ = false, again_ = false, aborted_ = false, closed_ = false, store_lost_ = false;
     std::uint64_t stop_at_ms_ = 0;
 };
 
