@@ -86,7 +86,6 @@ class Worker {
   public:
     Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
         : loop_(loop),
-          store_(store),
           jobs_(store.jobs()),
           s_(std::move(settings)),
           venue_(std::move(venue)),
@@ -168,8 +167,9 @@ class Worker {
             if (now < p.renewed_ms + s_.lease_ms / 3 || p.play->over())
                 continue;
             bool held = true;
+            const int match = id;
             if (!with_store("renewing a lease",
-                            [&] { held = jobs_.renew(id, s_.name, s_.lease_ms); }))
+                            [&] { held = jobs_.renew(match, s_.name, s_.lease_ms); }))
                 continue;
             p.renewed_ms = now;
             if (!held) {
@@ -365,7 +365,6 @@ class Worker {
     };
 
     uv_loop_t* loop_;
-    Store& store_;
     Jobs& jobs_;
     WorkerSettings s_;
     std::unique_ptr<Venue> venue_;
