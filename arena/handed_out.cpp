@@ -77,10 +77,17 @@ void HandedOut::look() {
     std::vector<Input> inputs;
     try {
         Jobs& jobs = store_.jobs();
-        const input::Workers seen = jobs.seen(worker_seen_ms);
+        const input::Workers seen = jobs.seen(worker_seen_ms, words_);
         if (!seen_ || seen_->cores != seen.cores || seen_->largest != seen.largest)
             inputs.push_back(seen);
         seen_ = seen;
+        // No worker of its word list left: what none has taken is void, not left waiting.
+        if (seen.cores == 0)
+            for (const int match : jobs.queued())
+                if (handed_.count(match)) {
+                    jobs.cancel(match);
+                    inputs.push_back(over(match, "no worker was left to take it"));
+                }
         for (const auto& [match, worker] : jobs.expired())
             if (handed_.count(match))
                 inputs.push_back(over(
@@ -88,9 +95,16 @@ void HandedOut::look() {
         for (Jobs::Played& p : jobs.played()) {
             if (!handed_.count(p.match))
                 continue;
+            if (!p.unreadable.empty()) {
+                log::error("match {}'s result, stored by worker {}, cannot be read: {}", p.match,
+                           p.worker, p.unreadable);
+                inputs.push_back(over(p.match, "its worker's result could not be read"));
+                continue;
+            }
             input::Played played = over(p.match, std::move(p.result.why));
             played.complete = p.result.complete;
             played.games = std::move(p.result.games);
+            played.stalled_ms = std::move(p.result.stalled_ms);
             inputs.push_back(std::move(played));
         }
         if (failing_)

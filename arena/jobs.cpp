@@ -42,13 +42,17 @@ nlohmann::json to_json(const JobResult& result) {
                          {"log", g.log},
                          {"result", to_json(g.result)},
                          {"counts", rows::counts_text(g.result)}});
-    return {{"complete", result.complete}, {"why", result.why}, {"games", std::move(games)}};
+    return {{"complete", result.complete},
+            {"why", result.why},
+            {"games", std::move(games)},
+            {"stalled_ms", result.stalled_ms}};
 }
 
 JobResult result_from(const nlohmann::json& j) {
     JobResult result;
     result.complete = j.at("complete").get<bool>();
     result.why = j.at("why").get<std::string>();
+    result.stalled_ms = j.value("stalled_ms", std::vector<std::uint64_t>{});
     for (const auto& g : j.at("games")) {
         StoredGame game;
         game.rotation = g.at("rotation").get<int>();
@@ -76,8 +80,15 @@ std::vector<Jobs::Played> Jobs::played() const {
     for (const sql::Row& r :
          db_.query("SELECT j.match_id, j.worker, j.result FROM jobs j JOIN matches m ON m.id = "
                    "j.match_id WHERE j.state = 'played' AND m.state = 'running' ORDER BY "
-                   "j.finish_order"))
-        all.push_back({r.number(0), r.text_or(1), result_from(nlohmann::json::parse(r.text(2)))});
+                   "j.finish_order")) {
+        Played p{r.number(0), r.text_or(1), {}, ""};
+        try {
+            p.result = result_from(nlohmann::json::parse(r.text(2)));
+        } catch (const std::exception& e) {
+            p.unreadable = e.what();
+        }
+        all.push_back(std::move(p));
+    }
     return all;
 }
 
@@ -106,12 +117,12 @@ std::vector<int> Jobs::queued() const {
     return all;
 }
 
-input::Workers Jobs::seen(std::uint64_t within_ms) const {
+input::Workers Jobs::seen(std::uint64_t within_ms, const std::string& words) const {
     const sql::Row r =
         db_.query(fmt::format("SELECT COALESCE(SUM(cores), 0), COALESCE(MAX(cores), 0) FROM "
-                              "workers WHERE seen_ms >= {} - ?",
+                              "workers WHERE seen_ms >= {} - ? AND words = ?",
                               db_.now_ms()),
-                  {static_cast<std::int64_t>(within_ms)})
+                  {static_cast<std::int64_t>(within_ms), words})
             .at(0);
     return {r.number(0), r.number(1)};
 }
@@ -129,16 +140,17 @@ bool Jobs::has_archive(const std::string& sha256) const {
 
 // ---- a worker's part ----
 
-void Jobs::hello(const std::string& worker, const std::string& host, int cores) {
+void Jobs::hello(const std::string& worker, const std::string& host, int cores,
+                 const std::string& words) {
     sql::Transaction transaction(db_);
-    if (db_.execute(fmt::format("UPDATE workers SET host = ?, cores = ?, seen_ms = {} WHERE name "
-                                "= ?",
+    if (db_.execute(fmt::format("UPDATE workers SET host = ?, cores = ?, words = ?, seen_ms = {} "
+                                "WHERE name = ?",
                                 db_.now_ms()),
-                    {host, std::int64_t{cores}, worker}) == 0)
-        db_.execute(fmt::format("INSERT INTO workers (name, host, cores, started, seen_ms) VALUES "
-                                "(?, ?, ?, {}, {})",
+                    {host, std::int64_t{cores}, words, worker}) == 0)
+        db_.execute(fmt::format("INSERT INTO workers (name, host, cores, words, started, seen_ms) "
+                                "VALUES (?, ?, ?, ?, {}, {})",
                                 db_.now(), db_.now_ms()),
-                    {worker, host, std::int64_t{cores}});
+                    {worker, host, std::int64_t{cores}, words});
     transaction.commit();
 }
 
@@ -162,8 +174,8 @@ std::optional<JobPlan> Jobs::claim(const std::string& worker, const std::string&
 }
 
 bool Jobs::renew(int match, const std::string& worker, std::uint64_t lease_ms) {
-    return db_.execute(fmt::format("UPDATE jobs SET lease_ms = {} + ? WHERE match_id = ? AND "
-                                   "worker = ? AND state = 'claimed'",
+    return db_.execute(fmt::format("UPDATE jobs SET lease_ms = {0} + ? WHERE match_id = ? AND "
+                                   "worker = ? AND state = 'claimed' AND lease_ms >= {0}",
                                    db_.now_ms()),
                        {static_cast<std::int64_t>(lease_ms), std::int64_t{match}, worker}) == 1;
 }
@@ -176,8 +188,8 @@ bool Jobs::finish(int match, const std::string& worker, const JobResult& result,
                                          : "(SELECT COALESCE(MAX(finish_order), 0) + 1 FROM jobs)";
     if (db_.execute(fmt::format("UPDATE jobs SET state = 'played', result = ?, finish_order = "
                                 "{}, finished = {} WHERE match_id = ? AND worker = ? AND state = "
-                                "'claimed'",
-                                order, db_.now()),
+                                "'claimed' AND lease_ms >= {}",
+                                order, db_.now(), db_.now_ms()),
                     {to_json(result).dump(), std::int64_t{match}, worker}) != 1)
         return false;
     for (const auto& [rotation, gz] : logs_gz)

@@ -52,6 +52,9 @@ struct JobResult {
     bool complete = false;
     std::string why;
     std::vector<StoredGame> games;
+    // How long the worker's loop stalled in each game (its players waited as long: the machine's
+    // fault for one not ready, input::Played's).
+    std::vector<std::uint64_t> stalled_ms = {};
 };
 nlohmann::json to_json(const JobResult& result);
 JobResult result_from(const nlohmann::json& j);
@@ -69,6 +72,7 @@ class Jobs {
         int match = 0;
         std::string worker;
         JobResult result;
+        std::string unreadable;  // why its result cannot be read (a worker of another version)
     };
     std::vector<Played> played() const;
     // The claims whose lease ran out, each ended (its match's result will be refused): their
@@ -78,22 +82,26 @@ class Jobs {
     void cancel(int match);
     // The queued jobs, not yet claimed.
     std::vector<int> queued() const;
-    // The workers seen within `within_ms`: their cores, all told, and the most of one.
-    input::Workers seen(std::uint64_t within_ms) const;
+    // The workers of word list `words` seen within `within_ms`: their cores, all told, and the
+    // most of one.
+    input::Workers seen(std::uint64_t within_ms, const std::string& words) const;
     // A hosted version's archive, kept by its SHA-256 (once), and whether one is.
     void keep_archive(const std::string& sha256, std::string_view bytes);
     bool has_archive(const std::string& sha256) const;
 
     // ---- a worker's part ----
-    // The worker, there now with `cores` (its row made or brought up to date).
-    void hello(const std::string& worker, const std::string& host, int cores);
+    // The worker, there now with `cores` free to the arena (0 while it stops or backs off) for
+    // matches of word list `words` (its row made or brought up to date).
+    void hello(const std::string& worker, const std::string& host, int cores,
+               const std::string& words);
     void goodbye(const std::string& worker);
     // The oldest queued job of this word list and of `free_cores` players at most, claimed for
     // `lease_ms`; or none.
     std::optional<JobPlan> claim(const std::string& worker, const std::string& words,
                                  int free_cores, std::uint64_t lease_ms);
     // The lease renewed; false where the job is no longer the worker's (its lease ran out, or
-    // the arena ended it): its match is void, and its play is to stop.
+    // the arena ended it): its match is void, and its play is to stop. A lease past its end is
+    // never renewed, nor a result stored under it.
     bool renew(int match, const std::string& worker, std::uint64_t lease_ms);
     // Played: its result and its games' logs (gzipped, by rotation) stored in one transaction,
     // numbered in the order workers finish; false where it is no longer the worker's (nothing

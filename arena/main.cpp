@@ -183,7 +183,7 @@ Parsed parse(int argc, char** argv) {
     if (!parsed.vm.count("help") && !parsed.vm.count("db"))
         throw po::error("--db DB is needed: the arena's database");
     if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
-        !parsed.vm.count("help"))
+        !parsed.vm.count("help") && parsed.command != "worker")  // a worker's --name is optional
         throw po::error(parsed.command.starts_with("person") ? "who? give the person's name"
                                                              : "which bot? give its name");
     return parsed;

@@ -2,7 +2,10 @@
 // the sandbox), its core, its server and its clocks; and stopped.
 #include "arena/serve.hpp"
 
+#include <netdb.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -87,9 +90,38 @@ std::variant<std::unique_ptr<Venue>, int> open_venue(Store& store, Settings& set
 // --standby: the signal that ends the wait, if one came.
 volatile std::sig_atomic_t stopped_standing_by = 0;
 
+// Whether `address` can be listened on now (no one else there: the arena that served at it is
+// gone). Port 0 always can.
+bool can_listen(const serve::Address& address) {
+    if (address.port == 0)
+        return true;
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo* found = nullptr;
+    const std::string port = std::to_string(address.port);
+    if (::getaddrinfo(address.host.empty() ? nullptr : address.host.c_str(), port.c_str(), &hints,
+                      &found) != 0)
+        return true;  // its own listening will say why not
+    bool free = true;
+    for (addrinfo* a = found; a && free; a = a->ai_next) {
+        const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        const int on = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        free = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0 || errno != EADDRINUSE;
+        ::close(fd);
+    }
+    ::freeaddrinfo(found);
+    return free;
+}
+
 // Waits, with --standby, for the arena that serves the store to end, and takes it over (true);
-// false where SIGTERM or SIGINT came first.
-bool stand_by(Store& store) {
+// false where SIGTERM or SIGINT came first. Taken only where its address can be listened on:
+// else the lock is let go at once (the arena there lives on: after a restart of PostgreSQL it
+// may not have taken its lock again yet), and nothing is written.
+bool stand_by(Store& store, const serve::Address& address) {
     log::info(
         "standing by: another arena serves this database; this one takes over as it "
         "ends (SIGTERM or SIGINT: no longer)");
@@ -101,6 +133,10 @@ bool stand_by(Store& store) {
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
         try {
             held = store.hold_serving();
+            if (held && !can_listen(address)) {
+                store.release_serving();
+                held = false;
+            }
         } catch (const std::exception& e) {
             log::warning("the database cannot be reached while standing by: {}", e.what());
             std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -335,6 +371,9 @@ int ArenaShell::run() {
         store_, settings_.core.workers ? venue_->dictionary().stats().fingerprint : 0,
         [this](Input input) { feed(std::move(input)); }, [this] { return now(); });
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
+        if (!store_.still_serving() && !signal_)  // another arena took it over: this one stops
+            for (const char* name : {"the database taken over", "again"})
+                feed(input::Signalled{signal_ = SIGTERM, name, now()});
         lobby_->expire();
         handed_->look();
         feed(input::Tick{now()});
@@ -350,7 +389,9 @@ int ArenaShell::run() {
                 signal_ = s;
             feed(input::Signalled{s, fmt::format("SIG{}", sigabbrev_np(s)), now()});
         });
-    signals_.emplace_back(loop_, SIGHUP, [this](int) { reload(); });
+    // SIGHUP: the accounts again from the database, and the house bots added since started.
+    signals_.emplace_back(loop_, SIGHUP,
+                          [this](int) { feed(reread(store_, *venue_, core_->houses())); });
     tick_timer_->start(0);
     loop.run();
     log::info("closed{}", signal_ ? fmt::format(" (SIG{})", sigabbrev_np(signal_)) : "");
@@ -374,7 +415,7 @@ int serve(Store& store, const po::variables_map& vm) {
         held = store.hold_serving();
     }
     if (!held && vm["standby"].as<bool>())
-        held = stand_by(store);
+        held = stand_by(store, settings.listen);
     if (!held && stopped_standing_by)
         return exit_done;
     if (!held) {

@@ -73,6 +73,8 @@ Input write_to(Store& store, const Effect& effect, std::map<int, std::uint64_t>&
     }
 }
 
+}  // namespace
+
 // Every account as the store has it, and the house bots added since started (their commands
 // added to the venue, their entries made).
 input::Reread reread(Store& store, Venue& venue, const std::vector<HouseSeats>& houses) {
@@ -94,8 +96,6 @@ input::Reread reread(Store& store, Venue& venue, const std::vector<HouseSeats>& 
     }
     return reread;
 }
-
-}  // namespace
 
 // ---- the core's inputs and effects ----
 
@@ -230,11 +230,6 @@ void ArenaShell::release(int id) {
     leaving_.push_back(std::move(found->second));
     matches_.erase(found);
     reaper_->start(0);
-}
-
-// SIGHUP: the accounts again from the database, and the house bots added since started.
-void ArenaShell::reload() {
-    feed(reread(store_, *venue_, core_->houses()));
 }
 
 void ArenaShell::finish_if_done() {

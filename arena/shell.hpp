@@ -82,6 +82,10 @@ class ArenaSeats final : public SeatSource {
     std::map<int, std::string> remote_;
 };
 
+// Every account as the store has it, and the house bots added since started (their commands
+// added to the venue, their entries made): SIGHUP's input.
+input::Reread reread(Store& store, Venue& venue, const std::vector<HouseSeats>& houses);
+
 // A seed no one can foresee (a match's deal, the matchmaker's blur), from getrandom.
 std::uint64_t seed_from_the_kernel();
 
@@ -97,7 +101,6 @@ class ArenaShell {
     void play(const effect::Play& play);
     void release(int match);
     void matches_over();
-    void reload();
     void finish_if_done();
     std::uint64_t now() const { return uv_now(loop_); }
 

@@ -71,6 +71,7 @@ CREATE TABLE workers (
     name TEXT PRIMARY KEY,
     host TEXT NOT NULL,
     cores INTEGER NOT NULL,
+    words TEXT NOT NULL,
     started TEXT NOT NULL,
     seen_ms BIGINT NOT NULL
 );{sequence}

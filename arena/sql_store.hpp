@@ -34,7 +34,8 @@
 //     finished in), result JSON, claimed, finished): the matches workers play
 //   job_logs(match_id, rotation, log_gz): a worker's games' logs, until the match is rated (its
 //     games' log_gz then) or void
-//   workers(name, host, cores, started, seen_ms): the workers, as each last said it was there
+//   workers(name, host, cores, words (its word list's fingerprint), started, seen_ms): the
+//     workers, as each last said it was there
 #pragma once
 
 #include <memory>
@@ -142,6 +143,8 @@ class SqlStore final : public Store {
     sql::Connection& connection() { return *db_; }
     std::vector<std::string> private_paths() const override { return db_->private_paths(); }
     bool hold_serving() override { return db_->try_hold(serving_lock); }
+    void release_serving() override { db_->let_go(serving_lock); }
+    bool still_serving() const override { return db_->holding(); }
     static constexpr std::int64_t serving_lock = 0x42674172;  // "BgAr", as the file's id
     const stats::WengLin& model() const override { return model_; }
     MatchmakerConfig matchmaker() const override;

@@ -47,6 +47,10 @@ class Store {
     // false where another arena (another process) holds it. An arena serves a store alone: its
     // matches, and their ratings in one order, are its own.
     virtual bool hold_serving() = 0;
+    // Lets it go (a standby that cannot listen yet); whether it still holds it (false: another
+    // arena took it while the connection was lost, and this one can write nothing more).
+    virtual void release_serving() = 0;
+    virtual bool still_serving() const = 0;
 
     // The parameters: the rating model, fixed as the store is made; the matchmaker's, as its
     // last serve used them.

@@ -26,6 +26,7 @@
 #include "remote/token.hpp"
 #include "serve/gzip.hpp"
 #include "transport/handles.hpp"
+#include "transport/loop_lag.hpp"
 
 namespace bg::arena {
 
@@ -82,6 +83,48 @@ std::variant<std::string, Refused> cached_archive(Jobs& jobs, const std::string&
     return folder;
 }
 
+std::string names(const JobPlan& plan) {
+    std::string all;
+    for (const JobEntrant& e : plan.entrants)
+        all += (all.empty() ? "" : ", ") + e.name;
+    return all;
+}
+
+// How long a worker takes no match after its machine failed one (a bot that cannot be started
+// here, logs that cannot be written).
+constexpr std::uint64_t backoff_ms = 60'000;
+
+// A call to the store, which may fail while it cannot be reached: said once as calls start
+// failing, once as they work again. Whether it was made.
+class StoreCalls {
+  public:
+    template <class F>
+    bool operator()(const char* doing, F&& f) {
+        try {
+            f();
+            if (lost_)
+                log::info("the store answers again");
+            lost_ = false;
+            return true;
+        } catch (const std::exception& e) {
+            if (!lost_)
+                log::warning("the store could not be reached ({}): {}; tried again", doing,
+                             e.what());
+            lost_ = true;
+            return false;
+        }
+    }
+
+  private:
+    bool lost_ = false;
+};
+
+// The worker's loop late: its games' players waited as long (the arena weighs it, as its own).
+void say_lag(bool over, const LagWindow::Figures& f) {
+    if (over)
+        log::warning("the worker's loop ran {:.0f} ms late", f.max_ms);
+}
+
 class Worker {
   public:
     Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
@@ -90,6 +133,7 @@ class Worker {
           s_(std::move(settings)),
           venue_(std::move(venue)),
           words_(fmt::format("{:016x}", venue_->dictionary().stats().fingerprint)),
+          lag_(std::make_unique<LoopLag>(loop, 10, 50, say_lag)),
           poll_(loop, [this] { poll(); }),
           sweep_(loop, [this] { sweep(); }) {}
 
@@ -115,27 +159,12 @@ class Worker {
         return s_.cores - used;
     }
 
-    // Said once when it starts failing, once when it works again.
-    template <class F>
-    bool with_store(const char* doing, F&& f) {
-        try {
-            f();
-            if (store_lost_)
-                log::info("the store answers again");
-            store_lost_ = false;
-            return true;
-        } catch (const std::exception& e) {
-            if (!store_lost_)
-                log::warning("the store could not be reached ({}): {}; tried again", doing,
-                             e.what());
-            store_lost_ = true;
-            return false;
-        }
-    }
-
     void poll() {
         const std::uint64_t now = uv_now(loop_);
-        with_store("saying it is there", [&] { jobs_.hello(s_.name, host_name(), s_.cores); });
+        // Its cores, free to the arena unless it stops or backs off.
+        const int cores = stopping_ || now < backoff_until_ ? 0 : s_.cores;
+        with_store_("saying it is there",
+                    [&] { jobs_.hello(s_.name, host_name(), cores, words_); });
         renew(now);
         finish_pending();
         if (stopping_) {
@@ -149,9 +178,9 @@ class Worker {
             poll_.start(s_.poll_ms);
             return;
         }
-        while (free_cores() >= 2) {
+        while (cores > 0 && free_cores() >= 2) {
             std::optional<JobPlan> plan;
-            if (!with_store(
+            if (!with_store_(
                     "claiming a match",
                     [&] { plan = jobs_.claim(s_.name, words_, free_cores(), s_.lease_ms); }) ||
                 !plan)
@@ -168,8 +197,8 @@ class Worker {
                 continue;
             bool held = true;
             const int match = id;
-            if (!with_store("renewing a lease",
-                            [&] { held = jobs_.renew(match, s_.name, s_.lease_ms); }))
+            if (!with_store_("renewing a lease",
+                             [&] { held = jobs_.renew(match, s_.name, s_.lease_ms); }))
                 continue;
             p.renewed_ms = now;
             if (!held) {
@@ -207,6 +236,7 @@ class Worker {
         play_plan.id = plan.match;
         play_plan.seed = plan.seed;
         play_plan.logs = s_.logs;
+        play_plan.loop = lag_.get();
         auto setup = setup_from_json(plan.game);
         std::string why;
         if (auto* error = std::get_if<std::string>(&setup))
@@ -237,7 +267,7 @@ class Worker {
         if (!why.empty()) {
             log::error("match {} cannot be played here: {}", plan.match, escape_for_terminal(why));
             pending_.push_back({plan.match, JobResult{false, why, {}}, {}});
-            return;
+            return back_off(why);
         }
         const int id = plan.match;
         auto play = std::make_unique<MatchPlay>(loop_, *venue_, *venue_, std::move(play_plan),
@@ -248,15 +278,17 @@ class Worker {
         p.play = std::move(play);
         if (const std::string error = p.play->start(); !error.empty()) {
             log::error("match {} could not begin: {}", id, escape_for_terminal(error));
+            back_off(error);
             sweep_.start(0);
         }
     }
 
-    static std::string names(const JobPlan& plan) {
-        std::string all;
-        for (const JobEntrant& e : plan.entrants)
-            all += (all.empty() ? "" : ", ") + e.name;
-        return all;
+    // This machine's fault: no match claimed for a while (the arena counts none of its cores),
+    // rather than one after another voided.
+    void back_off(const std::string& why) {
+        backoff_until_ = uv_now(loop_) + backoff_ms;
+        log::warning("this worker takes no match for {} s: {}", backoff_ms / 1000,
+                     escape_for_terminal(why));
     }
 
     // Matches over: their results stored (or kept to be, while the store cannot be reached);
@@ -268,7 +300,10 @@ class Worker {
                 continue;
             }
             MatchPlay& play = *it->second.play;
-            Pending done{it->first, JobResult{play.complete(), play.why(), {}}, {}};
+            Pending done{
+                it->first, JobResult{play.complete(), play.why(), {}, play.stalled_ms()}, {}};
+            if (play.logs_failed())
+                back_off("its games' logs cannot be written: " + play.why());
             for (StoredGame game : play.games()) {
                 const std::string gz = game.log.empty() ? "" : gzipped_file(game.log);
                 if (!gz.empty())
@@ -313,7 +348,7 @@ class Worker {
     void finish_pending() {
         for (auto it = pending_.begin(); it != pending_.end();) {
             bool kept = false;
-            if (!with_store("storing a result", [&] {
+            if (!with_store_("storing a result", [&] {
                     kept = jobs_.finish(it->match, s_.name, it->result, it->logs_gz);
                 })) {
                 ++it;
@@ -351,7 +386,7 @@ class Worker {
         if (closed_)
             return;
         closed_ = true;
-        with_store("saying goodbye", [&] { jobs_.goodbye(s_.name); });
+        with_store_("saying goodbye", [&] { jobs_.goodbye(s_.name); });
         poll_.stop();
         sweep_.stop();
         signals_.clear();
@@ -369,14 +404,16 @@ class Worker {
     WorkerSettings s_;
     std::unique_ptr<Venue> venue_;
     std::string words_;
+    std::unique_ptr<LoopLag> lag_;  // its stalls, which the arena weighs as a game's
     Timer poll_, sweep_;
     std::vector<SignalWatch> signals_;
     std::map<int, Playing> playing_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;
     std::vector<Pending> pending_;
     std::map<std::string, int> commands_;
-    bool stopping_ = false, again_ = false, aborted_ = false, closed_ = false, store_lost_ = false;
-    std::uint64_t stop_at_ms_ = 0;
+    bool stopping_ = false, again_ = false, aborted_ = false, closed_ = false;
+    std::uint64_t stop_at_ms_ = 0, backoff_until_ = 0;
+    StoreCalls with_store_;
 };
 
 }  // namespace

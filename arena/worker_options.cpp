@@ -1,7 +1,10 @@
 // arena worker's options, read (arena/worker.hpp).
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -99,18 +102,41 @@ WorkerSettings read_worker(const po::variables_map& vm) {
     s.cores = cpus_here();
     if (s.cores < 2)
         throw po::error(fmt::format(
-            "a worker plays matches of two players at least, a core each: it may use {} CPU", 1));
-    const fs::path own = fs::temp_directory_path() / ("bananagrams-worker-" + s.name);
-    s.logs = vm.count("logs") ? vm["logs"].as<std::string>() : (own / "logs").string();
-    s.cache = vm.count("cache") ? vm["cache"].as<std::string>() : (own / "cache").string();
+            "a worker plays matches of two players at least, a core each: it may use {} CPU",
+            s.cores));
     if (vm.count("dict"))
         s.dictionary = vm["dict"].as<std::string>();
     s.lease_ms = options::milliseconds(vm, "lease", false);
     if (s.lease_ms < 3'000)
         throw po::error("--lease: 3 seconds at least (it is renewed every third of it)");
     s.poll_ms = options::milliseconds(vm, "poll", false);
+    if (s.poll_ms > s.lease_ms / 3)
+        throw po::error("--poll: a third of --lease at most (its leases are renewed as it polls)");
     s.stop_grace_ms = options::milliseconds(vm, "stop-grace", true);
     s.players = read_players(vm);
+    if (!s.players.sandbox)
+        throw po::error(
+            "a worker runs hosted bots' code in the player sandbox: it cannot go "
+            "with --no-sandbox");
+    if (!vm.count("logs") || !vm.count("cache")) {
+        // A folder of its own, made now (mkdtemp: its own, never one found there), that its
+        // players' sandbox may show them their files from (0755: no one else writes there).
+        std::string name = s.name;
+        for (char& c : name)
+            c = std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+        std::string own =
+            (fs::temp_directory_path() / ("bananagrams-worker-" + name + "-XXXXXX")).string();
+        if (!::mkdtemp(own.data()) || ::chmod(own.c_str(), 0755) != 0)
+            throw po::error(
+                "a folder of its own cannot be made under the temporary folder: "
+                "give --logs and --cache");
+        s.logs = (fs::path(own) / "logs").string();
+        s.cache = (fs::path(own) / "cache").string();
+    }
+    if (vm.count("logs"))
+        s.logs = vm["logs"].as<std::string>();
+    if (vm.count("cache"))
+        s.cache = vm["cache"].as<std::string>();
     return s;
 }
 

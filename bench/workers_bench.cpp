@@ -153,7 +153,7 @@ void worker(const std::string& where, const std::string& name, const std::string
     for (int r = 0; r < 2; ++r)
         result.games.push_back({r, name + ":" + log_path, two_player_game(r)});
     while (!stop) {
-        jobs.hello(name, "bench", 2);
+        jobs.hello(name, "bench", 2, "words");
         auto plan = jobs.claim(name, "words", 2, 30'000);
         if (!plan) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -189,7 +189,7 @@ double with_workers(int workers, double seconds, const std::string& log) {
                              {2, "bot1", arena.entries[1].id, "v1", "true", ""}};
             jobs.queue(plan, "words", 2);
         }
-        jobs.seen(10'000);
+        jobs.seen(10'000, "words");
         jobs.expired();
         for (const Jobs::Played& p : jobs.played()) {
             store.rate_match(p.match, arena.rated(p.match), p.result.games);

@@ -72,6 +72,11 @@ class Connection {
     // the file, apart from SQLite's own locks; PostgreSQL: a session's advisory lock, taken
     // again when a lost connection is made again, or every statement fails.)
     virtual bool try_hold(std::int64_t key) = 0;
+    // Its holds let go (SQLite: the file's; PostgreSQL: `key`'s).
+    virtual void let_go(std::int64_t key) = 0;
+    // Whether it still holds what it took (false: another took a lock while the connection was
+    // lost, and it writes nothing more).
+    virtual bool holding() const = 0;
 
     // The dialect. The time now as the store writes times, UTC text to the millisecond
     // (2026-11-28T22:03:31.123Z): the same text from both, so that times compare as text.

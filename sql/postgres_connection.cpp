@@ -226,6 +226,15 @@ bool PostgresConnection::try_hold(std::int64_t key) {
     return true;
 }
 
+void PostgresConnection::let_go(std::int64_t key) {
+    if (std::erase(held_, key) > 0 && lost_.empty() && PQstatus(conn_) == CONNECTION_OK)
+        run(conn_, "SELECT pg_advisory_unlock(?)", {key});
+}
+
+bool PostgresConnection::holding() const {
+    return lost_.empty();
+}
+
 Rows PostgresConnection::query(std::string_view statement, const std::vector<Value>& parameters) {
     const Result r = run(ready(), statement, parameters);
     Rows rows;

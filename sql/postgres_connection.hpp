@@ -41,6 +41,8 @@ class PostgresConnection final : public Connection {
     void script(std::string_view statements) override;
     std::vector<std::string> private_paths() const override;
     bool try_hold(std::int64_t key) override;
+    void let_go(std::int64_t key) override;
+    bool holding() const override;
     std::string_view now() const override;
     std::string_view now_ms() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,

@@ -79,6 +79,16 @@ bool SqliteConnection::try_hold(std::int64_t key) {
     return true;
 }
 
+void SqliteConnection::let_go(std::int64_t) {
+    for (const int fd : held_)
+        ::close(fd);
+    held_.clear();
+}
+
+bool SqliteConnection::holding() const {
+    return true;
+}
+
 Rows SqliteConnection::query(std::string_view statement, const std::vector<Value>& parameters) {
     return translated([&] {
         SQLite::Statement q(*db_, std::string(statement));

@@ -96,6 +96,7 @@ TEST_CASE("arena: a worker's job is claimed once, played, and rated with its log
     CHECK(played[0].worker == "w2");
     CHECK(played[1].match == first.match);
     CHECK(played[0].result.games == played_result("w2").games);  // the counts too
+    CHECK(played[0].unreadable.empty());
     // Rated: the logs moved into its games (its files are on the worker's machine).
     store.add_bot("h", "", std::string("true"), 25.0);
     store.add_bot("s", "", std::nullopt, std::nullopt);
@@ -112,6 +113,15 @@ TEST_CASE("arena: a worker's job is claimed once, played, and rated with its log
     store.void_match(first.match, "decided by the machine");
     CHECK(jobs.played().empty());
     CHECK(!store.game_log(first.match, 0));
+    // A result no one can read (a worker of another version): said, the others still read.
+    const JobPlan third = queued(store);
+    REQUIRE(jobs.claim("w1", "abc", 2, 30'000));
+    REQUIRE(jobs.finish(third.match, "w1", played_result("w1"), logs_of(third.match)));
+    arena.exec("UPDATE jobs SET result = '{\"games\": 3}' WHERE match_id = " +
+               std::to_string(third.match));
+    const auto unread = jobs.played();
+    REQUIRE(unread.size() == 1);
+    CHECK(!unread[0].unreadable.empty());
 }
 
 TEST_CASE("arena: a worker's lease that runs out ends its claim, and its result is refused",
@@ -122,6 +132,9 @@ TEST_CASE("arena: a worker's lease that runs out ends its claim, and its result 
     const JobPlan plan = queued(store);
     REQUIRE(jobs.claim("w1", "abc", 2, 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Past its lease: neither renewed nor stored, even before the arena has looked.
+    CHECK(!jobs.renew(plan.match, "w1", 30'000));
+    CHECK(!jobs.finish(plan.match, "w1", played_result("w1"), logs_of(plan.match)));
     // Ended once: by the first look that finds it past its lease.
     CHECK(jobs.expired() == std::vector<std::pair<int, std::string>>{{plan.match, "w1"}});
     CHECK(jobs.expired().empty());
@@ -143,18 +156,21 @@ TEST_CASE("arena: the workers' cores as they last said, and archives kept once",
           "[arena][store][jobs]") {
     ScratchArena arena("workers");
     Jobs& jobs = arena.store->jobs();
-    CHECK(jobs.seen(10'000).cores == 0);
-    jobs.hello("w1", "here", 2);
-    jobs.hello("w2", "there", 4);
-    CHECK(jobs.seen(10'000).cores == 6);
-    CHECK(jobs.seen(10'000).largest == 4);
-    jobs.hello("w2", "there", 3);
-    CHECK(jobs.seen(10'000).cores == 5);
+    CHECK(jobs.seen(10'000, "abc").cores == 0);
+    jobs.hello("w1", "here", 2, "abc");
+    jobs.hello("w2", "there", 4, "abc");
+    // Another word list's worker: not counted, for it claims none of these.
+    jobs.hello("w3", "there", 8, "xyz");
+    CHECK(jobs.seen(10'000, "xyz").cores == 8);
+    CHECK(jobs.seen(10'000, "abc").cores == 6);
+    CHECK(jobs.seen(10'000, "abc").largest == 4);
+    jobs.hello("w2", "there", 3, "abc");
+    CHECK(jobs.seen(10'000, "abc").cores == 5);
     jobs.goodbye("w2");
-    CHECK(jobs.seen(10'000).largest == 2);
+    CHECK(jobs.seen(10'000, "abc").largest == 2);
     // Seen too long ago: not counted.
     arena.exec("UPDATE workers SET seen_ms = seen_ms - 60000");
-    CHECK(jobs.seen(10'000).cores == 0);
+    CHECK(jobs.seen(10'000, "abc").cores == 0);
 
     const std::string bytes("\x1f\x8b\0\x01 an archive", 14);
     CHECK(!jobs.has_archive("d1"));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An arena's workers as a Slurm job array of N tasks, each an `arena worker` on the cores Slurm
 # gives it, until the job is cancelled (scancel JOB) or runs out of time:
-#   workers.sh DB N DIR [arena worker options: --cores LIST, --no-sandbox, --lease SEC ...]
+#   workers.sh DB N DIR [arena worker options: --cores LIST, --lease SEC, --memory MIB ...]
 # DB is the arena's PostgreSQL database as the nodes reach it (postgresql://HOST/NAME; the
 # password from ~/.pgpass or PGPASSWORD, never the command line); DIR holds each worker's logs
 # and cache. Prints the job's id. WORKER_CPUS (default 2) is each task's --cpus-per-task: its
