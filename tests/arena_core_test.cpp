@@ -574,7 +574,8 @@ TEST_CASE(
 
 TEST_CASE(
     "arena core: with workers, a match of the arena's own players alone is a worker's, begun "
-    "only while workers are seen and within their cores; a remote bot's match stays the arena's",
+    "only while workers are seen and within their cores, and a remote bot's match stays the "
+    "arena's",
     "[arena][core]") {
     ArenaCore::Settings settings;
     settings.workers = true;
