@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -128,7 +129,7 @@ bool stand_by(Store& store, const serve::Address& address) {
     const auto stop = [](int signal) { stopped_standing_by = signal; };
     std::signal(SIGTERM, stop);
     std::signal(SIGINT, stop);
-    bool held = false;
+    bool held = false, unreached = false;
     while (!held && !stopped_standing_by) {
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
         try {
@@ -137,8 +138,11 @@ bool stand_by(Store& store, const serve::Address& address) {
                 store.release_serving();
                 held = false;
             }
+            unreached = false;
         } catch (const std::exception& e) {
-            log::warning("the database cannot be reached while standing by: {}", e.what());
+            if (!unreached)  // said once, until it answers again
+                log::warning("the database cannot be reached while standing by: {}", e.what());
+            unreached = true;
             std::this_thread::sleep_for(std::chrono::seconds(1));
         }
     }

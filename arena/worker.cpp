@@ -53,6 +53,9 @@ struct Refused {
 // fetched from the store and checked against the digest it was submitted with.
 std::variant<std::string, Refused> cached_archive(Jobs& jobs, const std::string& cache,
                                                   const JobEntrant& e) {
+    if (e.sha256.size() != 64 ||
+        e.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return Refused{"its archive's digest is not a SHA-256 in hex"};
     const std::string folder = (fs::path(cache) / e.sha256).string();
     std::error_code error;
     if (fs::exists(folder, error))
