@@ -65,7 +65,8 @@ PGPASSWORD, never the command line).
                 to sign in with once, on its last line (only a hash of it is kept); list,
                 disable, enable, remove and rotate-code as for bots
   serve         the arena itself, until SIGTERM or SIGINT; --workers: its matches of house
-                and hosted bots alone are played by workers (DB a PostgreSQL database)
+                and hosted bots alone are played by workers (DB a PostgreSQL database);
+                --standby: waits while another arena serves DB, and takes over as it ends
   worker        plays an arena's matches of house and hosted bots on this machine, a core a
                 player, until SIGTERM or SIGINT: any number of workers, on any machines that
                 reach DB, a PostgreSQL database (docs/arena.md, "Workers")
