@@ -252,9 +252,9 @@ std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venu
     }
     hosting->set_facts(
         hosting_json(settings.hosting, settings.players.limits, settings.core.cores).dump());
+    // Its workers fetch each version's archive from the store, which kept none before 1.14.0.
+    const auto versions = store.hosted();
     for (const House& house : std::get<std::vector<House>>(started)) {
-        // Its workers fetch each version's archive from the store, which kept none before 1.14.0.
-        const auto versions = store.hosted();
         const auto v = std::find_if(versions.begin(), versions.end(),
                                     [&](const auto& h) { return h.entry == house.entry; });
         if (settings.core.workers && v != versions.end() && !store.jobs().has_archive(v->sha256)) {

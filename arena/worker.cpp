@@ -5,8 +5,6 @@
 
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,11 +35,8 @@ namespace {
 
 // A file's whole text, gzipped; "" where it cannot be read.
 std::string gzipped_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return "";
-    return serve::gzip(
-        std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    const auto text = read_whole(path);
+    return text ? serve::gzip(*text) : "";
 }
 
 // Why a hosted version's files cannot be had.
@@ -449,15 +444,13 @@ int work(Store& store, const po::variables_map& vm) {
         log::error("{}", escape_for_terminal(*why));
         return 5;
     }
-    uv_loop_t loop;
-    uv_loop_init(&loop);
+    EventLoop loop;
     {
-        Worker worker(&loop, store, std::move(settings), std::move(venue));
+        Worker worker(loop.get(), store, std::move(settings), std::move(venue));
         worker.start();
-        uv_run(&loop, UV_RUN_DEFAULT);
+        loop.run();
     }
-    uv_run(&loop, UV_RUN_DEFAULT);  // the handles' closes
-    uv_loop_close(&loop);
+    loop.run();  // the handles' closes
     return exit_done;
 }
 
