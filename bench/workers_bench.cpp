@@ -13,12 +13,9 @@
 //
 //   tests/with_postgresql -o fsync=on env BG_BENCH_POSTGRESQL=dbname=postgres
 //       build-release/bench/workers_bench [SECONDS]   (one line)
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -30,106 +27,21 @@
 #include <fmt/format.h>
 
 #include "arena/jobs.hpp"
-#include "arena/sql_store.hpp"
 #include "arena/store.hpp"
+#include "bench/scratch_store.hpp"
 #include "serve/gzip.hpp"
-#include "sql/postgres_connection.hpp"
 
 namespace {
 
 using namespace bg;
 using namespace bg::arena;
+using namespace bg::bench;
 using Clock = std::chrono::steady_clock;
-
-const char* postgresql_server() {
-    const char* server = std::getenv("BG_BENCH_POSTGRESQL");
-    return server && *server ? server : nullptr;
-}
-
-// A real game's event log (48 KB, 8 KB gzipped).
-const std::string log_path = BG_SOURCE_DIR "/tests/data/log-v2-wamerican-default.jsonl";
-
-GameResult two_player_game(int winner) {
-    GameResult g;
-    g.end = End::bananas;
-    g.winner = static_cast<PlayerId>(winner);
-    for (int s = 0; s < 2; ++s) {
-        PlayerResult p;
-        p.rank = s == winner ? 1 : 2;
-        p.outcome = s == winner ? Outcome::won : Outcome::lost;
-        p.counts = PeelCounts{0, 12, 35.5};
-        p.cpu_ms = 812.25;
-        g.players.push_back(p);
-    }
-    return g;
-}
-
-std::unique_ptr<Store> open(const std::string& where, bool create) {
-    auto opened = Store::open(where, create);
-    if (auto* error = std::get_if<std::string>(&opened))
-        throw std::runtime_error(*error);
-    return std::move(std::get<std::unique_ptr<Store>>(opened));
-}
-
-void admin(const std::string& statement) {
-    auto connected = sql::PostgresConnection::connect(postgresql_server());
-    if (auto* error = std::get_if<std::string>(&connected))
-        throw std::runtime_error(*error);
-    std::get<std::unique_ptr<sql::PostgresConnection>>(connected)->execute(statement);
-}
-
-// An arena of 20 bots on a fresh database: SQLite (a file in the temporary folder) or
-// PostgreSQL (a database of its own, dropped after).
-class Arena {
-  public:
-    explicit Arena(bool postgresql, const std::string& name) {
-        if (postgresql) {
-            database_ = fmt::format("bg_workers_bench_{}_{}", ::getpid(), name);
-            admin(fmt::format("CREATE DATABASE {}", database_));
-            where = "dbname=" + database_;
-        } else {
-            where = (std::filesystem::temp_directory_path() /
-                     fmt::format("bg-workers-bench-{}-{}.db", ::getpid(), name))
-                        .string();
-            remove();
-        }
-        store = open(where, true);
-        for (int i = 0; i < 20; ++i) {
-            store->add_bot(fmt::format("bot{}", i), "", std::nullopt, std::nullopt);
-            entries.push_back(store->entry(*store->bot(fmt::format("bot{}", i)), "v1"));
-        }
-    }
-    ~Arena() {
-        store.reset();
-        if (!database_.empty())
-            admin(fmt::format("DROP DATABASE IF EXISTS {} WITH (FORCE)", database_));
-        else
-            remove();
-    }
-    // Match n's entrants' ratings, moved a little.
-    std::vector<Rated> rated(int n) const {
-        const Entry& a = entries[static_cast<std::size_t>(n % 20)];
-        const Entry& b = entries[static_cast<std::size_t>((n * 7 + 3) % 20)];
-        const double d = 0.001 * (n % 13);
-        return {{a.id, 0, 1, a.belief, {a.belief.mu + d, a.belief.sigma - d}},
-                {b.id, 1, 2, b.belief, {b.belief.mu - d, b.belief.sigma - d}}};
-    }
-    std::string where;
-    std::unique_ptr<Store> store;
-    std::vector<Entry> entries;
-
-  private:
-    void remove() const {
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::filesystem::remove(where + suffix);
-    }
-    std::string database_;
-};
 
 // The arena playing its matches itself: begun, then rated with its games' logs read from their
 // files. Matches a second over `seconds`.
 double alone(bool postgresql, double seconds) {
-    Arena arena(postgresql, "alone");
+    ScratchStore arena(postgresql, "workers_bench_alone");
     const std::vector<StoredGame> games = {{0, log_path, two_player_game(0)},
                                            {1, log_path, two_player_game(1)}};
     int n = 0;
@@ -147,7 +59,7 @@ double alone(bool postgresql, double seconds) {
 // result with its two logs, gzipped (as a worker gzips its files), until told to stop.
 void worker(const std::string& where, const std::string& name, const std::string& log,
             const std::atomic<bool>& stop) {
-    auto store = open(where, false);
+    auto store = open_store(where, false);
     Jobs& jobs = store->jobs();
     JobResult result{true, "", {}};
     for (int r = 0; r < 2; ++r)
@@ -168,7 +80,7 @@ void worker(const std::string& where, const std::string& name, const std::string
 // The arena's side with `workers` workers: two jobs queued for each, the played ones rated as
 // they come (their logs moved from the jobs), the workers' cores and leases read as at a tick.
 double with_workers(int workers, double seconds, const std::string& log) {
-    Arena arena(true, fmt::format("w{}", workers));
+    ScratchStore arena(true, fmt::format("workers_bench_w{}", workers));
     Store& store = *arena.store;
     Jobs& jobs = store.jobs();
     std::atomic<bool> stop = false;
