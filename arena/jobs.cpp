@@ -128,10 +128,10 @@ input::Workers Jobs::seen(std::uint64_t within_ms, const std::string& words) con
 }
 
 void Jobs::keep_archive(const std::string& sha256, std::string_view bytes) {
-    if (has_archive(sha256))
-        return;
-    db_.execute("INSERT INTO archives (sha256, bytes) VALUES (?, ?)",
-                {sha256, sql::Blob(bytes.begin(), bytes.end())});
+    // Once: a second submission of the same archive (at once, too) keeps the first.
+    db_.execute(
+        "INSERT INTO archives (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING",
+        {sha256, sql::Blob(bytes.begin(), bytes.end())});
 }
 
 bool Jobs::has_archive(const std::string& sha256) const {
