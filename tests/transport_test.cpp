@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,52 @@ TEST_CASE("transport: exit statuses and stderr lines are reported", "[transport]
     CHECK(seen.output.empty());
     CHECK(seen.output_ended);
     CHECK(seen.finished);
+}
+
+TEST_CASE("transport: a pipe passes on what waits in it at once, without the loop", "[transport]") {
+    EventLoop loop;
+    int ends[2];
+    REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, ends) == 0);
+    std::string got;
+    int ended = 0;
+    {
+        Pipe pipe(loop.get());
+        REQUIRE(pipe.take(ends[0]) == 0);
+        pipe.read([&](std::string_view bytes) { got += bytes; }, [&](int) { ++ended; }, 3);
+        REQUIRE(::write(ends[1], "waiting", 7) == 7);
+        pipe.read_waiting(4);  // at most four bytes, three at a time
+        CHECK(got == "wait");
+        pipe.read_waiting(100);
+        CHECK(got == "waiting");
+        pipe.read_waiting(100);  // nothing there: it does not wait for more
+        CHECK(got == "waiting");
+        // The end is still the loop's to report, once.
+        ::close(ends[1]);
+        pipe.read_waiting(100);
+        CHECK(ended == 0);
+        loop.run_once();
+        CHECK(ended == 1);
+        CHECK(got == "waiting");
+    }
+    loop.run();
+    CHECK(loop.close());
+}
+
+TEST_CASE(
+    "transport: a process's stderr written before now is passed on when asked, its last "
+    "line cut short",
+    "[transport]") {
+    std::vector<std::string> at_output;
+    const auto seen = drive(
+        "printf 'one\\ntw' >&2; echo x; exec sleep 5", [](PlayerProcess&, Seen&) {},
+        [&](PlayerProcess& p, Seen& s) {
+            // It wrote to stderr before its stdout: once asked, the loop has it all.
+            p.read_waiting_log();
+            at_output = s.lines;
+            p.terminate(100);
+        });
+    CHECK(at_output == std::vector<std::string>{"one", "tw"});
+    CHECK(seen.lines == at_output);
 }
 
 TEST_CASE("transport: a group that ignores SIGTERM is killed whole after the grace",

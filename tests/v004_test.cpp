@@ -272,21 +272,33 @@ void remove_db(const std::string& db) {
 
 }  // namespace
 
-// Each game's hands by seat with the process that was dealt each (LIFE), from the games'
-// players' stderr files beside their logs ("life LIFE hand TILES").
+// Each game's hands by seat with the process that was dealt each (LIFE): the hands as its log
+// says they were dealt, the process from the line its player wrote before it said it was ready
+// ("life LIFE game N seat ...", in the game's file: the host passes on what a kept process
+// wrote in a game with that game). Not from its "life LIFE hand" line: a player may write that
+// one after its game has ended, when an opponent that peels everything ends it first.
 std::vector<std::vector<std::pair<std::string, std::string>>> dealt(const json& games) {
-    static const std::regex line(R"(life ([0-9a-f]+) hand ([A-Z]+))");
+    static const std::regex line(R"(life ([0-9a-f]+) game )");
     std::vector<std::vector<std::pair<std::string, std::string>>> all;
     for (const auto& game : games) {
-        std::string log = game["log"].get<std::string>();
-        log.erase(log.size() - std::string(".jsonl").size());
+        const std::string log = game["log"].get<std::string>();
+        json hands;
+        std::ifstream events(log);
+        for (std::string text; std::getline(events, text);) {
+            const json event = json::parse(text);
+            if (event.contains("decision") && event["decision"]["type"] == "hands_dealt")
+                hands = event["decision"]["hands"];
+        }
+        const std::string stem = log.substr(0, log.size() - std::string(".jsonl").size());
         auto& seats = all.emplace_back();
-        for (std::size_t seat = 1; seat <= game["seats"].size(); ++seat) {
-            std::ifstream err(fmt::format("{}.player-{}.stderr", log, seat));
+        for (std::size_t seat = 0; seat < game["seats"].size() && seat < hands.size(); ++seat) {
+            std::ifstream err(fmt::format("{}.player-{}.stderr", stem, seat + 1));
             for (std::string text; std::getline(err, text);) {
                 std::smatch m;
-                if (std::regex_search(text, m, line))
-                    seats.emplace_back(m[1], m[2]);
+                if (std::regex_search(text, m, line)) {
+                    seats.emplace_back(m[1], hands[seat].get<std::string>());
+                    break;
+                }
             }
         }
     }

@@ -1,5 +1,8 @@
 #include "transport/handles.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <memory>
 
 namespace bg {
@@ -52,6 +55,24 @@ void Pipe::read(std::function<void(std::string_view bytes)> on_read,
         }
     };
     uv_read_start(reinterpret_cast<uv_stream_t*>(&state_->handle), alloc, read);
+}
+
+void Pipe::read_waiting(std::size_t at_most) {
+    if (!state_ || !state_->callback.buffer)
+        return;
+    auto& pipe = state_->callback;
+    uv_os_fd_t fd = -1;
+    if (uv_fileno(reinterpret_cast<uv_handle_t*>(&state_->handle), &fd) != 0)
+        return;
+    // libuv's pipes do not block: a read finds what is there, or EAGAIN.
+    for (std::size_t taken = 0; taken < at_most && state_ && !pipe.closed;) {
+        const ssize_t n =
+            ::read(fd, pipe.buffer.get(), std::min(pipe.buffer_bytes, at_most - taken));
+        if (n <= 0)
+            return;
+        taken += static_cast<std::size_t>(n);
+        pipe.on_read(std::string_view(pipe.buffer.get(), static_cast<std::size_t>(n)));
+    }
 }
 
 void Pipe::on_write_error(std::function<void(int error)> callback) {

@@ -196,6 +196,10 @@ class Pipe : public detail::OwnedHandle<uv_pipe_t, detail::PipeState> {
     // Reads, `buffer_bytes` at most at a time, until the end.
     void read(std::function<void(std::string_view bytes)> on_read,
               std::function<void(int error)> on_end, std::size_t buffer_bytes = 64 * 1024);
+    // What the other side has written and read() has not yet passed on, up to `at_most` bytes,
+    // passed on now, without waiting for the loop (its end, or an error, is still read()'s to
+    // report). Only once read() has begun.
+    void read_waiting(std::size_t at_most);
     void on_write_error(std::function<void(int error)> callback);
     // Written at once when the pipe has room (no copy, no request), else queued behind what
     // waits: the order is kept.

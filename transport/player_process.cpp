@@ -207,6 +207,15 @@ void PlayerProcess::on_stderr(std::string_view bytes) {
     }
 }
 
+void PlayerProcess::read_waiting_log() {
+    if (!stderr_open_)
+        return;
+    // At most what its game's record takes of it (match/match.cpp's cap): a player that writes
+    // without end does not hold the loop.
+    stderr_.read_waiting(std::size_t{1} << 20);
+    flush_log_line();
+}
+
 void PlayerProcess::flush_log_line() {
     if (!log_line_.empty())
         events_.on_log(log_line_);

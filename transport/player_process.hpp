@@ -90,6 +90,10 @@ class PlayerProcess {
     std::optional<cgroups::WaitSample> wait_sample(bool closing) const;
     // Its peak memory counted again from now, where the kernel can (cgroup v1).
     bool reset_memory_peak() const { return cgroup_ && cgroup_->reset_memory_peak(); }
+    // The lines of its stderr that it wrote before now and the loop has not yet read, passed on
+    // now (with a last line cut short), so that what it wrote in a game is that game's when it
+    // is kept for the next.
+    void read_waiting_log();
     // It runs, and can still be talked to: its command has not exited, its output is open, and
     // nothing has begun to end it.
     bool running() const { return phase_ == Phase::running && !exited_ && stdout_open_; }

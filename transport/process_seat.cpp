@@ -77,6 +77,9 @@ void ProcessSeat::race_ends() {
 
 bool ProcessSeat::keep() {
     kept_ = process_->running();
+    // Its game has ended: what it wrote to stderr until now is that game's, not the next's.
+    if (kept_)
+        process_->read_waiting_log();
     return kept_;
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A protocol v004 player for the end-to-end tests: it stays for the games of its match
 (protocol-v2.md, "v004"), peeling staircases (staircase.py: legal under
-tests/data/two_letters.txt), and between games behaves as MODE says. At the start of every game
-it writes "life LIFE game N seat SS of NN" on its stderr (LIFE: a token of its process, the same
+tests/data/two_letters.txt), and between games behaves as MODE says. At the start of every game,
+before it says it is ready, it writes "life LIFE game N seat SS of NN" on its stderr (LIFE: a token of its process, the same
 for all the games the process plays), and "life LIFE hand TILES" as its hand comes, which the
 host passes on as "[player N] ...". It exits
 with status 1 (out, failing the test) when the host breaks the protocol.
@@ -106,11 +106,12 @@ def play():
         send("P%04d%s" % (seen, staircase(hand)))
 
 
-send("v004R")
+send("v004")
 answer = next_message()
 if not answer.startswith("V004") or len(answer) != 8:
     fail("answered " + answer)
 begin(answer[4:6], answer[6:8])
+send("R")
 while True:
     play()
     if mode == "crash-after-1":
