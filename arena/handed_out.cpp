@@ -8,12 +8,16 @@
 
 namespace bg::arena {
 
-HandedOut::HandedOut(Store& store, std::uint64_t words, std::function<void(Input)> feed,
-                     std::function<std::uint64_t()> now)
+HandedOut::HandedOut(uv_loop_t* loop, Store& store, std::uint64_t words,
+                     std::function<void(Input)> feed, std::function<std::uint64_t()> now)
     : store_(store),
       feed_(std::move(feed)),
       now_(std::move(now)),
-      words_(words ? fmt::format("{:016x}", words) : "") {}
+      words_(words ? fmt::format("{:016x}", words) : "") {
+    if (!words_.empty())
+        wake_.emplace(loop, store_.jobs().connection(), Jobs::played_channel,
+                      [this] { look(false); });
+}
 
 void HandedOut::hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed) {
     handed_[play.match] = static_cast<int>(play.seats.size());
@@ -74,25 +78,22 @@ input::Played HandedOut::over(int match, std::string why) {
 void HandedOut::look() {
     if (words_.empty())
         return;
+    const std::uint64_t now = now_();
+    const bool all = looked_ms_ == 0 || now >= looked_ms_ + full_look_ms;
+    if (all)
+        looked_ms_ = now;
+    // Each tick asks: a notification read with a statement's result woke no poll.
+    if (wake_->notified() || all)
+        look(all);
+    wake_->rearm();
+}
+
+void HandedOut::look(bool all) {
     std::vector<Input> inputs;
     try {
-        Jobs& jobs = store_.jobs();
-        const input::Workers seen = jobs.seen(worker_seen_ms, words_);
-        if (!seen_ || seen_->cores != seen.cores || seen_->largest != seen.largest)
-            inputs.push_back(seen);
-        seen_ = seen;
-        // No worker of its word list left: what none has taken is void, not left waiting.
-        if (seen.cores == 0)
-            for (const int match : jobs.queued())
-                if (handed_.count(match)) {
-                    jobs.cancel(match);
-                    inputs.push_back(over(match, "no worker was left to take it"));
-                }
-        for (const auto& [match, worker] : jobs.expired())
-            if (handed_.count(match))
-                inputs.push_back(over(
-                    match, fmt::format("its worker {} was cut off (its lease ran out)", worker)));
-        for (Jobs::Played& p : jobs.played()) {
+        if (all)
+            look_at_workers(inputs);
+        for (Jobs::Played& p : store_.jobs().played()) {
             if (!handed_.count(p.match))
                 continue;
             if (!p.unreadable.empty()) {
@@ -118,6 +119,25 @@ void HandedOut::look() {
     }
     for (Input& input : inputs)
         feed_(std::move(input));
+}
+
+void HandedOut::look_at_workers(std::vector<Input>& inputs) {
+    Jobs& jobs = store_.jobs();
+    const input::Workers seen = jobs.seen(worker_seen_ms, words_);
+    if (!seen_ || seen_->cores != seen.cores || seen_->largest != seen.largest)
+        inputs.push_back(seen);
+    seen_ = seen;
+    // No worker of its word list left: what none has taken is void, not left waiting.
+    if (seen.cores == 0)
+        for (const int match : jobs.queued())
+            if (handed_.count(match)) {
+                jobs.cancel(match);
+                inputs.push_back(over(match, "no worker was left to take it"));
+            }
+    for (const auto& [match, worker] : jobs.expired())
+        if (handed_.count(match))
+            inputs.push_back(
+                over(match, fmt::format("its worker {} was cut off (its lease ran out)", worker)));
 }
 
 void HandedOut::end(bool all) {

@@ -16,6 +16,7 @@
 #include "arena/core/inputs.hpp"
 #include "arena/jobs.hpp"
 #include "arena/store.hpp"
+#include "arena/wake.hpp"
 #include "record/setup.hpp"
 
 namespace bg::arena {
@@ -25,22 +26,32 @@ class HandedOut {
     // `words`: the arena's word list's fingerprint, which a worker's must be (0: the arena has
     // no workers, and nothing is handed out or looked for); `feed` takes the core's inputs,
     // `now` the arena's clock.
-    HandedOut(Store& store, std::uint64_t words, std::function<void(Input)> feed,
+    HandedOut(uv_loop_t* loop, Store& store, std::uint64_t words, std::function<void(Input)> feed,
               std::function<std::uint64_t()> now);
 
     // The match queued for the workers; where it cannot be, it is over, incomplete (said).
     void hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
     // What became of the matches handed out, and the workers' cores where they changed: fed to
-    // the core, in order. (A store that cannot answer: nothing, and said once.)
+    // the core, in order. (A store that cannot answer: nothing, and said once.) Called on the
+    // arena's tick, it looks at the played matches as a worker's notification says one is
+    // (at once, between ticks), and at all of it every `full_look_ms`.
     void look();
     // The arena stops: the matches no worker took (all of them, `all`: the grace is over)
     // ended, each over as incomplete.
     void end(bool all);
+    // Nothing more handed out: it listens no more (the loop may end).
+    void finish() {
+        if (wake_)
+            wake_->stop();
+    }
     bool empty() const { return handed_.empty(); }
     std::size_t size() const { return handed_.size(); }
     bool has(int match) const { return handed_.count(match) > 0; }
 
   private:
+    void look(bool all);
+    // The workers' cores, the matches none can take now, and the leases run out.
+    void look_at_workers(std::vector<Input>& inputs);
     // Why the match cannot be queued, or "" once it is.
     std::string queue(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
     input::Played over(int match, std::string why);
@@ -52,10 +63,15 @@ class HandedOut {
     std::map<int, int> handed_;  // match: its players
     std::optional<input::Workers> seen_;
     bool failing_ = false;
+    std::uint64_t looked_ms_ = 0;  // when it last looked at all of it
+    std::optional<Wake> wake_;     // a worker's result stored: looked at at once
 };
 
 // How long ago a worker said it was there and is still counted: its poll's, with room for a
 // loaded machine.
 inline constexpr std::uint64_t worker_seen_ms = 10'000;
+// How often the arena looks at its workers, their leases and (a notification missed) their
+// results, whatever it is told.
+inline constexpr std::uint64_t full_look_ms = 1'000;
 
 }  // namespace bg::arena

@@ -70,9 +70,12 @@ JobResult result_from(const nlohmann::json& j) {
 // ---- the arena's part ----
 
 void Jobs::queue(const JobPlan& plan, const std::string& words, int players) {
+    sql::Transaction transaction(db_);
     db_.execute(
         "INSERT INTO jobs (match_id, plan, words, players, state) VALUES (?, ?, ?, ?, 'queued')",
         {std::int64_t{plan.match}, to_json(plan).dump(), words, std::int64_t{players}});
+    db_.notify(queued_channel);
+    transaction.commit();
 }
 
 std::vector<Jobs::Played> Jobs::played() const {
@@ -195,6 +198,7 @@ bool Jobs::finish(int match, const std::string& worker, const JobResult& result,
     for (const auto& [rotation, gz] : logs_gz)
         db_.execute("INSERT INTO job_logs (match_id, rotation, log_gz) VALUES (?, ?, ?)",
                     {std::int64_t{match}, std::int64_t{rotation}, sql::Blob(gz.begin(), gz.end())});
+    db_.notify(played_channel);
     transaction.commit();
     return true;
 }

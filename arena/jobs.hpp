@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +63,12 @@ JobResult result_from(const nlohmann::json& j);
 class Jobs {
   public:
     explicit Jobs(sql::Connection& db) : db_(db) {}
+
+    // What is notified (arena/wake.hpp), on PostgreSQL: a job queued, to the workers; a job
+    // played, to the arena. Each as its transaction commits.
+    static constexpr std::string_view queued_channel = "bg_jobs_queued";
+    static constexpr std::string_view played_channel = "bg_jobs_played";
+    sql::Connection& connection() { return db_; }
 
     // ---- the arena's part ----
     // A begun match queued for the workers: `words` the word list's fingerprint (hex), which a

@@ -372,7 +372,7 @@ int ArenaShell::run() {
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
     handed_ = std::make_unique<HandedOut>(
-        store_, settings_.core.workers ? venue_->dictionary().stats().fingerprint : 0,
+        loop_, store_, settings_.core.workers ? venue_->dictionary().stats().fingerprint : 0,
         [this](Input input) { feed(std::move(input)); }, [this] { return now(); });
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
         if (!store_.still_serving() && !signal_)  // another arena took it over: this one stops

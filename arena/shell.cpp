@@ -238,6 +238,7 @@ void ArenaShell::finish_if_done() {
     server_done_ = true;
     tick_timer_->stop();
     signals_.clear();
+    handed_->finish();
     // Every connection is told there are no more games: each closes as its bot answers. One
     // that does not is cut.
     lobby_->finish();

@@ -17,6 +17,7 @@
 #include "arena/archive.hpp"
 #include "arena/jobs.hpp"
 #include "arena/match_play.hpp"
+#include "arena/wake.hpp"
 #include "cli/log.hpp"
 #include "cli/options.hpp"
 #include "core/text.hpp"
@@ -123,6 +124,13 @@ void say_lag(bool over, const LagWindow::Figures& f) {
         log::warning("the worker's loop ran {:.0f} ms late", f.max_ms);
 }
 
+// A match played whose result is still to be stored (the store lost meanwhile).
+struct Pending {
+    int match = 0;
+    JobResult result;
+    std::vector<std::pair<int, std::string>> logs_gz;
+};
+
 class Worker {
   public:
     Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
@@ -133,7 +141,9 @@ class Worker {
           words_(fmt::format("{:016x}", venue_->dictionary().stats().fingerprint)),
           lag_(std::make_unique<LoopLag>(loop, 10, 50, say_lag)),
           poll_(loop, [this] { poll(); }),
-          sweep_(loop, [this] { sweep(); }) {}
+          sweep_(loop, [this] { sweep(); }),
+          // A match queued: claimed at once, not at the next poll.
+          wake_(loop, jobs_.connection(), Jobs::queued_channel, [this] { claim(); }) {}
 
     void start() {
         signals_.emplace_back(loop_, SIGTERM, [this](int) { stop(); });
@@ -176,7 +186,18 @@ class Worker {
             poll_.start(s_.poll_ms);
             return;
         }
-        while (cores > 0 && free_cores() >= 2) {
+        wake_.notified();  // what it was told until now, the claim takes
+        if (cores > 0)
+            claim();
+        wake_.rearm();
+        poll_.start(s_.poll_ms);
+    }
+
+    // What its free cores hold.
+    void claim() {
+        if (stopping_ || closed_ || uv_now(loop_) < backoff_until_)
+            return;
+        while (free_cores() >= 2) {
             std::optional<JobPlan> plan;
             if (!with_store_(
                     "claiming a match",
@@ -185,7 +206,6 @@ class Worker {
                 break;
             begin(*plan);
         }
-        poll_.start(s_.poll_ms);
     }
 
     // Each lease renewed every third of it; a claim no longer its own played no further.
@@ -387,15 +407,10 @@ class Worker {
         with_store_("saying goodbye", [&] { jobs_.goodbye(s_.name); });
         poll_.stop();
         sweep_.stop();
+        wake_.stop();
         signals_.clear();
         log::info("worker {} stopped", s_.name);
     }
-
-    struct Pending {
-        int match = 0;
-        JobResult result;
-        std::vector<std::pair<int, std::string>> logs_gz;
-    };
 
     uv_loop_t* loop_;
     Jobs& jobs_;
@@ -412,6 +427,7 @@ class Worker {
     bool stopping_ = false, again_ = false, aborted_ = false, closed_ = false;
     std::uint64_t stop_at_ms_ = 0, backoff_until_ = 0;
     StoreCalls with_store_;
+    Wake wake_;
 };
 
 }  // namespace

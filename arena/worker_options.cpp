@@ -43,7 +43,8 @@ po::options_description worker_options() {
          "how long a claimed match is its own without a word from it (renewed every third of "
          "it): cut off longer, the arena voids the match")
         ("poll", po::value<double>()->value_name("SEC")->default_value(0.5),
-         "how often it looks for a match while it has cores free")
+         "how often it says it is there and looks for a match while it has cores free (on "
+         "PostgreSQL a match queued wakes it at once as well)")
         ("stop-grace", po::value<double>()->value_name("SEC")->default_value(120),
          "after SIGTERM or SIGINT, how long the matches playing may take to finish before they "
          "end (void)");

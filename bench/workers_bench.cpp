@@ -13,6 +13,9 @@
 //
 //   tests/with_postgresql -o fsync=on env BG_BENCH_POSTGRESQL=dbname=postgres
 //       build-release/bench/workers_bench [SECONDS]   (one line)
+#include <poll.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -77,6 +80,17 @@ void worker(const std::string& where, const std::string& name, const std::string
     }
 }
 
+// Match `n` begun and queued for the workers, between the scratch arena's first two bots.
+void queue_one(ScratchStore& arena, int n) {
+    JobPlan plan;
+    plan.match = arena.store->begin_match(static_cast<std::uint64_t>(n)).id;
+    plan.seed = static_cast<std::uint64_t>(n);
+    plan.game = {{"bench", true}};
+    plan.entrants = {{1, "bot0", arena.entries[0].id, "v1", "true", ""},
+                     {2, "bot1", arena.entries[1].id, "v1", "true", ""}};
+    arena.store->jobs().queue(plan, "words", 2);
+}
+
 // The arena's side with `workers` workers: two jobs queued for each, the played ones rated as
 // they come (their logs moved from the jobs), the workers' cores and leases read as at a tick.
 double with_workers(int workers, double seconds, const std::string& log) {
@@ -93,13 +107,7 @@ double with_workers(int workers, double seconds, const std::string& log) {
     const auto began = Clock::now();
     while (Clock::now() < end) {
         for (; queued < 2 * workers; ++queued, ++n) {
-            JobPlan plan;
-            plan.match = store.begin_match(static_cast<std::uint64_t>(n)).id;
-            plan.seed = static_cast<std::uint64_t>(n);
-            plan.game = {{"bench", true}};
-            plan.entrants = {{1, "bot0", arena.entries[0].id, "v1", "true", ""},
-                             {2, "bot1", arena.entries[1].id, "v1", "true", ""}};
-            jobs.queue(plan, "words", 2);
+            queue_one(arena, n);
         }
         jobs.seen(10'000, "words");
         jobs.expired();
@@ -114,6 +122,70 @@ double with_workers(int workers, double seconds, const std::string& log) {
     for (auto& t : threads)
         t.join();
     return rate;
+}
+
+// Until `db` is notified or `ms` passes: its wake socket polled, as arena/wake.hpp's owners
+// do; or, `notified` false, `ms` slept, as a side that only looks on its clock.
+void wait_for(sql::Connection& db, bool notified, int ms) {
+    if (!notified) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        return;
+    }
+    if (db.notified())
+        return;
+    pollfd wake{db.wake_fd(), POLLIN, 0};
+    ::poll(&wake, 1, ms);
+    db.notified();
+}
+
+// One match at a time, the whole round: the arena queues it, a worker claims it, plays
+// nothing and stores its result, the arena reads and rates it. Each side looks on the clock
+// that `arena serve` and `arena worker` keep (the arena's 200 ms tick, the worker's default
+// --poll of 0.5 s), and, `notified`, is woken as well as the database notifies the other's
+// write. Milliseconds a match.
+double one_at_a_time(bool notified, double seconds, const std::string& log) {
+    ScratchStore arena(true, fmt::format("workers_bench_one_{}", notified ? "woken" : "clock"));
+    Store& store = *arena.store;
+    Jobs& jobs = store.jobs();
+    jobs.connection().listen(Jobs::played_channel);
+    std::atomic<bool> stop = false;
+    std::thread playing([&] {
+        auto opened = open_store(arena.where, false);
+        Jobs& mine = opened->jobs();
+        mine.connection().listen(Jobs::queued_channel);
+        JobResult result{true, "", {}};
+        for (int r = 0; r < 2; ++r)
+            result.games.push_back({r, "w:" + log_path, two_player_game(r)});
+        const std::string gz = serve::gzip(log);
+        while (!stop) {
+            mine.hello("w", "bench", 2, "words");
+            if (auto plan = mine.claim("w", "words", 2, 30'000)) {
+                mine.finish(plan->match, "w", result, {{0, gz}, {1, gz}});
+                continue;
+            }
+            wait_for(mine.connection(), notified, 500);
+        }
+    });
+    int n = 0;
+    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+    const auto began = Clock::now();
+    while (Clock::now() < end) {
+        queue_one(arena, n);
+        for (bool rated = false; !rated;) {
+            for (const Jobs::Played& p : jobs.played()) {
+                store.rate_match(p.match, arena.rated(p.match), p.result.games);
+                rated = true;
+            }
+            if (!rated)
+                wait_for(jobs.connection(), notified, 200);
+        }
+        ++n;
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - began).count() / std::max(n, 1);
+    stop = true;
+    playing.join();
+    return ms;
 }
 
 }  // namespace
@@ -146,5 +218,11 @@ int main(int argc, char** argv) {
             "arena alone on PostgreSQL)\n",
             workers, workers == 1 ? " " : "s", rate, rate / sqlite, rate / postgresql);
     }
+    const double clock = one_at_a_time(false, seconds, log);
+    const double woken = one_at_a_time(true, seconds, log);
+    fmt::print("one match at a time, each side on its clock:  {:7.1f} ms a match (the baseline)\n",
+               clock);
+    fmt::print("one match at a time, woken by notifications:  {:7.1f} ms a match ({:.3f}x)\n",
+               woken, woken / clock);
     return 0;
 }

@@ -78,6 +78,26 @@ class Connection {
     // lost, and it writes nothing more).
     virtual bool holding() const = 0;
 
+    // Notifications, for a process that would otherwise look again and again for what another
+    // wrote (PostgreSQL's LISTEN and NOTIFY; SQLite has none: listen() and notify() do nothing,
+    // and a caller looks on its own clock as before). `channel`: lowercase letters and '_'.
+    //
+    // From now on (and on every new session, after a lost connection), notifications of
+    // `channel` come to this connection.
+    virtual void listen(std::string_view channel) = 0;
+    // Every listener of `channel` is told, when the transaction this is in commits (at once
+    // outside one).
+    virtual void notify(std::string_view channel) = 0;
+    // Whether a notification came since it was last asked, or some may have been missed (its
+    // session was lost, or made again): reads what waits, without waiting. Never throws.
+    virtual bool notified() = 0;
+    // What becomes readable as a notification comes (poll it, then ask notified()); -1 when
+    // nothing does. It changes as a lost connection is made again (session() with it: the same
+    // number may be another socket). One read with a statement's result wakes no poll: ask
+    // notified() after statements too.
+    virtual int wake_fd() const = 0;
+    virtual std::uint64_t session() const = 0;
+
     // The dialect. The time now as the store writes times, UTC text to the millisecond
     // (2026-11-28T22:03:31.123Z): the same text from both, so that times compare as text.
     virtual std::string_view now() const = 0;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -145,26 +146,6 @@ PostgresConnection::~PostgresConnection() {
     PQfinish(conn_);
 }
 
-pg_conn* PostgresConnection::ready() {
-    if (!lost_.empty())
-        throw Error(lost_, "55P03");
-    if (PQstatus(conn_) == CONNECTION_OK)
-        return conn_;
-    PQreset(conn_);
-    if (PQstatus(conn_) != CONNECTION_OK)
-        throw Error(
-            fmt::format("the connection to PostgreSQL is lost: {}", trimmed(PQerrorMessage(conn_))),
-            "08006");
-    // A new session: the locks the old one held went with it. One another took meanwhile is
-    // lost for good: no statement is sent on this connection again.
-    for (const std::int64_t key : held_)
-        if (!take(key)) {
-            lost_ = "the database's lock was taken by another while the connection was lost";
-            throw Error(lost_, "55P03");
-        }
-    return conn_;
-}
-
 namespace {
 
 // A statement's result, or its failure thrown with its SQLSTATE (08006, a lost connection,
@@ -213,6 +194,31 @@ Result run(pg_conn* conn, std::string_view statement, const std::vector<Value>& 
 
 }  // namespace
 
+pg_conn* PostgresConnection::ready() {
+    if (!lost_.empty())
+        throw Error(lost_, "55P03");
+    if (PQstatus(conn_) == CONNECTION_OK)
+        return conn_;
+    PQreset(conn_);
+    ++session_;  // its socket closed, another (or none) in its place
+    if (PQstatus(conn_) != CONNECTION_OK)
+        throw Error(
+            fmt::format("the connection to PostgreSQL is lost: {}", trimmed(PQerrorMessage(conn_))),
+            "08006");
+    // A new session: the locks the old one held went with it. One another took meanwhile is
+    // lost for good: no statement is sent on this connection again.
+    for (const std::int64_t key : held_)
+        if (!take(key)) {
+            lost_ = "the database's lock was taken by another while the connection was lost";
+            throw Error(lost_, "55P03");
+        }
+    // What was notified while it was away is lost with the old session.
+    missed_ = true;
+    for (const std::string& channel : channels_)
+        run(conn_, "LISTEN " + channel, {});
+    return conn_;
+}
+
 bool PostgresConnection::take(std::int64_t key) {
     const Result r = run(conn_, "SELECT pg_try_advisory_lock(?)", {key});
     return PQntuples(r.get()) == 1 && PQgetvalue(r.get(), 0, 0)[0] == 't';
@@ -233,6 +239,46 @@ void PostgresConnection::let_go(std::int64_t key) {
 
 bool PostgresConnection::holding() const {
     return lost_.empty();
+}
+
+namespace {
+
+void check_channel(std::string_view channel) {
+    if (channel.empty() || channel.size() > 63 ||
+        !std::all_of(channel.begin(), channel.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; }))
+        throw Error(fmt::format("'{}' is not a channel's name", channel), "42602");
+}
+
+}  // namespace
+
+void PostgresConnection::listen(std::string_view channel) {
+    check_channel(channel);
+    if (std::find(channels_.begin(), channels_.end(), channel) != channels_.end())
+        return;
+    run(ready(), fmt::format("LISTEN {}", channel), {});
+    channels_.emplace_back(channel);
+}
+
+void PostgresConnection::notify(std::string_view channel) {
+    check_channel(channel);
+    run(ready(), "SELECT pg_notify(?, '')", {std::string(channel)});
+}
+
+bool PostgresConnection::notified() {
+    bool any = std::exchange(missed_, false);
+    // A connection that cannot read (lost) may have missed some: the caller looks for itself.
+    if (PQconsumeInput(conn_) == 0 || PQstatus(conn_) != CONNECTION_OK)
+        return true;
+    while (PGnotify* n = PQnotifies(conn_)) {
+        PQfreemem(n);
+        any = true;
+    }
+    return any;
+}
+
+int PostgresConnection::wake_fd() const {
+    return PQsocket(conn_);
 }
 
 Rows PostgresConnection::query(std::string_view statement, const std::vector<Value>& parameters) {

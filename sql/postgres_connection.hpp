@@ -43,6 +43,11 @@ class PostgresConnection final : public Connection {
     bool try_hold(std::int64_t key) override;
     void let_go(std::int64_t key) override;
     bool holding() const override;
+    void listen(std::string_view channel) override;
+    void notify(std::string_view channel) override;
+    bool notified() override;
+    int wake_fd() const override;
+    std::uint64_t session() const override { return session_; }
     std::string_view now() const override;
     std::string_view now_ms() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,
@@ -54,9 +59,12 @@ class PostgresConnection final : public Connection {
     // statement that was under way when it was lost is never sent again.
     pg_conn* ready();
     pg_conn* conn_;
-    bool take(std::int64_t key);      // pg_try_advisory_lock
-    std::vector<std::int64_t> held_;  // its advisory locks, taken again on a new connection
-    std::string lost_;                // why it may not be used again (a lock lost), or ""
+    bool take(std::int64_t key);         // pg_try_advisory_lock
+    std::vector<std::int64_t> held_;     // its advisory locks, taken again on a new connection
+    std::vector<std::string> channels_;  // what it listens to, again on a new connection
+    bool missed_ = false;                // a session was made again since notified() was asked
+    std::uint64_t session_ = 0;          // sessions made again
+    std::string lost_;                   // why it may not be used again (a lock lost), or ""
 };
 
 }  // namespace bg::sql

@@ -26,6 +26,11 @@ class SqliteConnection final : public Connection {
     bool try_hold(std::int64_t key) override;
     void let_go(std::int64_t key) override;
     bool holding() const override;
+    void listen(std::string_view) override {}
+    void notify(std::string_view) override {}
+    bool notified() override { return false; }
+    int wake_fd() const override { return -1; }
+    std::uint64_t session() const override { return 0; }
     std::string_view now() const override;
     std::string_view now_ms() const override;
     std::string json_number(std::string_view column, std::string_view array, std::string_view index,

@@ -213,3 +213,62 @@ TEST_CASE("arena: workers claiming at once never claim one job twice", "[arena][
     CHECK(all.size() == 40);
     CHECK(std::set<int>(all.begin(), all.end()).size() == 40);
 }
+
+namespace {
+
+// Whether `db` is told within `ms` (its socket polled, as arena/wake.hpp's owner would).
+bool told_within(sql::Connection& db, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    do {
+        if (db.notified())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("arena: a job queued tells the workers and one played tells the arena, as each commits",
+          "[arena][store][jobs]") {
+    ScratchArena arena("notified");
+    auto opened = Store::open(arena.path, false);
+    Store& worker = *std::get<std::unique_ptr<Store>>(opened);
+    sql::Connection& arena_db = arena.store->jobs().connection();
+    sql::Connection& worker_db = worker.jobs().connection();
+    arena_db.listen(Jobs::played_channel);
+    worker_db.listen(Jobs::queued_channel);
+    if (!test::test_postgresql()) {
+        // SQLite notifies nothing: its arena and workers look on their clocks alone.
+        queued(*arena.store);
+        CHECK(!told_within(worker_db, 50));
+        CHECK(worker_db.wake_fd() == -1);
+        return;
+    }
+    CHECK(worker_db.wake_fd() >= 0);
+    CHECK(!worker_db.notified());
+    const JobPlan plan = queued(*arena.store);
+    CHECK(told_within(worker_db, 5'000));
+    CHECK(!worker_db.notified());  // told once
+    CHECK(!arena_db.notified());   // not the arena's channel
+    REQUIRE(worker.jobs().claim("w", "abc", 2, 30'000));
+    // Told as the result commits, not before: a transaction rolled back tells no one.
+    {
+        sql::Transaction transaction(worker_db);
+        worker_db.notify(Jobs::played_channel);
+    }
+    CHECK(!told_within(arena_db, 200));
+    REQUIRE(worker.jobs().finish(plan.match, "w", played_result("w"), logs_of(plan.match)));
+    CHECK(told_within(arena_db, 5'000));
+    // Its session cut (as by a restart of the server): it says some may have been missed, and
+    // it listens again on the session its next statement makes.
+    const auto pid = worker_db.query("SELECT pg_backend_pid()").at(0).number(0);
+    arena_db.execute("SELECT pg_terminate_backend(?)", {std::int64_t{pid}});
+    CHECK(told_within(worker_db, 5'000));
+    const std::uint64_t session = worker_db.session();
+    CHECK_NOTHROW(worker.jobs().queued());
+    CHECK(worker_db.session() != session);
+    CHECK(worker_db.notified());  // the new session's: what came meanwhile was missed
+    queued(*arena.store);
+    CHECK(told_within(worker_db, 5'000));
+}

@@ -210,7 +210,11 @@ try:
 
     # ---- stopped: the arena, then the workers ----
     served.send_signal(signal.SIGTERM)
-    check(served.wait(timeout=150) == 0, "the arena after SIGTERM")
+    try:
+        code = served.wait(timeout=150)
+    except subprocess.TimeoutExpired:
+        code = "still running after 150 s"
+    check(code == 0, "the arena after SIGTERM (%s); it said: %s" % (code, said()[-4000:]))
     for name, w in workers.items():
         if w.poll() is None:
             w.send_signal(signal.SIGTERM)
