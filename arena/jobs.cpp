@@ -184,7 +184,8 @@ bool Jobs::renew(int match, const std::string& worker, std::uint64_t lease_ms) {
 }
 
 bool Jobs::finish(int match, const std::string& worker, const JobResult& result,
-                  const std::vector<std::pair<int, std::string>>& logs_gz) {
+                  const std::vector<std::pair<int, std::string>>& logs_gz,
+                  const std::vector<SeatStderr>& stderr_gz) {
     const bool postgresql = db_.backend() == sql::Backend::postgresql;
     sql::Transaction transaction(db_);
     const std::string order = postgresql ? "nextval('jobs_finished')"
@@ -198,6 +199,11 @@ bool Jobs::finish(int match, const std::string& worker, const JobResult& result,
     for (const auto& [rotation, gz] : logs_gz)
         db_.execute("INSERT INTO job_logs (match_id, rotation, log_gz) VALUES (?, ?, ?)",
                     {std::int64_t{match}, std::int64_t{rotation}, sql::Blob(gz.begin(), gz.end())});
+    for (const SeatStderr& s : stderr_gz)
+        db_.execute(
+            "INSERT INTO game_stderr (match_id, rotation, seat, text_gz) VALUES (?, ?, ?, ?)",
+            {std::int64_t{match}, std::int64_t{s.rotation}, std::int64_t{s.seat},
+             sql::Blob(s.gz.begin(), s.gz.end())});
     db_.notify(played_channel);
     transaction.commit();
     return true;

@@ -60,6 +60,13 @@ struct JobResult {
 nlohmann::json to_json(const JobResult& result);
 JobResult result_from(const nlohmann::json& j);
 
+// What the player in `seat` of a game (its rotation) wrote to stderr, gzipped.
+struct SeatStderr {
+    int rotation = 0;
+    int seat = 0;
+    std::string gz;
+};
+
 class Jobs {
   public:
     explicit Jobs(sql::Connection& db) : db_(db) {}
@@ -110,11 +117,12 @@ class Jobs {
     // the arena ended it): its match is void, and its play is to stop. A lease past its end is
     // never renewed, nor a result stored under it.
     bool renew(int match, const std::string& worker, std::uint64_t lease_ms);
-    // Played: its result and its games' logs (gzipped, by rotation) stored in one transaction,
-    // numbered in the order workers finish; false where it is no longer the worker's (nothing
-    // stored).
+    // Played: its result, its games' logs (gzipped, by rotation) and what their players wrote
+    // to stderr stored in one transaction, numbered in the order workers finish; false where it
+    // is no longer the worker's (nothing stored).
     bool finish(int match, const std::string& worker, const JobResult& result,
-                const std::vector<std::pair<int, std::string>>& logs_gz);
+                const std::vector<std::pair<int, std::string>>& logs_gz,
+                const std::vector<SeatStderr>& stderr_gz = {});
     std::optional<std::string> archive(const std::string& sha256) const;
 
   private:

@@ -52,8 +52,9 @@ Owned game_file(const Store& store, const Bot& bot, std::string_view rest) {
         // Entrant e sits in seat (e - r) mod K of rotation r.
         const int seat = ((mine->seat - game.rotation) % players + players) % players;
         const std::string path = what == "log" ? game.log : player_stderr_path(game.log, seat);
-        // The log as the store keeps it, else its file; a player's stderr is kept in files.
-        auto text = what == "log" ? store.game_log(*match, game.rotation) : std::nullopt;
+        // As the store keeps it (a game a worker played), else its file.
+        auto text = what == "log" ? store.game_log(*match, game.rotation)
+                                  : store.game_stderr(*match, game.rotation, seat);
         if (!text)
             text = read_whole(path);
         if (text)

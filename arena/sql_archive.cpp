@@ -94,6 +94,7 @@ std::string SqlArchive::void_match(int match, const std::string& why) {
         "'claimed')",
         {std::int64_t{match}});
     db_.execute("DELETE FROM job_logs WHERE match_id = ?", {std::int64_t{match}});
+    db_.execute("DELETE FROM game_stderr WHERE match_id = ?", {std::int64_t{match}});
     transaction.commit();
     return at;
 }
@@ -105,6 +106,7 @@ int SqlArchive::void_running(const std::string& why) {
     db_.execute(
         fmt::format("UPDATE jobs SET state = 'void' WHERE state <> 'void' AND {}", running));
     db_.execute(fmt::format("DELETE FROM job_logs WHERE {}", running));
+    db_.execute(fmt::format("DELETE FROM game_stderr WHERE {}", running));
     const auto voided = db_.execute(fmt::format("UPDATE matches SET state = 'void', finished "
                                                 "= {}, why = ? WHERE state = 'running'",
                                                 db_.now()),
@@ -228,6 +230,17 @@ std::optional<std::string> SqlArchive::game_log(int match, int rotation) const {
         "SELECT log_gz FROM games WHERE match_id = ? AND rotation = ? AND log_gz IS "
         "NOT NULL",
         {std::int64_t{match}, std::int64_t{rotation}});
+    if (found.empty())
+        return std::nullopt;
+    const sql::Blob& gzipped = found.front().blob(0);
+    return serve::gunzip(
+        std::string_view(reinterpret_cast<const char*>(gzipped.data()), gzipped.size()));
+}
+
+std::optional<std::string> SqlArchive::game_stderr(int match, int rotation, int seat) const {
+    const sql::Rows found = db_.query(
+        "SELECT text_gz FROM game_stderr WHERE match_id = ? AND rotation = ? AND seat = ?",
+        {std::int64_t{match}, std::int64_t{rotation}, std::int64_t{seat}});
     if (found.empty())
         return std::nullopt;
     const sql::Blob& gzipped = found.front().blob(0);

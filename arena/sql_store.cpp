@@ -67,6 +67,13 @@ CREATE TABLE job_logs (
     log_gz {blob} NOT NULL,
     PRIMARY KEY (match_id, rotation)
 );
+CREATE TABLE game_stderr (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    rotation INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    text_gz {blob} NOT NULL,
+    PRIMARY KEY (match_id, rotation, seat)
+);
 CREATE TABLE workers (
     name TEXT PRIMARY KEY,
     host TEXT NOT NULL,
@@ -172,6 +179,7 @@ std::vector<Table> tables() {
             {"matches", match_columns},
             {"match_entries", std::string("match_id, ") + rated_columns},
             {"games", std::string("id, match_id, ") + game_columns + ", log_gz"},
+            {"game_stderr", "match_id, rotation, seat, text_gz"},
             {"hosted", "entry_id, sha256, command, protocol, submitted, report"},
             {"archives", "sha256, bytes"}};
 }

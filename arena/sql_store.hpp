@@ -34,6 +34,8 @@
 //     finished in), result JSON, claimed, finished): the matches workers play
 //   job_logs(match_id, rotation, log_gz): a worker's games' logs, until the match is rated (its
 //     games' log_gz then) or void
+//   game_stderr(match_id, rotation, seat, text_gz): what each player of a game a worker played
+//     wrote to stderr (none where it wrote nothing), gzipped; dropped if the match is void
 //   workers(name, host, cores, words (its word list's fingerprint), started, seen_ms): the
 //     workers, as each last said it was there
 #pragma once
@@ -52,7 +54,7 @@ namespace bg::arena {
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
 // versions (hosted); 7: each game's event log kept in the store (games.log_gz); 8: workers
-// (archives, jobs, job_logs, workers). A database of an
+// (archives, jobs, job_logs, game_stderr, workers). A database of an
 // earlier version is brought to this one as it is opened (version 1's entries that have played
 // a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
 // arenas were of version 6, from 6.
@@ -113,6 +115,7 @@ class SqlArchive {
     std::vector<RecentMatch> recent_groups(int n) const;
     std::vector<StoredGame> games_of(int match) const;
     std::optional<std::string> game_log(int match, int rotation) const;
+    std::optional<std::string> game_stderr(int match, int rotation, int seat) const;
     std::vector<Store::SeatGame> games_of_entry(int entry) const;
     std::vector<std::pair<int, Rated>> tables_of(int entry) const;
     std::optional<Match> match(int id) const;
@@ -197,6 +200,9 @@ class SqlStore final : public Store {
     std::vector<StoredGame> games_of(int match) const override { return archive_.games_of(match); }
     std::optional<std::string> game_log(int match, int rotation) const override {
         return archive_.game_log(match, rotation);
+    }
+    std::optional<std::string> game_stderr(int match, int rotation, int seat) const override {
+        return archive_.game_stderr(match, rotation, seat);
     }
     std::vector<SeatGame> games_of_entry(int entry) const override {
         return archive_.games_of_entry(entry);

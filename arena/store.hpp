@@ -110,6 +110,9 @@ class Store {
     // The event log of a match's game as the store keeps it (read from its file as the match
     // was rated), or none where it kept none.
     virtual std::optional<std::string> game_log(int match, int rotation) const = 0;
+    // What the player in `seat` of a match's game wrote to stderr, where the store keeps it (a
+    // game a worker played: its file is on the worker's machine); none where it keeps none.
+    virtual std::optional<std::string> game_stderr(int match, int rotation, int seat) const = 0;
     // Every game of every match the entry was rated in: its seat in the match's first rotation
     // and the match's players beside the game (in seat s of rotation r sits the entrant of
     // first seat (s + r) mod players).

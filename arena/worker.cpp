@@ -22,6 +22,7 @@
 #include "cli/options.hpp"
 #include "core/text.hpp"
 #include "match/venue.hpp"
+#include "record/game_files.hpp"
 #include "remote/token.hpp"
 #include "serve/gzip.hpp"
 #include "transport/handles.hpp"
@@ -129,7 +130,27 @@ struct Pending {
     int match = 0;
     JobResult result;
     std::vector<std::pair<int, std::string>> logs_gz;
+    std::vector<SeatStderr> stderr_gz;
 };
+
+// A match played as a worker stores it: its result, and its games' logs and what their players
+// wrote to stderr (for their authors, arena/owned.hpp), gzipped; its games' logs named as on
+// this worker.
+Pending played(int match, const MatchPlay& play, const std::string& worker) {
+    Pending done{match, JobResult{play.complete(), play.why(), {}, play.stalled_ms()}, {}, {}};
+    for (StoredGame game : play.games()) {
+        if (!game.log.empty()) {
+            if (std::string gz = gzipped_file(game.log); !gz.empty())
+                done.logs_gz.emplace_back(game.rotation, std::move(gz));
+            for (int seat = 0; seat < static_cast<int>(game.result.players.size()); ++seat)
+                if (std::string gz = gzipped_file(player_stderr_path(game.log, seat)); !gz.empty())
+                    done.stderr_gz.push_back({game.rotation, seat, std::move(gz)});
+            game.log = worker + ":" + game.log;
+        }
+        done.result.games.push_back(std::move(game));
+    }
+    return done;
+}
 
 class Worker {
   public:
@@ -284,7 +305,7 @@ class Worker {
         log::info("match {} claimed: {}", plan.match, names(plan));
         if (!why.empty()) {
             log::error("match {} cannot be played here: {}", plan.match, escape_for_terminal(why));
-            pending_.push_back({plan.match, JobResult{false, why, {}}, {}});
+            pending_.push_back({plan.match, JobResult{false, why, {}}, {}, {}});
             return back_off(why);
         }
         const int id = plan.match;
@@ -318,18 +339,9 @@ class Worker {
                 continue;
             }
             MatchPlay& play = *it->second.play;
-            Pending done{
-                it->first, JobResult{play.complete(), play.why(), {}, play.stalled_ms()}, {}};
             if (play.logs_failed())
                 back_off("its games' logs cannot be written: " + play.why());
-            for (StoredGame game : play.games()) {
-                const std::string gz = game.log.empty() ? "" : gzipped_file(game.log);
-                if (!gz.empty())
-                    done.logs_gz.emplace_back(game.rotation, gz);
-                if (!game.log.empty())
-                    game.log = s_.name + ":" + game.log;
-                done.result.games.push_back(std::move(game));
-            }
+            Pending done = played(it->first, play, s_.name);
             pending_.push_back(std::move(done));
             play.dismiss();
             leaving_.push_back(std::move(it->second.play));
@@ -367,7 +379,7 @@ class Worker {
         for (auto it = pending_.begin(); it != pending_.end();) {
             bool kept = false;
             if (!with_store_("storing a result", [&] {
-                    kept = jobs_.finish(it->match, s_.name, it->result, it->logs_gz);
+                    kept = jobs_.finish(it->match, s_.name, it->result, it->logs_gz, it->stderr_gz);
                 })) {
                 ++it;
                 continue;

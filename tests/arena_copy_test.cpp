@@ -13,6 +13,7 @@
 
 #include "arena/core/ladder.hpp"
 #include "arena/sql_store.hpp"
+#include "serve/gzip.hpp"
 #include "sql/postgres_connection.hpp"
 #include "tests/support/scratch_arena.hpp"
 
@@ -79,6 +80,15 @@ std::vector<std::string> fill(Store& store) {
             }
             games.push_back({static_cast<int>(i), i == 0 ? log_file(m) : "", g});
         }
+        if (m == 0) {
+            // Played by a worker, which kept what a player wrote to stderr in the store.
+            JobPlan plan;
+            plan.match = id;
+            store.jobs().queue(plan, "words", 3);
+            REQUIRE(store.jobs().claim("w1", "words", 3, 30'000));
+            REQUIRE(store.jobs().finish(id, "w1", JobResult{true, "", {}}, {},
+                                        {{0, 1, serve::gzip("beta's stderr")}}));
+        }
         store.rate_match(id, rated, games);
         std::filesystem::remove(games[0].log);
     }
@@ -105,9 +115,12 @@ std::string everything(const Store& store) {
         for (const Rated& r : m.entrants)
             all["entrants"].push_back({m.id, r.entry, r.seat, r.rank, r.before.mu, r.before.sigma,
                                        r.after.mu, r.after.sigma});
-        for (const StoredGame& g : store.games_of(m.id))
+        for (const StoredGame& g : store.games_of(m.id)) {
             all["games"].push_back({m.id, g.rotation, g.log, to_json(g.result),
                                     store.game_log(m.id, g.rotation).value_or("none")});
+            for (int seat = 0; seat < static_cast<int>(g.result.players.size()); ++seat)
+                all["stderr"].push_back(store.game_stderr(m.id, g.rotation, seat).value_or("-"));
+        }
     }
     for (const HostedVersion& h : store.hosted()) {
         all["hosted"].push_back(
@@ -129,6 +142,7 @@ void copied_same(Store& from, const std::string& from_where, const std::string& 
                          {"matches", 6},
                          {"match_entries", 15},
                          {"games", 15},
+                         {"game_stderr", 1},
                          {"hosted", 1},
                          {"archives", 1}});
     auto reopened = Store::open(to, false);
@@ -141,6 +155,7 @@ void copied_same(Store& from, const std::string& from_where, const std::string& 
     // The games' logs came with it (their files were gone before it was copied).
     CHECK(copy.game_log(1, 0) == "{\"seq\":0,\"start\":{\"seed\":1000}}\n");
     CHECK(!copy.game_log(1, 1));
+    CHECK(copy.game_stderr(1, 0, 1) == "beta's stderr");
     // Rerate arrives at the copied ratings to the bit.
     const auto start = starts(copy.entries(), copy.bots(true), copy.model());
     const Rerated again = rerate(copy.rated_in_order(), start, copy.model());
@@ -188,7 +203,7 @@ TEST_CASE(
     ScratchArena arena("six");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     arena.exec("ALTER TABLE games DROP COLUMN log_gz");
-    for (const char* table : {"job_logs", "jobs", "workers", "archives"})
+    for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives"})
         arena.exec(std::string("DROP TABLE ") + table);
     if (arena.postgresql())
         arena.exec("DROP SEQUENCE jobs_finished");

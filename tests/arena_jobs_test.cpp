@@ -59,6 +59,11 @@ std::vector<std::pair<int, std::string>> logs_of(int match) {
             {1, serve::gzip("log 1 of " + std::to_string(match))}};
 }
 
+// What seat 1 of the second game wrote to stderr (the others wrote nothing).
+std::vector<SeatStderr> stderr_of(int match) {
+    return {{1, 1, serve::gzip("[player 2] stderr of " + std::to_string(match))}};
+}
+
 }  // namespace
 
 TEST_CASE("arena: a worker's job is claimed once, played, and rated with its logs, once",
@@ -87,8 +92,10 @@ TEST_CASE("arena: a worker's job is claimed once, played, and rated with its log
     CHECK(!jobs.renew(first.match, "w2", 30'000));
     // Finished in the other order: taken in the order they finished.
     CHECK(!jobs.finish(second.match, "w1", played_result("w1"), logs_of(second.match)));
-    CHECK(jobs.finish(second.match, "w2", played_result("w2"), logs_of(second.match)));
-    CHECK(jobs.finish(first.match, "w1", played_result("w1"), logs_of(first.match)));
+    CHECK(jobs.finish(second.match, "w2", played_result("w2"), logs_of(second.match),
+                      stderr_of(second.match)));
+    CHECK(jobs.finish(first.match, "w1", played_result("w1"), logs_of(first.match),
+                      stderr_of(first.match)));
     CHECK(!jobs.finish(first.match, "w1", played_result("w1"), logs_of(first.match)));
     const auto played = jobs.played();
     REQUIRE(played.size() == 2);
@@ -107,12 +114,18 @@ TEST_CASE("arena: a worker's job is claimed once, played, and rated with its log
     store.rate_match(second.match, rated, played[0].result.games);
     CHECK(store.game_log(second.match, 1) == "log 1 of " + std::to_string(second.match));
     CHECK(store.games_of(second.match)[1].log == "w2:/logs/match-1");
+    // Its players' stderr kept too, for their authors: what each wrote, and none where nothing.
+    CHECK(store.game_stderr(second.match, 1, 1) ==
+          "[player 2] stderr of " + std::to_string(second.match));
+    CHECK(!store.game_stderr(second.match, 1, 0));
+    CHECK(!store.game_stderr(second.match, 0, 1));
     CHECK(arena.store->jobs().played().size() == 1);
     CHECK_THROWS(store.rate_match(second.match, rated, played[0].result.games));
     // Void: its logs dropped with it.
     store.void_match(first.match, "decided by the machine");
     CHECK(jobs.played().empty());
     CHECK(!store.game_log(first.match, 0));
+    CHECK(!store.game_stderr(first.match, 1, 1));
     // A result no one can read (a worker of another version): said, the others still read.
     const JobPlan third = queued(store);
     REQUIRE(jobs.claim("w1", "abc", 2, 30'000));

@@ -300,7 +300,7 @@ TEST_CASE(
         db.exec("ALTER TABLE bots DROP COLUMN about");
         db.exec("DROP TABLE hosted");
         db.exec("ALTER TABLE games DROP COLUMN log_gz");
-        for (const char* table : {"job_logs", "jobs", "workers", "archives"})
+        for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives"})
             db.exec(std::string("DROP TABLE ") + table);
         db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");

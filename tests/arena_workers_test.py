@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import threading
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arena_support import ArenaRun  # noqa: E402
@@ -134,11 +135,17 @@ try:
 
     # A hosted bot's version, checked by the arena, then played by the workers from the archive
     # they fetch from the database.
+    # It says a word on stderr as it starts, which its author reads of a game a worker played.
+    noisy = (b"import os, sys\n"
+             b"sys.stderr.write('pybot starts on stderr\\n')\n"
+             b"sys.stderr.flush()\n"
+             b"os.execvp('python3', ['python3', 'example_player.py'])\n")
     example = {"example_player.py": read(os.path.join(source, "players", "example_player.py")),
-               "example_grids.py": read(os.path.join(source, "players", "example_grids.py"))}
+               "example_grids.py": read(os.path.join(source, "players", "example_grids.py")),
+               "noisy.py": noisy}
     path = os.path.join(work, "pybot.tar.gz")
     with open(path, "wb") as f:
-        f.write(archive(example, {"command": "python3 example_player.py", "protocol": "v1",
+        f.write(archive(example, {"command": "python3 noisy.py", "protocol": "v1",
                                   "label": "py-1"}))
     done = subprocess.run([t.arena, "bot", "submit", "--token-file",
                            t.token_file("pybot", hosted_token),
@@ -153,6 +160,18 @@ try:
     wait_until(lambda: by_workers() >= 4, 240, "four matches played by the workers and rated")
     wait_until(lambda: "hosted bot pybot plays version py-1" in said(), 240,
                "the hosted version checked")
+    # What it wrote to stderr in a game a worker played: its author reads it from the arena.
+    pybot_at_worker = ("SELECT j.match_id FROM jobs j JOIN matches m ON m.id = j.match_id JOIN "
+                       "match_entries e ON e.match_id = m.id JOIN entries n ON n.id = e.entry_id "
+                       "JOIN bots b ON b.id = n.bot_id WHERE b.name = 'pybot' AND m.state = "
+                       "'rated' ORDER BY j.match_id LIMIT 1")
+    wait_until(lambda: psql(pybot_at_worker), 240, "a match of the hosted bot at a worker")
+    request = urllib.request.Request("http://127.0.0.1:%d/api/bots/pybot/games/%s-1/stderr"
+                                     % (port, psql(pybot_at_worker)))
+    request.add_header("Authorization", "Bearer " + hosted_token)
+    with urllib.request.urlopen(request, timeout=60) as r:
+        told = r.read().decode()
+    check("pybot starts on stderr" in told, "its stderr of a worker's game: %r" % told)
 
     # ---- a worker killed mid-match: its lease runs out, its match is void ----
     wait_until(lambda: psql("SELECT worker FROM jobs WHERE state = 'claimed' LIMIT 1"), 120,
@@ -230,6 +249,8 @@ try:
           "a job left claimed: %s" % psql("SELECT match_id, state FROM jobs WHERE state IN "
                                           "('queued', 'claimed')"))
     check(count("SELECT count(*) FROM job_logs") == 0, "a worker's logs left behind")
+    check(count("SELECT count(*) FROM game_stderr s JOIN matches m ON m.id = s.match_id WHERE "
+                "m.state <> 'rated'") == 0, "the players' stderr of a void match kept")
     check(count("SELECT count(*) FROM workers") <= 1, "workers still said to be there: %s" %
           psql("SELECT name FROM workers"))
     # Each of the workers played; the remote bot's matches were the arena's, none a worker's.
