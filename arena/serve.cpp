@@ -343,8 +343,7 @@ int ArenaShell::run() {
     raise_descriptor_limit();
     EventLoop loop;
     loop_ = loop.get();
-    // What runs on the loop goes before the loop does, however this ends: its handles are closed
-    // while their loop is there to close them.
+    // What runs on the loop goes before it, however this ends, closed while it is there.
     struct Release {
         ArenaShell& arena;
         EventLoop& loop;
@@ -358,6 +357,7 @@ int ArenaShell::run() {
             arena.sockets_.reset();
             arena.routes_.reset();
             arena.lobby_.reset();
+            arena.handed_.reset();  // its watch of the store's socket
             arena.tick_timer_.reset();
             arena.reaper_.reset();
             arena.lag_.reset();

@@ -3,11 +3,13 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -152,6 +154,15 @@ Pending played(int match, const MatchPlay& play, const std::string& worker) {
     return done;
 }
 
+// How long a worker woken by a queued match waits before it claims, with `busy` of its `cores`
+// playing: up to 20 ms at random, and 20 ms more the busier it is, so that the workers woken
+// together claim in a random order, the less busy first.
+std::uint64_t claim_delay_ms(int busy, int cores) {
+    static std::mt19937 random{std::random_device{}()};
+    return std::uniform_int_distribution<std::uint64_t>(0, 20)(random) +
+           static_cast<std::uint64_t>(20 * busy / std::max(cores, 1));
+}
+
 class Worker {
   public:
     Worker(uv_loop_t* loop, Store& store, WorkerSettings settings, std::unique_ptr<Venue> venue)
@@ -163,8 +174,11 @@ class Worker {
           lag_(std::make_unique<LoopLag>(loop, 10, 50, say_lag)),
           poll_(loop, [this] { poll(); }),
           sweep_(loop, [this] { sweep(); }),
-          // A match queued: claimed at once, not at the next poll.
-          wake_(loop, jobs_.connection(), Jobs::queued_channel, [this] { claim(); }) {}
+          claim_soon_(loop, [this] { claim(); }),
+          // A match queued: claimed at once, not at the next poll; the workers it wakes claim in
+          // a random order, the less busy first (as their polls' phases spread them).
+          wake_(loop, jobs_.connection(), Jobs::queued_channel,
+                [this] { claim_soon_.start(claim_delay_ms(s_.cores - free_cores(), s_.cores)); }) {}
 
     void start() {
         signals_.emplace_back(loop_, SIGTERM, [this](int) { stop(); });
@@ -419,6 +433,7 @@ class Worker {
         with_store_("saying goodbye", [&] { jobs_.goodbye(s_.name); });
         poll_.stop();
         sweep_.stop();
+        claim_soon_.stop();
         wake_.stop();
         signals_.clear();
         log::info("worker {} stopped", s_.name);
@@ -430,7 +445,7 @@ class Worker {
     std::unique_ptr<Venue> venue_;
     std::string words_;
     std::unique_ptr<LoopLag> lag_;  // its stalls, which the arena weighs as a game's
-    Timer poll_, sweep_;
+    Timer poll_, sweep_, claim_soon_;
     std::vector<SignalWatch> signals_;
     std::map<int, Playing> playing_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;

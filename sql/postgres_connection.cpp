@@ -256,8 +256,9 @@ void PostgresConnection::listen(std::string_view channel) {
     check_channel(channel);
     if (std::find(channels_.begin(), channels_.end(), channel) != channels_.end())
         return;
-    run(ready(), fmt::format("LISTEN {}", channel), {});
+    // Listened to again on the next session if this LISTEN fails with the connection.
     channels_.emplace_back(channel);
+    run(ready(), fmt::format("LISTEN {}", channel), {});
 }
 
 void PostgresConnection::notify(std::string_view channel) {
@@ -278,7 +279,9 @@ bool PostgresConnection::notified() {
 }
 
 int PostgresConnection::wake_fd() const {
-    return PQsocket(conn_);
+    // A lost connection's socket (a failed reset keeps one open) is readable for ever: nothing
+    // to watch until a statement makes the connection again.
+    return PQstatus(conn_) == CONNECTION_OK ? PQsocket(conn_) : -1;
 }
 
 Rows PostgresConnection::query(std::string_view statement, const std::vector<Value>& parameters) {

@@ -23,6 +23,7 @@ import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -126,6 +127,16 @@ try:
                           text=True, timeout=60)
     check(done.returncode == 2 and "sandbox" in done.stderr,
           "a worker with --no-sandbox (%d): %s" % (done.returncode, done.stderr))
+    # An address in use: said, and it ends (nothing of its workers' side keeps it waiting).
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    done = subprocess.run([t.arena, "serve", "--db", t.db, "--listen",
+                           "127.0.0.1:%d" % taken.getsockname()[1], *options],
+                          capture_output=True, text=True, timeout=60)
+    taken.close()
+    check(done.returncode == 1 and "in use" in done.stderr,
+          "serve --workers at an address in use (%d): %s" % (done.returncode, done.stderr))
     served = t.serve(*options)
     port = served.port
     # No worker yet: nothing of the house bots begins.
@@ -253,9 +264,11 @@ try:
                 "m.state <> 'rated'") == 0, "the players' stderr of a void match kept")
     check(count("SELECT count(*) FROM workers") <= 1, "workers still said to be there: %s" %
           psql("SELECT name FROM workers"))
-    # Each of the workers played; the remote bot's matches were the arena's, none a worker's.
+    # The matches spread over the workers (one at a time here, each claimed by whichever
+    # woken worker's random turn came first: all of some ten by one has a chance of about
+    # 3 / 3^10); the remote bot's matches were the arena's, none a worker's.
     check(count("SELECT count(DISTINCT j.worker) FROM jobs j JOIN matches m ON m.id = "
-                "j.match_id WHERE m.state = 'rated'") == 3, "not every worker played")
+                "j.match_id WHERE m.state = 'rated'") >= 2, "one worker played every match")
     check(count("SELECT count(*) FROM jobs j JOIN match_entries e ON e.match_id = j.match_id "
                 "JOIN entries n ON n.id = e.entry_id JOIN bots b ON b.id = n.bot_id WHERE "
                 "b.name = 'remote'") == 0, "a remote bot's match given to a worker")

@@ -120,17 +120,18 @@ TEST_CASE(
     "transport: a process's stderr written before now is passed on when asked, its last "
     "line cut short",
     "[transport]") {
-    std::vector<std::string> at_output;
-    const auto seen = drive(
-        "printf 'one\\ntw' >&2; echo x; exec sleep 5", [](PlayerProcess&, Seen&) {},
-        [&](PlayerProcess& p, Seen& s) {
-            // It wrote to stderr before its stdout: once asked, the loop has it all.
+    std::vector<std::string> asked;
+    const auto seen = drive("printf 'one\\ntw' >&2; exec sleep 5", [&](PlayerProcess& p, Seen& s) {
+        // The loop has not run: nothing of its stderr is read but as asked.
+        for (int i = 0; i < 500 && s.lines.empty(); ++i) {
+            ::usleep(10'000);
             p.read_waiting_log();
-            at_output = s.lines;
-            p.terminate(100);
-        });
-    CHECK(at_output == std::vector<std::string>{"one", "tw"});
-    CHECK(seen.lines == at_output);
+        }
+        asked = s.lines;
+        p.terminate(100);
+    });
+    CHECK(asked == std::vector<std::string>{"one", "tw"});
+    CHECK(seen.lines == asked);
 }
 
 TEST_CASE("transport: a group that ignores SIGTERM is killed whole after the grace",

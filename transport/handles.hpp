@@ -165,6 +165,10 @@ class Poll : public detail::OwnedHandle<uv_poll_t, std::function<void()>> {
         if (state_)
             uv_poll_stop(&state_->handle);
     }
+    // Still watching: not stopped, nor stopped by libuv at an error of the descriptor.
+    bool active() const {
+        return state_ && uv_is_active(reinterpret_cast<const uv_handle_t*>(&state_->handle));
+    }
 };
 
 namespace detail {
@@ -198,7 +202,8 @@ class Pipe : public detail::OwnedHandle<uv_pipe_t, detail::PipeState> {
               std::function<void(int error)> on_end, std::size_t buffer_bytes = 64 * 1024);
     // What the other side has written and read() has not yet passed on, up to `at_most` bytes,
     // passed on now, without waiting for the loop (its end, or an error, is still read()'s to
-    // report). Only once read() has begun.
+    // report). Only once read() has begun, and never from its own on_read (its buffer is the
+    // one on_read's bytes are in).
     void read_waiting(std::size_t at_most);
     void on_write_error(std::function<void(int error)> callback);
     // Written at once when the pipe has room (no copy, no request), else queued behind what
