@@ -94,8 +94,8 @@ class Connection {
     // What becomes readable as a notification comes (poll it, then ask notified()); -1 when
     // nothing does (SQLite; a lost connection, until a statement makes it again). It changes
     // as a lost connection is made again (session() with it: the same number may be another
-    // socket, and the connection closes its socket as it finds it lost: watch a dup()). One read with a statement's result wakes no poll: ask
-    // notified() after statements too.
+    // socket; and the connection closes its socket as it finds it lost: watch a dup()). One
+    // read with a statement's result wakes no poll: ask notified() after statements too.
     virtual int wake_fd() const = 0;
     virtual std::uint64_t session() const = 0;
 

@@ -2,10 +2,10 @@
 """A protocol v004 player for the end-to-end tests: it stays for the games of its match
 (protocol-v2.md, "v004"), peeling staircases (staircase.py: legal under
 tests/data/two_letters.txt), and between games behaves as MODE says. At the start of every game,
-before it says it is ready, it writes "life LIFE game N seat SS of NN" on its stderr (LIFE: a token of its process, the same
-for all the games the process plays), and "life LIFE hand TILES" as its hand comes, which the
-host passes on as "[player N] ...". It exits
-with status 1 (out, failing the test) when the host breaks the protocol.
+before it says it is ready, it writes "life LIFE game N seat SS of NN" on its stderr (LIFE: a
+token of its process, the same for all the games the process plays), and "life LIFE hand TILES"
+as its hand comes, which the host passes on as "[player N] ...". It exits with status 1 (out,
+failing the test) when the host breaks the protocol.
 
     v004_bot.py MODE
 
