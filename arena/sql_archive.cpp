@@ -225,11 +225,10 @@ std::vector<StoredGame> SqlArchive::games_of(int match) const {
     return all;
 }
 
-std::optional<std::string> SqlArchive::game_log(int match, int rotation) const {
-    const sql::Rows found = db_.query(
-        "SELECT log_gz FROM games WHERE match_id = ? AND rotation = ? AND log_gz IS "
-        "NOT NULL",
-        {std::int64_t{match}, std::int64_t{rotation}});
+namespace {
+
+// The gzipped text in the first column of the first row found, unzipped; none where no row is.
+std::optional<std::string> gunzipped_first(const sql::Rows& found) {
     if (found.empty())
         return std::nullopt;
     const sql::Blob& gzipped = found.front().blob(0);
@@ -237,15 +236,18 @@ std::optional<std::string> SqlArchive::game_log(int match, int rotation) const {
         std::string_view(reinterpret_cast<const char*>(gzipped.data()), gzipped.size()));
 }
 
+}  // namespace
+
+std::optional<std::string> SqlArchive::game_log(int match, int rotation) const {
+    return gunzipped_first(db_.query(
+        "SELECT log_gz FROM games WHERE match_id = ? AND rotation = ? AND log_gz IS NOT NULL",
+        {std::int64_t{match}, std::int64_t{rotation}}));
+}
+
 std::optional<std::string> SqlArchive::game_stderr(int match, int rotation, int seat) const {
-    const sql::Rows found = db_.query(
+    return gunzipped_first(db_.query(
         "SELECT text_gz FROM game_stderr WHERE match_id = ? AND rotation = ? AND seat = ?",
-        {std::int64_t{match}, std::int64_t{rotation}, std::int64_t{seat}});
-    if (found.empty())
-        return std::nullopt;
-    const sql::Blob& gzipped = found.front().blob(0);
-    return serve::gunzip(
-        std::string_view(reinterpret_cast<const char*>(gzipped.data()), gzipped.size()));
+        {std::int64_t{match}, std::int64_t{rotation}, std::int64_t{seat}}));
 }
 
 std::vector<Store::SeatGame> SqlArchive::games_of_entry(int entry) const {

@@ -222,8 +222,7 @@ class Worker {
             return;
         }
         wake_.notified();  // what it was told until now, the claim takes
-        if (cores > 0)
-            claim();
+        claim();           // (none while it backs off)
         wake_.rearm();
         poll_.start(s_.poll_ms);
     }

@@ -58,15 +58,21 @@ double alone(bool postgresql, double seconds) {
     return n / std::chrono::duration<double>(Clock::now() - began).count();
 }
 
+// What a worker that plays nothing stores: two games, their logs named as on `worker`.
+JobResult canned_result(const std::string& worker) {
+    JobResult result{true, "", {}};
+    for (int r = 0; r < 2; ++r)
+        result.games.push_back({r, worker + ":" + log_path, two_player_game(r)});
+    return result;
+}
+
 // A worker that plays nothing: says it is there, claims, renews once, and stores the canned
 // result with its two logs, gzipped (as a worker gzips its files), until told to stop.
 void worker(const std::string& where, const std::string& name, const std::string& log,
             const std::atomic<bool>& stop) {
     auto store = open_store(where, false);
     Jobs& jobs = store->jobs();
-    JobResult result{true, "", {}};
-    for (int r = 0; r < 2; ++r)
-        result.games.push_back({r, name + ":" + log_path, two_player_game(r)});
+    const JobResult result = canned_result(name);
     while (!stop) {
         jobs.hello(name, "bench", 2, "words");
         auto plan = jobs.claim(name, "words", 2, 30'000);
@@ -153,9 +159,7 @@ double one_at_a_time(bool notified, double seconds, const std::string& log) {
         auto opened = open_store(arena.where, false);
         Jobs& mine = opened->jobs();
         mine.connection().listen(Jobs::queued_channel);
-        JobResult result{true, "", {}};
-        for (int r = 0; r < 2; ++r)
-            result.games.push_back({r, "w:" + log_path, two_player_game(r)});
+        const JobResult result = canned_result("w");
         const std::string gz = serve::gzip(log);
         while (!stop) {
             mine.hello("w", "bench", 2, "words");

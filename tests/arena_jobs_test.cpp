@@ -229,7 +229,8 @@ TEST_CASE("arena: workers claiming at once never claim one job twice", "[arena][
 
 namespace {
 
-// Whether `db` is told within `ms` (its socket polled, as arena/wake.hpp's owner would).
+// Whether `db` is told within `ms` (asked every 5 ms, as an owner of arena/wake.hpp asks on
+// its clock).
 bool told_within(sql::Connection& db, int ms) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
     do {
