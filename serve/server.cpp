@@ -371,7 +371,7 @@ Server::Server(uv_loop_t* loop, Content content, Limits limits)
     : loop_(loop),
       content_(std::move(content)),
       limits_(limits),
-      stream_(first_id_now(), limits.history_bytes),
+      stream_(limits.first_id ? limits.first_id : first_id_now(), limits.history_bytes),
       anchor_(std::make_unique<Anchor>()) {
     anchor_->server = this;
 }
@@ -971,8 +971,20 @@ int Server::add_headers(lws* wsi, Socket& socket, lws_process_html_args& args) {
     return 0;
 }
 
-void Server::publish(std::string name, std::string data) {
-    const std::string text = wire(stream_.publish(std::move(name), std::move(data)));
+std::uint64_t Server::publish(std::string name, std::string data) {
+    const Event& event = stream_.publish(std::move(name), std::move(data));
+    send_to_streams(wire(event));
+    return event.id;
+}
+
+bool Server::relay(Event event) {
+    const Event* kept = stream_.publish_as(std::move(event));
+    if (kept)
+        send_to_streams(wire(*kept));
+    return kept;
+}
+
+void Server::send_to_streams(const std::string& text) {
     for (Session* session : std::vector<Session*>(streams_)) {
         if (session->out.push(text))
             lws_callback_on_writable(session->wsi);

@@ -109,6 +109,7 @@ class Server {
         std::size_t frame_bytes = 64u << 10;    // a WebSocket message's size
         std::size_t post_bytes = 16u << 10;     // a POST's body
         std::size_t upload_bytes = 16u << 20;   // a file POSTed (Content::uploads)
+        std::uint64_t first_id = 0;             // the stream's first event's (0: first_id_now())
     };
     struct Counts {
         int streams = 0;  // open now
@@ -130,8 +131,13 @@ class Server {
 
     // The port listened on (the one chosen, for port 0).
     int port() const { return port_; }
-    // An event to every stream (and kept for those that reconnect).
-    void publish(std::string name, std::string data);
+    // An event to every stream (and kept for those that reconnect); its id.
+    std::uint64_t publish(std::string name, std::string data);
+    // An event numbered elsewhere (serve::Stream::publish_as), to every stream where its id is
+    // above the last one's; false where it is not (nothing sent).
+    bool relay(Event event);
+    // Its own events numbered from `id` on (serve::Stream::number_from).
+    void number_from(std::uint64_t id) { stream_.number_from(id); }
     // Takes no more requests (503); once every stream has been sent what it was queued, or
     // after `grace_ms`, closes them and stops listening (`done` then): the loop then runs out
     // once it has closed them, and the server is destroyed after it has.
@@ -169,6 +175,7 @@ class Server {
     void closed(Session& session);
     void refuse(struct lws* wsi, const WebSocketService::Refusal& refusal);
     void drop(Session& session);
+    void send_to_streams(const std::string& text);
     void check_finished();
 
     int serve_word_list(struct lws* wsi, Session& session, const Route& route, bool head);

@@ -18,26 +18,39 @@ std::uint64_t first_id_now() {
 }
 
 Stream::Stream(std::uint64_t first_id, std::size_t history_bytes)
-    : first_id_(first_id), next_id_(first_id), history_bytes_(history_bytes) {}
+    : first_id_(first_id),
+      next_id_(first_id),
+      dropped_to_(first_id - 1),
+      history_bytes_(history_bytes) {}
 
 const Event& Stream::publish(std::string name, std::string data) {
-    kept_.push_back(Event{next_id_++, std::move(name), std::move(data)});
+    keep(Event{next_id_, std::move(name), std::move(data)});
+    return kept_.back();
+}
+
+const Event* Stream::publish_as(Event event) {
+    if (event.id < next_id_)
+        return nullptr;
+    keep(std::move(event));
+    return &kept_.back();
+}
+
+void Stream::keep(Event event) {
+    next_id_ = event.id + 1;
+    kept_.push_back(std::move(event));
     kept_bytes_ += kept_.back().data.size();
     // The newest is always kept, whatever its size: a client can be sent it.
     while (kept_bytes_ > history_bytes_ && kept_.size() > 1) {
         kept_bytes_ -= kept_.front().data.size();
+        dropped_to_ = kept_.front().id;
         kept_.pop_front();
     }
-    return kept_.back();
 }
 
 std::optional<std::vector<const Event*>> Stream::since(std::uint64_t last_seen) const {
     // Ids below the first (another stream's) or past the newest (not this stream's) are not
-    // ours to resume from.
-    if (last_seen + 1 < first_id_ || last_seen > last_id())
-        return std::nullopt;
-    const std::uint64_t oldest = kept_.empty() ? next_id_ : kept_.front().id;
-    if (last_seen + 1 < oldest)
+    // ours to resume from; nor one before an event no longer kept.
+    if (last_seen + 1 < first_id_ || last_seen > last_id() || last_seen < dropped_to_)
         return std::nullopt;
     std::vector<const Event*> missed;
     for (const Event& event : kept_)

@@ -8,6 +8,7 @@
 // never events that are not the ones it missed.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -37,6 +38,12 @@ class Stream {
 
     // The event, numbered.
     const Event& publish(std::string name, std::string data);
+    // An event numbered elsewhere (an arena's front relays its holder's: arena/published.hpp),
+    // kept where its id is above every kept one's; none where it is not. Ids may skip: an event
+    // after `last_id` is still every one published since.
+    const Event* publish_as(Event event);
+    // Its own events numbered from `id` on, where that is above the last one's.
+    void number_from(std::uint64_t id) { next_id_ = std::max(next_id_, id); }
     // The id of the newest event, or first_id - 1 before any: a snapshot made now stands for
     // every event up to it.
     std::uint64_t last_id() const { return next_id_ - 1; }
@@ -48,8 +55,11 @@ class Stream {
     std::size_t kept_bytes() const { return kept_bytes_; }
 
   private:
+    void keep(Event event);
+
     std::uint64_t first_id_;
     std::uint64_t next_id_;
+    std::uint64_t dropped_to_;  // the newest id no longer kept (first_id - 1 before any)
     std::size_t history_bytes_;
     std::size_t kept_bytes_ = 0;
     std::deque<Event> kept_;

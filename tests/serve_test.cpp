@@ -114,6 +114,37 @@ TEST_CASE("serve: ids increase by one, and a reconnection gets what it missed wh
     CHECK_FALSE(stream.since(1003));
 }
 
+TEST_CASE(
+    "serve: events numbered elsewhere are kept in order, their ids may skip, and a "
+    "reconnection still gets what it missed",
+    "[serve]") {
+    Stream stream(1000, 30);
+    REQUIRE(stream.publish_as(Event{1000, "begin", std::string(10, 'a')}));
+    // An arena's new holder numbers from its own start: far above.
+    REQUIRE(stream.publish_as(Event{5000, "match", std::string(10, 'b')}));
+    CHECK(stream.last_id() == 5000);
+    // Not above the newest: not kept (a front that read an event twice).
+    CHECK_FALSE(stream.publish_as(Event{5000, "match", "again"}));
+    CHECK_FALSE(stream.publish_as(Event{1200, "match", "late"}));
+    const auto after_first = stream.since(1000);
+    REQUIRE(after_first);
+    REQUIRE(after_first->size() == 1);
+    CHECK((*after_first)[0]->id == 5000);
+    // An id between two kept events (one the client cannot have seen) resumes after it.
+    REQUIRE(stream.since(3000));
+    CHECK(stream.since(3000)->size() == 1);
+    CHECK(stream.publish("status", std::string(10, 'c')).id == 5001);
+    CHECK(stream.publish_as(Event{9000, "status", std::string(10, 'd')}));
+    // 30 bytes kept: 1000 is gone. One that saw it missed nothing no longer kept; one that
+    // saw only what came before it did.
+    REQUIRE(stream.since(1000));
+    CHECK(stream.since(1000)->size() == 3);
+    CHECK_FALSE(stream.since(999));
+    REQUIRE(stream.since(5000));
+    CHECK(stream.since(5000)->size() == 2);
+    CHECK_FALSE(stream.since(9001));
+}
+
 TEST_CASE("serve: an event on the wire is id, event and one line of data", "[serve]") {
     CHECK(wire(Event{42, "peel_accepted", R"({"game":1})"}) ==
           "id: 42\nevent: peel_accepted\ndata: {\"game\":1}\n\n");
