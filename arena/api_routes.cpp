@@ -13,41 +13,42 @@
 namespace bg::arena {
 
 nlohmann::json ApiRoutes::leaderboard(bool people) const {
-    const ArenaCore& core = *running_.core;
-    const auto& over = core.last_over();
-    const std::pair<int, std::size_t> at{over.empty() ? 0 : over.front().id, over.size()};
+    const LiveState live = running_.live();
+    const auto& over = live.recent;
+    const std::pair<int, std::size_t> at{over.empty() ? 0 : over.front().match, over.size()};
     if (!people && round_trips_at_ != at) {
         round_trips_ = running_.store->round_trips(round_trip_matches);
         round_trips_at_ = at;
     }
-    return leaderboard_json(core.roster(), running_.fit->fit(core.roster()), people,
-                            core.statuses(), people ? std::map<int, double>{} : round_trips_);
+    const Roster& roster = running_.roster();
+    return leaderboard_json(roster, running_.fit->fit(roster), people, live.statuses,
+                            people ? std::map<int, double>{} : round_trips_);
 }
 
 ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
-    const ArenaCore& core = *running_.core;
     const Store& store = *running_.store;
     exact("/api/leaderboard", [this](const std::string&) { return leaderboard(false).dump(); });
     exact("/api/people", [this](const std::string&) { return leaderboard(true).dump(); });
     exact("/api/queue", [this](const std::string&) { return queue_json(); });
     exact("/api/live", [this](const std::string&) { return live_json(); });
-    exact("/api/config", [&core](const std::string&) {
-        return config_json(core.roster().model(), core.settings().matchmaker).dump();
+    exact("/api/config", [this](const std::string&) {
+        return config_json(running_.roster().model(), running_.matchmaker()).dump();
     });
     exact("/api/server", [this](const std::string&) { return server_json(); });
     for (const bool person : {false, true})
         prefix(person ? "/api/people/" : "/api/bots/",
-               [&core, &store, person](const std::string& name) -> std::optional<std::string> {
-                   const auto json = bot_json(store, core.roster(), name, person, core.statuses());
+               [this, &store, person](const std::string& name) -> std::optional<std::string> {
+                   const auto json =
+                       bot_json(store, running_.roster(), name, person, running_.live().statuses);
                    return json ? std::optional(json->dump()) : std::nullopt;
                });
     // The twins of a match's page and of its games' pages.
-    prefix("/api/matches/", [&core, &store](const std::string& rest) -> std::optional<std::string> {
+    prefix("/api/matches/", [this, &store](const std::string& rest) -> std::optional<std::string> {
         const auto found = page_path("/matches/" + rest);
         if (!found || (found->kind != PagePath::match_page && found->kind != PagePath::game_page))
             return std::nullopt;
         const auto json = found->kind == PagePath::match_page
-                              ? match_json(store, core.roster(), found->match)
+                              ? match_json(store, running_.roster(), found->match)
                               : game_records_json(store, found->match, found->rotation);
         return json ? std::optional(json->dump()) : std::nullopt;
     });
@@ -80,12 +81,13 @@ std::string_view ApiRoutes::route_of(const std::string& path) const {
 }
 
 std::string ApiRoutes::queue_json() const {
-    const ArenaCore& core = *running_.core;
+    const LiveState live = running_.live();
+    const Roster& roster = running_.roster();
     // In the order they came: each one's place in the queue is how many came before it.
     nlohmann::json waiting = nlohmann::json::array();
-    for (const ArenaCore::Queued& q : core.queue()) {
-        const Bot* bot = core.roster().account(q.bot);
-        const Entry* entry = core.roster().entry(q.entry);
+    for (const LiveState::Waiting& q : live.queue) {
+        const Bot* bot = roster.account(q.bot);
+        const Entry* entry = roster.entry(q.entry);
         if (!bot || !entry)
             continue;
         waiting.push_back({{"bot", bot->name},
@@ -93,26 +95,26 @@ std::string ApiRoutes::queue_json() const {
                            {"kind", kind(*bot)},
                            {"place", waiting.size() + 1},
                            {"opponent", json_or_null(q.opponent)},
-                           {"waiting_ms", core.now_ms() - q.since_ms}});
+                           {"waiting_ms", live.now_ms - std::min(live.now_ms, q.since_ms)}});
     }
     nlohmann::json playing = nlohmann::json::array();
-    for (const auto& [id, match] : core.playing())
-        playing.push_back({{"match", id}, {"bots", names_of(match.seats)}});
+    for (const LiveState::Playing& match : live.playing)
+        playing.push_back({{"match", match.match}, {"bots", match.bots}});
     return nlohmann::json{{"version", api_version}, {"waiting", waiting}, {"playing", playing}}
         .dump();
 }
 
 std::string ApiRoutes::live_json() const {
-    const ArenaCore& core = *running_.core;
+    const LiveState live = running_.live();
     nlohmann::json playing = nlohmann::json::array();
-    for (const auto& [id, match] : core.playing())
-        playing.push_back({{"match", id},
-                           {"bots", names_of(match.seats)},
-                           {"games_over", running_.games_over(id)},
-                           {"games", match.seats.size()}});
+    for (const LiveState::Playing& match : live.playing)
+        playing.push_back({{"match", match.match},
+                           {"bots", match.bots},
+                           {"games_over", match.games_over},
+                           {"games", match.bots.size()}});
     nlohmann::json recent = nlohmann::json::array();
-    for (const Match& m : core.last_over())
-        recent.push_back({{"match", m.id}, {"state", m.state}, {"finished", m.finished}});
+    for (const LiveState::Over& m : live.recent)
+        recent.push_back({{"match", m.match}, {"state", m.state}, {"finished", m.finished}});
     return nlohmann::json{{"version", api_version},
                           {"rule", spectator_rule},
                           {"playing", playing},
@@ -124,7 +126,7 @@ std::string ApiRoutes::live_json() const {
 // it refused by kind, what it holds now, its memory and descriptors (Linux's /proc), and how
 // late its loop has run over the last minute.
 std::string ApiRoutes::server_json() const {
-    const ArenaCore& core = *running_.core;
+    const LiveState live = running_.live();
     long rss_pages = 0;
     if (std::ifstream statm("/proc/self/statm"); statm)
         statm >> rss_pages >> rss_pages;  // its second field: resident pages
@@ -134,19 +136,21 @@ std::string ApiRoutes::server_json() const {
          fd.increment(error))
         ++descriptors;
     nlohmann::json refusals = nlohmann::json::object();
-    for (const auto& [kind, count] : running_.lobby->door().refusals())
-        refusals[kind] = count;
+    if (running_.lobby)
+        for (const auto& [kind, count] : running_.lobby->door().refusals())
+            refusals[kind] = count;
     const serve::Server::Counts counts = running_.server();
     const LagWindow::Figures lag = running_.lag->figures();
     return nlohmann::json{{"version", api_version},
                           {"started", running_.started},
-                          {"playing", core.playing().size()},
-                          {"checking", core.checking()},
-                          {"queued", core.queued()},
+                          {"role", running_.role},
+                          {"playing", live.playing.size()},
+                          {"checking", live.checking},
+                          {"queued", live.queue.size()},
                           {"connections", counts.sockets},
                           {"refusals", std::move(refusals)},
-                          {"unrecorded", core.unrecorded()},
-                          {"database_writable", core.writable()},
+                          {"unrecorded", live.unrecorded},
+                          {"database_writable", live.writable},
                           {"rss_bytes", rss_pages * ::sysconf(_SC_PAGESIZE)},
                           {"stream_history_bytes", counts.history_bytes},
                           {"descriptors", descriptors},

@@ -1,7 +1,9 @@
 // The running arena's API (GET /api/...): a table of routes, each a path or a prefix and the
-// document it answers, drawn from what the arena holds (its core's roster, queue and matches,
-// the fit, the lobby's and the server's counts, the loop's lag) and, for an account's or a
-// match's history, from its store. A path of no route is a 404.
+// document it answers, drawn from what the arena holds (its roster, its live state: who waits,
+// what plays; the fit, the lobby's and the server's counts, the loop's lag) and, for an
+// account's or a match's history, from its store. The same routes answer in the node that holds
+// the database (from its core) and in a front node (from the roster it reads from the store and
+// the live state the holder published). A path of no route is a 404.
 #pragma once
 
 #include <functional>
@@ -13,6 +15,7 @@
 
 #include "arena/core/arena_core.hpp"
 #include "arena/fit_work.hpp"
+#include "arena/live_state.hpp"
 #include "arena/lobby.hpp"
 #include "arena/store.hpp"
 #include "serve/server.hpp"
@@ -22,15 +25,16 @@ namespace bg::arena {
 
 // What the routes read of the running arena.
 struct Running {
-    const ArenaCore* core = nullptr;
+    std::function<const Roster&()> roster;
+    std::function<LiveState()> live;  // as it is now
+    std::function<MatchmakerConfig()> matchmaker;
     const Store* store = nullptr;
     FitWork* fit = nullptr;
-    const Lobby* lobby = nullptr;
+    const Lobby* lobby = nullptr;  // none in a front node, which seats no one
     LoopLag* lag = nullptr;
     std::function<serve::Server::Counts()> server;
-    // How many of a playing match's games are over.
-    std::function<int(int match)> games_over;
-    std::string started;  // when the arena began serving (UTC)
+    std::string started;          // when the arena began serving (UTC)
+    std::string role = "holder";  // or "front"
 };
 
 class ApiRoutes {

@@ -291,14 +291,11 @@ std::optional<int> ArenaShell::start_server() {
                                        [this](const input::Checked& c) { feed(c); });
     auto for_players = rules_for_players(settings_, venue_->dictionary());
     sockets_ = std::make_unique<remote::SeatSockets>(*lobby_, for_players);
-    routes_ = std::make_unique<ApiRoutes>(Running{
-        core_.get(), &store_, fit_.get(), lobby_.get(), lag_.get(),
-        [this] { return server_->counts(); },
-        [this](int id) {
-            const auto found = matches_.find(id);
-            return found == matches_.end() ? 0 : static_cast<int>(found->second->games().size());
-        },
-        started_});
+    routes_ = std::make_unique<ApiRoutes>(
+        Running{[this]() -> const Roster& { return core_->roster(); },
+                [this] { return live_of(*core_, matches_); },
+                [this] { return core_->settings().matchmaker; }, &store_, fit_.get(), lobby_.get(),
+                lag_.get(), [this] { return server_->counts(); }, started_});
     serve::Server::Content content;
     content.title = "arena";
     content.snapshot = [this] { return routes_->leaderboard(false).dump(); };
@@ -318,13 +315,12 @@ std::optional<int> ArenaShell::start_server() {
         return routes_->answer(path);
     };
     serve_hosting(content, *hosting_, store_, lobby_->door());
-    auto started =
-        serve::Server::start(loop_, settings_.listen, std::move(content), server_limits(settings_));
-    if (auto* error = std::get_if<std::string>(&started)) {
-        log::error("cannot listen on {}: {}", settings_.listen.authority(), *error);
+    Published* published = settings_.shows_fronts ? &store_.published() : nullptr;
+    server_ = node_server(loop_, settings_.listen, std::move(content), server_limits(settings_),
+                          holder_stream(published));
+    if (!server_)
         return exit_database;
-    }
-    server_ = std::move(std::get<std::unique_ptr<serve::Server>>(started));
+    shows_ = std::make_unique<Shows>(*server_, published);
     say_listening(settings_.listen, server_->port());
     return std::nullopt;
 }
@@ -353,6 +349,7 @@ int ArenaShell::run() {
             arena.checks_.reset();
             arena.matches_.clear();
             arena.leaving_.clear();
+            arena.shows_.reset();
             arena.server_.reset();
             arena.sockets_.reset();
             arena.routes_.reset();
@@ -381,6 +378,7 @@ int ArenaShell::run() {
         lobby_->expire();
         handed_->look();
         feed(input::Tick{now()});
+        shows_->state([this] { return live_of(*core_, matches_); });
         if (!server_done_)
             tick_timer_->start(tick_ms);
     });
@@ -418,8 +416,22 @@ int serve(Store& store, const po::variables_map& vm) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         held = store.hold_serving();
     }
-    if (!held && vm["standby"].as<bool>())
-        held = stand_by(store, settings.listen);
+    settings.shows_fronts = sql::is_postgresql(vm["db"].as<std::string>());
+    if (!held && vm["standby"].as<bool>()) {
+        // At an address of its own, on PostgreSQL: a front node meanwhile.
+        if (settings.shows_fronts && can_listen(settings.listen)) {
+            FrontNode front(store, settings, {chart_js(), say_lag, server_limits(settings)});
+            const auto outcome = front.run();
+            if (const int* status = std::get_if<int>(&outcome))
+                return *status;
+            if (!std::get<bool>(outcome))
+                return exit_done;
+            settings.listen.port = front.port();
+            held = true;
+        } else {
+            held = stand_by(store, settings.listen);
+        }
+    }
     if (!held && stopped_standing_by)
         return exit_done;
     if (!held) {

@@ -70,7 +70,9 @@ po::options_description serve_options() {
          "else not limited")
         ("standby", po::bool_switch(),
          "where another arena serves the database, wait, and take over as it ends (its "
-         "matches left running voided, its workers' matches played on by the same workers)")
+         "matches left running voided, its workers' matches played on by the same workers); "
+         "on PostgreSQL at an address of its own, a front node meanwhile, which answers the "
+         "pages, the API and the stream as that arena does")
         ("workers", po::bool_switch(),
          "the matches of house and hosted bots alone are played by workers (arena worker) on "
          "any machines that reach the store, which is then PostgreSQL; the arena plays those "

@@ -49,6 +49,9 @@ struct Settings {
     std::uint64_t people_game_timeout_ms = 1'200'000;
     PlayersMachine players;
     HostingSettings hosting;
+    // The store is PostgreSQL, which other nodes may read: what the arena does is shown to them
+    // (arena/nodes.hpp).
+    bool shows_fronts = false;
 };
 
 boost::program_options::options_description serve_options();

@@ -9,6 +9,13 @@
 
 namespace bg::arena {
 
+LiveState live_of(const ArenaCore& core, const std::map<int, std::unique_ptr<MatchPlay>>& matches) {
+    return live_state(core, [&matches](int id) {
+        const auto found = matches.find(id);
+        return found == matches.end() ? 0 : static_cast<int>(found->second->games().size());
+    });
+}
+
 std::uint64_t seed_from_the_kernel() {
     std::uint64_t seed = 0;
     if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
@@ -157,12 +164,12 @@ void ArenaShell::perform(const Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::Soon>) {
                 tick_timer_->start(0);
             } else if constexpr (std::is_same_v<E, effect::Began>) {
-                server_->publish("begin", began_json(e).dump());
+                shows_->event("begin", began_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Over>) {
-                server_->publish("match", match_json(e.record, core_->roster()).dump());
+                shows_->event("match", match_json(e.record, core_->roster()).dump());
                 lobby_->tell_over(e.record);
             } else if constexpr (std::is_same_v<E, effect::Statuses>) {
-                server_->publish("status", statuses_json(e).dump());
+                shows_->event("status", statuses_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Note>) {
                 say(e);
             }

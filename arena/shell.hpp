@@ -23,6 +23,7 @@
 #include "arena/handed_out.hpp"
 #include "arena/lobby.hpp"
 #include "arena/match_play.hpp"
+#include "arena/nodes.hpp"
 #include "arena/settings.hpp"
 #include "arena/store.hpp"
 #include "match/seat_source.hpp"
@@ -86,6 +87,9 @@ class ArenaSeats final : public SeatSource {
 // added to the venue, their entries made): SIGHUP's input.
 input::Reread reread(Store& store, Venue& venue, const std::vector<HouseSeats>& houses);
 
+// The live state of `core` (arena/live_state.hpp), with how far its `matches` playing are.
+LiveState live_of(const ArenaCore& core, const std::map<int, std::unique_ptr<MatchPlay>>& matches);
+
 // A seed no one can foresee (a match's deal, the matchmaker's blur), from getrandom.
 std::uint64_t seed_from_the_kernel();
 
@@ -120,6 +124,7 @@ class ArenaShell {
     std::unique_ptr<ApiRoutes> routes_;
     std::unique_ptr<remote::SeatSockets> sockets_;
     std::unique_ptr<serve::Server> server_;
+    std::unique_ptr<Shows> shows_;  // the stream's events, and the live state to front nodes
     std::map<int, std::unique_ptr<MatchPlay>> matches_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;  // over, their players going
     std::map<int, std::uint64_t> seeds_;               // a match begun, until it plays

@@ -45,6 +45,7 @@
 #include <variant>
 
 #include "arena/jobs.hpp"
+#include "arena/published.hpp"
 #include "arena/store.hpp"
 #include "sql/connection.hpp"
 
@@ -58,7 +59,7 @@ namespace bg::arena {
 // earlier version is brought to this one as it is opened (version 1's entries that have played
 // a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
 // arenas were of version 6, from 6.
-inline constexpr int schema_version = 8;
+inline constexpr int schema_version = 9;
 
 // The accounts and their rating entries.
 class SqlAccounts {
@@ -230,6 +231,7 @@ class SqlStore final : public Store {
         return hosted_.in_last_day(bot);
     }
     Jobs& jobs() override { return jobs_; }
+    Published& published() override { return published_; }
 
   private:
     SqlStore(std::unique_ptr<sql::Connection> db, const stats::WengLin& model);
@@ -240,6 +242,7 @@ class SqlStore final : public Store {
     SqlArchive archive_;
     SqlHosted hosted_;
     Jobs jobs_;
+    Published published_;
 };
 
 // Copies the arena at `from` whole into a new one at `to` (a file or PostgreSQL, either way):

@@ -29,6 +29,7 @@
 namespace bg::arena {
 
 class Jobs;
+class Published;
 
 class Store {
   public:
@@ -156,6 +157,8 @@ class Store {
 
     // The matches workers play, and the hosted versions' archives they fetch (arena/jobs.hpp).
     virtual Jobs& jobs() = 0;
+    // What the arena that holds the store shows its front nodes (arena/published.hpp).
+    virtual Published& published() = 0;
 };
 
 // What the arena knows, read whole from its store: every account, entry and rated match.

@@ -197,13 +197,14 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "arena: a store of schema 6 is brought to 8 as it is opened, and keeps the logs of the "
+    "arena: a store of schema 6 is brought to 9 as it is opened, and keeps the logs of the "
     "games it rates from then on",
     "[arena][store]") {
     ScratchArena arena("six");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     arena.exec("ALTER TABLE games DROP COLUMN log_gz");
-    for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives"})
+    for (const char* table :
+         {"game_stderr", "job_logs", "jobs", "workers", "archives", "stream_events", "live_state"})
         arena.exec(std::string("DROP TABLE ") + table);
     if (arena.postgresql())
         arena.exec("DROP SEQUENCE jobs_finished");
@@ -221,9 +222,11 @@ TEST_CASE(
     g.players.resize(1);
     arena.store->rate_match(id, {{a.id, 0, 1, a.belief, a.belief}}, {{0, log_file(99), g}});
     CHECK(arena.store->game_log(id, 0) == "{\"seq\":0,\"start\":{\"seed\":1099}}\n");
-    // And the workers' tables made.
+    // And the workers' tables made, and the front nodes'.
     arena.store->jobs().keep_archive("d", "bytes");
     CHECK(arena.store->jobs().has_archive("d"));
+    arena.store->published().state("{}");
+    CHECK(arena.store->published().state() == "{}");
     std::filesystem::remove(log_file(99));
 }
 
@@ -261,12 +264,12 @@ TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][stor
     ScratchArena arena("later");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     if (arena.postgresql())
-        arena.exec("UPDATE arena_schema SET version = 9");
+        arena.exec("UPDATE arena_schema SET version = 10");
     else
-        arena.exec("PRAGMA user_version = 9");
+        arena.exec("PRAGMA user_version = 10");
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 9") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 10") != std::string::npos);
     CHECK(std::get<std::string>(later).find("later") != std::string::npos);
 }
 

@@ -18,6 +18,7 @@
 using namespace bg;
 using namespace bg::arena;
 using bg::test::ScratchArena;
+using bg::test::told_within;
 
 namespace {
 
@@ -226,22 +227,6 @@ TEST_CASE("arena: workers claiming at once never claim one job twice", "[arena][
     CHECK(all.size() == 40);
     CHECK(std::set<int>(all.begin(), all.end()).size() == 40);
 }
-
-namespace {
-
-// Whether `db` is told within `ms` (asked every 5 ms, as an owner of arena/wake.hpp asks on
-// its clock).
-bool told_within(sql::Connection& db, int ms) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    do {
-        if (db.notified())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    } while (std::chrono::steady_clock::now() < until);
-    return false;
-}
-
-}  // namespace
 
 TEST_CASE("arena: a job queued tells the workers and one played tells the arena, as each commits",
           "[arena][store][jobs]") {

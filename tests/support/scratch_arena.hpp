@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <variant>
 
 #include <fmt/format.h>
@@ -101,5 +103,17 @@ struct ScratchArena {
     std::string database;  // PostgreSQL's, or none
     std::unique_ptr<arena::Store> store;
 };
+
+// Whether `db` is told (sql::Connection::notified) within `ms`, asked every 5 ms as an owner of
+// arena/wake.hpp asks on its clock.
+inline bool told_within(sql::Connection& db, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    do {
+        if (db.notified())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+}
 
 }  // namespace bg::test

@@ -1,0 +1,296 @@
+#include "arena/nodes.hpp"
+
+#include <csignal>
+#include <ctime>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "arena/admin.hpp"
+#include "arena/hosting.hpp"
+#include "arena/jobs.hpp"
+#include "arena/owned.hpp"
+#include "arena/web.hpp"
+#include "cli/log.hpp"
+#include "viewer/pages.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+// A front looks at what the holder showed on this clock as well as when notified (a
+// notification missed, or SQLite's none), and tries to take the database over as often.
+constexpr std::uint64_t front_tick_ms = 1000;
+// Its roster (the ratings, the accounts) read again at most this often, and at least this
+// often where nothing said it changed (an account added).
+constexpr std::uint64_t roster_soonest_ms = 1000;
+constexpr std::uint64_t roster_latest_ms = 10'000;
+// The loop's lag: as the holder's (serve.cpp).
+constexpr std::uint64_t lag_period_ms = 10;
+constexpr std::uint64_t lag_threshold_ms = 50;
+
+}  // namespace
+
+StreamStart holder_stream(Published* published) {
+    StreamStart start;
+    start.number_from = serve::first_id_now();
+    if (published)
+        start.kept = published->events_after(0);
+    start.first_id = start.kept.empty() ? start.number_from : start.kept.front().id;
+    return start;
+}
+
+StreamStart front_stream(Published& published) {
+    StreamStart start;
+    start.kept = published.events_after(0);
+    // None yet: the holder's first, whatever its id, is the stream's first.
+    start.first_id = start.kept.empty() ? 1 : start.kept.front().id;
+    return start;
+}
+
+std::unique_ptr<serve::Server> node_server(uv_loop_t* loop, const serve::Address& address,
+                                           serve::Server::Content content,
+                                           serve::Server::Limits limits, const StreamStart& start) {
+    limits.first_id = start.first_id;
+    auto started = serve::Server::start(loop, address, std::move(content), limits);
+    if (auto* error = std::get_if<std::string>(&started)) {
+        log::error("cannot listen on {}: {}", address.authority(), *error);
+        return nullptr;
+    }
+    auto server = std::move(std::get<std::unique_ptr<serve::Server>>(started));
+    for (const serve::Event& event : start.kept)
+        server->relay(event);
+    if (start.number_from)
+        server->number_from(start.number_from);
+    return server;
+}
+
+// ---- the holder's ----
+
+void Shows::event(std::string name, std::string data) {
+    const std::uint64_t id = server_.publish(name, data);
+    if (!published_)
+        return;
+    waiting_.push_back({id, std::move(name), std::move(data)});
+    if (waiting_.size() > static_cast<std::size_t>(Published::events_kept)) {
+        waiting_.pop_front();
+        log::warning(
+            "an event of the stream was never shown to the front nodes: the store has "
+            "not answered for {} of them",
+            Published::events_kept);
+    }
+    if (resting_ == 0)
+        flush();
+}
+
+bool Shows::flush() {
+    try {
+        while (!waiting_.empty()) {
+            published_->event(waiting_.front());
+            waiting_.pop_front();
+        }
+    } catch (const std::exception& e) {
+        failed(e);
+        return false;
+    }
+    return true;
+}
+
+void Shows::state(const std::function<LiveState()>& now) {
+    if (!published_)
+        return;
+    if (resting_ > 0) {
+        --resting_;
+        return;
+    }
+    if (!flush())
+        return;
+    LiveState state = now();
+    if (!shown_ || !shown_->same_as(state)) {
+        try {
+            published_->state(to_json(state).dump());
+            shown_ = std::move(state);
+        } catch (const std::exception& e) {
+            failed(e);
+            return;
+        }
+    }
+    if (failing_)
+        log::info("what the arena does is shown to its front nodes again");
+    failing_ = false;
+}
+
+void Shows::failed(const std::exception& e) {
+    if (!failing_)
+        log::warning(
+            "what the arena does cannot be shown to its front nodes now (the store: {}); its "
+            "stream's events wait to be, and it tries again in {} s",
+            e.what(), rest_turns / 5);
+    failing_ = true;
+    resting_ = rest_turns;
+}
+
+// ---- a front's ----
+
+FrontNode::FrontNode(Store& store, const Settings& settings, NodeParts parts)
+    : store_(store), settings_(settings), parts_(std::move(parts)) {}
+
+FrontNode::~FrontNode() = default;
+
+void FrontNode::read_roster_now() {
+    roster_ = read_roster(store_);
+    roster_at_ = uv_now(loop_);
+    roster_stale_ = false;
+}
+
+LiveState FrontNode::live() const {
+    LiveState state = live_;
+    if (!live_text_.empty())
+        state.now_ms += uv_now(loop_) - live_at_;  // the holder's clock, moved on as this one
+    return state;
+}
+
+void FrontNode::look() {
+    Published& published = store_.published();
+    try {
+        for (auto events = published.events_after(last_event_, 200); !events.empty();
+             events = published.events_after(last_event_, 200))
+            for (serve::Event& event : events) {
+                last_event_ = event.id;
+                roster_stale_ = roster_stale_ || event.name == "match";
+                server_->relay(std::move(event));
+            }
+        if (auto text = published.state(); text && *text != live_text_) {
+            live_ = live_state_from(nlohmann::json::parse(*text));
+            live_text_ = std::move(*text);
+            live_at_ = uv_now(loop_);
+            // Someone the roster read does not know of yet (an account added since).
+            for (const auto& waiting : live_.queue)
+                roster_stale_ = roster_stale_ || !roster_.entry(waiting.entry);
+        }
+        const std::uint64_t since = uv_now(loop_) - roster_at_;
+        if ((roster_stale_ && since >= roster_soonest_ms) || since >= roster_latest_ms)
+            read_roster_now();
+        if (unreached_)
+            log::info("the database answers again: this front node shows the arena again");
+        unreached_ = false;
+    } catch (const std::exception& e) {
+        if (!unreached_)
+            log::warning(
+                "the database cannot be reached: this front node shows what it last "
+                "read ({})",
+                e.what());
+        unreached_ = true;
+    }
+    if (wake_)
+        wake_->rearm();
+}
+
+void FrontNode::tick() {
+    look();
+    if (!signal_ && !unreached_) {
+        try {
+            taken_ = store_.hold_serving();
+        } catch (const std::exception&) {
+            taken_ = false;  // said by look()
+        }
+    }
+    if (taken_ || signal_) {
+        if (taken_)
+            log::info("taking over: the arena that served this database has ended");
+        wake_->stop();
+        signals_.clear();
+        server_->finish(0, [this] { lag_.reset(); });  // its clock the last to keep the loop
+        return;
+    }
+    tick_->start(front_tick_ms);
+}
+
+std::optional<int> FrontNode::start() {
+    const auto now = [this] { return uv_now(loop_); };
+    door_ = std::make_unique<Door>(store_, now, settings_.lobby, [](int) { return 0; });
+    fit_ = std::make_unique<FitWork>(loop_);
+    lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, parts_.say_lag);
+    read_roster_now();
+    routes_ = std::make_unique<ApiRoutes>(
+        Running{[this]() -> const Roster& { return roster_; }, [this] { return live(); },
+                [this] { return store_.matchmaker(); }, &store_, fit_.get(), nullptr, lag_.get(),
+                [this] { return server_->counts(); }, started_, "front"});
+    const std::string hosting =
+        hosting_json(settings_.hosting, settings_.players.limits, settings_.core.cores).dump();
+    serve::Server::Content content;
+    content.title = "arena (front node)";
+    content.snapshot = [this] { return routes_->leaderboard(false).dump(); };
+    content.page = [] { return viewer::arena_board_page(); };
+    content.pages = [this](const std::string& path) {
+        const LoopLag::Scope scope(lag_.get(), "GET a page");
+        return arena_page(store_, path, parts_.chart_js);
+    };
+    content.public_stream = true;
+    content.api = [this, hosting](const std::string& path) -> std::optional<std::string> {
+        if (path == "/api/hosting")
+            return hosting;
+        const LoopLag::Scope scope(lag_.get(), routes_->route_of(path));
+        return routes_->answer(path);
+    };
+    content.owned = [this](const std::string& path, const std::string& authorization,
+                           const std::string& peer) {
+        return owned_answer(path, authorization, peer, store_, *door_);
+    };
+    const StreamStart stream = front_stream(store_.published());
+    server_ = node_server(loop_, settings_.listen, std::move(content), parts_.limits, stream);
+    if (!server_)
+        return exit_database;
+    if (!stream.kept.empty())
+        last_event_ = stream.kept.back().id;
+    wake_ = std::make_unique<Wake>(loop_, store_.jobs().connection(), Published::channel,
+                                   [this] { look(); });
+    tick_ = std::make_unique<Timer>(loop_, [this] { tick(); });
+    for (const int signum : {SIGTERM, SIGINT})
+        signals_.emplace_back(loop_, signum, [this](int s) {
+            signal_ = s;
+            tick_->start(0);
+        });
+    serve::Address shown = settings_.listen;
+    shown.port = server_->port();
+    port_ = server_->port();
+    log::info(
+        "listening on http://{}/ as a front node: another arena holds this database; this one "
+        "shows it (the pages, the API, the stream; bots and people are seated by the holder) "
+        "and takes over, here, as it ends (SIGTERM or SIGINT: no longer)",
+        shown.authority());
+    look();
+    tick_->start(front_tick_ms);
+    return std::nullopt;
+}
+
+std::variant<bool, int> FrontNode::run() {
+    started_ = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+    EventLoop loop;
+    loop_ = loop.get();
+    struct Release {
+        FrontNode& node;
+        EventLoop& loop;
+        ~Release() {
+            node.signals_.clear();
+            node.wake_.reset();
+            node.tick_.reset();
+            node.server_.reset();
+            node.routes_.reset();
+            node.lag_.reset();
+            node.fit_.reset();
+            loop.run();
+        }
+    } release{*this, loop};
+    try {
+        if (auto status = start())
+            return *status;
+    } catch (const std::exception& e) {
+        log::error("the database cannot be read: {}", e.what());
+        return exit_database;
+    }
+    loop.run();
+    return taken_;
+}
+
+}  // namespace bg::arena
