@@ -227,6 +227,12 @@ std::optional<int> FrontNode::start() {
         return arena_page(store_, path, parts_.chart_js);
     };
     content.public_stream = true;
+    // A bot or a person at /bot or /person: told to go to the holder (421, Misdirected).
+    content.no_sockets = serve::WebSocketService::Refusal{
+        421,
+        "this is a front node of the arena, which seats no one: connect to the node that holds "
+        "it",
+        0, "front-node"};
     content.api = [this, hosting](const std::string& path) -> std::optional<std::string> {
         if (path == "/api/hosting")
             return hosting;

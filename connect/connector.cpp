@@ -67,6 +67,9 @@ std::string refusal_text(int status, bool arena) {
                 return "not an arena's /bot";
             case 410:
                 return "the arena is closing";
+            case 421:
+                return "a front node of the arena, which seats no one: connect to the node that "
+                       "holds it";
             case 429:
                 return "the bot is past one of the arena's limits (its connections at once, its "
                        "connections in a minute or its matches in a day)";

@@ -848,7 +848,8 @@ void Server::refuse(lws* wsi, const WebSocketService::Refusal& refusal) {
 int Server::on_upgrade(lws* wsi) {
     std::optional<WebSocketService::Refusal> refusal;
     if (!content_.sockets)
-        refusal = WebSocketService::Refusal{404, "no seat is taken here", 0, "path"};
+        refusal = content_.no_sockets.value_or(
+            WebSocketService::Refusal{404, "no seat is taken here", 0, "path"});
     else if (finishing_)
         refusal = content_.closing.value_or(WebSocketService::Refusal{
             410, "the games are over: this server is closing", 0, "closing"});

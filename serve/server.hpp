@@ -58,8 +58,10 @@ class Server {
         std::function<std::string()> page;                    // GET /
         std::function<std::string()> snapshot;                // the data of a snapshot event
         std::function<std::optional<std::string>(int)> game;  // GET /games/N, or 404
-        // What takes the WebSocket connections (none: 404); it outlives the server.
+        // What takes the WebSocket connections (none: `no_sockets`); it outlives the server.
         WebSocketService* sockets = nullptr;
+        // What an upgrade is told where nothing takes them (none: 404, no seat is taken here).
+        std::optional<WebSocketService::Refusal> no_sockets;
         // What a WebSocket connection is told once the server is closing (finish()); none: 410,
         // its games are over (an arena that restarts says 503, come back).
         std::optional<WebSocketService::Refusal> closing;

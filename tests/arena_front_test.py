@@ -28,7 +28,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arena_support import ArenaRun  # noqa: E402
 from live_client import Stream  # noqa: E402
-from remote_host import arena_port  # noqa: E402
+from remote_host import arena_port, upgrade  # noqa: E402
 
 t = ArenaRun("arena_front_test", sys.argv[1])
 build, work = t.build, t.work
@@ -157,6 +157,16 @@ try:
         check(False, "a bot there is not: answered by the front")
     except urllib.error.HTTPError as e:
         check(e.code == 404, "a bot there is not, at the front: %d" % e.code)
+    # A bot or a person at a front is sent to the holder: refused 421, and bananagrams-connect
+    # says why and gives up.
+    for path in ("/bot", "/person"):
+        status, _ = upgrade(front.port, path)
+        check(status == 421, "an upgrade to %s at the front: %d" % (path, status))
+    lost = subprocess.run([os.path.join(build, "connect"), "--token-file",
+                           t.token_file("remote", token), "ws://127.0.0.1:%d/bot" % front.port,
+                           "--", reference], capture_output=True, text=True, timeout=60)
+    check(lost.returncode != 0 and "421" in lost.stderr and "front node" in lost.stderr,
+          "connect to a front (%d): %s" % (lost.returncode, lost.stderr))
 
     # ---- the holder killed: the front takes over at its own address ----
     last_seen = at_front.events[-1][0]
