@@ -1,5 +1,6 @@
 #include "arena/nodes.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <ctime>
 
@@ -31,18 +32,36 @@ constexpr std::uint64_t lag_threshold_ms = 50;
 
 }  // namespace
 
+namespace {
+
+std::vector<serve::Event> events_of(const std::vector<Published::Stored>& stored) {
+    std::vector<serve::Event> events;
+    for (const Published::Stored& s : stored)
+        events.push_back(s.event);
+    return events;
+}
+
+}  // namespace
+
 StreamStart holder_stream(Published* published) {
     StreamStart start;
     start.number_from = serve::first_id_now();
-    if (published)
-        start.kept = published->events_after(0);
+    try {
+        if (published)
+            start.kept = events_of(published->newest());
+    } catch (const std::exception& e) {
+        log::warning(
+            "the stream's kept events cannot be read ({}): its readers who come back "
+            "are sent a snapshot",
+            e.what());
+    }
     start.first_id = start.kept.empty() ? start.number_from : start.kept.front().id;
     return start;
 }
 
 StreamStart front_stream(Published& published) {
     StreamStart start;
-    start.kept = published.events_after(0);
+    start.kept = events_of(published.newest());
     // None yet: the holder's first, whatever its id, is the stream's first.
     start.first_id = start.kept.empty() ? 1 : start.kept.front().id;
     return start;
@@ -67,36 +86,60 @@ std::unique_ptr<serve::Server> node_server(uv_loop_t* loop, const serve::Address
 
 // ---- the holder's ----
 
+Shows::Shows(serve::Server& server, Published* published, std::function<LiveState()> now,
+             const StreamStart& start)
+    : server_(server),
+      published_(published),
+      now_(std::move(now)),
+      last_(start.kept.empty() ? 0 : start.kept.back().id) {}
+
 void Shows::event(std::string name, std::string data) {
     const std::uint64_t id = server_.publish(name, data);
     if (!published_)
         return;
-    waiting_.push_back({id, std::move(name), std::move(data)});
+    waiting_.push_back({{id, std::move(name), std::move(data)}, last_});
+    last_ = id;
     if (waiting_.size() > static_cast<std::size_t>(Published::events_kept)) {
+        // The next one stored says what it came after: the fronts find the gap.
         waiting_.pop_front();
-        log::warning(
-            "an event of the stream was never shown to the front nodes: the store has "
-            "not answered for {} of them",
-            Published::events_kept);
+        if (!overflowed_)
+            log::warning(
+                "events of the stream were never shown to the front nodes: the store "
+                "has not answered for {} of them",
+                Published::events_kept);
+        overflowed_ = true;
     }
     if (resting_ == 0)
         flush();
 }
 
+std::optional<std::string> Shows::changed(bool always) {
+    LiveState state = now_();
+    if (!always && shown_ && shown_->same_as(state))
+        return std::nullopt;
+    shown_ = std::move(state);
+    return to_json(*shown_).dump();
+}
+
 bool Shows::flush() {
     try {
         while (!waiting_.empty()) {
-            published_->event(waiting_.front());
+            const auto state = waiting_.size() == 1 ? changed(false) : std::nullopt;
+            published_->event(waiting_.front(), state ? &*state : nullptr);
+            if (state)
+                unchanged_turns_ = 0;
             waiting_.pop_front();
         }
     } catch (const std::exception& e) {
+        shown_.reset();  // not known to be stored
         failed(e);
         return false;
     }
+    overflowed_ = false;
     return true;
 }
 
-void Shows::state(const std::function<LiveState()>& now) {
+void Shows::turn() {
     if (!published_)
         return;
     if (resting_ > 0) {
@@ -105,15 +148,15 @@ void Shows::state(const std::function<LiveState()>& now) {
     }
     if (!flush())
         return;
-    LiveState state = now();
-    if (!shown_ || !shown_->same_as(state)) {
-        try {
-            published_->state(to_json(state).dump());
-            shown_ = std::move(state);
-        } catch (const std::exception& e) {
-            failed(e);
-            return;
+    try {
+        if (auto state = changed(++unchanged_turns_ >= heartbeat_turns)) {
+            published_->state(*state);
+            unchanged_turns_ = 0;
         }
+    } catch (const std::exception& e) {
+        shown_.reset();
+        failed(e);
+        return;
     }
     if (failing_)
         log::info("what the arena does is shown to its front nodes again");
@@ -138,7 +181,10 @@ FrontNode::FrontNode(Store& store, const Settings& settings, NodeParts parts)
 FrontNode::~FrontNode() = default;
 
 void FrontNode::read_roster_now() {
+    // Its accounts, entries and rated matches as of one moment.
+    sql::Transaction snapshot(store_.jobs().connection(), sql::Transaction::Kind::snapshot);
     roster_ = read_roster(store_);
+    snapshot.commit();
     roster_at_ = uv_now(loop_);
     roster_stale_ = false;
 }
@@ -150,60 +196,100 @@ LiveState FrontNode::live() const {
     return state;
 }
 
-void FrontNode::look() {
-    Published& published = store_.published();
+void FrontNode::take_state(const Published::State& state) {
+    live_at_ = uv_now(loop_) - std::min<std::uint64_t>(state.age_ms, uv_now(loop_));
+    state_read_ = true;
+    if (state.json == live_text_)
+        return;
     try {
-        for (auto events = published.events_after(last_event_, 200); !events.empty();
-             events = published.events_after(last_event_, 200))
-            for (serve::Event& event : events) {
-                last_event_ = event.id;
-                roster_stale_ = roster_stale_ || event.name == "match";
-                server_->relay(std::move(event));
-            }
-        if (auto text = published.state(); text && *text != live_text_) {
-            live_ = live_state_from(nlohmann::json::parse(*text));
-            live_text_ = std::move(*text);
-            live_at_ = uv_now(loop_);
-            // Someone the roster read does not know of yet (an account added since).
-            for (const auto& waiting : live_.queue)
-                roster_stale_ = roster_stale_ || !roster_.entry(waiting.entry);
-        }
-        const std::uint64_t since = uv_now(loop_) - roster_at_;
-        if ((roster_stale_ && since >= roster_soonest_ms) || since >= roster_latest_ms)
+        live_ = live_state_from(nlohmann::json::parse(state.json));
+        live_text_ = state.json;
+        unreadable_ = false;
+    } catch (const nlohmann::json::exception& e) {
+        // Another version's, say: the last one read is shown meanwhile.
+        if (!unreadable_)
+            log::warning("the holder's live state cannot be read by this front node: {}", e.what());
+        unreadable_ = true;
+        return;
+    }
+    // Someone the roster read does not know of yet (an account added since).
+    for (const auto& waiting : live_.queue)
+        roster_stale_ = roster_stale_ || !roster_.entry(waiting.entry);
+}
+
+void FrontNode::read_published() {
+    Published& published = store_.published();
+    for (auto events = published.events_after(last_event_, 200);;
+         events = published.events_after(last_event_, 200)) {
+        // The state and the ratings the events came with, before the events.
+        if (auto state = published.state())
+            take_state(*state);
+        const bool rated = std::any_of(events.begin(), events.end(),
+                                       [](const auto& e) { return e.event.name == "match"; });
+        if (rated || (roster_stale_ && uv_now(loop_) - roster_at_ >= roster_soonest_ms) ||
+            uv_now(loop_) - roster_at_ >= roster_latest_ms)
             read_roster_now();
+        if (events.empty())
+            return;
+        for (Published::Stored& stored : events) {
+            // Events came between that this front never had (it was cut off longer than the
+            // holder keeps them, or the holder could not store some): its readers start again.
+            const bool gap = stored.after != last_event_;
+            last_event_ = stored.event.id;
+            server_->relay(std::move(stored.event), gap);
+        }
+    }
+}
+
+void FrontNode::look() {
+    try {
+        read_published();
         if (unreached_)
             log::info("the database answers again: this front node shows the arena again");
         unreached_ = false;
     } catch (const std::exception& e) {
         if (!unreached_)
             log::warning(
-                "the database cannot be reached: this front node shows what it last "
-                "read ({})",
-                e.what());
+                "the database cannot be reached: this front node shows what it last read ({}), "
+                "and asks again every {} s",
+                e.what(), 5 * front_tick_ms / 1000);
         unreached_ = true;
+        resting_ = 4;
     }
     if (wake_)
         wake_->rearm();
 }
 
 void FrontNode::tick() {
-    look();
-    if (!signal_ && !unreached_) {
+    if (signal_) {
+        finish();
+        return;
+    }
+    if (resting_ > 0)
+        --resting_;
+    else
+        look();
+    // The holder gone (its state stale, or never stored): the database taken over, if free.
+    const bool gone = !state_read_ || uv_now(loop_) - live_at_ >= holder_gone_ms;
+    if (!unreached_ && gone) {
         try {
             taken_ = store_.hold_serving();
         } catch (const std::exception&) {
             taken_ = false;  // said by look()
         }
     }
-    if (taken_ || signal_) {
-        if (taken_)
-            log::info("taking over: the arena that served this database has ended");
-        wake_->stop();
-        signals_.clear();
-        server_->finish(0, [this] { lag_.reset(); });  // its clock the last to keep the loop
+    if (taken_) {
+        log::info("taking over: the arena that served this database has ended");
+        finish();
         return;
     }
     tick_->start(front_tick_ms);
+}
+
+void FrontNode::finish() {
+    wake_->stop();
+    signals_.clear();
+    server_->finish(0, [this] { lag_.reset(); });  // its clock the last to keep the loop
 }
 
 std::optional<int> FrontNode::start() {
@@ -255,7 +341,7 @@ std::optional<int> FrontNode::start() {
     for (const int signum : {SIGTERM, SIGINT})
         signals_.emplace_back(loop_, signum, [this](int s) {
             signal_ = s;
-            tick_->start(0);
+            tick_->start(0);  // not from within its own watch: signals_ is cleared there
         });
     serve::Address shown = settings_.listen;
     shown.port = server_->port();

@@ -30,16 +30,17 @@
 
 namespace bg::arena {
 
-// Where the stream of a node that starts begins: with the events its holders published still
-// kept (for the readers that come back with a Last-Event-ID), its own numbered on from them.
+// Where the stream of a node that starts begins: with the newest events its holders published
+// still kept (for the readers that come back with a Last-Event-ID), its own numbered on from
+// them.
 struct StreamStart {
     std::uint64_t first_id = 0;      // serve::Server::Limits::first_id
     std::vector<serve::Event> kept;  // to relay first
     std::uint64_t number_from = 0;   // a holder's own events: from here (0: a front's, none)
 };
 // A holder's: after the kept ones, from the time now (above any id its predecessor gave).
-// Without `published` (SQLite: one node): none kept, numbered from the time now. Throws where
-// the store cannot answer.
+// Without `published` (SQLite: one node), or where the store cannot answer (said): none kept,
+// numbered from the time now.
 StreamStart holder_stream(Published* published);
 // A front's: the kept ones; numbered by the holder.
 StreamStart front_stream(Published& published);
@@ -49,31 +50,41 @@ std::unique_ptr<serve::Server> node_server(uv_loop_t* loop, const serve::Address
                                            serve::Server::Content content,
                                            serve::Server::Limits limits, const StreamStart& start);
 
-// The holder's side: each event of its stream published, and its live state as it changes.
-// Where the store cannot answer, the events wait (the newest Published::events_kept of them)
-// and are stored in order once it answers again; it is asked again only after a rest, so that
-// a store that is gone does not hold the loop every turn.
+// The holder's side: each event of its stream published with the live state it came with, and
+// the live state as it changes (and once a second as it is: how its fronts know it holds the
+// database still). Where the store cannot answer, the events wait (the newest
+// Published::events_kept of them) and are stored in order once it answers again; it is asked
+// again only after a rest, so that a store that is gone does not hold the loop every turn.
 class Shows {
   public:
-    // `published` none: the store is no one else's (SQLite), and nothing is shown.
-    Shows(serve::Server& server, Published* published) : server_(server), published_(published) {}
+    // `published` none: the store is no one else's (SQLite), and nothing is shown. `now` draws
+    // the live state; `start` is where the holder's stream began.
+    Shows(serve::Server& server, Published* published, std::function<LiveState()> now,
+          const StreamStart& start);
     void event(std::string name, std::string data);
-    // Each turn of the arena's clock: the events that wait stored, then the state now, drawn
-    // only where something is shown, stored where it changed.
-    void state(const std::function<LiveState()>& now);
-    static constexpr int rest_turns = 25;  // after a failure: 5 s of 200 ms turns
+    // Each turn of the arena's clock (200 ms): the events that wait stored, then the state.
+    void turn();
+    static constexpr int rest_turns = 25;      // after a failure: 5 s of turns
+    static constexpr int heartbeat_turns = 5;  // the state stored at least once a second
 
   private:
-    // The events that wait, stored in order; whether all are.
+    // The events that wait, stored in order (the last with the state, where it changed);
+    // whether all are.
     bool flush();
+    // The state now where it changed, or `always`.
+    std::optional<std::string> changed(bool always);
     void failed(const std::exception& e);
 
     serve::Server& server_;
     Published* published_;
-    std::deque<serve::Event> waiting_;
+    std::function<LiveState()> now_;
+    std::uint64_t last_ = 0;  // the id of the stream's last event (0: none yet)
+    std::deque<Published::Stored> waiting_;
     std::optional<LiveState> shown_;
+    int unchanged_turns_ = 0;
     int resting_ = 0;       // turns before the store is asked again
     bool failing_ = false;  // said once, until it works again
+    bool overflowed_ = false;
 };
 
 // What a node needs of the serve command's shared parts.
@@ -96,10 +107,18 @@ class FrontNode {
     // Where it listened (the port chosen, for port 0): where it serves once it takes over.
     int port() const { return port_; }
 
+    // A holder whose state is older than this is gone: a front takes the database over only
+    // then (a holder cut from PostgreSQL for a moment takes its lock again as it comes back).
+    static constexpr std::uint64_t holder_gone_ms = 3000;
+
   private:
     std::optional<int> start();
     void look();
+    // The events after the last relayed, with the state and the roster they came with.
+    void read_published();
+    void take_state(const Published::State& state);
     void tick();
+    void finish();
     LiveState live() const;
     void read_roster_now();
 
@@ -112,9 +131,12 @@ class FrontNode {
     bool roster_stale_ = true;
     LiveState live_;
     std::string live_text_;
-    std::uint64_t live_at_ = 0;  // when it was read, on this loop's clock
+    std::uint64_t live_at_ = 0;  // when the holder stored it, on this loop's clock
+    bool state_read_ = false;    // one read since the front began
     std::uint64_t last_event_ = 0;
     bool unreached_ = false;
+    bool unreadable_ = false;  // the state last read could not be (said once)
+    int resting_ = 0;          // ticks before the store is asked again
     bool taken_ = false;
     int signal_ = 0;
     int port_ = 0;

@@ -316,11 +316,13 @@ std::optional<int> ArenaShell::start_server() {
     };
     serve_hosting(content, *hosting_, store_, lobby_->door());
     Published* published = settings_.shows_fronts ? &store_.published() : nullptr;
-    server_ = node_server(loop_, settings_.listen, std::move(content), server_limits(settings_),
-                          holder_stream(published));
+    const StreamStart stream = holder_stream(published);
+    server_ =
+        node_server(loop_, settings_.listen, std::move(content), server_limits(settings_), stream);
     if (!server_)
         return exit_database;
-    shows_ = std::make_unique<Shows>(*server_, published);
+    shows_ = std::make_unique<Shows>(
+        *server_, published, [this] { return live_of(*core_, matches_); }, stream);
     say_listening(settings_.listen, server_->port());
     return std::nullopt;
 }
@@ -378,7 +380,7 @@ int ArenaShell::run() {
         lobby_->expire();
         handed_->look();
         feed(input::Tick{now()});
-        shows_->state([this] { return live_of(*core_, matches_); });
+        shows_->turn();
         if (!server_done_)
             tick_timer_->start(tick_ms);
     });

@@ -132,12 +132,11 @@ class ArenaShell {
     std::unique_ptr<Timer> tick_timer_, reaper_;
     std::vector<SignalWatch> signals_;
     std::deque<Input> inbox_;  // inputs that came while the core's effects were being done
-    bool feeding_ = false;
-    bool finishing_ = false;    // the core said so: closes once the players are gone
-    bool server_done_ = false;  // told to finish
+    bool feeding_ = false, server_done_ = false;  // the latter: told to finish
+    bool finishing_ = false;  // the core said so: closes once the players are gone
     int signal_ = 0;
-    std::string chart_js_;  // Chart.js, for the bots' pages ("": not installed)
-    std::string started_;   // when this arena began serving (UTC)
+    // Chart.js, for the bots' pages ("": not installed); when this arena began serving (UTC).
+    std::string chart_js_, started_;
 };
 
 }  // namespace bg::arena

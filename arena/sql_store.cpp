@@ -88,18 +88,20 @@ CREATE TABLE workers (
 }
 
 // What the node that holds the arena shows its front nodes (schema 9, arena/published.hpp): its
-// stream's newest events under their ids, and its live state. Not copied by `arena copy`: an
+// stream's newest events under their ids (each with the id before it), and its live state (with
+// when it was stored, on the database's clock). Not copied by `arena copy`: an
 // arena served again publishes them anew.
 constexpr const char* published_tables = R"(
 CREATE TABLE stream_events (
     id BIGINT PRIMARY KEY,
     name TEXT NOT NULL,
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    after_id BIGINT NOT NULL
 );
 CREATE TABLE live_state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     state TEXT NOT NULL,
-    at TEXT NOT NULL
+    at_ms BIGINT NOT NULL
 );
 )";
 

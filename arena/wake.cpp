@@ -17,7 +17,7 @@ constexpr int rounds_max = 4;
 
 Wake::Wake(uv_loop_t* loop, sql::Connection& db, std::string_view channel,
            std::function<void()> on_notified)
-    : loop_(loop), db_(db), on_notified_(std::move(on_notified)) {
+    : loop_(loop), db_(db), channel_(channel), on_notified_(std::move(on_notified)) {
     try {
         db_.listen(channel);
     } catch (const std::exception& e) {
@@ -40,8 +40,15 @@ void Wake::unwatch() {
 }
 
 void Wake::stop() {
+    if (stopped_)
+        return;
     stopped_ = true;
     unwatch();
+    try {
+        db_.unlisten(channel_);  // else the connection keeps what comes, unread
+    } catch (const std::exception&) {
+        // A lost connection listens to nothing: its next session listens no more.
+    }
 }
 
 void Wake::rearm() {

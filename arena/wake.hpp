@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <uv.h>
@@ -31,7 +32,7 @@ class Wake {
     // The socket watched again if it is another now, or its watch ended; the owner calls it
     // after its statements.
     void rearm();
-    // Watched no more, for good (the loop may end).
+    // Watched no more, for good (the loop may end), and no longer listened to.
     void stop();
 
   private:
@@ -40,6 +41,7 @@ class Wake {
 
     uv_loop_t* loop_;
     sql::Connection& db_;
+    std::string channel_;
     std::function<void()> on_notified_;
     // A dup() of the connection's socket: the connection closes its own as it finds it lost,
     // and its number may be another's before this is watched again.

@@ -978,8 +978,13 @@ std::uint64_t Server::publish(std::string name, std::string data) {
     return event.id;
 }
 
-bool Server::relay(Event event) {
-    const Event* kept = stream_.publish_as(std::move(event));
+bool Server::relay(Event event, bool after_gap) {
+    if (event.id <= stream_.last_id())
+        return false;
+    if (after_gap)
+        for (Session* session : std::vector<Session*>(streams_))
+            drop(*session);
+    const Event* kept = stream_.publish_as(std::move(event), after_gap);
     if (kept)
         send_to_streams(wire(*kept));
     return kept;

@@ -136,8 +136,10 @@ class Server {
     // An event to every stream (and kept for those that reconnect); its id.
     std::uint64_t publish(std::string name, std::string data);
     // An event numbered elsewhere (serve::Stream::publish_as), to every stream where its id is
-    // above the last one's; false where it is not (nothing sent).
-    bool relay(Event event);
+    // above the last one's; false where it is not (nothing sent). After a gap (events this
+    // server never had came before it), every stream is dropped first: its client comes back
+    // with its last id, and is sent a snapshot.
+    bool relay(Event event, bool after_gap = false);
     // Its own events numbered from `id` on (serve::Stream::number_from).
     void number_from(std::uint64_t id) { stream_.number_from(id); }
     // Takes no more requests (503); once every stream has been sent what it was queued, or

@@ -28,9 +28,11 @@ const Event& Stream::publish(std::string name, std::string data) {
     return kept_.back();
 }
 
-const Event* Stream::publish_as(Event event) {
+const Event* Stream::publish_as(Event event, bool after_gap) {
     if (event.id < next_id_)
         return nullptr;
+    if (after_gap)
+        dropped_to_ = event.id - 1;
     keep(std::move(event));
     return &kept_.back();
 }
@@ -42,7 +44,7 @@ void Stream::keep(Event event) {
     // The newest is always kept, whatever its size: a client can be sent it.
     while (kept_bytes_ > history_bytes_ && kept_.size() > 1) {
         kept_bytes_ -= kept_.front().data.size();
-        dropped_to_ = kept_.front().id;
+        dropped_to_ = std::max(dropped_to_, kept_.front().id);
         kept_.pop_front();
     }
 }
@@ -52,6 +54,15 @@ std::optional<std::vector<const Event*>> Stream::since(std::uint64_t last_seen) 
     // ours to resume from; nor one before an event no longer kept.
     if (last_seen + 1 < first_id_ || last_seen > last_id() || last_seen < dropped_to_)
         return std::nullopt;
+    // Where ids skip, only one this stream gave: a kept event's, or the one before it (a
+    // snapshot's, sent before that event), or the bounds.
+    if (last_seen != dropped_to_ && last_seen != last_id()) {
+        const auto next =
+            std::lower_bound(kept_.begin(), kept_.end(), last_seen,
+                             [](const Event& event, std::uint64_t id) { return event.id < id; });
+        if (next == kept_.end() || (next->id != last_seen && next->id != last_seen + 1))
+            return std::nullopt;
+    }
     std::vector<const Event*> missed;
     for (const Event& event : kept_)
         if (event.id > last_seen)

@@ -39,17 +39,18 @@ class Stream {
     // The event, numbered.
     const Event& publish(std::string name, std::string data);
     // An event numbered elsewhere (an arena's front relays its holder's: arena/published.hpp),
-    // kept where its id is above every kept one's; none where it is not. Ids may skip: an event
-    // after `last_id` is still every one published since.
-    const Event* publish_as(Event event);
+    // kept where its id is above every kept one's; none where it is not. Ids may skip (a new
+    // holder numbers from its own start); `after_gap`: events came between it and the one
+    // before, which this stream never had, so no one who saw an earlier one resumes past it.
+    const Event* publish_as(Event event, bool after_gap = false);
     // Its own events numbered from `id` on, where that is above the last one's.
     void number_from(std::uint64_t id) { next_id_ = std::max(next_id_, id); }
     // The id of the newest event, or first_id - 1 before any: a snapshot made now stands for
     // every event up to it.
     std::uint64_t last_id() const { return next_id_ - 1; }
     // The events after `last_seen` (a client's Last-Event-ID), when every one of them is still
-    // kept; nullopt when some are not (or the id is not one of this stream's): the client needs
-    // a snapshot.
+    // kept; nullopt when some are not, or the id is not one this stream gave (an event's, or a
+    // snapshot's: the id before its next event, or its last): the client needs a snapshot.
     std::optional<std::vector<const Event*>> since(std::uint64_t last_seen) const;
     // The bytes of the events kept (at most history_bytes, but for the newest event).
     std::size_t kept_bytes() const { return kept_bytes_; }

@@ -85,6 +85,8 @@ class Connection {
     // From now on (and on every new session, after a lost connection), notifications of
     // `channel` come to this connection.
     virtual void listen(std::string_view channel) = 0;
+    // No longer (nor on a new session).
+    virtual void unlisten(std::string_view channel) = 0;
     // Every listener of `channel` is told, when the transaction this is in commits (at once
     // outside one).
     virtual void notify(std::string_view channel) = 0;

@@ -261,6 +261,15 @@ void PostgresConnection::listen(std::string_view channel) {
     run(ready(), fmt::format("LISTEN {}", channel), {});
 }
 
+void PostgresConnection::unlisten(std::string_view channel) {
+    check_channel(channel);
+    const auto found = std::find(channels_.begin(), channels_.end(), channel);
+    if (found == channels_.end())
+        return;
+    channels_.erase(found);
+    run(ready(), fmt::format("UNLISTEN {}", channel), {});
+}
+
 void PostgresConnection::notify(std::string_view channel) {
     check_channel(channel);
     run(ready(), "SELECT pg_notify(?, '')", {std::string(channel)});

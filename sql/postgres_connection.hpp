@@ -44,6 +44,7 @@ class PostgresConnection final : public Connection {
     void let_go(std::int64_t key) override;
     bool holding() const override;
     void listen(std::string_view channel) override;
+    void unlisten(std::string_view channel) override;
     void notify(std::string_view channel) override;
     bool notified() override;
     int wake_fd() const override;

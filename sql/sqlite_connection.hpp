@@ -27,6 +27,7 @@ class SqliteConnection final : public Connection {
     void let_go(std::int64_t key) override;
     bool holding() const override;
     void listen(std::string_view) override {}
+    void unlisten(std::string_view) override {}
     void notify(std::string_view) override {}
     bool notified() override { return false; }
     int wake_fd() const override { return -1; }

@@ -226,7 +226,7 @@ TEST_CASE(
     arena.store->jobs().keep_archive("d", "bytes");
     CHECK(arena.store->jobs().has_archive("d"));
     arena.store->published().state("{}");
-    CHECK(arena.store->published().state() == "{}");
+    CHECK(arena.store->published().state()->json == "{}");
     std::filesystem::remove(log_file(99));
 }
 

@@ -119,10 +119,16 @@ try:
     wait_until(lambda: len([e for e in at_holder.events if e[1] == "match"]) >= 3, 180,
                "three more matches rated beside the front")
 
-    # The holder's stream's events since both began, on the front: the same ids, the same data.
+    # The holder's stream's events since the front's reader began (its snapshot's id), on the
+    # front: the same ids, the same data.
     def relayed():
-        kept = {e[0]: e for e in at_front.events if e[1] != "snapshot"}
-        ours = [e for e in at_holder.events if e[1] != "snapshot"]
+        if not at_front.events:
+            return False
+        check(at_front.events[0][1] == "snapshot", "the front's stream began with %s" %
+              (at_front.events[0],))
+        since = at_front.events[0][0]
+        kept = {e[0]: e for e in at_front.events[1:]}
+        ours = [e for e in at_holder.events if e[1] != "snapshot" and e[0] > since]
         return ours and all(kept.get(e[0]) == e for e in ours)
     wait_until(relayed, 30, lambda: "the holder's events on the front: %s\n%s" % (
         at_holder.events[-5:], at_front.events[-5:]))
@@ -152,6 +158,18 @@ try:
         check(False, "%s differs:\nholder %s\nfront  %s" % (path, a[:3000], b[:3000]))
     for path in paths:
         same(path)
+
+    # What waits and plays, and the counts of the holder's core, the same but for the clock.
+    def state_of(port):
+        queue = json.loads(get(port, "/api/queue"))
+        for waiting in queue["waiting"]:
+            waiting.pop("waiting_ms")
+        server = json.loads(get(port, "/api/server"))
+        return queue, [server[k] for k in ("playing", "checking", "queued", "unrecorded",
+                                           "database_writable")]
+    wait_until(lambda: state_of(holder.port) == state_of(front.port) == state_of(holder.port),
+               60, lambda: "the queue and counts: %s %s" % (state_of(holder.port),
+                                                            state_of(front.port)))
     try:
         get(front.port, "/api/bots/nobody")
         check(False, "a bot there is not: answered by the front")
@@ -186,8 +204,10 @@ try:
     # A reader back with the last id it had: what came since, from both holders, no snapshot.
     back = Stream(front.port, last_seen)
     event = back.next()
-    check(event[1] != "snapshot" and event[0] > last_seen,
-          "resumed at the new holder from %d: %s" % (last_seen, event))
+    following = int(psql("SELECT min(id) FROM stream_events WHERE id > %d" % last_seen,
+                         "arena_front"))
+    check(event[1] != "snapshot" and event[0] == following,
+          "resumed at the new holder from %d: %s, not %d" % (last_seen, event, following))
     back.close()
     at_holder.close()
     at_front.close()

@@ -15,42 +15,57 @@ using namespace bg::arena;
 using bg::test::ScratchArena;
 using bg::test::told_within;
 
-TEST_CASE("arena: the holder's events are kept under their ids, in order, the newest so many",
-          "[arena][nodes]") {
+TEST_CASE(
+    "arena: the holder's events are kept under their ids, in order, each with the one "
+    "before it, the newest so many, and with the state they came with",
+    "[arena][nodes]") {
     ScratchArena arena("published_events");
     Published& published = arena.store->published();
-    CHECK(published.last_event() == 0);
     CHECK(published.events_after(0).empty());
+    CHECK(published.newest().empty());
     // Ids as a stream gives them: its start's time times 1000, and on by one; a later holder's
     // far above.
     const std::uint64_t first = 1'790'000'000'000'000ULL;
-    published.event({first, "begin", R"({"match":1})"});
-    published.event({first + 1, "match", R"({"match":1,"x":"\u00e9"})"});
-    published.event({first + 5'000'000, "status", "{}"});
-    CHECK(published.last_event() == first + 5'000'000);
+    published.event({{first, "begin", R"({"match":1})"}, 0});
+    const std::string state = R"({"a":1})";
+    published.event({{first + 1, "match", R"({"match":1,"x":"\u00e9"})"}, first}, &state);
+    CHECK(published.state()->json == state);
+    CHECK(published.state()->age_ms < 60'000);
+    published.event({{first + 5'000'000, "status", "{}"}, first + 1});
     const auto all = published.events_after(0);
     REQUIRE(all.size() == 3);
-    CHECK(all[0].id == first);
-    CHECK(all[0].name == "begin");
-    CHECK(all[1].data == R"({"match":1,"x":"\u00e9"})");
-    CHECK(all[2].id == first + 5'000'000);
+    CHECK(all[0].event.id == first);
+    CHECK(all[0].event.name == "begin");
+    CHECK(all[0].after == 0);
+    CHECK(all[1].event.data == R"({"match":1,"x":"\u00e9"})");
+    CHECK(all[2].event.id == first + 5'000'000);
+    CHECK(all[2].after == first + 1);
     const auto after = published.events_after(first, 1);
     REQUIRE(after.size() == 1);
-    CHECK(after[0].id == first + 1);
+    CHECK(after[0].event.id == first + 1);
     CHECK(published.events_after(first + 5'000'000).empty());
     // An id stored already is left as it is (a retry of one whose commit went unheard).
-    published.event({first + 1, "match", "{}"});
-    CHECK(published.events_after(first, 1).at(0).data == R"({"match":1,"x":"\u00e9"})");
-    // Past the kept, the oldest are let go: the newest events_kept stay.
+    published.event({{first + 1, "match", "{}"}, first});
+    CHECK(published.events_after(first, 1).at(0).event.data == R"({"match":1,"x":"\u00e9"})");
+    // Past the kept, the oldest are let go: the newest events_kept stay, and the newest of
+    // them are what a node that starts reads, whatever the table holds beyond.
     const int more = Published::events_kept + 150;
-    for (int i = 0; i < more; ++i)
-        published.event({first + 6'000'000 + static_cast<std::uint64_t>(i), "status", "{}"});
+    std::uint64_t before = first + 5'000'000;
+    for (int i = 0; i < more; ++i) {
+        const std::uint64_t id = first + 6'000'000 + static_cast<std::uint64_t>(i);
+        published.event({{id, "status", "{}"}, before});
+        before = id;
+    }
     const auto kept = published.events_after(0, 5000);
     CHECK(kept.size() >= static_cast<std::size_t>(Published::events_kept));
     CHECK(kept.size() < static_cast<std::size_t>(Published::events_kept + 100));
-    CHECK(kept.back().id == first + 6'000'000 + static_cast<std::uint64_t>(more - 1));
+    CHECK(kept.back().event.id == before);
     for (std::size_t i = 1; i < kept.size(); ++i)
-        CHECK(kept[i].id == kept[i - 1].id + 1);
+        CHECK(kept[i].after == kept[i - 1].event.id);
+    const auto newest = published.newest(10);
+    REQUIRE(newest.size() == 10);
+    CHECK(newest.back().event.id == before);
+    CHECK(newest.front().event.id == before - 9);
 }
 
 TEST_CASE("arena: the live state is stored as it is, read back whole, and told to listeners",
@@ -77,7 +92,7 @@ TEST_CASE("arena: the live state is stored as it is, read back whole, and told t
     CHECK(told_within(front_db, 2000) == arena.postgresql());
     const auto read = front->published().state();
     REQUIRE(read);
-    const LiveState back = live_state_from(nlohmann::json::parse(*read));
+    const LiveState back = live_state_from(nlohmann::json::parse(read->json));
     CHECK(back.same_as(state));
     CHECK(back.now_ms == 99'000);
     CHECK(back.queue[1].opponent == "L2");
@@ -93,8 +108,8 @@ TEST_CASE("arena: the live state is stored as it is, read back whole, and told t
     CHECK_FALSE(told_within(front_db, 50));
     published.state(to_json(later).dump());
     CHECK(told_within(front_db, 2000) == arena.postgresql());
-    CHECK(
-        live_state_from(nlohmann::json::parse(*front->published().state())).playing[0].games_over ==
-        2);
+    CHECK(live_state_from(nlohmann::json::parse(front->published().state()->json))
+              .playing[0]
+              .games_over == 2);
     CHECK_THROWS(live_state_from(nlohmann::json::parse(R"({"queue":[]})")));
 }

@@ -130,9 +130,11 @@ TEST_CASE(
     REQUIRE(after_first);
     REQUIRE(after_first->size() == 1);
     CHECK((*after_first)[0]->id == 5000);
-    // An id between two kept events (one the client cannot have seen) resumes after it.
-    REQUIRE(stream.since(3000));
-    CHECK(stream.since(3000)->size() == 1);
+    // An id between two kept events is none this stream gave: a snapshot. The one before a kept
+    // event is (a snapshot's, sent before it).
+    CHECK_FALSE(stream.since(3000));
+    REQUIRE(stream.since(4999));
+    CHECK(stream.since(4999)->size() == 1);
     CHECK(stream.publish("status", std::string(10, 'c')).id == 5001);
     CHECK(stream.publish_as(Event{9000, "status", std::string(10, 'd')}));
     // 30 bytes kept: 1000 is gone. One that saw it missed nothing no longer kept; one that
@@ -143,6 +145,13 @@ TEST_CASE(
     REQUIRE(stream.since(5000));
     CHECK(stream.since(5000)->size() == 2);
     CHECK_FALSE(stream.since(9001));
+    // After a gap (events between that this stream never had), no one resumes from before it.
+    CHECK(stream.publish_as(Event{9500, "match", "x"}, true));
+    CHECK_FALSE(stream.since(9000));
+    CHECK_FALSE(stream.since(5001));
+    REQUIRE(stream.since(9499));
+    CHECK(stream.since(9499)->size() == 1);
+    CHECK(stream.since(9500)->empty());
 }
 
 TEST_CASE("serve: an event on the wire is id, event and one line of data", "[serve]") {
