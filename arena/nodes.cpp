@@ -32,38 +32,27 @@ constexpr std::uint64_t lag_threshold_ms = 50;
 
 }  // namespace
 
-namespace {
-
-std::vector<serve::Event> events_of(const std::vector<Published::Stored>& stored) {
-    std::vector<serve::Event> events;
-    for (const Published::Stored& s : stored)
-        events.push_back(s.event);
-    return events;
-}
-
-}  // namespace
-
 StreamStart holder_stream(Published* published) {
     StreamStart start;
     start.number_from = serve::first_id_now();
     try {
         if (published)
-            start.kept = events_of(published->newest());
+            start.kept = published->newest();
     } catch (const std::exception& e) {
         log::warning(
             "the stream's kept events cannot be read ({}): its readers who come back "
             "are sent a snapshot",
             e.what());
     }
-    start.first_id = start.kept.empty() ? start.number_from : start.kept.front().id;
+    start.first_id = start.kept.empty() ? start.number_from : start.kept.front().event.id;
     return start;
 }
 
 StreamStart front_stream(Published& published) {
     StreamStart start;
-    start.kept = events_of(published.newest());
+    start.kept = published.newest();
     // None yet: the holder's first, whatever its id, is the stream's first.
-    start.first_id = start.kept.empty() ? 1 : start.kept.front().id;
+    start.first_id = start.kept.empty() ? 1 : start.kept.front().event.id;
     return start;
 }
 
@@ -77,8 +66,11 @@ std::unique_ptr<serve::Server> node_server(uv_loop_t* loop, const serve::Address
         return nullptr;
     }
     auto server = std::move(std::get<std::unique_ptr<serve::Server>>(started));
-    for (const serve::Event& event : start.kept)
-        server->relay(event);
+    // Events the store never had between two kept ones (a holder that could not store them):
+    // no reader resumes across them.
+    for (std::size_t i = 0; i < start.kept.size(); ++i)
+        server->relay(start.kept[i].event,
+                      i > 0 && start.kept[i].after != start.kept[i - 1].event.id);
     if (start.number_from)
         server->number_from(start.number_from);
     return server;
@@ -91,7 +83,7 @@ Shows::Shows(serve::Server& server, Published* published, std::function<LiveStat
     : server_(server),
       published_(published),
       now_(std::move(now)),
-      last_(start.kept.empty() ? 0 : start.kept.back().id) {}
+      last_(start.kept.empty() ? 0 : start.kept.back().event.id) {}
 
 void Shows::event(std::string name, std::string data) {
     const std::uint64_t id = server_.publish(name, data);
@@ -205,7 +197,7 @@ void FrontNode::take_state(const Published::State& state) {
         live_ = live_state_from(nlohmann::json::parse(state.json));
         live_text_ = state.json;
         unreadable_ = false;
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const std::exception& e) {
         // Another version's, say: the last one read is shown meanwhile.
         if (!unreadable_)
             log::warning("the holder's live state cannot be read by this front node: {}", e.what());
@@ -334,7 +326,7 @@ std::optional<int> FrontNode::start() {
     if (!server_)
         return exit_database;
     if (!stream.kept.empty())
-        last_event_ = stream.kept.back().id;
+        last_event_ = stream.kept.back().event.id;
     wake_ = std::make_unique<Wake>(loop_, store_.jobs().connection(), Published::channel,
                                    [this] { look(); });
     tick_ = std::make_unique<Timer>(loop_, [this] { tick(); });

@@ -34,9 +34,9 @@ namespace bg::arena {
 // still kept (for the readers that come back with a Last-Event-ID), its own numbered on from
 // them.
 struct StreamStart {
-    std::uint64_t first_id = 0;      // serve::Server::Limits::first_id
-    std::vector<serve::Event> kept;  // to relay first
-    std::uint64_t number_from = 0;   // a holder's own events: from here (0: a front's, none)
+    std::uint64_t first_id = 0;           // serve::Server::Limits::first_id
+    std::vector<Published::Stored> kept;  // to relay first (a gap among them marked as such)
+    std::uint64_t number_from = 0;        // a holder's own events: from here (0: a front's)
 };
 // A holder's: after the kept ones, from the time now (above any id its predecessor gave).
 // Without `published` (SQLite: one node), or where the store cannot answer (said): none kept,
