@@ -26,9 +26,6 @@ constexpr std::uint64_t front_tick_ms = 1000;
 // often where nothing said it changed (an account added).
 constexpr std::uint64_t roster_soonest_ms = 1000;
 constexpr std::uint64_t roster_latest_ms = 10'000;
-// The loop's lag: as the holder's (serve.cpp).
-constexpr std::uint64_t lag_period_ms = 10;
-constexpr std::uint64_t lag_threshold_ms = 50;
 
 }  // namespace
 

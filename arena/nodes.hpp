@@ -87,6 +87,10 @@ class Shows {
     bool overflowed_ = false;
 };
 
+// Every node's loop lag: sampled every 10 ms; said once past 50 ms, and once back under.
+inline constexpr std::uint64_t lag_period_ms = 10;
+inline constexpr std::uint64_t lag_threshold_ms = 50;
+
 // What a node needs of the serve command's shared parts.
 struct NodeParts {
     std::string chart_js;  // Chart.js, for the bots' pages ("": none)

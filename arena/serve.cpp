@@ -40,9 +40,6 @@ namespace {
 constexpr std::uint64_t tick_ms = 200;
 // How long a serve waits for the database another arena holds before it gives up.
 constexpr int hold_wait_ms = 3000;
-// The loop's lag: sampled every 10 ms; said once past 50 ms, and once back under.
-constexpr std::uint64_t lag_period_ms = 10;
-constexpr std::uint64_t lag_threshold_ms = 50;
 
 // The house bots' commands, the word list, the logs' folder, the players' sandbox and cgroups.
 // (The venue, or the exit status; the house bots' commands as its, with their entries.)
