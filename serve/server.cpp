@@ -223,6 +223,7 @@ struct Server::Socket final : WebSocket {
     std::size_t message_bytes = 0;  // of the message being received
     std::string binary;             // a binary message, until its last part
     bool ping_due = false;
+    std::uint64_t ping_out = 0;  // the time in the ping sent and not yet answered (0: none)
     bool overflowed = false;
     bool closing = false;
     bool close_sent = false;
@@ -318,32 +319,42 @@ bool write_refusal(lws* wsi, const WebSocketService::Refusal& refusal) {
 // The last byte of a fence's ping (WebSocket::fence), which a ping's payload never has.
 constexpr char fence_mark = 'F';
 
+// A ping whose payload is the time it is sent (and, a fence's, the mark after it): the ping
+// out until its answer (Server::Socket::ping_out).
+bool write_ping(lws* wsi, Server::Socket& socket, bool fence) {
+    char payload[sizeof(std::uint64_t) + 1];
+    const std::uint64_t now = uv_hrtime();
+    std::memcpy(payload, &now, sizeof now);
+    payload[sizeof now] = fence_mark;
+    if (!write_whole(wsi, {payload, sizeof now + (fence ? 1 : 0)}, LWS_WRITE_PING))
+        return false;
+    socket.ping_out = now;
+    lws_callback_on_writable(wsi);
+    return true;
+}
+
 // A socket's turn to write: a ping that is due, then its messages, then, once they are all
-// written and it is closing, its close frame.
+// written and it is closing, its close frame. One ping is out at a time: a client need answer
+// only one of two unanswered pings (RFC 6455, 5.5.3), and libwebsockets drops the second, so a
+// fence sent beside another ping would never be answered. A ping due while one is out is not
+// sent; a fence (and what follows it) waits for the answer, whose coming asks to write again.
 int write_socket(lws* wsi, Server::Socket& socket) {
     if (socket.overflowed)
         return -1;
-    if (socket.ping_due) {
-        socket.ping_due = false;
-        const std::uint64_t now = uv_hrtime();
-        if (!write_whole(wsi, {reinterpret_cast<const char*>(&now), sizeof now}, LWS_WRITE_PING))
-            return -1;
-        lws_callback_on_writable(wsi);
-        return 0;
-    }
+    if (std::exchange(socket.ping_due, false) && socket.ping_out == 0)
+        return write_ping(wsi, socket, false) ? 0 : -1;
     if (!socket.out.empty()) {
         const auto next = socket.out.front(chunk_bytes);
         if (next.fence) {
-            // Its payload tells its answer from a ping's: the mark after the time.
-            char payload[sizeof(std::uint64_t) + 1];
-            const std::uint64_t now = uv_hrtime();
-            std::memcpy(payload, &now, sizeof now);
-            payload[sizeof now] = fence_mark;
-            if (!write_whole(wsi, {payload, sizeof payload}, LWS_WRITE_PING))
-                return -1;
+            if (socket.closing) {  // no answer is waited for once it closes
+                socket.out.sent(0);
+                lws_callback_on_writable(wsi);
+                return 0;
+            }
+            if (socket.ping_out != 0)
+                return 0;
             socket.out.sent(0);
-            lws_callback_on_writable(wsi);
-            return 0;
+            return write_ping(wsi, socket, true) ? 0 : -1;
         }
         if (!write_whole(wsi, next.bytes, next.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT))
             return -1;
@@ -891,15 +902,22 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
             receive(wsi, *socket, std::string_view(static_cast<const char*>(in), len));
             return socket->gone ? -1 : 0;
         case LWS_CALLBACK_RECEIVE_PONG: {
+            // The answer to the ping out, or else nothing (a pong unasked for, or a stale one).
             std::uint64_t sent = 0;
-            if (len == sizeof sent + 1 && static_cast<const char*>(in)[sizeof sent] == fence_mark)
+            const bool fence =
+                len == sizeof sent + 1 && static_cast<const char*>(in)[sizeof sent] == fence_mark;
+            if ((len != sizeof sent && !fence) || socket->ping_out == 0)
+                return 0;
+            std::memcpy(&sent, in, sizeof sent);
+            if (sent != socket->ping_out)
+                return 0;
+            socket->ping_out = 0;
+            if (!socket->out.empty())  // a fence may wait for it
+                lws_callback_on_writable(wsi);
+            if (fence)
                 socket->connection->fenced();
-            else if (len == sizeof sent) {
-                std::memcpy(&sent, in, sizeof sent);
-                const std::uint64_t now = uv_hrtime();
-                if (sent <= now)
-                    socket->connection->pong(static_cast<double>(now - sent) / 1e6);
-            }
+            else
+                socket->connection->pong(static_cast<double>(uv_hrtime() - sent) / 1e6);
             return 0;
         }
         case LWS_CALLBACK_SERVER_WRITEABLE:

@@ -28,10 +28,13 @@ class WebSocket {
     virtual void send_binary(std::string_view message) = 0;
     // What it was given and the socket has not yet taken.
     virtual std::size_t unsent_bytes() const = 0;
-    // A ping: its answer comes to Connection::pong.
+    // A ping: its answer comes to Connection::pong. One ping is out at a time (a client may
+    // answer only one of two, as libwebsockets does): one due while another is unanswered is
+    // not sent.
     virtual void ping() = 0;
     // A ping sent after everything given so far: its answer comes to Connection::fenced, after
-    // every byte the client sent before it read what came before the fence.
+    // every byte the client sent before it read what came before the fence. It waits (and what
+    // was given after it) for the answer to a ping already out, never dropped for it.
     virtual void fence() = 0;
     // After what it was given, a close frame with `code` and `reason` (cut to 120 bytes), and
     // the connection ends.

@@ -4,6 +4,7 @@ what went wrong."""
 import os
 import re
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -186,3 +187,118 @@ class Proxy(Listener):
                 except OSError:
                     pass
                 s.close()
+
+
+class _Frames:
+    """A WebSocket connection's bytes from one side, read as an HTTP head, then whole frames."""
+
+    def __init__(self, sock):
+        self.sock, self.pending = sock, b""
+
+    def _read(self, n):
+        while len(self.pending) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError
+            self.pending += chunk
+        out, self.pending = self.pending[:n], self.pending[n:]
+        return out
+
+    def head(self):
+        while b"\r\n\r\n" not in self.pending:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError
+            self.pending += chunk
+        end = self.pending.index(b"\r\n\r\n") + 4
+        head, self.pending = self.pending[:end], self.pending[end:]
+        return head
+
+    def frame(self):
+        """(its opcode, its bytes as they came)"""
+        first = self._read(2)
+        n, raw = first[1] & 0x7F, first
+        if n == 126:
+            more = self._read(2)
+            n, raw = struct.unpack(">H", more)[0], raw + more
+        elif n == 127:
+            more = self._read(8)
+            n, raw = struct.unpack(">Q", more)[0], raw + more
+        raw += self._read(n + (4 if first[1] & 0x80 else 0))
+        return first[0] & 0x0F, raw
+
+
+class SlowPongs(Listener):
+    """Forwards connections to 127.0.0.1:`upstream` as the host sees a client that answers its
+    pings slowly, and one at a time: each pong reaches the host `delay` seconds after the client
+    sent it (the client's other frames go on meanwhile), and a ping that comes while one is
+    unanswered is dropped, as libwebsockets drops it (RFC 6455 lets a client answer only one).
+    `dropped` counts the pings dropped."""
+
+    def __init__(self, upstream, delay):
+        self.upstream, self.delay, self.dropped = upstream, delay, 0
+        super().__init__()
+
+    def take(self, client):
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream))
+        except OSError:
+            client.close()
+            return
+        for s in (client, upstream):
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        link = {"lock": threading.Lock(), "unanswered": False}
+
+        def to_host(raw):
+            with link["lock"]:
+                try:
+                    upstream.sendall(raw)
+                except OSError:
+                    pass
+
+        def answered(raw):
+            to_host(raw)
+            with link["lock"]:
+                link["unanswered"] = False
+
+        def up():  # the client's frames, its pongs late
+            frames = _Frames(client)
+            try:
+                to_host(frames.head())
+                while True:
+                    opcode, raw = frames.frame()
+                    if opcode == 0xA:
+                        threading.Timer(self.delay, answered, args=(raw,)).start()
+                    else:
+                        to_host(raw)
+            except (OSError, EOFError):
+                pass
+            self._shut(client, upstream)
+
+        def down():  # the host's frames, a ping beside an unanswered one dropped
+            frames = _Frames(upstream)
+            try:
+                client.sendall(frames.head())
+                while True:
+                    opcode, raw = frames.frame()
+                    if opcode == 0x9:
+                        with link["lock"]:
+                            drop, link["unanswered"] = link["unanswered"], True
+                        if drop:
+                            self.dropped += 1
+                            continue
+                    client.sendall(raw)
+            except (OSError, EOFError):
+                pass
+            self._shut(client, upstream)
+
+        for pump in (up, down):
+            threading.Thread(target=pump, daemon=True).start()
+
+    @staticmethod
+    def _shut(*sockets):
+        for s in sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass

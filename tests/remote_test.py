@@ -28,6 +28,9 @@
   all of its games, never refused between them; it stops as the host says its last is over, the
   standings say it plays remotely, and no log holds its token. The same with a connection a game
   (--games 4, as a client before sessions plays): told to try again between games, as before.
+  The session again through a client that answers pings late and one at a time (a ping beside
+  an unanswered one dropped, as libwebsockets drops it): the host never sends one beside
+  another, and the session plays all of its games.
 - A seat nobody takes: out at the ready timeout. bananagrams-connect with a wrong token: exit 1,
   with the host's status.
 """
@@ -326,20 +329,28 @@ logs = os.path.join(work, "t-logs")
 run = subprocess.run([tournament, "run", "--db", db, "--bot", "far=remote:" + TOKEN, "--bot",
                       "near=" + reference], capture_output=True, text=True, timeout=60)
 check(run.returncode == 2 and "give --serve" in run.stderr, "no --serve: %s" % run.stderr)
+
+
+def serve_tournament(db, *args):
+    """`tournament run` of two deals between the remote bot far and a local one, serving far's
+    seats: the process, once it has said far's URL, and the URL."""
+    runner = subprocess.Popen([tournament, "run", "--db", db, "--deals", "2", "--serve",
+                               "127.0.0.1:0", "--json", *args, "--bot", "far=remote:" + TOKEN,
+                               "--bot", "near=" + reference],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while True:
+        line = runner.stderr.readline()
+        check(line, "the tournament said no URL")
+        found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
+        if found:
+            return runner, found.group(1)
+
+
 for games in ("0", "4"):
     session = games == "0"
     db = os.path.join(work, "t-%s.db" % games)
     logs = os.path.join(work, "t-logs-%s" % games)
-    runner = subprocess.Popen([tournament, "run", "--db", db, "--deals", "2", "--logs", logs,
-                               "--serve", "127.0.0.1:0", "--json", "--concurrency", "2",
-                               "--bot", "far=remote:" + TOKEN, "--bot", "near=" + reference],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    url = None
-    while url is None:
-        line = runner.stderr.readline()
-        check(line, "the tournament said no URL")
-        found = re.search(r"bot far is remote: it connects to (ws://\S+)", line)
-        url = found.group(1) if found else None
+    runner, url = serve_tournament(db, "--logs", logs, "--concurrency", "2")
     tournament_port = int(re.search(r":(\d+)/", url).group(1))
     for page in ("/", "/events", "/games/1"):
         with socket.create_connection(("127.0.0.1", tournament_port)) as s:
@@ -377,4 +388,24 @@ for games in ("0", "4"):
             deal = (int(name[len("game-"):-len(".jsonl")]) - 1) // 2
             check(far[0]["process_game"] == deal + 1, "%s: its bot's game: %s" % (name, far))
         replays_to(path, result)
+
+# A session whose client answers pings slowly and one at a time, as libwebsockets does on a
+# loaded machine (a ping beside an unanswered one dropped): the host never has two pings out,
+# so the ping that fences each game's end is never the one dropped, and the session plays all
+# of its games (before 1.15.1 it waited for that answer for ever after a game's end).
+runner, url = serve_tournament(os.path.join(work, "t-slow.db"))
+# Its pongs a second and a half late: the host's next ping (a second after) comes while one is
+# unanswered.
+slow = remote_host.SlowPongs(int(re.search(r":(\d+)/", url).group(1)), delay=1.5)
+bot = subprocess.run([connect, "--games", "0", re.sub(r":\d+/", ":%d/" % slow.port, url, 1),
+                      "--", reference], capture_output=True, text=True, timeout=300)
+out, err = runner.communicate(timeout=120)
+check(runner.returncode == 0 and bot.returncode == 0
+      and "played 4 games over 1 connection" in bot.stderr,
+      "slow pongs: the tournament %d (%s), connect %d (%s)"
+      % (runner.returncode, err, bot.returncode, bot.stderr))
+check(slow.dropped == 0, "slow pongs: a ping sent beside an unanswered one %d times"
+      % slow.dropped)
+check({b["name"]: b for b in json.loads(out)["bots"]}["far"]["games"] == 4,
+      "slow pongs: %s" % out)
 print("remote_test: all passed")

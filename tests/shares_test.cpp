@@ -692,10 +692,13 @@ TEST_CASE(
         return r;
     };
     {
-        // One deal, its two seatings, beside the hog: both contended.
+        // One deal, its two seatings, beside the hog: both contended. The players are given
+        // long to get ready: beside the hog in the emulated machine of the cgroup v2 test, an
+        // interpreter takes more than the default to start, and a game whose players were
+        // never ready has no race to be contended in.
         const OutsideHog outside;
-        tournament({"run", "--dict", two_letters, "--game-timeout", "2", "--deals", "1",
-                    "--concurrency", "1", "--bot", "a=" + hog("spin 1"), "--bot",
+        tournament({"run", "--dict", two_letters, "--game-timeout", "2", "--ready-timeout", "30",
+                    "--deals", "1", "--concurrency", "1", "--bot", "a=" + hog("spin 1"), "--bot",
                     "b=" + hog("spin 1")});
     }
     auto standings = json::parse(tournament({"standings", "--json"}).out);
