@@ -41,7 +41,7 @@ void LiveGame::record(const nlohmann::json& record) {
 void LiveGame::finished(std::function<void()> done) {
     over_ = true;
     server_->publish("finished", "{}");
-    server_->finish(1000, std::move(done));
+    server_->finish(serve::finish_grace_ms, std::move(done));
 }
 
 }  // namespace bg

@@ -224,6 +224,7 @@ struct Server::Socket final : WebSocket {
     std::string binary;             // a binary message, until its last part
     bool ping_due = false;
     std::uint64_t ping_out = 0;  // the time in the ping sent and not yet answered (0: none)
+    bool fence_out = false;      // that ping is a fence
     bool overflowed = false;
     bool closing = false;
     bool close_sent = false;
@@ -318,6 +319,10 @@ bool write_refusal(lws* wsi, const WebSocketService::Refusal& refusal) {
 
 // The last byte of a fence's ping (WebSocket::fence), which a ping's payload never has.
 constexpr char fence_mark = 'F';
+// A ping unanswered this long is taken for lost, and the next may go: a client's pong is on
+// its way within a round trip, but a client may have dropped the ping, where libwebsockets'
+// own ping of an idle connection (its pong still pending) came just before it.
+constexpr std::uint64_t ping_lost_ns = 5'000'000'000;
 
 // A ping whose payload is the time it is sent (and, a fence's, the mark after it): the ping
 // out until its answer (Server::Socket::ping_out).
@@ -329,6 +334,7 @@ bool write_ping(lws* wsi, Server::Socket& socket, bool fence) {
     if (!write_whole(wsi, {payload, sizeof now + (fence ? 1 : 0)}, LWS_WRITE_PING))
         return false;
     socket.ping_out = now;
+    socket.fence_out = fence;
     lws_callback_on_writable(wsi);
     return true;
 }
@@ -337,11 +343,16 @@ bool write_ping(lws* wsi, Server::Socket& socket, bool fence) {
 // written and it is closing, its close frame. One ping is out at a time: a client need answer
 // only one of two unanswered pings (RFC 6455, 5.5.3), and libwebsockets drops the second, so a
 // fence sent beside another ping would never be answered. A ping due while one is out is not
-// sent; a fence (and what follows it) waits for the answer, whose coming asks to write again.
+// sent (nor one due when a fence, a ping too, is next); a fence (and what follows it) waits for
+// the answer, whose coming asks to write again, or until the ping out is taken for lost.
 int write_socket(lws* wsi, Server::Socket& socket) {
     if (socket.overflowed)
         return -1;
-    if (std::exchange(socket.ping_due, false) && socket.ping_out == 0)
+    const std::uint64_t now = uv_hrtime();
+    if (socket.ping_out != 0 && now - socket.ping_out >= ping_lost_ns)
+        socket.ping_out = 0;
+    const bool fence_next = !socket.out.empty() && socket.out.front(chunk_bytes).fence;
+    if (std::exchange(socket.ping_due, false) && socket.ping_out == 0 && !fence_next)
         return write_ping(wsi, socket, false) ? 0 : -1;
     if (!socket.out.empty()) {
         const auto next = socket.out.front(chunk_bytes);
@@ -351,8 +362,11 @@ int write_socket(lws* wsi, Server::Socket& socket) {
                 lws_callback_on_writable(wsi);
                 return 0;
             }
-            if (socket.ping_out != 0)
+            if (socket.ping_out != 0) {  // asked to write again when it is taken for lost
+                const std::uint64_t left_ns = socket.ping_out + ping_lost_ns - now;
+                lws_set_timer_usecs(wsi, static_cast<lws_usec_t>(left_ns / 1000 + 1));
                 return 0;
+            }
             socket.out.sent(0);
             return write_ping(wsi, socket, true) ? 0 : -1;
         }
@@ -906,7 +920,8 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
             std::uint64_t sent = 0;
             const bool fence =
                 len == sizeof sent + 1 && static_cast<const char*>(in)[sizeof sent] == fence_mark;
-            if ((len != sizeof sent && !fence) || socket->ping_out == 0)
+            if ((len != sizeof sent && !fence) || socket->ping_out == 0 ||
+                fence != socket->fence_out)
                 return 0;
             std::memcpy(&sent, in, sizeof sent);
             if (sent != socket->ping_out)
@@ -922,6 +937,9 @@ int Server::on_socket(lws* wsi, int reason, Socket*& socket, void* in, std::size
         }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return write_socket(wsi, *socket);
+        case LWS_CALLBACK_TIMER:  // a fence waits for a ping out that may now be taken for lost
+            lws_callback_on_writable(wsi);
+            return 0;
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: {
             const auto* frame = static_cast<const unsigned char*>(in);
             const int code = len >= 2 ? (frame[0] << 8 | frame[1]) : 1005;

@@ -40,6 +40,12 @@ struct lws_process_html_args;
 
 namespace bg::serve {
 
+// How long a game's or a tournament's server waits at its end (Server::finish) for its
+// connections to be sent what they are owed and closed: a remote session's last `end` is
+// answered by its client's pong (the fence, which may wait for a ping already out), a round
+// trip or two that a loaded client takes seconds over.
+inline constexpr std::uint64_t finish_grace_ms = 5'000;
+
 class Server {
   public:
     // A POST as the program is asked it: its path (and query), its body, who sent it, and its

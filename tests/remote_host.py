@@ -249,17 +249,16 @@ class SlowPongs(Listener):
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         link = {"lock": threading.Lock(), "unanswered": False}
 
-        def to_host(raw):
+        def to_host(raw, answer=False):
             with link["lock"]:
+                # A pong's ping is answered as the pong goes, as libwebsockets has it: the host's
+                # next ping may follow at once.
+                if answer:
+                    link["unanswered"] = False
                 try:
                     upstream.sendall(raw)
                 except OSError:
                     pass
-
-        def answered(raw):
-            to_host(raw)
-            with link["lock"]:
-                link["unanswered"] = False
 
         def up():  # the client's frames, its pongs late
             frames = _Frames(client)
@@ -268,7 +267,7 @@ class SlowPongs(Listener):
                 while True:
                     opcode, raw = frames.frame()
                     if opcode == 0xA:
-                        threading.Timer(self.delay, answered, args=(raw,)).start()
+                        threading.Timer(self.delay, to_host, args=(raw, True)).start()
                     else:
                         to_host(raw)
             except (OSError, EOFError):

@@ -394,9 +394,8 @@ for games in ("0", "4"):
 # so the ping that fences each game's end is never the one dropped, and the session plays all
 # of its games (before 1.15.1 it waited for that answer for ever after a game's end).
 runner, url = serve_tournament(os.path.join(work, "t-slow.db"))
-# Its pongs a second and a half late: the host's next ping (a second after) comes while one is
-# unanswered.
-slow = remote_host.SlowPongs(int(re.search(r":(\d+)/", url).group(1)), delay=1.5)
+# Its pongs 1.2 s late: the host's next ping (a second after) comes while one is unanswered.
+slow = remote_host.SlowPongs(int(re.search(r":(\d+)/", url).group(1)), delay=1.2)
 bot = subprocess.run([connect, "--games", "0", re.sub(r":\d+/", ":%d/" % slow.port, url, 1),
                       "--", reference], capture_output=True, text=True, timeout=300)
 out, err = runner.communicate(timeout=120)

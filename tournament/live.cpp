@@ -15,10 +15,6 @@ namespace {
 constexpr std::size_t finished_shown = 20;
 // Standings are fitted again at most this often while games end (a fit reads every game).
 constexpr std::uint64_t standings_every_ms = 1000;
-// How long the server waits at the end for its connections to be sent what they are owed and
-// closed: a remote session's last end is answered by its client's pong (the fence, which waits
-// for a ping already out), a round trip or two that a loaded client takes seconds over.
-constexpr std::uint64_t finish_grace_ms = 5'000;
 
 using serve::dump_json;
 
@@ -132,7 +128,7 @@ void LiveTournament::finished(const std::string& why, std::function<void()> done
     running_.clear();
     server_->publish("standings", dump_json(standings_now()));
     server_->publish("finished", dump_json({{"why", why}}));
-    server_->finish(finish_grace_ms, std::move(done));
+    server_->finish(serve::finish_grace_ms, std::move(done));
 }
 
 std::optional<std::string> LiveTournament::game_page(int game) const {
