@@ -57,7 +57,13 @@ try:
     served.send_signal(signal.SIGTERM)
     check(served.wait(timeout=150) == 0, "the arena after SIGTERM")
     served.said_reader.join(10)
-    check(re.search(r"match %d rated" % match, said()), "the match playing at SIGTERM not rated")
+    # Finished: rated, or, where this loaded machine kept a house bot from getting ready, void
+    # for the machine by its own rule (arena_machine_test's), which is not a match lost.
+    finished = re.search(r"match %d (rated|void: the machine was too slow)" % match, said())
+    check(finished, "the match playing at SIGTERM not finished")
+    if finished.group(1) != "rated":
+        print("arena_restart_test: the match at SIGTERM was void for the machine (a loaded "
+              "one): its rating not judged")
     check(not re.search(r"match %d begins" % (match + 1), said()),
           "a match begun after SIGTERM")
     wait_until(lambda: "the host is restarting" in open(connect_err).read(), 30,
