@@ -38,6 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         w.since_ms = in.ConsumeIntegral<std::uint64_t>();
         w.filler = in.ConsumeBool();
         w.wants = in.ConsumeIntegralInRange(-1, 40);
+        // Its node: none (a seat played anywhere), or one of three.
+        if (const int node = in.ConsumeIntegralInRange(0, 3); node > 0)
+            w.node = std::string(1, static_cast<char>('0' + node));
         queue.push_back(w);
     }
     const auto tables = bg::arena::make_tables(queue, recent, config, now_ms, seed);

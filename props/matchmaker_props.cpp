@@ -7,6 +7,8 @@
 #include <rapidcheck/catch.h>
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "arena/core/matchmaker.hpp"
 #include "arena/core/matchmaker_rules.hpp"
 
@@ -41,6 +43,11 @@ rc::Gen<Case> cases() {
             // Now and then a person who chose one opponent (an entry that may or may not wait).
             if (!w.filler && *rc::gen::inRange(0, 6) == 0)
                 w.wants = *rc::gen::inRange(1, entries + 1);
+            // A remote bot's or person's connection on one of two nodes, or a seat played
+            // anywhere (a house bot's free seat always is).
+            if (!w.filler)
+                w.node = std::vector<std::string>{
+                    "", "node-a", "node-b"}[static_cast<std::size_t>(*rc::gen::inRange(0, 3))];
             c.queue.push_back(w);
         }
         const int matches = *rc::gen::inRange(0, 20);
@@ -90,6 +97,42 @@ TEST_CASE("matchmaker: a matchmaker that breaks a rule is caught", "[props][matc
     CHECK(broken_rule(queue, config, 5000, {{0, 2}}) != "");  // 1 and 3 left past time
     queue[2].filler = true;
     CHECK(broken_rule(queue, config, 5000, {{2, 3, 0}}) != "");  // made for a filler
+    queue[2].filler = false;
+    queue[0].node = "a";
+    queue[2].node = "b";
+    CHECK(broken_rule(queue, config, 0, {{0, 2, 3}}) != "");  // connections of two nodes
+    CHECK(broken_rule(queue, config, 5000, {{1, 2}}) != "");  // 0 left beside 3, played anywhere
+}
+
+TEST_CASE(
+    "matchmaker: connections of two nodes never meet, and a seat played anywhere sits with either",
+    "[props][matchmaker]") {
+    // Two connections on node a, two on node b, all alike, and a house bot's free seat.
+    std::vector<Waiting> queue;
+    for (int i = 0; i < 4; ++i)
+        queue.push_back({i + 1, "o" + std::to_string(i), 25.0 + i * 0.1, 8.0, 0, 0, false, 0,
+                         i % 2 == 0 ? "a" : "b"});
+    queue.push_back({9, "house", 25.15, 1.0, 50, 0, true, 0, ""});
+    MatchmakerConfig config;
+    config.max_players = 3;
+    config.max_wait_ms = 1000;
+    config.randomness = 0;
+    // Before anyone's time only full tables are made: one node's two and the free seat.
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const auto early = make_tables(queue, {}, config, 0, seed);
+        CHECK(broken_rule(queue, config, 0, early) == "");
+        const auto late = make_tables(queue, {}, config, 5000, seed);
+        CHECK(broken_rule(queue, config, 5000, late) == "");
+        // Past their time everyone plays: one table a node, the free seat at one of them.
+        REQUIRE(late.size() == 2);
+        for (const auto& table : late) {
+            std::set<std::string> nodes;
+            for (const int i : table)
+                if (!queue[static_cast<std::size_t>(i)].node.empty())
+                    nodes.insert(queue[static_cast<std::size_t>(i)].node);
+            CHECK(nodes.size() == 1);
+        }
+    }
 }
 
 TEST_CASE("matchmaker: one who chose an opponent plays it alone, as soon as it is free",

@@ -186,7 +186,7 @@ void Turn::gather(int first) {
     candidates_.clear();
     const auto look = [&](std::size_t p) {
         const int c = by_rating_[p];
-        if (owner_of(c) == owner_of(first) || at(c).wants)
+        if (owner_of(c) == owner_of(first) || at(c).wants || !same_place(at(c), at(first)))
             return false;
         candidates_.push_back(
             {std::abs(at(c).mu - at(first).mu) + config_.randomness * unit(rng_), c});
@@ -218,13 +218,15 @@ std::vector<int> Turn::table_for(int first) {
     gather(first);
     std::vector<int> table{first};
     std::vector<int> owners{owner_of(first)};
+    // The first connection's seat decides where the table plays (a seat played anywhere, none).
+    int placed = first;
     weigh(first, 0);
     while (static_cast<int>(table.size()) < config_.max_players) {
         double best_score = 0;
         std::size_t best = candidates_.size();
         for (std::size_t k = 0; k < candidates_.size(); ++k) {
             const Candidate& c = candidates_[k];
-            if (c.taken ||
+            if (c.taken || !same_place(at(c.seat), at(placed)) ||
                 std::find(owners.begin(), owners.end(), owner_of(c.seat)) != owners.end())
                 continue;
             double score = c.distance;
@@ -236,6 +238,8 @@ std::vector<int> Turn::table_for(int first) {
         if (best == candidates_.size())
             break;
         candidates_[best].taken = true;
+        if (at(placed).node.empty())
+            placed = candidates_[best].seat;
         table.push_back(candidates_[best].seat);
         owners.push_back(owner_of(candidates_[best].seat));
         weigh(candidates_[best].seat, table.size() - 1);

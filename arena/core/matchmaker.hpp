@@ -17,6 +17,9 @@
 //   once its neediest has waited `max_wait_ms`: rather short-handed than kept waiting longer.
 // - A seat that wants one opponent (a person who chose a house bot) plays it alone, at a table
 //   of two made for it as soon as a seat of that opponent is free, and sits at no other table.
+// - A table holds the connections of one node (where several arena nodes seat connections,
+//   docs/arena.md "Front nodes"): a match is played by one referee in one process, on the node
+//   its connections are on. A seat played anywhere (a house or hosted bot's) sits with any.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +51,15 @@ struct Waiting {
     // The entry of the one opponent it will play (a house bot's, chosen by a person), or 0:
     // whoever the rules above seat with it.
     int wants = 0;
+    // The node its connection is on (a remote bot's, a person's), or "" for a seat played
+    // wherever its table is (a house or hosted bot's).
+    std::string node{};
 };
+
+// Whether two seats may sit at one table for where they are played.
+inline bool same_place(const Waiting& a, const Waiting& b) {
+    return a.node.empty() || b.node.empty() || a.node == b.node;
+}
 
 // A recent match: its entries. The caller keeps as many as it wants avoided (the last few
 // hundred, say); older ones count for nothing.

@@ -25,11 +25,15 @@ std::string broken_rule(const std::vector<Waiting>& queue, const MatchmakerConfi
             seated[static_cast<std::size_t>(i)] = true;
         }
         for (std::size_t a = 0; a < table.size(); ++a)
-            for (std::size_t b = a + 1; b < table.size(); ++b)
-                if (queue[static_cast<std::size_t>(table[a])].owner ==
-                    queue[static_cast<std::size_t>(table[b])].owner)
-                    return fmt::format("owner {} twice at a table",
-                                       queue[static_cast<std::size_t>(table[a])].owner);
+            for (std::size_t b = a + 1; b < table.size(); ++b) {
+                const Waiting& one = queue[static_cast<std::size_t>(table[a])];
+                const Waiting& other = queue[static_cast<std::size_t>(table[b])];
+                if (one.owner == other.owner)
+                    return fmt::format("owner {} twice at a table", one.owner);
+                if (!same_place(one, other))
+                    return fmt::format("connections of nodes {} and {} at a table", one.node,
+                                       other.node);
+            }
         if (queue[static_cast<std::size_t>(table[0])].filler)
             return "a table made for a house bot's free seat";
         const int wants = queue[static_cast<std::size_t>(table[0])].wants;
@@ -51,7 +55,7 @@ std::string broken_rule(const std::vector<Waiting>& queue, const MatchmakerConfi
         if (seated[i] || queue[i].filler)
             continue;
         for (std::size_t j = 0; j < queue.size(); ++j) {
-            if (seated[j] || queue[j].owner == queue[i].owner)
+            if (seated[j] || queue[j].owner == queue[i].owner || !same_place(queue[i], queue[j]))
                 continue;
             // One that wants an opponent is left only while no seat of it is free; anyone is
             // left past its time only beside those it may not play.

@@ -96,6 +96,8 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
         const Entry* entry = roster.entry(entry_id);
         if (!bot || !entry)
             return;
+        // Its node is none named: every connection is the holder's until front nodes seat
+        // them (docs/arena.md, "Front nodes"), and a house or hosted seat plays anywhere.
         waiting.push_back({entry->id, bot->owner, entry->belief.mu, entry->belief.sigma,
                            entry->matches, since, filler, wants});
         sources.push_back(source);
