@@ -44,10 +44,10 @@ rc::Gen<Case> cases() {
             if (!w.filler && *rc::gen::inRange(0, 6) == 0)
                 w.wants = *rc::gen::inRange(1, entries + 1);
             // A remote bot's or person's connection on one of two nodes, or a seat played
-            // anywhere (a house bot's free seat always is).
-            if (!w.filler)
-                w.node = std::vector<std::string>{
-                    "", "node-a", "node-b"}[static_cast<std::size_t>(*rc::gen::inRange(0, 3))];
+            // anywhere (as a house bot's free seat is; given a node here too, for the rules
+            // hold whatever the queue).
+            w.node = std::vector<std::string>{
+                "", "node-a", "node-b"}[static_cast<std::size_t>(*rc::gen::inRange(0, 3))];
             c.queue.push_back(w);
         }
         const int matches = *rc::gen::inRange(0, 20);

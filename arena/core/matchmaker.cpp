@@ -151,7 +151,8 @@ class Turn {
     std::optional<int> wanted(int first) const {
         for (std::size_t c = 0; c < queue_.size(); ++c)
             if (!seated_[c] && queue_[c].filler && !queue_[c].wants &&
-                queue_[c].entry == at(first).wants && owner_[c] != owner_of(first))
+                queue_[c].entry == at(first).wants && owner_[c] != owner_of(first) &&
+                same_place(queue_[c], at(first)))
                 return static_cast<int>(c);
         return std::nullopt;
     }
