@@ -351,11 +351,10 @@ int write_socket(lws* wsi, Server::Socket& socket) {
     const std::uint64_t now = uv_hrtime();
     if (socket.ping_out != 0 && now - socket.ping_out >= ping_lost_ns)
         socket.ping_out = 0;
-    const bool fence_next = !socket.out.empty() && socket.out.front(chunk_bytes).fence;
-    if (std::exchange(socket.ping_due, false) && socket.ping_out == 0 && !fence_next)
+    const auto next = socket.out.front(chunk_bytes);  // none where the queue is empty
+    if (std::exchange(socket.ping_due, false) && socket.ping_out == 0 && !next.fence)
         return write_ping(wsi, socket, false) ? 0 : -1;
     if (!socket.out.empty()) {
-        const auto next = socket.out.front(chunk_bytes);
         if (next.fence) {
             if (socket.closing) {  // no answer is waited for once it closes
                 socket.out.sent(0);

@@ -127,6 +127,28 @@ class Listener:
         raise NotImplementedError
 
 
+def shut(*sockets):
+    """Each socket shut both ways, as a network cut leaves it (one already gone is let be)."""
+    for s in sockets:
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def upstream_for(client, port):
+    """A connection to 127.0.0.1:`port` for the proxied `client`, both without Nagle's delay (as
+    the host and connect set theirs); None, the client closed, where the server is gone."""
+    try:
+        upstream = socket.create_connection(("127.0.0.1", port))
+    except OSError:
+        client.close()
+        return None
+    for s in (client, upstream):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return upstream
+
+
 class Proxy(Listener):
     """Forwards connections to 127.0.0.1:`upstream` (counting the bytes it forwarded), and can
     cut every one of them at once, as a network does: no close frame, the sockets shut."""
@@ -138,14 +160,9 @@ class Proxy(Listener):
         super().__init__()
 
     def take(self, client):
-        try:
-            upstream = socket.create_connection(("127.0.0.1", self.upstream))
-        except OSError:  # the server is gone: so is the connection
-            client.close()
+        upstream = upstream_for(client, self.upstream)
+        if upstream is None:
             return
-        # As the host and connect set theirs: no byte waits for another (Nagle).
-        for s in (client, upstream):
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.lock:
             self.pairs.append((client, upstream))
         for a, b in ((client, upstream), (upstream, client)):
@@ -171,21 +188,14 @@ class Proxy(Listener):
                 sink.sendall(data)
         except OSError:
             pass
-        for s in (source, sink):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        shut(source, sink)
 
     def cut(self):
         with self.lock:
             pairs, self.pairs = self.pairs, []
         for pair in pairs:
+            shut(*pair)
             for s in pair:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 s.close()
 
 
@@ -240,13 +250,9 @@ class SlowPongs(Listener):
         super().__init__()
 
     def take(self, client):
-        try:
-            upstream = socket.create_connection(("127.0.0.1", self.upstream))
-        except OSError:
-            client.close()
+        upstream = upstream_for(client, self.upstream)
+        if upstream is None:
             return
-        for s in (client, upstream):
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         link = {"lock": threading.Lock(), "unanswered": False}
 
         def to_host(raw, answer=False):
@@ -272,7 +278,7 @@ class SlowPongs(Listener):
                         to_host(raw)
             except (OSError, EOFError):
                 pass
-            self._shut(client, upstream)
+            shut(client, upstream)
 
         def down():  # the host's frames, a ping beside an unanswered one dropped
             frames = _Frames(upstream)
@@ -289,15 +295,7 @@ class SlowPongs(Listener):
                     client.sendall(raw)
             except (OSError, EOFError):
                 pass
-            self._shut(client, upstream)
+            shut(client, upstream)
 
         for pump in (up, down):
             threading.Thread(target=pump, daemon=True).start()
-
-    @staticmethod
-    def _shut(*sockets):
-        for s in sockets:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
