@@ -1,7 +1,7 @@
 // libFuzzer: the arena's core over sequences of inputs. Bytes become an arena (its bots, houses,
 // people, owners and settings) and an evening of commands (bots coming and going, the clock,
 // matches ending with any places and faults, checks, failing writes, accounts changed, signals,
-// the workers' cores);
+// the workers' cores, the front nodes seen);
 // the simulation around the core (tests/support/arena_sim.hpp) holds it to every rule after
 // each, and at the end; a rule broken aborts the target, naming it.
 #include <cstddef>
@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     setup.people = in.ConsumeIntegralInRange(0, 3);
     setup.owners = in.ConsumeIntegralInRange(1, 5);
     setup.hosted_bots = in.ConsumeIntegralInRange(0, 3);
+    setup.fronts = in.ConsumeIntegralInRange(0, 3);
     setup.settings.concurrency = in.ConsumeIntegralInRange(1, 6);
     setup.settings.house_seats = in.ConsumeIntegralInRange(1, 3);
     setup.settings.cores = in.ConsumeBool() ? in.ConsumeIntegralInRange(2, 6) : 0;
@@ -33,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string broken;
     for (int steps = 0; in.remaining_bytes() > 0 && steps < 2'000 && broken.empty(); ++steps) {
         bg::test::SimCommand c;
-        c.kind = static_cast<bg::test::SimCommand::Kind>(in.ConsumeIntegralInRange(0, 9));
+        c.kind = static_cast<bg::test::SimCommand::Kind>(in.ConsumeIntegralInRange(0, 10));
         c.a = in.ConsumeIntegral<std::uint16_t>();
         c.b = in.ConsumeIntegralInRange(0, 3);
         c.c = in.ConsumeIntegral<std::uint64_t>();

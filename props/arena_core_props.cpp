@@ -36,7 +36,8 @@ struct Arbitrary<SimCommand> {
                                                              {10, SimCommand::reread},
                                                              {1, SimCommand::signal},
                                                              {8, SimCommand::host},
-                                                             {6, SimCommand::workers}})),
+                                                             {6, SimCommand::workers},
+                                                             {6, SimCommand::fronts}})),
             gen::set(&SimCommand::a, gen::inRange<std::uint64_t>(0, 5'000)),
             gen::set(&SimCommand::b, gen::inRange<std::uint64_t>(0, 4)),
             gen::set(&SimCommand::c, gen::arbitrary<std::uint64_t>()));
@@ -52,16 +53,18 @@ void showValue(const SimSetup& s, std::ostream& os) {
     os << s.remote_bots << " remote bots of " << s.owners << " owners, " << s.house_bots
        << " house bots, " << s.people << " people, " << s.hosted_bots
        << " hosted bots; concurrency " << k.concurrency << ", cores " << k.cores << ", house seats "
-       << k.house_seats << (k.workers ? ", with workers" : "") << ", paused after "
-       << k.faults_to_pause << ", stop grace " << k.stop_grace_ms << " ms, max players "
-       << k.matchmaker.max_players << ", max wait " << k.matchmaker.max_wait_ms << " ms";
+       << k.house_seats << (k.workers ? ", with workers" : "") << ", " << s.fronts
+       << " front nodes, paused after " << k.faults_to_pause << ", stop grace " << k.stop_grace_ms
+       << " ms, max players " << k.matchmaker.max_players << ", max wait "
+       << k.matchmaker.max_wait_ms << " ms";
     if (s.core_faults_to_pause)
         os << "; the core pauses after " << *s.core_faults_to_pause;
 }
 
 void showValue(const SimCommand& c, std::ostream& os) {
-    static const char* names[] = {"arrive",      "leave",  "tick",   "match_over", "check_over",
-                                  "fail_writes", "reread", "signal", "host",       "workers"};
+    static const char* names[] = {"arrive",     "leave",       "tick",   "match_over",
+                                  "check_over", "fail_writes", "reread", "signal",
+                                  "host",       "workers",     "fronts"};
     os << names[c.kind] << "(" << c.a << ", " << c.b << ", " << c.c << ")";
 }
 
@@ -76,6 +79,7 @@ rc::Gen<SimSetup> setups() {
         s.house_bots = *rc::gen::inRange(0, 4);
         s.people = *rc::gen::inRange(0, 3);
         s.hosted_bots = *rc::gen::inRange(0, 3);
+        s.fronts = *rc::gen::inRange(0, 3);
         s.owners = *rc::gen::inRange(1, 5);
         s.unchecked = *rc::gen::inRange(0, 3);
         s.settings.concurrency = *rc::gen::inRange(1, 5);

@@ -303,7 +303,7 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
     // A busy evening: bots come, matches end with faults, checks pass, the clock runs.
     std::vector<SimCommand> evening;
     for (std::uint64_t i = 0; i < 400; ++i) {
-        evening.push_back({SimCommand::arrive, i * 7, i % 3});
+        evening.push_back({SimCommand::arrive, i * 7, i % 3, i % 5});  // c: its node, with fronts
         evening.push_back({SimCommand::check_over, i, 1});
         evening.push_back({SimCommand::tick, 1'500});
         evening.push_back({SimCommand::match_over, i, 1, i * 31 + 5});
@@ -346,6 +346,29 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
     SimSetup early = setup;
     early.core_faults_to_pause = setup.settings.faults_to_pause - 1;
     CHECK(run(early, nullptr).find("paused before 3 matches") != std::string::npos);
+
+    // Plays a front node's match at the holder, or says a connection is the holder's.
+    SimSetup fronted = setup;
+    fronted.fronts = 2;
+    std::vector<SimCommand> seen = {{SimCommand::fronts, 3, 1}};
+    evening.insert(evening.begin(), seen.begin(), seen.end());
+    CHECK(run(fronted, nullptr) == "");
+    const std::string at_holder = run(fronted, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* play = std::get_if<effect::Play>(&e))
+                play->node.clear();
+        return effects;
+    });
+    CHECK(at_holder.find("its connections at 'f") != std::string::npos);
+    const std::string unnamed = run(fronted, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* play = std::get_if<effect::Play>(&e))
+                for (MatchSeat& seat : play->seats)
+                    seat.node.clear();
+        return effects;
+    });
+    CHECK(unnamed.find("seated as one of node ''") != std::string::npos);
+    evening.erase(evening.begin());
 
     // Begins a match twice with the one seat of a house bot.
     const std::string twice = run(setup, [](Effects effects) {
@@ -636,4 +659,57 @@ TEST_CASE(
     CHECK(!fits_workers(two, arena::input::Workers{0, 0}, none));
     CHECK(by_workers(two, true));
     CHECK(!by_workers(two, false));
+}
+
+TEST_CASE(
+    "arena core: a front node's connection plays at that node while it is seen, its house seats "
+    "against that node's cores, and the holder's cores count the holder's alone",
+    "[arena][core]") {
+    ArenaCore::Settings settings;
+    settings.cores = 1;
+    settings.house_seats = 3;
+    settings.concurrency = 4;
+    Small arena(settings);
+    // The remote bot at front node f0: no front seen, so its table with the house bot waits.
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0, "f0"});
+    CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{30'100})));
+    // f0 seen, with one core: the match begins there, its house seat counted against f0's core.
+    CHECK(has<effect::Soon>(arena.core.take(arena::input::Fronts{{{"f0", 1}}})));
+    auto play = all_of<effect::Play>(arena.begin(1, 30'200));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].node == "f0");
+    CHECK(!play[0].by_workers);
+    CHECK(names_of(play[0].seats) == std::vector<std::string>{"R", "H"});
+    CHECK(play[0].seats[0].node == "f0");
+    CHECK(play[0].seats[1].node.empty());  // the house bot's seat plays wherever its table does
+    CHECK(arena.core.playing().at(1).node == "f0");
+    // The person at the holder: its table with the house bot is the holder's, on its own core.
+    arena.core.take(arena::input::Arrived{101, arena.person, arena.person_entry, "", 30'200});
+    play = all_of<effect::Play>(arena.begin(2, 30'300));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].node.empty());
+    CHECK(names_of(play[0].seats) == std::vector<std::string>{"P", "H"});
+    // Another bot at f0: f0's one core is taken, so it waits; given two, it begins there.
+    Bot v = account(8, "V", "v");
+    arena.core.take(
+        arena::input::Arrived{102, v, entry_of(18, 8, 25.0 / 3, "then"), "", 30'300, "f0"});
+    CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{61'000})));
+    arena.core.take(arena::input::Fronts{{{"f0", 2}}});
+    play = all_of<effect::Play>(arena.begin(3, 61'100));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].node == "f0");
+    // f0 gone: its matches play on (their end is its job's), and nothing more begins there.
+    arena.core.take(arena::input::Fronts{});
+    CHECK(arena.core.playing().size() == 3);
+    arena.core.take(arena::input::Played{1, true, "", false, {game(0, 0), game(1, 1)}, 61'200});
+    arena.core.take(arena::input::Written{1, "then"});
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 61'200, "f0"});
+    CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{99'000})));
+
+    // place_of: a table's connections' node, or the holder's.
+    MatchSeat house_seat, at_f1;
+    house_seat.command = 0;
+    at_f1.node = "f1";
+    CHECK(place_of({house_seat, at_f1}) == "f1");
+    CHECK(place_of({house_seat}).empty());
 }

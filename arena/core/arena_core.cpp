@@ -17,10 +17,18 @@ bool is_write(const Effect& effect) {
 }
 
 std::string_view input_name(const Input& input) {
-    static constexpr std::string_view names[] = {
-        "the matchmaker's turn", "a connection waiting",     "a connection gone", "a check over",
-        "a match over",          "the accounts read again",  "a signal",          "a write done",
-        "a write failed",        "a hosted version checked", "the workers seen"};
+    static constexpr std::string_view names[] = {"the matchmaker's turn",
+                                                 "a connection waiting",
+                                                 "a connection gone",
+                                                 "a check over",
+                                                 "a match over",
+                                                 "the accounts read again",
+                                                 "a signal",
+                                                 "a write done",
+                                                 "a write failed",
+                                                 "a hosted version checked",
+                                                 "the workers seen",
+                                                 "the front nodes seen"};
     static_assert(std::size(names) == std::variant_size_v<Input>);
     return names[input.index()];
 }
@@ -118,6 +126,21 @@ void ArenaCore::handle(const input::Workers& in) {
     deciding_.note(fmt::format("the workers have {} core{} (the most of one: {})", in.cores,
                                in.cores == 1 ? "" : "s", in.largest));
     deciding_.workers = in;
+    deciding_.effects.push_back(effect::Soon{});
+}
+
+void ArenaCore::handle(const input::Fronts& in) {
+    if (in.cores == deciding_.fronts.cores)
+        return;
+    for (const auto& [node, cores] : in.cores)
+        if (!deciding_.fronts.cores.count(node))
+            deciding_.note(
+                fmt::format("front node {} seats connections ({})", node,
+                            cores ? fmt::format("{} cores", cores) : "its cores shared"));
+    for (const auto& [node, cores] : deciding_.fronts.cores)
+        if (!in.cores.count(node))
+            deciding_.note(fmt::format("front node {} is gone", node));
+    deciding_.fronts = in;
     deciding_.effects.push_back(effect::Soon{});
 }
 

@@ -82,6 +82,7 @@ class ArenaCore {
     void handle(const input::NotWritten& in);
     void handle(const input::Hosted& in);
     void handle(const input::Workers& in);
+    void handle(const input::Fronts& in);
 
     Settings settings_;
     Roster roster_;

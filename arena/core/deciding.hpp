@@ -76,6 +76,7 @@ class Deciding {
     Doings doings;
     std::uint64_t now_ms = 0;
     input::Workers workers;  // as the store last saw them (CoreSettings::workers)
+    input::Fronts fronts;    // as the store last saw them
     Effects effects;
 
     void note(std::string text, effect::Note::Level level = effect::Note::info);

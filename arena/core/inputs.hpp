@@ -42,13 +42,15 @@ struct Tick {
 // A connection waits to play: let in at /bot or /person, or back after a match or a check. Its
 // account and its entry as the store has them when the core takes it (the shell reads them
 // then: not before a write of the core's that an input ahead of it brought); a person's choice
-// of opponent (a house bot's name, or "").
+// of opponent (a house bot's name, or ""); the front node it is connected to (docs/arena.md,
+// "Front nodes"), or "" for the arena's own (the node that holds the database).
 struct Arrived {
     Connection connection = 0;
     Bot bot;
     Entry entry;
     std::string opponent;
     std::uint64_t now_ms = 0;
+    std::string node{};
 };
 // A connection closed, wherever it was.
 struct Left {
@@ -96,6 +98,13 @@ struct Workers {
     int cores = 0;
     int largest = 0;
 };
+// The front nodes that play the matches of the connections they seat, as the store last saw
+// them: each by its name, with the cores it gives the players it runs itself (the house and
+// hosted bots at those tables; 0: not limited, as CoreSettings::cores). A table of a node not
+// among them waits (its connections are about to leave).
+struct Fronts {
+    std::map<std::string, int> cores;
+};
 // SIGTERM or SIGINT: no new match; a second one aborts the matches playing.
 struct Signalled {
     int signal = 0;
@@ -114,7 +123,7 @@ struct NotWritten {
 
 using Input = std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
                            input::Reread, input::Signalled, input::Written, input::NotWritten,
-                           input::Hosted, input::Workers>;
+                           input::Hosted, input::Workers, input::Fronts>;
 // What an input is, in a few words (the loop's lag names its handlers so).
 std::string_view input_name(const Input& input);
 
@@ -127,6 +136,7 @@ struct MatchSeat {
     Connection connection = 0;   // a remote bot's or a person's
     // A remote bot's that asked for its opponent (a house bot): a sparring match, never rated.
     bool sparring = false;
+    std::string node{};  // a connection's front node (input::Arrived), or "": the arena's own
 };
 
 // The accounts' names at the seats, in their order.
@@ -167,6 +177,8 @@ struct Play {  // a match begun: its seats, in the order of the first rotation
     int match = 0;
     std::vector<MatchSeat> seats;
     bool by_workers = false;  // played by a worker (CoreSettings::workers), not by the arena
+    // Played by this front node, where its connections are (place_of), not by the holder.
+    std::string node{};
 };
 struct Check {  // the conformance check's games over the connection
     Connection connection = 0;

@@ -28,7 +28,7 @@ void Lounge::arrived(const input::Arrived& in, bool stopping) {
         d_.effects.push_back(effect::Check{in.connection, in.bot, entry});
         return;
     }
-    queue_[++arrivals_] = {in.connection, in.bot.id, entry.id, d_.now_ms, in.opponent};
+    queue_[++arrivals_] = {in.connection, in.bot.id, entry.id, d_.now_ms, in.opponent, in.node};
     place_[in.connection] = arrivals_;
     d_.doings.add(in.bot.id, Doings::queued, +1);
     d_.effects.push_back(effect::Soon{});

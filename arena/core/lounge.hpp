@@ -24,6 +24,7 @@ class Lounge {
         int entry = 0;
         std::uint64_t since_ms = 0;
         std::string opponent;
+        std::string node{};  // input::Arrived's
     };
     void arrived(const input::Arrived& in, bool stopping);
     void left(Connection connection);

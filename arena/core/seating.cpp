@@ -29,6 +29,7 @@ MatchSeat seat_of(const Roster& roster, const Source& source) {
         bot = source.queued->bot;
         entry = source.queued->entry;
         seat.connection = source.queued->connection;
+        seat.node = source.queued->node;
     }
     seat.bot = *roster.account(bot);
     seat.entry = *roster.entry(entry);
@@ -90,16 +91,19 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
     for (const HouseSeats& h : houses)
         if (const Bot* bot = roster.account(h.house.bot); plays_now(bot) && !h.house.hosted)
             house_entries[bot->name] = h.house.entry;
+    // A connection's node is the one it is connected to ("": the holder's); a house or hosted
+    // seat plays wherever its table does (docs/arena.md, "Front nodes").
     const auto add = [&](int bot_id, int entry_id, std::uint64_t since, bool filler, int wants,
                          Source source) {
         const Bot* bot = roster.account(bot_id);
         const Entry* entry = roster.entry(entry_id);
         if (!bot || !entry)
             return;
-        // Its node is none named: every connection is the holder's until front nodes seat
-        // them (docs/arena.md, "Front nodes"), and a house or hosted seat plays anywhere.
+        std::string place;
+        if (source.queued)
+            place = source.queued->node.empty() ? std::string(holder_place) : source.queued->node;
         waiting.push_back({entry->id, bot->owner, entry->belief.mu, entry->belief.sigma,
-                           entry->matches, since, filler, wants});
+                           entry->matches, since, filler, wants, std::move(place)});
         sources.push_back(source);
     };
     for (const auto& [order, q] : queue) {
@@ -146,6 +150,31 @@ void shed_to(std::vector<MatchSeat>& seats, int cores) {
 }
 
 }  // namespace
+
+std::string place_of(const std::vector<MatchSeat>& seats) {
+    for (const MatchSeat& seat : seats)
+        if (!seat.node.empty())
+            return seat.node;
+    return "";
+}
+
+void InPlay::add(const std::vector<MatchSeat>& seats, bool by_workers, const std::string& node) {
+    const int players = local_seats(seats);
+    if (!node.empty())
+        fronts[node] += players;
+    else
+        (by_workers ? workers : local) += players;
+}
+
+bool InPlay::fits(std::vector<MatchSeat>& seats, const CoreSettings& settings,
+                  const input::Workers& workers_seen, const input::Fronts& fronts_seen) {
+    if (const std::string node = place_of(seats); !node.empty()) {
+        const auto front = fronts_seen.cores.find(node);
+        return front != fronts_seen.cores.end() && fits_cores(seats, front->second, fronts[node]);
+    }
+    return by_workers(seats, settings.workers) ? fits_workers(seats, workers_seen, workers)
+                                               : fits_cores(seats, settings.cores, local);
+}
 
 bool by_workers(const std::vector<MatchSeat>& seats, bool workers) {
     return workers && !seats.empty() &&

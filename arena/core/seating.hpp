@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,10 +40,14 @@ class Houses {
     std::vector<HouseSeats> houses_;
 };
 
+// Where the holder's own connections are, to the matchmaker (Waiting::node): a name no front
+// node has (the shell names fronts by their addresses).
+inline constexpr std::string_view holder_place = "(the holder)";
+
 // The tables to begin now, at most `room`, each its seats in the order of its first rotation
 // (first the seat it was made for): the queue's connections and the free seats of the house bots
 // that play now; a person who chose a house bot wants that bot's entry (one that does not play
-// now: never matched).
+// now: never matched); the connections at a table are one node's (the holder's or one front's).
 std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
                                                const std::map<std::uint64_t, Lounge::Queued>& queue,
                                                const std::vector<HouseSeats>& houses,
@@ -67,20 +72,23 @@ bool by_workers(const std::vector<MatchSeat>& seats, bool workers);
 // workers' players at most one a core, all told.
 bool fits_workers(std::vector<MatchSeat>& seats, const input::Workers& workers,
                   int& workers_in_play);
-// The arena's own players at once: those of the matches it plays (against its cores), and those
-// of the matches its workers play (against theirs).
+// Where the match of `seats` is played: the front node its connections are on (the matchmaker
+// seats one node's connections at a table), or "": by the arena that holds the database (or its
+// workers).
+std::string place_of(const std::vector<MatchSeat>& seats);
+// The players the arena runs itself (house and hosted bots) at once: those of the matches it
+// plays (against its cores), those of the matches its workers play (against theirs), and those
+// of each front node's (against that node's).
 struct InPlay {
     int local = 0, workers = 0;
-    void add(const std::vector<MatchSeat>& seats, bool by_workers) {
-        (by_workers ? workers : local) += local_seats(seats);
-    }
-    // Whether a table of `seats` may begin beside them (fits_cores, fits_workers); counted on
-    // when it may.
+    std::map<std::string, int> fronts;  // by node
+    // A match playing at `node` (place_of).
+    void add(const std::vector<MatchSeat>& seats, bool by_workers, const std::string& node);
+    // Whether a table of `seats` may begin beside them (fits_cores, fits_workers; a front's
+    // table only where that node is seen, fits_cores against its cores); counted on when it
+    // may.
     bool fits(std::vector<MatchSeat>& seats, const CoreSettings& settings,
-              const input::Workers& seen) {
-        return by_workers(seats, settings.workers) ? fits_workers(seats, seen, workers)
-                                                   : fits_cores(seats, settings.cores, local);
-    }
+              const input::Workers& workers_seen, const input::Fronts& fronts_seen);
 };
 
 // What a match's games come to: entrant e sat in seat (e - r) mod K of rotation r; its places

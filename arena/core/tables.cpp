@@ -55,9 +55,9 @@ void Tables::turn() {
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
     InPlay in_play;
     for (const auto& [id, playing] : playing_)
-        in_play.add(playing.seats, playing.by_workers);
+        in_play.add(playing.seats, playing.by_workers, playing.node);
     for (auto& seats : tables)
-        if (in_play.fits(seats, d_.settings, d_.workers))
+        if (in_play.fits(seats, d_.settings, d_.workers, d_.fronts))
             d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
 }
 
@@ -79,15 +79,17 @@ void Tables::begin(const std::vector<MatchSeat>& seats) {
 
 void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& written) {
     const bool workers = by_workers(seats, d_.settings.workers);
-    playing_[written.match] = {written.match, written.at, seats, workers};
+    const std::string node = place_of(seats);
+    playing_[written.match] = {written.match, written.at, seats, workers, node};
     effect::Began began{written.match, names_of(seats)};
     for (const MatchSeat& seat : seats) {
         if (!houses_.seated(seat))
             lounge_.seated(seat.connection);
         d_.doings.add(seat.bot.id, Doings::playing, +1);
     }
-    d_.note(fmt::format("match {} begins: {}", written.match, fmt::join(began.bots, ", ")));
-    d_.effects.push_back(effect::Play{written.match, seats, workers});
+    d_.note(fmt::format("match {} begins{}: {}", written.match,
+                        node.empty() ? "" : " at front node " + node, fmt::join(began.bots, ", ")));
+    d_.effects.push_back(effect::Play{written.match, seats, workers, node});
     d_.effects.push_back(std::move(began));
 }
 

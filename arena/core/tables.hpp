@@ -41,6 +41,7 @@ class Tables {
         std::string started;
         std::vector<MatchSeat> seats;
         bool by_workers = false;
+        std::string node{};  // effect::Play's
     };
     const std::map<int, Playing>& playing() const { return playing_; }
     const std::vector<HouseSeats>& houses() const { return houses_.all(); }

@@ -139,6 +139,13 @@ std::string ArenaSim::step(const SimCommand& command) {
             workers_.largest = std::min(workers_.largest, workers_.cores);
             feed(workers_);
             break;
+        case SimCommand::fronts:
+            fronts_.cores.clear();
+            for (int n = 0; n < setup_.fronts && n < 16; ++n)
+                if (command.a >> n & 1)
+                    fronts_.cores[fmt::format("f{}", n)] = static_cast<int>((command.b + n) % 4);
+            feed(fronts_);
+            break;
     }
     return broken_;
 }
@@ -184,6 +191,8 @@ void ArenaSim::connect(const SimCommand& command) {
     if (bots_.at(bot).state != "active" || signalled_)
         return;
     Conn conn{bot, "", Conn::waiting};
+    if (const auto node = pick(command.c, static_cast<std::size_t>(setup_.fronts) + 1); node > 0)
+        conn.node = fmt::format("f{}", node - 1);
     if (bots_.at(bot).person && setup_.house_bots > 0) {
         const auto chosen = pick(command.b, static_cast<std::size_t>(setup_.house_bots) + 1);
         if (chosen > 0)
@@ -249,7 +258,8 @@ void ArenaSim::change_account(const SimCommand& command) {
 void ArenaSim::arrive(Connection c) {
     Conn& conn = conns_.at(c);
     conn.state = Conn::waiting;
-    feed(arena::input::Arrived{c, bots_.at(conn.bot), entry_of(conn.bot), conn.opponent, now_ms_});
+    feed(arena::input::Arrived{c, bots_.at(conn.bot), entry_of(conn.bot), conn.opponent, now_ms_,
+                               conn.node});
 }
 
 void ArenaSim::games_for(int match, std::uint64_t seed, std::vector<StoredGame>& games,
@@ -515,21 +525,32 @@ void ArenaSim::play(const effect::Play& play) {
     if (play.by_workers != by_workers(play.seats))
         return fail(fmt::format("match {} {} by a worker", play.match,
                                 play.by_workers ? "played" : "not played"));
+    if (const std::string why = misplaced(play); !why.empty())
+        return fail(why);
     int playing = 0, own_seats = 0, workers_seats = 0;
     std::map<int, int> house_seats;
+    std::map<std::string, int> front_seats;
     for (const auto& [id, m] : matches_)
         if (m.playing) {
             ++playing;
+            const std::string at = place_of(m.seats);
             for (const MatchSeat& seat : m.seats)
                 if (seat.command) {
                     ++house_seats[seat.bot.id];
-                    ++(by_workers(m.seats) ? workers_seats : own_seats);
+                    ++(!at.empty()           ? front_seats[at]
+                       : by_workers(m.seats) ? workers_seats
+                                             : own_seats);
                 }
         }
     int these = 0;
     for (const MatchSeat& seat : play.seats)
         these += seat.command ? 1 : 0;
-    if (play.by_workers) {
+    if (!play.node.empty()) {
+        const int cores = fronts_.cores.at(play.node);
+        if (cores > 0 && front_seats[play.node] + these > cores)
+            return fail(fmt::format("{} players at front node {} at once, past its {} cores",
+                                    front_seats[play.node] + these, play.node, cores));
+    } else if (play.by_workers) {
         if (workers_seats + these > workers_.cores)
             return fail(fmt::format("{} players at the workers at once, past their {} cores",
                                     workers_seats + these, workers_.cores));
@@ -573,6 +594,37 @@ void ArenaSim::play(const effect::Play& play) {
     }
     match.seats = play.seats;
     match.playing = true;
+}
+
+std::string ArenaSim::place_of(const std::vector<MatchSeat>& seats) const {
+    for (const MatchSeat& seat : seats)
+        if (const auto conn = conns_.find(seat.connection); !seat.command && conn != conns_.end())
+            return conn->second.node;
+    return "";
+}
+
+std::string ArenaSim::misplaced(const effect::Play& play) const {
+    std::optional<std::string> place;
+    for (const MatchSeat& seat : play.seats) {
+        const auto conn = conns_.find(seat.connection);
+        if (seat.command || conn == conns_.end())
+            continue;  // a house seat plays anywhere; an unknown connection, play() names
+        const std::string& node = conn->second.node;
+        if (seat.node != node)
+            return fmt::format("connection {} of node '{}' seated as one of node '{}'",
+                               seat.connection, node, seat.node);
+        if (place && *place != node)
+            return fmt::format("connections of nodes '{}' and '{}' at match {}", *place, node,
+                               play.match);
+        place = node;
+    }
+    if (play.node != place.value_or(""))
+        return fmt::format("match {} played at '{}', its connections at '{}'", play.match,
+                           play.node, place.value_or(""));
+    if (!play.node.empty() && !fronts_.cores.count(play.node))
+        return fmt::format("match {} played at front node {}, which is not seen", play.match,
+                           play.node);
+    return "";
 }
 
 void ArenaSim::released(int id) {

@@ -19,6 +19,9 @@
 //   with workers, a match of no connection is played by a worker, its players counted against
 //   the workers' cores as last told (none begins while none is seen), never more at one table
 //   than the largest worker's, and `cores` counts the others alone;
+// - a table's connections are one node's (the holder's, or one front node's), and the match is
+//   played where they are: at a front only while it is seen, its house and hosted players
+//   counted against that front's cores as last told (and not against the holder's);
 // - a seated connection is one that waits (arrived, not gone, turned away or checked), and a
 //   remote bot's version is checked before it is first queued;
 // - a person who chose a house bot plays that bot alone;
@@ -54,6 +57,8 @@ struct SimCommand {
         signal,       // SIGTERM (a second: again)
         host,         // hosted bot a's version passes its check (again: a new one, in its place)
         workers,      // the workers seen change: a cores in all, the most of one b + 1 (none: 0)
+        fronts,       // the front nodes seen change: front n seen where bit n of a is, its
+                      // cores (b + n) mod 4 (0: not limited)
     } kind = tick;
     std::uint64_t a = 0, b = 0, c = 0;
 };
@@ -65,6 +70,9 @@ struct SimSetup {
     int hosted_bots = 1;  // each its own owner; none plays until its version passes (host)
     int owners = 3;       // the remote bots' owners, shared
     int unchecked = 1;    // the remote bots whose version is not yet checked (the first ones)
+    // The front nodes a connection may come through (f0, f1, ...), besides the holder: an
+    // arrival's node is drawn from its command's c.
+    int fronts = 0;
     arena::ArenaCore::Settings settings;
     // A core that pauses after another number of faults than the rules say (a wrong core, for
     // the tests that show the rules can fail); none: the rules' own.
@@ -94,7 +102,13 @@ class ArenaSim {
         int bot = 0;
         std::string opponent;
         enum State { waiting, seated, checking, gone } state = waiting;
+        std::string node{};  // its front node's name; "": the holder's
     };
+    // A match's place, its own players there now, and its connections' rules (the sixth rule
+    // of the matchmaker, and where it is played); why not, or "".
+    std::string misplaced(const arena::effect::Play& play) const;
+    // The node of the connections of `seats` ("": the holder's, or none).
+    std::string place_of(const std::vector<arena::MatchSeat>& seats) const;
     struct StoredMatch {
         std::string state = "running";
         std::vector<int> bots;  // by seat
@@ -142,6 +156,7 @@ class ArenaSim {
     std::multiset<int> pause_owed_;  // bots the core must pause
     std::map<int, std::vector<std::optional<OutCode>>> faults_of_;  // a match ended, its faults
     arena::input::Workers workers_;                                 // as last told to the core
+    arena::input::Fronts fronts_;                                   // as last told to the core
     std::uint64_t now_ms_ = 1'000;
     bool signalled_ = false;
     int finishes_ = 0;
