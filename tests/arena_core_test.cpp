@@ -368,6 +368,25 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
         return effects;
     });
     CHECK(unnamed.find("seated as one of node ''") != std::string::npos);
+    const std::string house_placed = run(fronted, [](Effects effects) {
+        for (Effect& e : effects)
+            if (auto* play = std::get_if<effect::Play>(&e))
+                for (MatchSeat& seat : play->seats)
+                    if (seat.command)
+                        seat.node = "f0";
+        return effects;
+    });
+    CHECK(house_placed.find("the arena's own, given node 'f0'") != std::string::npos);
+    // A shell that tells the core of a front it does not see, or of no limit to a front's cores.
+    SimSetup all_seen = fronted;
+    all_seen.wrong_fronts = SimSetup::WrongFronts::all_seen;
+    evening[0] = {SimCommand::fronts, 1, 1};  // f0 alone seen
+    CHECK(run(all_seen, nullptr).find("played at front node f1, which is not seen") !=
+          std::string::npos);
+    SimSetup unlimited = fronted;
+    unlimited.wrong_fronts = SimSetup::WrongFronts::unlimited;
+    evening[0] = {SimCommand::fronts, 3, 1};  // f0 of one core, f1 of two
+    CHECK(run(unlimited, nullptr).find("cores") != std::string::npos);
     evening.erase(evening.begin());
 
     // Begins a match twice with the one seat of a house bot.
@@ -670,7 +689,8 @@ TEST_CASE(
     settings.house_seats = 3;
     settings.concurrency = 4;
     Small arena(settings);
-    // The remote bot at front node f0: no front seen, so its table with the house bot waits.
+    // The remote bot at front node f0: no front seen, so it waits, though the holder has its
+    // core and the house bot its seats free.
     arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0, "f0"});
     CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{30'100})));
     // f0 seen, with one core: the match begins there, its house seat counted against f0's core.
@@ -683,28 +703,42 @@ TEST_CASE(
     CHECK(play[0].seats[0].node == "f0");
     CHECK(play[0].seats[1].node.empty());  // the house bot's seat plays wherever its table does
     CHECK(arena.core.playing().at(1).node == "f0");
-    // The person at the holder: its table with the house bot is the holder's, on its own core.
+    // The person at the holder: its table with the house bot is the holder's, on its own core
+    // (f0's house seat is not counted against it).
     arena.core.take(arena::input::Arrived{101, arena.person, arena.person_entry, "", 30'200});
     play = all_of<effect::Play>(arena.begin(2, 30'300));
     REQUIRE(play.size() == 1);
     CHECK(play[0].node.empty());
     CHECK(names_of(play[0].seats) == std::vector<std::string>{"P", "H"});
-    // Another bot at f0: f0's one core is taken, so it waits; given two, it begins there.
+    const auto over = [&](int match, std::uint64_t now) {
+        REQUIRE(has<effect::RateMatch>(arena.core.take(
+            arena::input::Played{match, true, "", false, {game(0, 0), game(1, 1)}, now})));
+        arena.core.take(arena::input::Written{match, "then"});
+    };
+    over(2, 30'400);  // the holder's core free again
+    // Another bot at f0: f0's one core is taken, so it waits (the holder's is free); given two,
+    // it begins there.
     Bot v = account(8, "V", "v");
     arena.core.take(
-        arena::input::Arrived{102, v, entry_of(18, 8, 25.0 / 3, "then"), "", 30'300, "f0"});
+        arena::input::Arrived{102, v, entry_of(18, 8, 25.0 / 3, "then"), "", 30'400, "f0"});
     CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{61'000})));
     arena.core.take(arena::input::Fronts{{{"f0", 2}}});
     play = all_of<effect::Play>(arena.begin(3, 61'100));
     REQUIRE(play.size() == 1);
     CHECK(play[0].node == "f0");
-    // f0 gone: its matches play on (their end is its job's), and nothing more begins there.
+    CHECK(names_of(play[0].seats) == std::vector<std::string>{"V", "H"});
+    // f0 gone: its matches play on (their end is its job's), and nothing more begins there,
+    // though the holder's core and the house bot's seats are free.
     arena.core.take(arena::input::Fronts{});
-    CHECK(arena.core.playing().size() == 3);
-    arena.core.take(arena::input::Played{1, true, "", false, {game(0, 0), game(1, 1)}, 61'200});
-    arena.core.take(arena::input::Written{1, "then"});
+    CHECK(arena.core.playing().size() == 2);
+    over(1, 61'200);
     arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 61'200, "f0"});
     CHECK(!has<effect::BeginMatch>(arena.core.take(arena::input::Tick{99'000})));
+    // Back, its connection plays there again.
+    arena.core.take(arena::input::Fronts{{{"f0", 2}}});
+    play = all_of<effect::Play>(arena.begin(4, 99'100));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].node == "f0");
 
     // place_of: a table's connections' node, or the holder's.
     MatchSeat house_seat, at_f1;

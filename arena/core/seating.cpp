@@ -17,6 +17,12 @@ struct Source {
     const HouseSeats* house = nullptr;
 };
 
+// Where a queued connection is, to the matchmaker (Waiting::node): the holder's own or a front's,
+// in names that never meet whatever a front is called.
+std::string matchmaker_node(const std::string& node) {
+    return node.empty() ? "holder" : "front " + node;
+}
+
 MatchSeat seat_of(const Roster& roster, const Source& source) {
     MatchSeat seat;
     int bot = 0, entry = 0;
@@ -74,13 +80,11 @@ void Houses::freed(const MatchSeat& seat, std::uint64_t now_ms) {
     }
 }
 
-std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
-                                               const std::map<std::uint64_t, Lounge::Queued>& queue,
-                                               const std::vector<HouseSeats>& houses,
-                                               const CoreSettings& settings,
-                                               const std::vector<RecentMatch>& recent,
-                                               std::uint64_t now_ms, std::uint64_t seed,
-                                               std::size_t room) {
+std::vector<std::vector<MatchSeat>> tables_now(
+    const Roster& roster, const std::map<std::uint64_t, Lounge::Queued>& queue,
+    const std::vector<HouseSeats>& houses, const CoreSettings& settings,
+    const input::Fronts& fronts, const std::vector<RecentMatch>& recent, std::uint64_t now_ms,
+    std::uint64_t seed, std::size_t room) {
     std::vector<Waiting> waiting;
     std::vector<Source> sources;
     const auto plays_now = [&](const Bot* bot) {
@@ -99,14 +103,14 @@ std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
         const Entry* entry = roster.entry(entry_id);
         if (!bot || !entry)
             return;
-        std::string place;
-        if (source.queued)
-            place = source.queued->node.empty() ? std::string(holder_place) : source.queued->node;
         waiting.push_back({entry->id, bot->owner, entry->belief.mu, entry->belief.sigma,
-                           entry->matches, since, filler, wants, std::move(place)});
+                           entry->matches, since, filler, wants,
+                           source.queued ? matchmaker_node(source.queued->node) : std::string()});
         sources.push_back(source);
     };
     for (const auto& [order, q] : queue) {
+        if (!q.node.empty() && !fronts.cores.count(q.node))
+            continue;  // its front is not seen: it waits (about to leave), taking no seat
         const auto chosen = house_entries.find(q.opponent);
         const int wants = q.opponent.empty()              ? 0
                           : chosen == house_entries.end() ? -1

@@ -7,7 +7,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,21 +39,16 @@ class Houses {
     std::vector<HouseSeats> houses_;
 };
 
-// Where the holder's own connections are, to the matchmaker (Waiting::node): a name no front
-// node has (the shell names fronts by their addresses).
-inline constexpr std::string_view holder_place = "(the holder)";
-
 // The tables to begin now, at most `room`, each its seats in the order of its first rotation
 // (first the seat it was made for): the queue's connections and the free seats of the house bots
 // that play now; a person who chose a house bot wants that bot's entry (one that does not play
-// now: never matched); the connections at a table are one node's (the holder's or one front's).
-std::vector<std::vector<MatchSeat>> tables_now(const Roster& roster,
-                                               const std::map<std::uint64_t, Lounge::Queued>& queue,
-                                               const std::vector<HouseSeats>& houses,
-                                               const CoreSettings& settings,
-                                               const std::vector<RecentMatch>& recent,
-                                               std::uint64_t now_ms, std::uint64_t seed,
-                                               std::size_t room);
+// now: never matched); the connections at a table are one node's (the holder's or one front's),
+// and those of a front not among `fronts` wait, taking no one's seat.
+std::vector<std::vector<MatchSeat>> tables_now(
+    const Roster& roster, const std::map<std::uint64_t, Lounge::Queued>& queue,
+    const std::vector<HouseSeats>& houses, const CoreSettings& settings,
+    const input::Fronts& fronts, const std::vector<RecentMatch>& recent, std::uint64_t now_ms,
+    std::uint64_t seed, std::size_t room);
 
 // The seats of `seats` that the arena's machine runs (house and hosted bots').
 int local_seats(const std::vector<MatchSeat>& seats);

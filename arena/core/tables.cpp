@@ -49,8 +49,8 @@ void Tables::turn() {
         return;
     const std::size_t room = std::min(concurrency - playing_.size(),
                                       static_cast<std::size_t>(d_.settings.begins_a_turn));
-    auto tables = tables_now(d_.roster, lounge_.queue(), houses_.all(), d_.settings, recent_,
-                             d_.now_ms, seed_++, room);
+    auto tables = tables_now(d_.roster, lounge_.queue(), houses_.all(), d_.settings, d_.fronts,
+                             recent_, d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
     InPlay in_play;

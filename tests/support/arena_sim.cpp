@@ -144,7 +144,7 @@ std::string ArenaSim::step(const SimCommand& command) {
             for (int n = 0; n < setup_.fronts && n < 16; ++n)
                 if (command.a >> n & 1)
                     fronts_.cores[fmt::format("f{}", n)] = static_cast<int>((command.b + n) % 4);
-            feed(fronts_);
+            feed(told_fronts());
             break;
     }
     return broken_;
@@ -596,6 +596,18 @@ void ArenaSim::play(const effect::Play& play) {
     match.playing = true;
 }
 
+arena::input::Fronts ArenaSim::told_fronts() const {
+    arena::input::Fronts told = fronts_;
+    for (int n = 0; n < setup_.fronts; ++n) {
+        const std::string node = fmt::format("f{}", n);
+        if (setup_.wrong_fronts == SimSetup::WrongFronts::all_seen)
+            told.cores.emplace(node, 0);  // those seen keep their cores
+        else if (setup_.wrong_fronts == SimSetup::WrongFronts::unlimited && told.cores.count(node))
+            told.cores[node] = 0;
+    }
+    return told;
+}
+
 std::string ArenaSim::place_of(const std::vector<MatchSeat>& seats) const {
     for (const MatchSeat& seat : seats)
         if (const auto conn = conns_.find(seat.connection); !seat.command && conn != conns_.end())
@@ -606,6 +618,9 @@ std::string ArenaSim::place_of(const std::vector<MatchSeat>& seats) const {
 std::string ArenaSim::misplaced(const effect::Play& play) const {
     std::optional<std::string> place;
     for (const MatchSeat& seat : play.seats) {
+        if (seat.command && !seat.node.empty())
+            return fmt::format("bot {}'s seat, the arena's own, given node '{}'", seat.bot.name,
+                               seat.node);
         const auto conn = conns_.find(seat.connection);
         if (seat.command || conn == conns_.end())
             continue;  // a house seat plays anywhere; an unknown connection, play() names

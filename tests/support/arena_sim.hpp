@@ -77,6 +77,9 @@ struct SimSetup {
     // A core that pauses after another number of faults than the rules say (a wrong core, for
     // the tests that show the rules can fail); none: the rules' own.
     std::optional<int> core_faults_to_pause;
+    // A wrong shell, for the same tests: it tells the core every front is seen (those that are
+    // not, with their cores not limited), or that no seen front's cores are limited.
+    enum class WrongFronts { none, all_seen, unlimited } wrong_fronts = WrongFronts::none;
 };
 
 class ArenaSim {
@@ -107,6 +110,8 @@ class ArenaSim {
     // A match's place, its own players there now, and its connections' rules (the sixth rule
     // of the matchmaker, and where it is played); why not, or "".
     std::string misplaced(const arena::effect::Play& play) const;
+    // What the shell tells the core of the fronts seen (SimSetup::wrong_fronts).
+    arena::input::Fronts told_fronts() const;
     // The node of the connections of `seats` ("": the holder's, or none).
     std::string place_of(const std::vector<arena::MatchSeat>& seats) const;
     struct StoredMatch {
