@@ -316,6 +316,15 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
                 return sim.broken();
         return sim.drain();
     };
+    // A core that changes each match it plays so.
+    const auto on_play = [](std::function<void(effect::Play&)> change) {
+        return [change = std::move(change)](Effects effects) {
+            for (Effect& e : effects)
+                if (auto* play = std::get_if<effect::Play>(&e))
+                    change(*play);
+            return effects;
+        };
+    };
     SimSetup setup;
     setup.settings.concurrency = 3;
     setup.settings.matchmaker.max_wait_ms = 1'000;
@@ -332,14 +341,11 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
 
     // Seats a person who chose a house bot with another.
     setup.people = 2;
-    const std::string wrong_table = run(setup, [](Effects effects) {
-        for (Effect& e : effects)
-            if (auto* play = std::get_if<effect::Play>(&e))
-                for (MatchSeat& seat : play->seats)
-                    if (seat.command && seat.bot.name == "house0")
-                        seat.bot.name = "house1";
-        return effects;
-    });
+    const std::string wrong_table = run(setup, on_play([](effect::Play& play) {
+                                            for (MatchSeat& seat : play.seats)
+                                                if (seat.command && seat.bot.name == "house0")
+                                                    seat.bot.name = "house1";
+                                        }));
     CHECK(wrong_table.find("chose house0, and plays another table") != std::string::npos);
 
     // Pauses a bot one match early: a core whose count is one short of the rules'.
@@ -350,32 +356,21 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
     // Plays a front node's match at the holder, or says a connection is the holder's.
     SimSetup fronted = setup;
     fronted.fronts = 2;
-    std::vector<SimCommand> seen = {{SimCommand::fronts, 3, 1}};
-    evening.insert(evening.begin(), seen.begin(), seen.end());
+    evening.insert(evening.begin(), {SimCommand::fronts, 3, 1});
     CHECK(run(fronted, nullptr) == "");
-    const std::string at_holder = run(fronted, [](Effects effects) {
-        for (Effect& e : effects)
-            if (auto* play = std::get_if<effect::Play>(&e))
-                play->node.clear();
-        return effects;
-    });
+    const std::string at_holder =
+        run(fronted, on_play([](effect::Play& play) { play.node.clear(); }));
     CHECK(at_holder.find("its connections at 'f") != std::string::npos);
-    const std::string unnamed = run(fronted, [](Effects effects) {
-        for (Effect& e : effects)
-            if (auto* play = std::get_if<effect::Play>(&e))
-                for (MatchSeat& seat : play->seats)
-                    seat.node.clear();
-        return effects;
-    });
+    const std::string unnamed = run(fronted, on_play([](effect::Play& play) {
+                                        for (MatchSeat& seat : play.seats)
+                                            seat.node.clear();
+                                    }));
     CHECK(unnamed.find("seated as one of node ''") != std::string::npos);
-    const std::string house_placed = run(fronted, [](Effects effects) {
-        for (Effect& e : effects)
-            if (auto* play = std::get_if<effect::Play>(&e))
-                for (MatchSeat& seat : play->seats)
-                    if (seat.command)
-                        seat.node = "f0";
-        return effects;
-    });
+    const std::string house_placed = run(fronted, on_play([](effect::Play& play) {
+                                             for (MatchSeat& seat : play.seats)
+                                                 if (seat.command)
+                                                     seat.node = "f0";
+                                         }));
     CHECK(house_placed.find("the arena's own, given node 'f0'") != std::string::npos);
     // A shell that tells the core of a front it does not see, or of no limit to a front's cores.
     SimSetup all_seen = fronted;
@@ -390,14 +385,11 @@ TEST_CASE("arena core: the simulation catches a core that breaks a rule", "[aren
     evening.erase(evening.begin());
 
     // Begins a match twice with the one seat of a house bot.
-    const std::string twice = run(setup, [](Effects effects) {
-        for (Effect& e : effects)
-            if (auto* play = std::get_if<effect::Play>(&e); play && play->seats.size() == 2 &&
-                                                            play->seats[1].command &&
-                                                            !play->seats[0].command)
-                play->seats[0] = play->seats[1];
-        return effects;
-    });
+    const std::string twice =
+        run(setup, on_play([](effect::Play& play) {
+                if (play.seats.size() == 2 && play.seats[1].command && !play.seats[0].command)
+                    play.seats[0] = play.seats[1];
+            }));
     CHECK(twice != "");
 }
 

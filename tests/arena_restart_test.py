@@ -29,6 +29,11 @@ reference = os.path.join(build, "reference_bot")
 check, run, said, wait_until, api = t.check, t.run, t.said, t.wait_until, t.api
 
 
+# A match over: rated, or, where a loaded machine kept a house bot from getting ready, void for
+# the machine by the arena's own rule (arena_machine_test's), which is not a match lost.
+FINISHED = r"(rated|void: the machine was too slow)"
+
+
 def serve(port=0, *more):
     return t.serve(*more, "--no-sandbox", port=port)
 
@@ -57,9 +62,7 @@ try:
     served.send_signal(signal.SIGTERM)
     check(served.wait(timeout=150) == 0, "the arena after SIGTERM")
     served.said_reader.join(10)
-    # Finished: rated, or, where this loaded machine kept a house bot from getting ready, void
-    # for the machine by its own rule (arena_machine_test's), which is not a match lost.
-    finished = re.search(r"match %d (rated|void: the machine was too slow)" % match, said())
+    finished = re.search(r"match %d %s" % (match, FINISHED), said())
     check(finished, "the match playing at SIGTERM not finished")
     if finished.group(1) != "rated":
         print("arena_restart_test: the match at SIGTERM was void for the machine (a loaded "
@@ -72,12 +75,10 @@ try:
           open(connect_err).read())
 
     # ---- started again: the bot comes back by itself and plays ----
-    # It has played once a match of it ends: rated, or (again, on a loaded machine) void for
-    # the machine, whose every house bot was seated beside it all the same.
+    # It has played once a match of it is over (FINISHED).
     def played_after_restart():
         begun = re.findall(r"match (\d+) begins: .*remote", said())
-        return [m for m in begun
-                if re.search(r"match %s (rated|void: the machine was too slow)" % m, said())]
+        return [m for m in begun if re.search(r"match %s %s" % (m, FINISHED), said())]
 
     served = serve(port)
     wait_until(played_after_restart, 180,
