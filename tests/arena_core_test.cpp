@@ -238,6 +238,25 @@ TEST_CASE("arena core: a version not yet checked is checked before it is queued"
     CHECK(arena.core.queued() == 1);
 }
 
+TEST_CASE("arena core: a check cut short records nothing, and the bot is checked again",
+          "[arena][core]") {
+    Small arena;
+    REQUIRE(has<effect::Check>(
+        arena.core.take(arena::input::Arrived{100, arena.fresh, arena.fresh_entry, "", 0})));
+    arena.core.take(arena::input::Left{100});
+    CHECK(arena.core.statuses().at(3) == "checking");  // its outcome is still awaited
+    arena::input::Checked cut{100, false, 0, "its front node was gone before it ended", ""};
+    cut.cut_short = true;
+    const Effects after = arena.core.take(cut);
+    CHECK(!has<effect::RecordCheck>(after));
+    CHECK(!has<effect::CheckDone>(after));
+    CHECK(!arena.core.statuses().count(3));
+    CHECK(arena.core.roster().entry(13)->check_failed.empty());
+    // Its next connection is checked, as before.
+    CHECK(has<effect::Check>(
+        arena.core.take(arena::input::Arrived{101, arena.fresh, arena.fresh_entry, "", 0})));
+}
+
 TEST_CASE("arena core: a person who chose a house bot plays it alone", "[arena][core]") {
     Small arena;
     // The remote bot waits too: the person plays the house bot's one seat, alone.

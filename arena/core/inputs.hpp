@@ -57,13 +57,16 @@ struct Left {
     Connection connection = 0;
 };
 // A conformance check over its connection is over: passed (`checks` of them), or failed and why;
-// `told` is what the connection is told of a failure.
+// `told` is what the connection is told of a failure. Or cut short with no outcome (its front
+// node gone, or its connection before it began there): nothing is recorded, and the bot is
+// checked again as it next connects.
 struct Checked {
     Connection connection = 0;
     bool passed = false;
     int checks = 0;
     std::string why;
     std::string told;
+    bool cut_short = false;
 };
 // A match is over: every game played to its end (complete), or not, and why; `logs_failed`
 // where a game's log could not be written.

@@ -76,6 +76,11 @@ void Lounge::checked(const input::Checked& in) {
     const Checking checking = found->second;
     checking_.erase(found);
     d_.doings.add(checking.bot, Doings::checking, -1);
+    if (in.cut_short)
+        return d_.note(
+            fmt::format("bot {}: its check was cut short ({}); it is checked again as "
+                        "it next connects",
+                        d_.name_of(checking.bot), escape_for_terminal(in.why)));
     d_.write(effect::RecordCheck{checking.entry, in.passed, in.why},
              [this, checking, in](const input::Written* written, const std::string& why) {
                  if (!written)
