@@ -18,11 +18,11 @@ Checks::Checks(uv_loop_t* loop, remote::Desk& desk, Lobby& lobby, const Dictiona
       move_ms_(move_ms),
       over_(std::move(over)) {}
 
-void Checks::start(const effect::Check& check) {
+bool Checks::start(const effect::Check& check) {
     auto running = std::make_unique<Running>();
     running->token = remote::draw_token();
     if (!lobby_.take(check.connection, running->token, scenarios, nullptr))
-        return;  // gone: nothing to check
+        return false;  // gone: nothing to check
     checker::Options options;
     options.command = fmt::format("{}{}", check.bot.name,
                                   check.entry.label.empty() ? "" : " " + check.entry.label);
@@ -43,6 +43,7 @@ void Checks::start(const effect::Check& check) {
     made.run = std::make_unique<checker::Run>(
         loop_, std::move(options), made.report,
         [this, connection](const checker::Outcome& outcome) { finished(connection, outcome); });
+    return true;
 }
 
 void Checks::finished(Connection connection, const checker::Outcome& outcome) {

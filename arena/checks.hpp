@@ -36,8 +36,8 @@ class Checks {
            const GameSetup& game, std::uint64_t move_ms,
            std::function<void(const input::Checked&)> over);
 
-    // The check of a connection, over it; none where its connection is gone.
-    void start(const effect::Check& check);
+    // The check of a connection, over it; none where its connection is gone (false).
+    bool start(const effect::Check& check);
     // What the core made of its outcome: the lobby queues the connection or sends it away.
     void done(const effect::CheckDone& done);
     // Every check under way cut short (the arena stops): the lobby lets its connections go, and

@@ -8,24 +8,50 @@
 
 namespace bg::arena {
 
-HandedOut::HandedOut(uv_loop_t* loop, Store& store, std::uint64_t words,
+HandedOut::HandedOut(uv_loop_t* loop, Store& store, const Settings& settings, std::uint64_t words,
                      std::function<void(Input)> feed, std::function<std::uint64_t()> now)
     : store_(store),
       feed_(std::move(feed)),
       now_(std::move(now)),
-      words_(words ? fmt::format("{:016x}", words) : "") {
+      words_(settings.core.workers || settings.shows_fronts ? fmt::format("{:016x}", words) : ""),
+      workers_(settings.core.workers) {
+    if (settings.shows_fronts)
+        fronts_ = std::make_unique<FrontSeats>(store_, *this, feed_, now_);
     if (!words_.empty())
         wake_.emplace(loop, store_.jobs().connection(), Jobs::played_channel,
                       [this] { look(false); });
 }
 
+HandedOut::~HandedOut() = default;
+
 void HandedOut::hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed) {
-    handed_[play.match] = static_cast<int>(play.seats.size());
-    const std::string why = queue(play, game, seed);
+    const effect::Play at_front = fronts_ && !play.node.empty() ? fronts_->placed(play) : play;
+    handed_[play.match] = play.node;
+    const std::string why = queue(at_front, game, seed);
     if (why.empty())
         return;
-    log::error("match {} cannot be played by the workers: {}", play.match, why);
+    log::error("match {} cannot be played by {}: {}", play.match,
+               play.node.empty() ? "the workers" : "front node " + play.node, why);
     feed_(over(play.match, why));
+    if (fronts_ && !play.node.empty())
+        fronts_->unplaced(at_front);
+}
+
+void HandedOut::fronts_gone() {
+    std::vector<std::pair<int, std::string>> ending;
+    try {
+        for (const int match : store_.jobs().queued())
+            if (const auto found = handed_.find(match);
+                found != handed_.end() && !found->second.empty() && !fronts_->sees(found->second)) {
+                store_.jobs().cancel(match);
+                ending.emplace_back(match, found->second);
+            }
+    } catch (const std::exception& e) {
+        log::warning("the matches of front nodes gone could not be ended in the store: {}",
+                     e.what());
+    }
+    for (const auto& [match, node] : ending)
+        feed_(over(match, fmt::format("its front node {} was gone before it began", node)));
 }
 
 std::string HandedOut::queue(const effect::Play& play, const GameSetup& game, std::uint64_t seed) {
@@ -39,7 +65,11 @@ std::string HandedOut::queue(const effect::Play& play, const GameSetup& game, st
         const auto versions = store_.hosted();
         for (const MatchSeat& seat : play.seats) {
             JobEntrant e{seat.bot.id, seat.bot.name, seat.entry.id, seat.entry.label, "", ""};
-            if (seat.bot.command) {
+            e.mu = seat.entry.belief.mu;
+            e.sigma = seat.entry.belief.sigma;
+            if (!seat.command) {  // a connection's, at the front that plays it
+                e.connection = seat.connection;
+            } else if (seat.bot.command) {
                 e.command = *seat.bot.command;
             } else {
                 const auto v = std::find_if(versions.begin(), versions.end(), [&](const auto& h) {
@@ -59,10 +89,10 @@ std::string HandedOut::queue(const effect::Play& play, const GameSetup& game, st
             }
             plan.entrants.push_back(std::move(e));
         }
-        store_.jobs().queue(plan, words_, static_cast<int>(play.seats.size()));
+        store_.jobs().queue(plan, words_, static_cast<int>(play.seats.size()), play.node);
         return "";
     } catch (const std::exception& e) {
-        return fmt::format("it could not be queued for the workers: {}", e.what());
+        return fmt::format("it could not be queued: {}", e.what());
     }
 }
 
@@ -86,13 +116,19 @@ void HandedOut::look() {
     if (wake_->notified() || all)
         look(all);
     wake_->rearm();
+    if (fronts_)
+        fronts_->look();
 }
 
 void HandedOut::look(bool all) {
     std::vector<Input> inputs;
     try {
-        if (all)
+        if (all && workers_)
             look_at_workers(inputs);
+        else if (all)
+            expire(inputs);
+        if (all && fronts_)
+            fronts_gone();
         for (Jobs::Played& p : store_.jobs().played()) {
             if (!handed_.count(p.match))
                 continue;
@@ -130,14 +166,20 @@ void HandedOut::look_at_workers(std::vector<Input>& inputs) {
     // No worker of its word list left: what none has taken is void, not left waiting.
     if (seen.cores == 0)
         for (const int match : jobs.queued())
-            if (handed_.count(match)) {
+            if (const auto found = handed_.find(match);
+                found != handed_.end() && found->second.empty()) {
                 jobs.cancel(match);
                 inputs.push_back(over(match, "no worker was left to take it"));
             }
-    for (const auto& [match, worker] : jobs.expired())
-        if (handed_.count(match))
+    expire(inputs);
+}
+
+void HandedOut::expire(std::vector<Input>& inputs) {
+    for (const auto& [match, worker] : store_.jobs().expired())
+        if (const auto found = handed_.find(match); found != handed_.end())
             inputs.push_back(
-                over(match, fmt::format("its worker {} was cut off (its lease ran out)", worker)));
+                over(match, fmt::format("its {} {} was cut off (its lease ran out)",
+                                        found->second.empty() ? "worker" : "front node", worker)));
 }
 
 void HandedOut::end(bool all) {
@@ -146,7 +188,7 @@ void HandedOut::end(bool all) {
     std::vector<int> ending;
     try {
         if (all) {
-            for (const auto& [match, players] : handed_)
+            for (const auto& [match, node] : handed_)
                 ending.push_back(match);
         } else {
             for (const int match : store_.jobs().queued())
@@ -156,13 +198,17 @@ void HandedOut::end(bool all) {
         for (const int match : ending)
             store_.jobs().cancel(match);
     } catch (const std::exception& e) {
-        log::warning("the workers' matches could not be ended in the store: {}", e.what());
+        log::warning("the matches handed out could not be ended in the store: {}", e.what());
     }
     // Ended here whatever the store said: a worker's result for them is refused as they are
     // voided.
-    for (const int match : ending)
-        feed_(over(match, all ? "the arena stopped before its worker finished it"
-                              : "the arena stopped before a worker took it"));
+    for (const int match : ending) {
+        const bool front = !handed_.at(match).empty();
+        feed_(over(match, all ? fmt::format("the arena stopped before its {} finished it",
+                                            front ? "front node" : "worker")
+                              : fmt::format("the arena stopped before {} took it",
+                                            front ? "its front node" : "a worker")));
+    }
 }
 
 }  // namespace bg::arena

@@ -1,6 +1,8 @@
-// The arena's side of its workers (serve --workers; docs/arena.md, "Workers"): the matches its
-// core gave to workers (effect::Play's by_workers), each queued in the store as a job
-// (arena/jobs.hpp) with what a worker needs to play it; and, at each look, what became of them:
+// The arena's side of its workers (serve --workers; docs/arena.md, "Workers") and of its front
+// nodes' matches: the matches its core gave to workers (effect::Play's by_workers) or placed at a
+// front node (effect::Play's node: arena/front_seats.hpp), each queued in the store as a job
+// (arena/jobs.hpp) with what a worker or that front needs to play it; and, at each look, what
+// became of them (and, with fronts, their connections: arena/front_seats.hpp):
 // the workers' cores (input::Workers), the matches played (in the order the workers finished
 // them), the claims whose lease ran out (void), each an input for the core. The arena's stop
 // ends them: a match no worker has taken at once, one under way once its grace is over.
@@ -9,12 +11,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "arena/core/inputs.hpp"
+#include "arena/front_seats.hpp"
 #include "arena/jobs.hpp"
+#include "arena/settings.hpp"
 #include "arena/store.hpp"
 #include "arena/wake.hpp"
 #include "record/setup.hpp"
@@ -23,14 +28,24 @@ namespace bg::arena {
 
 class HandedOut {
   public:
-    // `words`: the arena's word list's fingerprint, which a worker's must be (0: the arena has
-    // no workers, and nothing is handed out or looked for); `feed` takes the core's inputs,
-    // `now` the arena's clock.
-    HandedOut(uv_loop_t* loop, Store& store, std::uint64_t words, std::function<void(Input)> feed,
-              std::function<std::uint64_t()> now);
+    // `words`: the arena's word list's fingerprint, which a worker's must be. Matches are handed
+    // out to workers where `settings` has them (their cores told to the core), and to front
+    // nodes where it shows them (on PostgreSQL); neither: nothing is handed out or looked for.
+    // `feed` takes the core's inputs, `now` the arena's clock.
+    HandedOut(uv_loop_t* loop, Store& store, const Settings& settings, std::uint64_t words,
+              std::function<void(Input)> feed, std::function<std::uint64_t()> now);
+    ~HandedOut();
+    // The core's effect, where it concerns the front nodes' connections (FrontSeats::perform):
+    // whether it was done.
+    bool perform(Effect& effect) { return fronts_ && fronts_->perform(effect); }
 
-    // The match queued for the workers; where it cannot be, it is over, incomplete (said).
+    // The match queued for the workers, or for its front node (its connections' seats named as
+    // the front names them); where it cannot be, it is over, incomplete (said), and a front's
+    // connections wait again.
     void hand_out(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
+    // The matches of front nodes no longer seen, not yet taken: over, incomplete (and again at
+    // each full look, where the store did not answer).
+    void fronts_gone();
     // What became of the matches handed out, and the workers' cores where they changed: fed to
     // the core, in order. (A store that cannot answer: nothing, and said once.) Called on the
     // arena's tick, it looks at the played matches as a worker's notification says one is
@@ -52,6 +67,9 @@ class HandedOut {
     void look(bool all);
     // The workers' cores, the matches none can take now, and the leases run out.
     void look_at_workers(std::vector<Input>& inputs);
+    // The leases run out: their matches over, incomplete.
+    void expire(std::vector<Input>& inputs);
+    std::unique_ptr<FrontSeats> fronts_;
     // Why the match cannot be queued, or "" once it is.
     std::string queue(const effect::Play& play, const GameSetup& game, std::uint64_t seed);
     input::Played over(int match, std::string why);
@@ -59,8 +77,9 @@ class HandedOut {
     Store& store_;
     std::function<void(Input)> feed_;
     std::function<std::uint64_t()> now_;
-    std::string words_;          // "": no workers
-    std::map<int, int> handed_;  // match: its players
+    std::string words_;  // "": neither workers nor fronts
+    bool workers_ = false;
+    std::map<int, std::string> handed_;  // match: its front node ("": a worker's)
     std::optional<input::Workers> seen_;
     bool failing_ = false;
     std::uint64_t looked_ms_ = 0;  // when it last looked at all of it

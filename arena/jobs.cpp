@@ -9,13 +9,14 @@ namespace bg::arena {
 
 nlohmann::json to_json(const JobPlan& plan) {
     nlohmann::json entrants = nlohmann::json::array();
-    for (const JobEntrant& e : plan.entrants)
-        entrants.push_back({{"bot", e.bot},
-                            {"name", e.name},
-                            {"entry", e.entry},
-                            {"label", e.label},
-                            {"command", e.command},
-                            {"sha256", e.sha256}});
+    for (const JobEntrant& e : plan.entrants) {
+        nlohmann::json entrant = {{"bot", e.bot},     {"name", e.name},       {"entry", e.entry},
+                                  {"label", e.label}, {"command", e.command}, {"sha256", e.sha256},
+                                  {"mu", e.mu},       {"sigma", e.sigma}};
+        if (e.connection)
+            entrant["connection"] = std::to_string(e.connection);
+        entrants.push_back(std::move(entrant));
+    }
     return {{"match", plan.match},
             {"seed", std::to_string(plan.seed)},
             {"game", plan.game},
@@ -27,11 +28,19 @@ JobPlan plan_from(const nlohmann::json& j) {
     plan.match = j.at("match").get<int>();
     plan.seed = std::stoull(j.at("seed").get<std::string>());
     plan.game = j.at("game");
-    for (const auto& e : j.at("entrants"))
-        plan.entrants.push_back({e.at("bot").get<int>(), e.at("name").get<std::string>(),
-                                 e.at("entry").get<int>(), e.at("label").get<std::string>(),
-                                 e.at("command").get<std::string>(),
-                                 e.at("sha256").get<std::string>()});
+    for (const auto& e : j.at("entrants")) {
+        JobEntrant entrant{e.at("bot").get<int>(),
+                           e.at("name").get<std::string>(),
+                           e.at("entry").get<int>(),
+                           e.at("label").get<std::string>(),
+                           e.at("command").get<std::string>(),
+                           e.at("sha256").get<std::string>()};
+        if (e.contains("connection"))
+            entrant.connection = std::stoull(e.at("connection").get<std::string>());
+        entrant.mu = e.value("mu", 0.0);
+        entrant.sigma = e.value("sigma", 0.0);
+        plan.entrants.push_back(std::move(entrant));
+    }
     return plan;
 }
 
@@ -69,11 +78,14 @@ JobResult result_from(const nlohmann::json& j) {
 
 // ---- the arena's part ----
 
-void Jobs::queue(const JobPlan& plan, const std::string& words, int players) {
+void Jobs::queue(const JobPlan& plan, const std::string& words, int players,
+                 const std::string& node) {
     sql::Transaction transaction(db_);
     db_.execute(
-        "INSERT INTO jobs (match_id, plan, words, players, state) VALUES (?, ?, ?, ?, 'queued')",
-        {std::int64_t{plan.match}, to_json(plan).dump(), words, std::int64_t{players}});
+        "INSERT INTO jobs (match_id, plan, words, players, state, node) VALUES (?, ?, ?, ?, "
+        "'queued', ?)",
+        {std::int64_t{plan.match}, to_json(plan).dump(), words, std::int64_t{players},
+         node.empty() ? sql::Value{nullptr} : sql::Value{node}});
     db_.notify(queued_channel);
     transaction.commit();
 }
@@ -162,15 +174,26 @@ void Jobs::goodbye(const std::string& worker) {
 }
 
 std::optional<JobPlan> Jobs::claim(const std::string& worker, const std::string& words,
-                                   int free_cores, std::uint64_t lease_ms) {
+                                   int free_cores, std::uint64_t lease_ms,
+                                   const std::string& node) {
     const bool postgresql = db_.backend() == sql::Backend::postgresql;
+    // A front's: whatever its word list (it refuses a match of another's, which is then void,
+    // rather than leave it queued).
+    std::vector<sql::Value> values{worker, static_cast<std::int64_t>(lease_ms)};
+    if (node.empty()) {
+        values.push_back(words);
+        values.push_back(std::int64_t{free_cores});
+    } else {
+        values.push_back(node);
+    }
     const sql::Rows rows = db_.query(
         fmt::format("UPDATE jobs SET state = 'claimed', worker = ?, lease_ms = {0} + ?, claimed "
                     "= {1} WHERE match_id = (SELECT match_id FROM jobs WHERE state = 'queued' "
-                    "AND words = ? AND players <= ? ORDER BY match_id LIMIT 1{2}) AND state = "
+                    "AND {3} ORDER BY match_id LIMIT 1{2}) AND state = "
                     "'queued' RETURNING plan",
-                    db_.now_ms(), db_.now(), postgresql ? " FOR UPDATE SKIP LOCKED" : ""),
-        {worker, static_cast<std::int64_t>(lease_ms), words, std::int64_t{free_cores}});
+                    db_.now_ms(), db_.now(), postgresql ? " FOR UPDATE SKIP LOCKED" : "",
+                    node.empty() ? "node IS NULL AND words = ? AND players <= ?" : "node = ?"),
+        values);
     if (rows.empty())
         return std::nullopt;
     return plan_from(nlohmann::json::parse(rows.at(0).text(0)));

@@ -36,6 +36,11 @@ struct JobEntrant {
     std::string label;
     std::string command;
     std::string sha256;  // a hosted version's archive; "" for a house bot
+    // A match placed at a front node (arena/front_mail.hpp): a connection's seat there, by the
+    // front's own name of it (0: a house or hosted bot's seat).
+    std::uint64_t connection = 0;
+    // Its rating as the match began (what a connection is told of its table).
+    double mu = 0, sigma = 0;
 };
 struct JobPlan {
     int match = 0;
@@ -79,8 +84,10 @@ class Jobs {
 
     // ---- the arena's part ----
     // A begun match queued for the workers: `words` the word list's fingerprint (hex), which a
-    // worker's must be; `players` the cores it takes.
-    void queue(const JobPlan& plan, const std::string& words, int players);
+    // worker's must be; `players` the cores it takes; `node` the front node that is to play it
+    // (its connections' seats there), or "" for any worker.
+    void queue(const JobPlan& plan, const std::string& words, int players,
+               const std::string& node = "");
     // The played jobs whose match still runs, in the order they were finished.
     struct Played {
         int match = 0;
@@ -110,9 +117,12 @@ class Jobs {
                const std::string& words);
     void goodbye(const std::string& worker);
     // The oldest queued job of this word list and of `free_cores` players at most, claimed for
-    // `lease_ms`; or none.
+    // `lease_ms`; or none. A worker's (`node` ""): one addressed to no front; a front node's
+    // (`node` its name): one addressed to it, of any size (the core counted its cores) and
+    // any word list (a front refuses one of another list, which is then void).
     std::optional<JobPlan> claim(const std::string& worker, const std::string& words,
-                                 int free_cores, std::uint64_t lease_ms);
+                                 int free_cores, std::uint64_t lease_ms,
+                                 const std::string& node = "");
     // The lease renewed; false where the job is no longer the worker's (its lease ran out, or
     // the arena ended it): its match is void, and its play is to stop. A lease past its end is
     // never renewed, nor a result stored under it.

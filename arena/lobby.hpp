@@ -84,7 +84,7 @@ class Lobby final : public remote::Gate {
     bool take(Connection connection, const std::string& seat_token, int games,
               std::shared_ptr<const MatchContext> match);
     // Its connections are told how the match went, and one that asked to leave is let go.
-    void tell_over(const MatchRecord& record) { seated_.tell_over(record); }
+    void tell_over(int match, const OverTold& told) { seated_.tell_over(match, told); }
     // Its check is over: passed, the connection waits to play again (its bot and entry read
     // again); failed, it is sent away with `why`.
     void check_over(const std::string& seat_token, bool passed, const std::string& why);

@@ -68,7 +68,8 @@ PGPASSWORD, never the command line).
                 and hosted bots alone are played by workers (DB a PostgreSQL database);
                 --standby: waits while another arena serves DB, and takes over as it ends;
                 on PostgreSQL at an address of its own, a front node meanwhile: it answers
-                the pages, the API and the stream (docs/arena.md, "Front nodes")
+                the pages, the API and the stream, and seats remote bots and people, whose
+                matches it plays (docs/arena.md, "Front nodes")
   worker        plays an arena's matches of house and hosted bots on this machine, a core a
                 player, until SIGTERM or SIGINT: any number of workers, on any machines that
                 reach DB, a PostgreSQL database (docs/arena.md, "Workers")

@@ -12,7 +12,9 @@
 #include "arena/jobs.hpp"
 #include "arena/owned.hpp"
 #include "arena/web.hpp"
+#include "arena/worker.hpp"
 #include "cli/log.hpp"
+#include "core/text.hpp"
 #include "viewer/pages.hpp"
 
 namespace bg::arena {
@@ -26,6 +28,8 @@ constexpr std::uint64_t front_tick_ms = 1000;
 // often where nothing said it changed (an account added).
 constexpr std::uint64_t roster_soonest_ms = 1000;
 constexpr std::uint64_t roster_latest_ms = 10'000;
+// As it ends, how long its connections have to close once told to come back.
+constexpr std::uint64_t close_grace_ms = 5'000;
 
 }  // namespace
 
@@ -278,7 +282,11 @@ void FrontNode::tick() {
 void FrontNode::finish() {
     wake_->stop();
     signals_.clear();
-    server_->finish(0, [this] { lag_.reset(); });  // its clock the last to keep the loop
+    // Its matches ended and its connections told to come back (to it, or to the holder it is
+    // about to be), then its server closed.
+    seating_->stop([this] {
+        server_->finish(close_grace_ms, [this] { lag_.reset(); });  // its clock the last
+    });
 }
 
 std::optional<int> FrontNode::start() {
@@ -286,6 +294,11 @@ std::optional<int> FrontNode::start() {
     door_ = std::make_unique<Door>(store_, now, settings_.lobby, [](int) { return 0; });
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, parts_.say_lag);
+    seating_ = std::make_unique<FrontSeating>(loop_, store_, settings_, lag_.get());
+    if (auto why = seating_->open()) {
+        log::error("this front node cannot seat: {}", escape_for_terminal(*why));
+        return exit_database;
+    }
     read_roster_now();
     routes_ = std::make_unique<ApiRoutes>(
         Running{[this]() -> const Roster& { return roster_; }, [this] { return live(); },
@@ -302,12 +315,8 @@ std::optional<int> FrontNode::start() {
         return arena_page(store_, path, parts_.chart_js);
     };
     content.public_stream = true;
-    // A bot or a person at /bot or /person: told to go to the holder (421, Misdirected).
-    content.no_sockets = serve::WebSocketService::Refusal{
-        421,
-        "this is a front node of the arena, which seats no one: connect to the node that holds "
-        "it",
-        0, "front-node"};
+    // Bots at /bot and people at /person, seated here.
+    seating_->serve(content);
     content.api = [this, hosting](const std::string& path) -> std::optional<std::string> {
         if (path == "/api/hosting")
             return hosting;
@@ -324,8 +333,11 @@ std::optional<int> FrontNode::start() {
         return exit_database;
     if (!stream.kept.empty())
         last_event_ = stream.kept.back().event.id;
-    wake_ = std::make_unique<Wake>(loop_, store_.jobs().connection(), Published::channel,
-                                   [this] { look(); });
+    // The holder's stream and state (a match begun among them: one to claim here, at once).
+    wake_ = std::make_unique<Wake>(loop_, store_.jobs().connection(), Published::channel, [this] {
+        look();
+        seating_->soon();
+    });
     tick_ = std::make_unique<Timer>(loop_, [this] { tick(); });
     for (const int signum : {SIGTERM, SIGINT})
         signals_.emplace_back(loop_, signum, [this](int s) {
@@ -337,9 +349,11 @@ std::optional<int> FrontNode::start() {
     port_ = server_->port();
     log::info(
         "listening on http://{}/ as a front node: another arena holds this database; this one "
-        "shows it (the pages, the API, the stream; bots and people are seated by the holder) "
-        "and takes over, here, as it ends (SIGTERM or SIGINT: no longer)",
-        shown.authority());
+        "shows it (the pages, the API, the stream), seats bots (ws://{}/bot) and people (/play) "
+        "for matches it plays, and takes over, here, as the holder ends (SIGTERM or SIGINT: no "
+        "longer)",
+        shown.authority(), shown.authority());
+    seating_->start(fmt::format("{}:{}", host_name(), port_));
     look();
     tick_->start(front_tick_ms);
     return std::nullopt;
@@ -357,6 +371,7 @@ std::variant<bool, int> FrontNode::run() {
             node.wake_.reset();
             node.tick_.reset();
             node.server_.reset();
+            node.seating_.reset();
             node.routes_.reset();
             node.lag_.reset();
             node.fit_.reset();

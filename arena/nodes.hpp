@@ -4,7 +4,8 @@
 // its stream under its id, and its live state. A front node, `arena serve --standby` at an
 // address of its own, answers the pages, the API and the stream from the store and what the
 // holder showed, the same as the holder answers them, and takes the database over as the holder
-// ends. A front seats no one yet: remote bots and people connect to the holder.
+// ends. A front seats remote bots and people too (arena/front_seating.hpp): the holder's core
+// matches them, and the front plays their matches.
 #pragma once
 
 #include <uv.h>
@@ -19,6 +20,7 @@
 
 #include "arena/api_routes.hpp"
 #include "arena/door.hpp"
+#include "arena/front_seating.hpp"
 #include "arena/live_state.hpp"
 #include "arena/published.hpp"
 #include "arena/settings.hpp"
@@ -147,6 +149,7 @@ class FrontNode {
     std::unique_ptr<Door> door_;
     std::unique_ptr<FitWork> fit_;
     std::unique_ptr<LoopLag> lag_;
+    std::unique_ptr<FrontSeating> seating_;
     std::unique_ptr<ApiRoutes> routes_;
     std::unique_ptr<serve::Server> server_;
     std::unique_ptr<Wake> wake_;

@@ -36,6 +36,12 @@ nlohmann::json match_over_json(const MatchRecord& record, int entry) {
     return message;
 }
 
+OverTold told_over(const MatchRecord& record) {
+    return [&record](Connection, int entry) {
+        return std::optional<nlohmann::json>(match_over_json(record, entry));
+    };
+}
+
 nlohmann::json match_start_json(const MatchContext& match, int rotation, const std::string& you) {
     nlohmann::json table = nlohmann::json::array();
     for (const auto& entrant : match.table)

@@ -3,13 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "arena/core/inputs.hpp"
 #include "arena/store.hpp"
@@ -47,6 +49,10 @@ nlohmann::json match_start_json(const MatchContext& match, int rotation, const s
 // {"type": "match_over", "match", "state", "why" (a void one's), "place", "players", "rating":
 // {"before", "after", "change"} (a rated one's)}.
 nlohmann::json match_over_json(const MatchRecord& record, int entry);
+// What each connection of a match is told of it, by its name and its entry (none: nothing).
+using OverTold = std::function<std::optional<nlohmann::json>(Connection, int entry)>;
+// Each told match_over_json of `record`.
+OverTold told_over(const MatchRecord& record);
 
 // "bot NAME" or "person NAME", as the arena's lines name a connection's account.
 std::string who(const Arrival& arrival);

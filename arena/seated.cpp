@@ -37,13 +37,16 @@ void Seated::expect_over(int match, Connection connection, int entry) {
     to_tell_[match].push_back({connection, entry});
 }
 
-void Seated::tell_over(const MatchRecord& record) {
-    const auto found = to_tell_.find(record.match.id);
+void Seated::tell_over(int match, const OverTold& message) {
+    const auto found = to_tell_.find(match);
     if (found == to_tell_.end())
         return;
     for (const auto& [connection, entry] : found->second)
         if (Open* open = opens_.named(connection); open && open->sitter) {
-            open->sitter->tell(match_over_json(record, entry).dump());
+            const auto told = message(connection, entry);
+            if (!told)
+                continue;
+            open->sitter->tell(told->dump());
             open->told_over = true;
             if (open->draining && open->seat_token.empty())
                 open->sitter->no_more_games();

@@ -51,7 +51,7 @@ class Seated {
     void expect_over(int match, Connection connection, int entry);
     // One that asked to leave after its match is let go once both its match is over for it
     // and it is told how it went (whichever comes last: leaving()).
-    void tell_over(const MatchRecord& record);
+    void tell_over(int match, const OverTold& told);
     // `open`, which asked to leave, is back from its match (or check).
     void leaving(Open& open);
 

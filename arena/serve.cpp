@@ -192,17 +192,6 @@ std::string chart_js() {
     return text.str();
 }
 
-// What its players may read (GET /rules, the word list): its tables seat 2 to --max-players.
-serve::ForPlayers rules_for_players(const Settings& settings, const Dictionary& dictionary) {
-    auto for_players =
-        serve::for_players(settings.game, settings.core.matchmaker.max_players, dictionary,
-                           word_list_name(settings.game.dictionary, dictionary.stats().fingerprint),
-                           settings.lobby.grace_ms);
-    for_players.rules.fewest_players = 2;
-    for_players.rules.people_game_timeout_ms = settings.people_game_timeout_ms;
-    return for_players;
-}
-
 // The loop's lag past its threshold, or back under it.
 void say_lag(bool over, const LagWindow::Figures& f) {
     if (over)
@@ -271,6 +260,16 @@ std::unique_ptr<Hosting> open_hosting(uv_loop_t* loop, Store& store, Venue& venu
 }
 
 }  // namespace
+
+serve::ForPlayers rules_for_players(const Settings& settings, const Dictionary& dictionary) {
+    auto for_players =
+        serve::for_players(settings.game, settings.core.matchmaker.max_players, dictionary,
+                           word_list_name(settings.game.dictionary, dictionary.stats().fingerprint),
+                           settings.lobby.grace_ms);
+    for_players.rules.fewest_players = 2;
+    for_players.rules.people_game_timeout_ms = settings.people_game_timeout_ms;
+    return for_players;
+}
 
 // ---- starting ----
 
@@ -368,7 +367,7 @@ int ArenaShell::run() {
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, say_lag);
     handed_ = std::make_unique<HandedOut>(
-        loop_, store_, settings_.core.workers ? venue_->dictionary().stats().fingerprint : 0,
+        loop_, store_, settings_, venue_->dictionary().stats().fingerprint,
         [this](Input input) { feed(std::move(input)); }, [this] { return now(); });
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
         if (!store_.still_serving() && !signal_)  // another arena took it over: this one stops

@@ -15,9 +15,14 @@
 
 #include "arena/settings.hpp"
 #include "arena/store.hpp"
+#include "serve/server.hpp"
 
 namespace bg::arena {
 
 int serve(Store& store, const boost::program_options::variables_map& vm);
+
+// What the arena's players may read (GET /rules, the word list): its tables seat 2 to
+// --max-players. The holder's and every front node's.
+serve::ForPlayers rules_for_players(const Settings& settings, const Dictionary& dictionary);
 
 }  // namespace bg::arena

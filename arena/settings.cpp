@@ -72,7 +72,8 @@ po::options_description serve_options() {
          "where another arena serves the database, wait, and take over as it ends (its "
          "matches left running voided, its workers' matches played on by the same workers); "
          "on PostgreSQL at an address of its own, a front node meanwhile, which answers the "
-         "pages, the API and the stream as that arena does")
+         "pages, the API and the stream as that arena does, and seats remote bots and people "
+         "(its --cores: for the house and hosted bots at their tables)")
         ("workers", po::bool_switch(),
          "the matches of house and hosted bots alone are played by workers (arena worker) on "
          "any machines that reach the store, which is then PostgreSQL; the arena plays those "

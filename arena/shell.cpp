@@ -124,17 +124,17 @@ void ArenaShell::feed(Input input) {
         // again (the first was read just now).
         if (auto* arrived = std::get_if<input::Arrived>(&next); arrived && !first)
             refresh(store_, *arrived);
-        for (const Effect& effect : core_->take(next)) {
+        for (Effect& effect : core_->take(next)) {
             if (is_write(effect))
                 inbox_.push_front(write_to(store_, effect, seeds_));
-            else
+            else if (!handed_->perform(effect))  // a front's connection's, done: its front's
                 perform(effect);
         }
     }
     feeding_ = false;
 }
 
-void ArenaShell::perform(const Effect& effect) {
+void ArenaShell::perform(Effect& effect) {
     std::visit(
         [this](const auto& e) {
             using E = std::decay_t<decltype(e)>;
@@ -167,7 +167,7 @@ void ArenaShell::perform(const Effect& effect) {
                 shows_->event("begin", began_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Over>) {
                 shows_->event("match", match_json(e.record, core_->roster()).dump());
-                lobby_->tell_over(e.record);
+                lobby_->tell_over(e.record.match.id, told_over(e.record));
             } else if constexpr (std::is_same_v<E, effect::Statuses>) {
                 shows_->event("status", statuses_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Note>) {
@@ -182,7 +182,7 @@ void ArenaShell::perform(const Effect& effect) {
 void ArenaShell::play(const effect::Play& play) {
     const std::uint64_t seed = seeds_.at(play.match);
     seeds_.erase(play.match);
-    if (play.by_workers)
+    if (play.by_workers || !play.node.empty())
         return handed_->hand_out(play, game_of(settings_, play.seats), seed);
     MatchPlay::Plan plan{play.match,     seed,      {}, game_of(settings_, play.seats),
                          settings_.logs, lag_.get()};

@@ -3,7 +3,7 @@
 // made and upgraded through sqlite/schema_file.hpp; or in a PostgreSQL database, for an arena
 // that more than one machine reaches.
 //
-// Schema version 8 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
+// Schema version 10 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
 // arena's; PostgreSQL: the table arena_schema(version)):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
@@ -31,19 +31,27 @@
 //   jobs(match_id, plan JSON (what a worker plays: arena/jobs.hpp), words (the word list's
 //     fingerprint, hex), players, state queued|claimed|played|void, worker, lease_ms (a claim's
 //     end, the database's clock in ms since 1970), finish_order (1, 2, ...: the order workers
-//     finished in), result JSON, claimed, finished): the matches workers play
+//     finished in), result JSON, claimed, finished, node (the front node that plays it, or
+//     NULL: any worker)): the matches workers and front nodes play
 //   job_logs(match_id, rotation, log_gz): a worker's games' logs, until the match is rated (its
 //     games' log_gz then) or void
 //   game_stderr(match_id, rotation, seat, text_gz): what each player of a game a worker played
 //     wrote to stderr (none where it wrote nothing), gzipped; dropped if the match is void
 //   workers(name, host, cores, words (its word list's fingerprint), started, seen_ms): the
 //     workers, as each last said it was there
+//   stream_events(id, name, data, after_id), live_state(id = 1, state, at_ms): what the holder
+//     shows its front nodes (arena/published.hpp)
+//   fronts(name, cores, started, seen_ms): the front nodes that seat, as each last said it was
+//     there; front_mail(id, node, to_holder (1: the front's to the holder; 0: the holder's to
+//     the front), body JSON): the messages between them, each deleted as it is read
+//     (arena/front_mail.hpp)
 #pragma once
 
 #include <memory>
 #include <string>
 #include <variant>
 
+#include "arena/front_mail.hpp"
 #include "arena/jobs.hpp"
 #include "arena/published.hpp"
 #include "arena/store.hpp"
@@ -55,11 +63,13 @@ namespace bg::arena {
 // 3: people's accounts (bots.person); 4: when a bot was paused (bots.paused_at) and each game's
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
 // versions (hosted); 7: each game's event log kept in the store (games.log_gz); 8: workers
-// (archives, jobs, job_logs, game_stderr, workers). A database of an
+// (archives, jobs, job_logs, game_stderr, workers); 9: what the holder shows its front nodes
+// (stream_events, live_state); 10: front nodes that seat (fronts, front_mail, jobs.node). A
+// database of an
 // earlier version is brought to this one as it is opened (version 1's entries that have played
 // a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
 // arenas were of version 6, from 6.
-inline constexpr int schema_version = 9;
+inline constexpr int schema_version = 10;
 
 // The accounts and their rating entries.
 class SqlAccounts {
@@ -232,6 +242,7 @@ class SqlStore final : public Store {
     }
     Jobs& jobs() override { return jobs_; }
     Published& published() override { return published_; }
+    FrontMail& fronts() override { return fronts_; }
 
   private:
     SqlStore(std::unique_ptr<sql::Connection> db, const stats::WengLin& model);
@@ -243,6 +254,7 @@ class SqlStore final : public Store {
     SqlHosted hosted_;
     Jobs jobs_;
     Published published_;
+    FrontMail fronts_;
 };
 
 // Copies the arena at `from` whole into a new one at `to` (a file or PostgreSQL, either way):

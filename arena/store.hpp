@@ -28,6 +28,7 @@
 
 namespace bg::arena {
 
+class FrontMail;
 class Jobs;
 class Published;
 
@@ -159,6 +160,9 @@ class Store {
     virtual Jobs& jobs() = 0;
     // What the arena that holds the store shows its front nodes (arena/published.hpp).
     virtual Published& published() = 0;
+    // The front nodes that seat, and the messages between them and the holder
+    // (arena/front_mail.hpp).
+    virtual FrontMail& fronts() = 0;
 };
 
 // What the arena knows, read whole from its store: every account, entry and rated match.

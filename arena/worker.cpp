@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "arena/admin.hpp"
-#include "arena/archive.hpp"
+#include "arena/job_play.hpp"
 #include "arena/jobs.hpp"
 #include "arena/match_play.hpp"
 #include "arena/wake.hpp"
@@ -24,9 +24,6 @@
 #include "cli/options.hpp"
 #include "core/text.hpp"
 #include "match/venue.hpp"
-#include "record/game_files.hpp"
-#include "remote/token.hpp"
-#include "serve/gzip.hpp"
 #include "transport/handles.hpp"
 #include "transport/loop_lag.hpp"
 
@@ -36,54 +33,6 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A file's whole text, gzipped; "" where it cannot be read.
-std::string gzipped_file(const std::string& path) {
-    const auto text = read_whole(path);
-    return text ? serve::gzip(*text) : "";
-}
-
-// Why a hosted version's files cannot be had.
-struct Refused {
-    std::string why;
-};
-
-// The folder of a hosted version's files in the cache: unpacked there once from its archive,
-// fetched from the store and checked against the digest it was submitted with.
-std::variant<std::string, Refused> cached_archive(Jobs& jobs, const std::string& cache,
-                                                  const JobEntrant& e) {
-    if (e.sha256.size() != 64 ||
-        e.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
-        return Refused{"its archive's digest is not a SHA-256 in hex"};
-    const std::string folder = (fs::path(cache) / e.sha256).string();
-    std::error_code error;
-    if (fs::exists(folder, error))
-        return folder;
-    std::optional<std::string> bytes;
-    try {
-        bytes = jobs.archive(e.sha256);
-    } catch (const std::exception& x) {
-        return Refused{fmt::format("the store could not be reached for its archive: {}", x.what())};
-    }
-    if (!bytes)
-        return Refused{fmt::format("the store keeps no archive of {} version {}", e.name, e.label)};
-    if (remote::token_digest(*bytes) != e.sha256)
-        return Refused{
-            fmt::format("the archive of {} version {} is not the one submitted", e.name, e.label)};
-    // Its bytes are those that passed the submission's limits: unpacked with every other check.
-    const fs::path incoming = fs::path(cache) / fmt::format(".incoming-{}", remote::draw_token());
-    auto unpacked = unpack_archive(*bytes, incoming, ArchiveLimits{1u << 30, 1u << 30, 1'000'000});
-    if (auto* no = std::get_if<ArchiveRefusal>(&unpacked))
-        return Refused{"its archive could not be unpacked: " + no->why};
-    fs::rename(incoming, folder, error);
-    if (error) {  // another worker of this cache kept it first, or the cache is not writable
-        std::error_code ignored;
-        fs::remove_all(incoming, ignored);
-        if (!fs::exists(folder, ignored))
-            return Refused{"its archive could not be kept in the cache"};
-    }
-    return folder;
-}
 
 std::string names(const JobPlan& plan) {
     std::string all;
@@ -96,62 +45,10 @@ std::string names(const JobPlan& plan) {
 // here, logs that cannot be written).
 constexpr std::uint64_t backoff_ms = 60'000;
 
-// A call to the store, which may fail while it cannot be reached: said once as calls start
-// failing, once as they work again. Whether it was made.
-class StoreCalls {
-  public:
-    template <class F>
-    bool operator()(const char* doing, F&& f) {
-        try {
-            f();
-            if (lost_)
-                log::info("the store answers again");
-            lost_ = false;
-            return true;
-        } catch (const std::exception& e) {
-            if (!lost_)
-                log::warning("the store could not be reached ({}): {}; tried again", doing,
-                             e.what());
-            lost_ = true;
-            return false;
-        }
-    }
-
-  private:
-    bool lost_ = false;
-};
-
 // The worker's loop late: its games' players waited as long (the arena weighs it, as its own).
 void say_lag(bool over, const LagWindow::Figures& f) {
     if (over)
         log::warning("the worker's loop ran {:.0f} ms late", f.max_ms);
-}
-
-// A match played whose result is still to be stored (the store lost meanwhile).
-struct Pending {
-    int match = 0;
-    JobResult result;
-    std::vector<std::pair<int, std::string>> logs_gz;
-    std::vector<SeatStderr> stderr_gz;
-};
-
-// A match played as a worker stores it: its result, and its games' logs and what their players
-// wrote to stderr (for their authors, arena/owned.hpp), gzipped; its games' logs named as on
-// this worker.
-Pending played(int match, const MatchPlay& play, const std::string& worker) {
-    Pending done{match, JobResult{play.complete(), play.why(), {}, play.stalled_ms()}, {}, {}};
-    for (StoredGame game : play.games()) {
-        if (!game.log.empty()) {
-            if (std::string gz = gzipped_file(game.log); !gz.empty())
-                done.logs_gz.emplace_back(game.rotation, std::move(gz));
-            for (int seat = 0; seat < static_cast<int>(game.result.players.size()); ++seat)
-                if (std::string gz = gzipped_file(player_stderr_path(game.log, seat)); !gz.empty())
-                    done.stderr_gz.push_back({game.rotation, seat, std::move(gz)});
-            game.log = worker + ":" + game.log;
-        }
-        done.result.games.push_back(std::move(game));
-    }
-    return done;
 }
 
 // How long a worker woken by a queued match waits before it claims, with `busy` of its `cores`
@@ -175,6 +72,7 @@ class Worker {
           poll_(loop, [this] { poll(); }),
           sweep_(loop, [this] { sweep(); }),
           claim_soon_(loop, [this] { claim(); }),
+          commands_(*venue_, jobs_, s_.cache),
           // A match queued: claimed at once, not at the next poll; the workers it wakes claim in
           // a random order, the less busy first (as their polls' phases spread them).
           wake_(loop, jobs_.connection(), Jobs::queued_channel,
@@ -263,40 +161,18 @@ class Worker {
         }
     }
 
-    // A command of the venue's for the entrant: a house bot's as it is, a hosted version's from
-    // its archive, fetched and unpacked once; or why it cannot be had.
-    std::variant<int, std::string> command_of(const JobEntrant& e) {
-        const std::string key =
-            e.sha256.empty() ? "house:" + e.command : e.sha256 + ":" + e.command;
-        if (const auto found = commands_.find(key); found != commands_.end())
-            return found->second;
-        std::string folder;
-        if (!e.sha256.empty()) {
-            auto fetched = cached_archive(jobs_, s_.cache, e);
-            if (auto* why = std::get_if<Refused>(&fetched))
-                return why->why;
-            folder = std::get<std::string>(fetched);
-        }
-        auto added = venue_->add_command(e.command, folder);
-        if (auto* index = std::get_if<int>(&added))
-            commands_[key] = *index;
-        return added;
-    }
-
     void begin(const JobPlan& plan) {
         MatchPlay::Plan play_plan;
         play_plan.id = plan.match;
         play_plan.seed = plan.seed;
         play_plan.logs = s_.logs;
         play_plan.loop = lag_.get();
-        auto setup = setup_from_json(plan.game);
+        auto setup = job_setup(plan, *venue_, s_.dictionary);
         std::string why;
         if (auto* error = std::get_if<std::string>(&setup))
-            why = "its games' setup cannot be read: " + *error;
+            why = *error;
         else
             play_plan.base = std::get<GameSetup>(setup);
-        play_plan.base.dictionary = s_.dictionary;
-        play_plan.base.dictionary_fingerprint = venue_->dictionary().stats().fingerprint;
         for (const JobEntrant& e : plan.entrants) {
             if (!why.empty())
                 break;
@@ -308,7 +184,7 @@ class Worker {
             entrant.entry.id = e.entry;
             entrant.entry.bot = e.bot;
             entrant.entry.label = e.label;
-            auto command = command_of(e);
+            auto command = commands_.command_of(e);
             if (auto* error = std::get_if<std::string>(&command))
                 why = fmt::format("{} could not be started: {}", e.name, *error);
             else
@@ -354,7 +230,7 @@ class Worker {
             MatchPlay& play = *it->second.play;
             if (play.logs_failed())
                 back_off("its games' logs cannot be written: " + play.why());
-            Pending done = played(it->first, play, s_.name);
+            JobDone done = job_done(it->first, play, s_.name);
             pending_.push_back(std::move(done));
             play.dismiss();
             leaving_.push_back(std::move(it->second.play));
@@ -448,8 +324,8 @@ class Worker {
     std::vector<SignalWatch> signals_;
     std::map<int, Playing> playing_;
     std::vector<std::unique_ptr<MatchPlay>> leaving_;
-    std::vector<Pending> pending_;
-    std::map<std::string, int> commands_;
+    std::vector<JobDone> pending_;
+    JobCommands commands_;
     bool stopping_ = false, again_ = false, aborted_ = false, closed_ = false;
     std::uint64_t stop_at_ms_ = 0, backoff_until_ = 0;
     StoreCalls with_store_;

@@ -197,14 +197,14 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "arena: a store of schema 6 is brought to 9 as it is opened, and keeps the logs of the "
+    "arena: a store of schema 6 is brought to 10 as it is opened, and keeps the logs of the "
     "games it rates from then on",
     "[arena][store]") {
     ScratchArena arena("six");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     arena.exec("ALTER TABLE games DROP COLUMN log_gz");
-    for (const char* table :
-         {"game_stderr", "job_logs", "jobs", "workers", "archives", "stream_events", "live_state"})
+    for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives",
+                              "stream_events", "live_state", "fronts", "front_mail"})
         arena.exec(std::string("DROP TABLE ") + table);
     if (arena.postgresql())
         arena.exec("DROP SEQUENCE jobs_finished");
@@ -227,6 +227,12 @@ TEST_CASE(
     CHECK(arena.store->jobs().has_archive("d"));
     arena.store->published().state("{}");
     CHECK(arena.store->published().state()->json == "{}");
+    arena.store->fronts().hello("a:1", 2);
+    CHECK(arena.store->fronts().seen(10'000).at("a:1") == 2);
+    JobPlan plan;
+    plan.match = arena.store->begin_match(4).id;
+    arena.store->jobs().queue(plan, "w", 2, "a:1");
+    CHECK(arena.store->jobs().claim("a:1", "w", 0, 1'000, "a:1"));
     std::filesystem::remove(log_file(99));
 }
 
@@ -264,12 +270,12 @@ TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][stor
     ScratchArena arena("later");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     if (arena.postgresql())
-        arena.exec("UPDATE arena_schema SET version = 10");
+        arena.exec("UPDATE arena_schema SET version = 11");
     else
-        arena.exec("PRAGMA user_version = 10");
+        arena.exec("PRAGMA user_version = 11");
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 10") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 11") != std::string::npos);
     CHECK(std::get<std::string>(later).find("later") != std::string::npos);
 }
 

@@ -3,13 +3,15 @@
 // of its word list with the cores for it, its lease renewed or run out (then its result is
 // refused and nothing of it kept), its result and logs taken in the order workers finished and
 // moved into the match's games as it is rated, never twice; the workers' cores as they last
-// said; archives kept once by their digest.
+// said; archives kept once by their digest. And what passes between the holder and its front
+// nodes that seat (arena/front_mail.hpp): jobs addressed to a front, and the messages each way.
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <set>
 #include <thread>
 
+#include "arena/front_mail.hpp"
 #include "arena/jobs.hpp"
 #include "arena/store.hpp"
 #include "serve/gzip.hpp"
@@ -270,4 +272,107 @@ TEST_CASE("arena: a job queued tells the workers and one played tells the arena,
     CHECK(worker_db.notified());  // the new session's: what came meanwhile was missed
     queued(*arena.store);
     CHECK(told_within(worker_db, 5'000));
+}
+
+TEST_CASE("arena: a job addressed to a front node is that front's alone, and plays its seats",
+          "[arena][store][jobs][fronts]") {
+    ScratchArena arena("front-jobs");
+    Store& store = *arena.store;
+    Jobs& jobs = store.jobs();
+    JobPlan plan;
+    plan.match = store.begin_match(5).id;
+    plan.seed = 5;
+    plan.game = {{"clock", 1}};
+    plan.entrants = {{1, "h", 1, "true", "true", ""}, {2, "far", 2, "v1", "", ""}};
+    plan.entrants[1].connection = std::uint64_t{1} << 40;  // named by the front, of any size
+    plan.entrants[1].mu = 27.5;
+    plan.entrants[1].sigma = 3.25;
+    jobs.queue(plan, "abc", 2, "front-a:8080");
+    const JobPlan any = queued(store);
+    // No worker takes it, however many cores it has; nor another front.
+    const auto by_worker = jobs.claim("w1", "abc", 64, 30'000);
+    REQUIRE(by_worker);
+    CHECK(by_worker->match == any.match);
+    CHECK(!jobs.claim("w1", "abc", 64, 30'000));
+    CHECK(!jobs.claim("front-b:8080", "abc", 0, 30'000, "front-b:8080"));
+    // Its front takes it whatever its cores (the core counted them) and its word list (it
+    // refuses a match of another's itself: void, not left queued), its seats as they were named.
+    const auto claimed = jobs.claim("front-a:8080", "xyz", 0, 30'000, "front-a:8080");
+    REQUIRE(claimed);
+    CHECK(claimed->match == plan.match);
+    REQUIRE(claimed->entrants.size() == 2);
+    CHECK(claimed->entrants[0].connection == 0);
+    CHECK(claimed->entrants[1].connection == plan.entrants[1].connection);
+    CHECK(claimed->entrants[1].mu == 27.5);
+    CHECK(claimed->entrants[1].sigma == 3.25);
+    CHECK(claimed->entrants[1].command.empty());
+    // Played and stored as a worker's: the arena takes it as any played job.
+    REQUIRE(jobs.finish(plan.match, "front-a:8080", played_result("front-a:8080"),
+                        logs_of(plan.match)));
+    const auto played = jobs.played();
+    REQUIRE(played.size() == 1);
+    CHECK(played[0].match == plan.match);
+    CHECK(played[0].worker == "front-a:8080");
+}
+
+TEST_CASE(
+    "arena: messages between the holder and its fronts are taken once, in order, each by "
+    "its reader",
+    "[arena][store][fronts]") {
+    ScratchArena arena("front-mail");
+    auto opened = Store::open(arena.path, false);
+    Store& front = *std::get<std::unique_ptr<Store>>(opened);
+    FrontMail& holder_mail = arena.store->fronts();
+    FrontMail& front_mail = front.fronts();
+    // The fronts as they last said they were there.
+    CHECK(holder_mail.seen(10'000).empty());
+    front_mail.hello("a:1", 2);
+    front_mail.hello("b:1", 0);
+    front_mail.hello("a:1", 3);
+    CHECK(holder_mail.seen(10'000) == std::map<std::string, int>{{"a:1", 3}, {"b:1", 0}});
+    front_mail.goodbye("b:1");
+    CHECK(holder_mail.seen(10'000) == std::map<std::string, int>{{"a:1", 3}});
+    // Each way, in the order written, taken once by its reader and by no one else.
+    for (int i = 0; i < 5; ++i) {
+        front_mail.to_holder(i % 2 ? "b:1" : "a:1", {{"kind", "n"}, {"i", i}});
+        holder_mail.to_front("a:1", {{"kind", "m"}, {"i", i}});
+    }
+    holder_mail.to_front("b:1", {{"kind", "m"}, {"i", 9}});
+    CHECK(front_mail.take_for("c:1").empty());
+    const auto for_a = front_mail.take_for("a:1");
+    REQUIRE(for_a.size() == 5);
+    for (int i = 0; i < 5; ++i)
+        CHECK(for_a[i].at("i") == i);
+    CHECK(front_mail.take_for("a:1").empty());
+    const auto for_holder = holder_mail.take_for_holder();
+    REQUIRE(for_holder.size() == 5);
+    for (int i = 0; i < 5; ++i) {
+        CHECK(for_holder[i].node == (i % 2 ? "b:1" : "a:1"));
+        CHECK(for_holder[i].body.at("i") == i);
+    }
+    CHECK(holder_mail.take_for_holder().empty());
+    // A holder that begins: what its predecessor left either way is dropped.
+    front_mail.to_holder("a:1", {{"kind", "stale"}});
+    holder_mail.to_front("b:1", {{"kind", "stale"}});
+    holder_mail.begin_holding();
+    CHECK(holder_mail.take_for_holder().empty());
+    CHECK(front_mail.take_for("b:1").empty());
+    // An outbox: what cannot be written waits, in order, and goes once the store answers.
+    bool away = true;
+    std::vector<std::pair<std::string, int>> written;
+    Outbox outbox([&](const std::string& to, const nlohmann::json& body) {
+        if (away)
+            throw std::runtime_error("the store is away");
+        written.emplace_back(to, body.at("i").get<int>());
+    });
+    for (int i = 0; i < 3; ++i)
+        outbox.push(i == 1 ? "b" : "a", {{"i", i}});
+    std::string why;
+    CHECK(!outbox.flush(&why));
+    CHECK(why == "the store is away");
+    CHECK(!outbox.empty());
+    away = false;
+    CHECK(outbox.flush());
+    CHECK(outbox.empty());
+    CHECK(written == std::vector<std::pair<std::string, int>>{{"a", 0}, {"a", 2}, {"b", 1}});
 }

@@ -278,7 +278,7 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
 }
 
 TEST_CASE(
-    "arena: a database of schema 1 to 8 is brought to 9 as it is opened, its played entries "
+    "arena: a database of schema 1 to 9 is brought to 10 as it is opened, its played entries "
     "counted checked, its accounts bots', no pause's time, no game's counts, no bot's "
     "description and no hosted version known",
     "[arena][store][sqlite]") {
@@ -301,7 +301,7 @@ TEST_CASE(
         db.exec("DROP TABLE hosted");
         db.exec("ALTER TABLE games DROP COLUMN log_gz");
         for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives",
-                                  "stream_events", "live_state"})
+                                  "stream_events", "live_state", "fronts", "front_mail"})
             db.exec(std::string("DROP TABLE ") + table);
         db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");
@@ -319,7 +319,7 @@ TEST_CASE(
     CHECK(arena.store->bot("alpha")->about.empty());
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 9);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 10);
     }
     CHECK(arena.store->hosted().empty());
     CHECK(arena.store->jobs().queued().empty());
@@ -334,11 +334,11 @@ TEST_CASE(
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 10");
+        db.exec("PRAGMA user_version = 11");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 10") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 11") != std::string::npos);
 }
 
 TEST_CASE(

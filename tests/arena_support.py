@@ -4,14 +4,69 @@ process they started ended however they end."""
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from remote_host import arena_port  # noqa: E402
+from ws_client import Client  # noqa: E402
+
+
+def free_port():
+    """A port of 127.0.0.1 that no one listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def person_plays(port, name, code, opponent, command, started):
+    """A person's page as the wire has it: /person, a session, each game played by `command`
+    started afresh at the session's start and ended at its end, until the arena closes the
+    connection; each process it starts put in `started` (to be ended however the test ends).
+    (games begun, the close code, its reason)."""
+    client = Client("127.0.0.1", port, "/person?session=1&name=%s&code=%s&opponent=%s" %
+                    (name, code, opponent), timeout=120)
+    lock = threading.Lock()
+    unlocked = client.send
+
+    def send(data, opcode=1):  # the bot's bytes and the answers to pings, one frame at a time
+        with lock:
+            unlocked(data, opcode)
+    client.send = send
+
+    def pump(bot):
+        for chunk in iter(lambda: os.read(bot.stdout.fileno(), 4096), b""):
+            send(chunk)
+    games, bot = 0, None
+    while True:
+        data = client.frame()
+        if data is None:
+            break
+        if client.opcode == 1:
+            try:
+                if bot:
+                    bot.stdin.write(data)
+                    bot.stdin.flush()
+            except BrokenPipeError:
+                pass  # its bot is gone: the arena judges that
+            continue
+        message = json.loads(data)
+        if message["type"] == "start":
+            games += 1
+            bot = subprocess.Popen(command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            started.append(bot)
+            threading.Thread(target=pump, args=(bot,), daemon=True).start()
+        elif message["type"] == "end" and bot:
+            bot.kill()
+            bot.wait()
+            bot = None
+    client.sock.close()
+    return games, client.close_code, client.close_reason
 
 
 class ArenaRun:
@@ -97,6 +152,13 @@ class ArenaRun:
         port = port or self.served.port
         with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=60) as r:
             return json.loads(r.read())
+
+    def psql(self, statement, database="postgres"):
+        """A statement run by psql on the test's PostgreSQL server: its output, unaligned."""
+        done = subprocess.run(["psql", "-v", "ON_ERROR_STOP=1", "-qAt", "-d", database, "-c",
+                               statement], capture_output=True, text=True, timeout=60)
+        self.check(done.returncode == 0, "psql %s: %s" % (statement, done.stderr))
+        return done.stdout.strip()
 
     def token_file(self, name, token):
         path = os.path.join(self.work, name + ".token")

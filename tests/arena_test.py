@@ -43,13 +43,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import remote_host
-from ws_client import Client, Refused
+from arena_support import person_plays
+from ws_client import Refused
 
 tree = remote_host.Tree(sys.argv, "arena-test-")
 build, source, work = tree.build, tree.source, tree.work
@@ -139,50 +139,6 @@ def start_bot(token_file, command, version=None):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     started_processes.append(bot)
     return bot
-
-
-def person_plays(port, name, code, opponent, command):
-    """A person's page as the wire has it: /person, a session, each game played by `command`
-    started afresh at the session's start and ended at its end, until the arena closes the
-    connection. (games begun, the close code, its reason)."""
-    client = Client("127.0.0.1", port, "/person?session=1&name=%s&code=%s&opponent=%s" %
-                    (name, code, opponent), timeout=120)
-    lock = threading.Lock()
-    unlocked = client.send
-
-    def send(data, opcode=1):  # the bot's bytes and the answers to pings, one frame at a time
-        with lock:
-            unlocked(data, opcode)
-    client.send = send
-
-    def pump(bot):
-        for chunk in iter(lambda: os.read(bot.stdout.fileno(), 4096), b""):
-            send(chunk)
-    games, bot = 0, None
-    while True:
-        data = client.frame()
-        if data is None:
-            break
-        if client.opcode == 1:
-            try:
-                if bot:
-                    bot.stdin.write(data)
-                    bot.stdin.flush()
-            except BrokenPipeError:
-                pass  # its bot is gone: the arena judges that
-            continue
-        message = json.loads(data)
-        if message["type"] == "start":
-            games += 1
-            bot = subprocess.Popen(command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            started_processes.append(bot)
-            threading.Thread(target=pump, args=(bot,), daemon=True).start()
-        elif message["type"] == "end" and bot:
-            bot.kill()
-            bot.wait()
-            bot = None
-    client.sock.close()
-    return games, client.close_code, client.close_reason
 
 
 def players_left():
@@ -328,7 +284,8 @@ for path, status in [("/person?session=1&name=pat&code=" + "W" * 32, 401),
 check(upgrade_status(port, "/bot", ("Authorization: Bearer " + pat,
                                     "X-Bananagrams-Session: 1")) == 401,
       "a person's code let in as a bot's token")
-games, code, why = person_plays(port, "pat", pat, "L5", "%s --level 5" % reference)
+games, code, why = person_plays(port, "pat", pat, "L5", "%s --level 5" % reference,
+                                started_processes)
 check(games == 2 and code == 1000, "the person's match: %d games, closed %s %r\n%s" %
       (games, code, why, served.said()))
 check("person pat came from" in served.said(), "the person's line: %s" % served.said())
