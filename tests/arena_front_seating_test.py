@@ -12,6 +12,9 @@
 - The front killed with SIGKILL while it plays a match: the holder voids that match (its lease
   ran out) and plays on with its own bot; the front started again at its address takes its bot
   back (bananagrams-connect comes back to it), which plays there and is rated again.
+- The holder killed with SIGKILL: the front takes the database over at its own address (its
+  match under way ended, its connections told to come back), and its bot, back, is seated and
+  rated by it, the holder now.
 - At the end, after SIGTERM: every match rated or void, none left running, none rated twice,
   `arena rerate` agrees.
 """
@@ -82,7 +85,7 @@ try:
     front_port = free_port()
     front = front_node(front_port, "logs-b")
     connect(front.port, "far", tokens["far"])
-    connect(holder.port, "near", tokens["near"])
+    near_bot = connect(holder.port, "near", tokens["near"])
 
     # The far bot is checked at the front, plays there, and is rated by the holder.
     # (Its check's games run over its connection, which only the front has.)
@@ -139,11 +142,22 @@ try:
     check("match %d played here" % max(m for m, s in matches_of("far").items() if s == "rated")
           in "".join(front.said_lines), "the far bot's last match not played at the new front")
 
-    # ---- the end: SIGTERM to both; nothing running, nothing rated twice, rerate agrees ----
+    # ---- the holder killed: the front takes over, and seats its bot as the holder ----
+    near_bot.kill()
+    holder.send_signal(signal.SIGKILL)
+    holder.wait(timeout=30)
+    far_before = list(matches_of("far").values()).count("rated")
+    wait_until(lambda: "taking over" in "".join(front.said_lines), 60, "the front to take over")
+    wait_until(lambda: list(matches_of("far").values()).count("rated") > far_before, 240,
+               lambda: "the far bot rated by the front, the holder now; it said:\n%s" %
+               "".join(front.said_lines)[-3000:])
+    last = max(m for m, s in matches_of("far").items() if s == "rated")
+    check(re.search(r"match %d begins: " % last, "".join(front.said_lines)),
+          "the far bot's match at the new holder: %s" % "".join(front.said_lines)[-2000:])
+
+    # ---- the end: SIGTERM; nothing running, nothing rated twice, rerate agrees ----
     front.send_signal(signal.SIGTERM)
-    check(front.wait(timeout=120) == 0, "the front after SIGTERM")
-    holder.send_signal(signal.SIGTERM)
-    check(holder.wait(timeout=120) == 0, "the holder after SIGTERM")
+    check(front.wait(timeout=120) == 0, "the new holder after SIGTERM")
     check(psql("SELECT count(*) FROM matches WHERE state = 'running'", "arena_front_seating")
           == "0", "a match left running")
     check(psql("SELECT count(*) FROM (SELECT rated_order FROM matches WHERE rated_order IS NOT "
