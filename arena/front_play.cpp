@@ -171,23 +171,7 @@ void FrontPlay::sweep() {
 }
 
 void FrontPlay::finish_pending() {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-        bool kept = false;
-        if (!with_store_("storing a result", [&] {
-                kept =
-                    store_.jobs().finish(it->match, name_, it->result, it->logs_gz, it->stderr_gz);
-            })) {
-            ++it;
-            continue;
-        }
-        if (kept)
-            log::info("match {} played here{}: its result stored for the holder", it->match,
-                      it->result.complete ? "" : " (incomplete: " + it->result.why + ")");
-        else
-            log::warning("match {} was no longer this front node's as it ended: its result refused",
-                         it->match);
-        it = pending_.erase(it);
-    }
+    store_played(store_.jobs(), with_store_, pending_, name_, "this front node's", "played here");
 }
 
 void FrontPlay::stop(std::function<void()> done) {

@@ -71,6 +71,9 @@ class FrontSeating {
     // connections told to come back, the checks cut short, the matches playing ended (void)
     // and their results stored; then `done`.
     void stop(std::function<void()> done);
+    // Who may connect here, and who owns a bot (its wrong tokens counted by address, once for
+    // its seats and its author's documents).
+    const Door& door() const { return lobby_->door(); }
     static constexpr std::uint64_t turn_ms = 200;
 
   private:

@@ -97,6 +97,27 @@ std::variant<int, std::string> JobCommands::command_of(const JobEntrant& e) {
     return added;
 }
 
+void store_played(Jobs& jobs, StoreCalls& with_store, std::vector<JobDone>& pending,
+                  const std::string& player, const char* whose, const char* played) {
+    for (auto it = pending.begin(); it != pending.end();) {
+        bool kept = false;
+        if (!with_store("storing a result", [&] {
+                kept = jobs.finish(it->match, player, it->result, it->logs_gz, it->stderr_gz);
+            })) {
+            ++it;
+            continue;
+        }
+        if (kept)
+            log::info("match {} {}{}: its result stored", it->match, played,
+                      it->result.complete ? "" : " (incomplete: " + it->result.why + ")");
+        else
+            log::warning(
+                "match {} was no longer {} as it ended: its result refused (the arena voided it)",
+                it->match, whose);
+        it = pending.erase(it);
+    }
+}
+
 JobDone job_done(int match, const MatchPlay& play, const std::string& player) {
     JobDone done{match, JobResult{play.complete(), play.why(), {}, play.stalled_ms()}, {}, {}};
     for (StoredGame game : play.games()) {

@@ -75,4 +75,10 @@ class StoreCalls {
     bool lost_ = false;
 };
 
+// The matches `player` played, their results stored (each said) and let go; those the store
+// cannot take now kept, to be tried again. `whose` names the player as its lines say it ("this
+// worker's"), `played` what it did ("played", "played here").
+void store_played(Jobs& jobs, StoreCalls& with_store, std::vector<JobDone>& pending,
+                  const std::string& player, const char* whose, const char* played);
+
 }  // namespace bg::arena

@@ -290,8 +290,6 @@ void FrontNode::finish() {
 }
 
 std::optional<int> FrontNode::start() {
-    const auto now = [this] { return uv_now(loop_); };
-    door_ = std::make_unique<Door>(store_, now, settings_.lobby, [](int) { return 0; });
     fit_ = std::make_unique<FitWork>(loop_);
     lag_ = std::make_unique<LoopLag>(loop_, lag_period_ms, lag_threshold_ms, parts_.say_lag);
     seating_ = std::make_unique<FrontSeating>(loop_, store_, settings_, lag_.get());
@@ -325,7 +323,7 @@ std::optional<int> FrontNode::start() {
     };
     content.owned = [this](const std::string& path, const std::string& authorization,
                            const std::string& peer) {
-        return owned_answer(path, authorization, peer, store_, *door_);
+        return owned_answer(path, authorization, peer, store_, seating_->door());
     };
     const StreamStart stream = front_stream(store_.published());
     server_ = node_server(loop_, settings_.listen, std::move(content), parts_.limits, stream);

@@ -146,7 +146,6 @@ class FrontNode {
     bool taken_ = false;
     int signal_ = 0;
     int port_ = 0;
-    std::unique_ptr<Door> door_;
     std::unique_ptr<FitWork> fit_;
     std::unique_ptr<LoopLag> lag_;
     std::unique_ptr<FrontSeating> seating_;

@@ -265,24 +265,7 @@ class Worker {
     }
 
     void finish_pending() {
-        for (auto it = pending_.begin(); it != pending_.end();) {
-            bool kept = false;
-            if (!with_store_("storing a result", [&] {
-                    kept = jobs_.finish(it->match, s_.name, it->result, it->logs_gz, it->stderr_gz);
-                })) {
-                ++it;
-                continue;
-            }
-            if (kept)
-                log::info("match {} played{}: its result stored", it->match,
-                          it->result.complete ? "" : " (incomplete: " + it->result.why + ")");
-            else
-                log::warning(
-                    "match {} was no longer this worker's as it ended: its result "
-                    "refused (the arena voided it)",
-                    it->match);
-            it = pending_.erase(it);
-        }
+        store_played(jobs_, with_store_, pending_, s_.name, "this worker's", "played");
     }
 
     void stop() {

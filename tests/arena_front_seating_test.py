@@ -69,11 +69,7 @@ def at_front(lines):
     return [int(m) for m in re.findall(r"match (\d+) begins at front node", "".join(lines))]
 
 
-check(os.environ.get("PGHOST") and os.environ.get("PGPORT"),
-      "run under pg_virtualenv: no PostgreSQL server in the environment")
-psql("DROP DATABASE IF EXISTS arena_front_seating")
-psql("CREATE DATABASE arena_front_seating")
-t.db = "dbname=arena_front_seating"
+t.use_postgresql("arena_front_seating")
 options = ["--no-sandbox", "--max-wait", "1", "--max-players", "2"]
 
 try:

@@ -77,11 +77,7 @@ def connect(port, name):
                    stdout=subprocess.DEVNULL, stderr=open(t.outputs[-1], "w"))
 
 
-check(os.environ.get("PGHOST") and os.environ.get("PGPORT"),
-      "run under pg_virtualenv: no PostgreSQL server in the environment")
-psql("DROP DATABASE IF EXISTS arena_front")
-psql("CREATE DATABASE arena_front")
-t.db = "dbname=arena_front"
+t.use_postgresql("arena_front")
 options = ["--no-sandbox", "--max-wait", "1", "--max-players", "2"]
 
 try:

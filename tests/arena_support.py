@@ -160,6 +160,15 @@ class ArenaRun:
         self.check(done.returncode == 0, "psql %s: %s" % (statement, done.stderr))
         return done.stdout.strip()
 
+    def use_postgresql(self, database):
+        """The arena in `database`, made afresh on the test's PostgreSQL server (pg_virtualenv's,
+        whose libpq environment the test runs in)."""
+        self.check(os.environ.get("PGHOST") and os.environ.get("PGPORT"),
+                   "run under pg_virtualenv: no PostgreSQL server in the environment")
+        self.psql("DROP DATABASE IF EXISTS %s" % database)
+        self.psql("CREATE DATABASE %s" % database)
+        self.db = "dbname=%s" % database
+
     def token_file(self, name, token):
         path = os.path.join(self.work, name + ".token")
         with open(path, "w") as f:
