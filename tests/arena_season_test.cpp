@@ -1,0 +1,336 @@
+// Seasons (arena/core/season.hpp) and their finals (arena/core/finals.hpp), pure: a season's
+// board rates only its own matches and leaves the ladder's alone; tiers cut by their published
+// percentiles; the finals' rules refuse what cannot be played. And the finals against simulated
+// truth: finalists of known strengths (and copies of one) in, how often the finals order them
+// rightly, call copies even, and stop within their deals out; every prefix of the matches
+// played gives the same finals, so that an arena killed mid-finals goes on where it was.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "arena/core/finals.hpp"
+#include "arena/core/season.hpp"
+
+using namespace bg;
+using namespace bg::arena;
+
+namespace {
+
+Bot account(int id, const std::string& name, bool person = false) {
+    Bot bot;
+    bot.id = id;
+    bot.name = name;
+    bot.owner = name;
+    bot.command = person ? std::nullopt : std::optional<std::string>("run " + name);
+    bot.person = person;
+    return bot;
+}
+
+Entry version(int id, int bot, const std::string& created) {
+    Entry e;
+    e.id = id;
+    e.bot = bot;
+    e.label = "v" + std::to_string(id);
+    e.created = created;
+    return e;
+}
+
+// A rated match as the archive holds it: its entrants' ranks (their ratings are the ladder's,
+// which a season does not read).
+Match rated(int id, const std::string& finished, const std::vector<std::pair<int, int>>& ranks) {
+    Match m;
+    m.id = id;
+    m.state = "rated";
+    m.finished = finished;
+    m.rated_order = id;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        m.entrants.push_back({ranks[i].first, static_cast<int>(i), ranks[i].second, {}, {}});
+    return m;
+}
+
+Season season_of(const std::string& starts, const std::string& closes) {
+    Season s;
+    s.name = "autumn";
+    s.starts = starts;
+    s.closes = closes;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("season: its board rates only the matches that finished in it, from the first belief",
+          "[season]") {
+    const std::vector<Bot> bots{account(1, "a"), account(2, "b"), account(3, "c"),
+                                account(4, "pat", true), account(5, "late")};
+    std::vector<Entry> entries{
+        version(1, 1, "2026-01-01T00:00:00.000Z"), version(2, 2, "2026-01-01T00:00:00.000Z"),
+        version(3, 3, "2026-01-01T00:00:00.000Z"), version(4, 4, "2026-01-01T00:00:00.000Z"),
+        version(5, 5, "2026-03-01T00:00:00.000Z"),
+        // a's second version, made after the close: not the season's
+        version(6, 1, "2026-03-01T00:00:00.000Z")};
+    for (Entry& e : entries)
+        e.belief = {40, 1};  // the ladder's: the season reads none of it
+    const stats::WengLin model;
+    const std::vector<Match> archive{
+        rated(1, "2026-01-15T00:00:00.000Z", {{1, 1}, {2, 2}}),  // before the season
+        rated(2, "2026-02-01T00:00:00.000Z", {{1, 1}, {2, 2}}),
+        rated(3, "2026-02-02T00:00:00.000Z", {{2, 1}, {1, 2}, {4, 3}}),
+        rated(4, "2026-02-03T00:00:00.000Z", {{1, 1}, {4, 2}}),
+        rated(5, "2026-02-28T00:00:00.000Z", {{6, 1}, {5, 2}}),  // after the close
+    };
+    const Season season = season_of("2026-02-01T00:00:00.000Z", "2026-02-28T00:00:00.000Z");
+    const SeasonBoard board = season_board(season, archive, bots, entries, model);
+    CHECK(board.matches == 3);
+    CHECK(board.last_order == 4);
+    // c and late played no match in it; a's row is the version it had at the close.
+    REQUIRE(board.bots.size() == 2);
+    CHECK(board.bots[0].row.bot.name == "a");
+    CHECK(board.bots[0].row.entry.id == 1);
+    CHECK(board.bots[0].matches == 3);
+    CHECK(board.bots[1].row.bot.name == "b");
+    CHECK(board.bots[1].matches == 2);
+    // The people apart, on their own board.
+    REQUIRE(board.people.size() == 1);
+    CHECK(board.people[0].row.bot.name == "pat");
+    CHECK(board.people[0].row.rank == 1);
+    // Its ratings are the ladder's step over its matches alone, from the first belief.
+    const std::vector<Match> own(archive.begin() + 1, archive.begin() + 4);
+    const Rerated expected = rerate(own, starts(entries, bots, model), model);
+    CHECK(board.bots[0].row.entry.belief == expected.beliefs.at(1));
+    CHECK(board.bots[1].row.entry.belief == expected.beliefs.at(2));
+    CHECK(board.bots[0].row.entry.belief != stats::Belief{40, 1});
+    CHECK(board.bots[0].row.provisional);
+    // An anchor is held at its rating, as on the ladder.
+    std::vector<Bot> anchored = bots;
+    anchored[1].anchor = 30.0;
+    const SeasonBoard held = season_board(season, archive, anchored, entries, model);
+    const auto b = std::find_if(held.bots.begin(), held.bots.end(),
+                                [](const SeasonRow& r) { return r.row.bot.name == "b"; });
+    REQUIRE(b != held.bots.end());
+    CHECK(b->row.entry.belief == stats::Belief{30, 0});
+    // A season with nothing in it has an empty board.
+    const SeasonBoard empty =
+        season_board(season_of("2027-01-01T00:00:00.000Z", "2027-02-01T00:00:00.000Z"), archive,
+                     bots, entries, model);
+    CHECK(empty.bots.empty());
+    CHECK(empty.matches == 0);
+    CHECK(empty.last_order == 0);
+}
+
+TEST_CASE("season: tiers cut the ranked rows by their published percentiles", "[season]") {
+    const std::vector<Tier> tiers{{"gold", 10}, {"silver", 30}, {"bronze", 60}, {"entrant", 100}};
+    // Ten rows: 1 gold, 2 silver, 3 bronze, 4 entrants.
+    std::map<std::string, int> count;
+    for (int rank = 1; rank <= 10; ++rank)
+        ++count[tier_of(rank, 10, tiers)];
+    CHECK(count ==
+          std::map<std::string, int>{{"gold", 1}, {"silver", 2}, {"bronze", 3}, {"entrant", 4}});
+    // The best is in the first tier however few there are; the last tier takes the rest.
+    CHECK(tier_of(1, 1, tiers) == "gold");
+    CHECK(tier_of(1, 3, tiers) == "gold");
+    CHECK(tier_of(2, 3, tiers) == "bronze");
+    CHECK(tier_of(3, 3, tiers) == "entrant");
+    std::string why;
+    const auto parsed = parse_tiers("top:25,rest:100", why);
+    REQUIRE(parsed);
+    CHECK(tiers_text(*parsed) == "top:25,rest:100");
+    CHECK(*parse_tiers(tiers_text(tiers), why) == tiers);
+    for (const char* bad : {"", "gold", "gold:10", "gold:50,silver:40,rest:100", "gold:10,gold:100",
+                            "a b:100", "gold:x,rest:100", "rest:100,more:100"}) {
+        INFO(bad);
+        CHECK_FALSE(parse_tiers(bad, why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
+TEST_CASE("season: its rules refuse finals that cannot be played", "[season]") {
+    CHECK(halving_fields(8) == std::vector<int>{8, 4, 2});
+    CHECK(halving_fields(6) == std::vector<int>{6, 3, 2});
+    CHECK(halving_fields(2) == std::vector<int>{2});
+    CHECK(halving_fields(5) == std::vector<int>{5, 2});
+    SeasonRules rules;
+    CHECK(check_rules(rules).empty());
+    const auto refused = [](auto change) {
+        SeasonRules r;
+        change(r);
+        return !check_rules(r).empty();
+    };
+    CHECK(refused([](SeasonRules& r) { r.finalists = 1; }));
+    CHECK(refused([](SeasonRules& r) { r.finalists = 65; }));
+    CHECK(refused([](SeasonRules& r) { r.fields = {4, 2}; }));  // not every finalist
+    CHECK(refused([](SeasonRules& r) { r.fields = {8, 8}; }));
+    CHECK(refused([](SeasonRules& r) { r.fields = {8, 1}; }));
+    CHECK(refused([](SeasonRules& r) { r.deals = 0; }));
+    CHECK(refused([](SeasonRules& r) { r.sprt.elo1 = 0; }));
+    CHECK(refused([](SeasonRules& r) { r.sprt.alpha = 0.5; }));
+    CHECK(refused([](SeasonRules& r) { r.tiers = {}; }));
+}
+
+namespace {
+
+// Finals of finalists of known strengths (Elo, by entry), every game won by the stronger with
+// the logistic model's chance; until over, or `limit` matches.
+struct Simulated {
+    std::vector<FinalsGame> played;
+    FinalsState state;
+    int rounds_seen = 0;
+};
+Simulated simulate(const SeasonRules& rules, const std::vector<int>& finalists,
+                   const std::map<int, double>& elo, std::mt19937_64& random,
+                   std::size_t limit = 1'000'000) {
+    Simulated s;
+    std::uniform_real_distribution<double> uniform(0, 1);
+    while (true) {
+        s.state = finals_state(rules, finalists, s.played);
+        if (s.state.over || s.played.size() >= limit)
+            return s;
+        ++s.rounds_seen;
+        for (const FinalsPair& p : s.state.wanted) {
+            // Without strengths, the first seat wins both games: a pair's head-to-head pairs
+            // alternate 0 and 1 as its first seat does, which no test can settle.
+            const double win =
+                elo.empty() ? 1 : stats::score_of_elo(elo.at(p.first) - elo.at(p.second));
+            FinalsGame g{p.stage, p.round, p.first, p.second, {}};
+            for (int& points : g.first_points)
+                points = uniform(random) < win ? 2 : 0;
+            s.played.push_back(g);
+        }
+    }
+}
+
+// Finals rules: every finalist first, these stages, deals and test.
+SeasonRules finals_rules(const std::vector<int>& fields, int deals, double elo1) {
+    SeasonRules rules;
+    rules.finalists = fields.front();
+    rules.fields = fields;
+    rules.deals = deals;
+    rules.sprt = {0, elo1, 0.05, 0.05};
+    return rules;
+}
+
+}  // namespace
+
+TEST_CASE("season: finals of known strengths put them in order and call copies even",
+          "[season][finals]") {
+    const SeasonRules rules = finals_rules({4, 2}, 60, 200);
+    // Entries 1 to 4, strongest first, 3 and 4 copies of one bot; the board had them in the
+    // wrong order at the close.
+    const std::map<int, double> elo{{1, 600}, {2, 300}, {3, 0}, {4, 0}};
+    const std::vector<int> finalists{4, 3, 2, 1};
+    std::mt19937_64 random(20261129);
+    const int runs = 200;
+    int ordered = 0, even = 0, apart_wrongly = 0;
+    for (int run = 0; run < runs; ++run) {
+        const Simulated s = simulate(rules, finalists, elo, random);
+        REQUIRE(s.state.over);
+        REQUIRE(s.state.places.size() == 4);
+        // Never more rounds than its stages allow.
+        CHECK(s.rounds_seen <= rules.deals * 2);
+        std::vector<int> order;
+        for (const FinalsPlace& p : s.state.places)
+            order.push_back(p.entry);
+        ordered += order[0] == 1 && order[1] == 2;
+        const FinalsPlace& third = s.state.places[2];
+        even += third.verdict == FinalsPlace::Verdict::even;
+        apart_wrongly += third.verdict == FinalsPlace::Verdict::ahead;
+        CHECK(s.state.places[0].verdict == FinalsPlace::Verdict::ahead);
+        CHECK(s.state.places[3].verdict == FinalsPlace::Verdict::last);
+    }
+    // The levels are 300 Elo apart: ordered nearly always. The copies: called even mostly, and
+    // told apart no oftener than the test's error rates allow (alpha, each way).
+    CHECK(ordered >= runs * 95 / 100);
+    CHECK(even >= runs * 80 / 100);
+    CHECK(apart_wrongly <= runs * 2 * 5 / 100 + 5);
+}
+
+TEST_CASE("season: finals narrow to the top when the bottom cannot be settled, within their deals",
+          "[season][finals]") {
+    const SeasonRules rules = finals_rules({6, 3, 2}, 8, 20);  // too fine for 8 deals
+    const std::vector<int> finalists{1, 2, 3, 4, 5, 6};
+    std::mt19937_64 random(7);
+    const Simulated s = simulate(rules, finalists, {}, random);
+    REQUIRE(s.state.over);
+    // Every stage played all its deals: 15 pairs, then 3, then 1.
+    CHECK(s.played.size() == 8 * 15 + 8 * 3 + 8 * 1);
+    CHECK(s.state.stage == 2);
+    CHECK(s.state.places.size() == 6);
+    CHECK(s.state.places[0].stage == 2);
+    CHECK(s.state.places[2].stage == 1);
+    CHECK(s.state.places[5].stage == 0);
+    // Every share even: the board's order stands. The last two played the last stage; their
+    // games count against its field alone (each other, two games a deal of each stage).
+    for (std::size_t i = 0; i < 6; ++i)
+        CHECK(s.state.places[i].entry == static_cast<int>(i) + 1);
+    CHECK(s.state.places[0].games == 2 * (8 + 8 + 8));
+    CHECK(s.state.places[0].verdict == FinalsPlace::Verdict::unsettled);
+    // Each round's deal is the same for every pair of it, and differs from every other round's.
+    std::map<std::pair<int, int>, std::uint64_t> deals;
+    for (const FinalsGame& g : s.played)
+        deals.emplace(std::pair{g.stage, g.round}, finals_deal(rules.seed, g.stage, g.round));
+    std::set<std::uint64_t> distinct;
+    for (const auto& [round, deal] : deals)
+        distinct.insert(deal);
+    CHECK(distinct.size() == deals.size());
+}
+
+TEST_CASE(
+    "season: the finals resume from any prefix of their matches, and a pair played twice "
+    "in a round counts once",
+    "[season][finals]") {
+    const SeasonRules rules = finals_rules({4, 2}, 6, 150);
+    const std::map<int, double> elo{{1, 200}, {2, 100}, {3, 0}, {4, -100}};
+    const std::vector<int> finalists{1, 2, 3, 4};
+    std::mt19937_64 random(11);
+    const Simulated s = simulate(rules, finalists, elo, random);
+    REQUIRE(s.state.over);
+    // Every prefix: what is still wanted is exactly what the whole went on to play next, in the
+    // same round's pairs and deal.
+    for (std::size_t n = 0; n < s.played.size(); ++n) {
+        const std::vector<FinalsGame> prefix(s.played.begin(),
+                                             s.played.begin() + static_cast<long>(n));
+        const FinalsState at = finals_state(rules, finalists, prefix);
+        REQUIRE_FALSE(at.over);
+        const FinalsGame& next = s.played[n];
+        const bool wanted =
+            std::any_of(at.wanted.begin(), at.wanted.end(), [&](const FinalsPair& p) {
+                return p.stage == next.stage && p.round == next.round && p.first == next.first &&
+                       p.second == next.second &&
+                       p.seed == finals_deal(rules.seed, next.stage, next.round);
+            });
+        CHECK(wanted);
+    }
+    // A match of a pair played again in one round (a void's replay that was rated after all)
+    // changes nothing.
+    std::vector<FinalsGame> twice = s.played;
+    FinalsGame again = twice.front();
+    again.first_points = {2 - again.first_points[0], 2 - again.first_points[1]};
+    twice.insert(twice.begin() + 1, again);
+    const FinalsState same = finals_state(rules, finalists, twice);
+    REQUIRE(same.places.size() == s.state.places.size());
+    for (std::size_t i = 0; i < same.places.size(); ++i)
+        CHECK(same.places[i].entry == s.state.places[i].entry);
+    // Two finalists: one stage of one pair; one: nothing to play.
+    CHECK(finals_state(rules, {1, 2}, {}).wanted.size() == 1);
+    CHECK(finals_state(rules, {1}, {}).over);
+}
+
+TEST_CASE("season: a finals match's games are read from its first entrant's side", "[season]") {
+    const auto game = [](int rotation, int rank0, int rank1) {
+        StoredGame g;
+        g.rotation = rotation;
+        g.result.players.resize(2);
+        g.result.players[0].rank = rank0;
+        g.result.players[1].rank = rank1;
+        return g;
+    };
+    // Rotation 0: the first sits in seat 0 and wins; rotation 1: it sits in seat 1 and loses.
+    CHECK(finals_game(0, 0, 7, 8, {game(0, 1, 2), game(1, 1, 2)}).first_points ==
+          std::array<int, 2>{2, 0});
+    // Out of a game (rank 0) is last; a shared place is no winner.
+    CHECK(finals_game(0, 0, 7, 8, {game(0, 0, 1), game(1, 1, 1)}).first_points ==
+          std::array<int, 2>{0, 1});
+}
