@@ -238,22 +238,29 @@ int rerate_command(Store& store, bool json) {
                         {"recomputed", to_json(computed)},
                         {"same", same}});
     }
-    const bool agree = differing_entries == 0 && again.differing.empty();
+    int differing_seasons = 0;
+    const nlohmann::json seasons = rerate_seasons(store, differing_seasons);
+    const bool agree = differing_entries == 0 && again.differing.empty() && differing_seasons == 0;
     if (json)
         out.write(nlohmann::json{{"matches", again.matches},
                                  {"agree", agree},
                                  {"differing_matches", again.differing},
-                                 {"entries", rows}}
+                                 {"entries", rows},
+                                 {"seasons", seasons}}
                       .dump(2) +
                   "\n");
     else
-        out.write(
-            fmt::format("arena: {} rated matches recomputed in the order they were rated: "
-                        "{}\n",
-                        again.matches,
-                        agree ? "every rating is exactly the stored one"
-                              : fmt::format("{} entries and {} matches differ", differing_entries,
-                                            again.differing.size())));
+        out.write(fmt::format(
+            "arena: {} rated matches recomputed in the order they were rated: {}{}\n",
+            again.matches,
+            agree ? "every rating is exactly the stored one"
+                  : fmt::format("{} entries and {} matches differ", differing_entries,
+                                again.differing.size()),
+            seasons.empty() ? ""
+            : differing_seasons
+                ? fmt::format("; {} of {} seasons closed differ from their frozen boards",
+                              differing_seasons, seasons.size())
+                : fmt::format("; the {} seasons closed are exactly as frozen", seasons.size())));
     return agree ? exit_done : exit_differ;
 }
 

@@ -39,6 +39,21 @@ int show_config(Store& store, bool json);
 // The bots' leaderboard, or with `people` the people's.
 int standings(Store& store, bool json, bool people = false);
 int rerate_command(Store& store, bool json);
+
+// arena season add: a season NAME from now (or `starts`) to `closes` (arena/seasons.hpp's
+// season_time), its finals' and tiers' rules as given or the defaults (arena/core/season.hpp).
+struct SeasonOptions {
+    std::string name, closes;
+    std::optional<std::string> starts, stages, sprt, tiers;
+    std::optional<int> finalists, deals;
+};
+int season_add(Store& store, const SeasonOptions& options);
+int season_list(Store& store, bool json);
+// Its board (live while open, frozen from its close), its finals as they stand or ended.
+int season_show(Store& store, const std::string& name, bool json);
+// Each closed season's frozen board, and its finals' standings once over, recomputed from the
+// archive: whether each is the frozen one (`differing` counts those that are not).
+nlohmann::json rerate_seasons(Store& store, int& differing);
 // arena copy: the arena at `from` whole into a new one at `to` (arena/sql_store.hpp's
 // copy_arena), and what it copied.
 int copy_command(const std::string& from, const std::string& to, bool json);

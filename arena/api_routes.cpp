@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "arena/api.hpp"
+#include "arena/season_docs.hpp"
 #include "arena/web.hpp"
 #include "record/json_value.hpp"
 
@@ -35,12 +36,20 @@ ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
         return config_json(running_.roster().model(), running_.matchmaker()).dump();
     });
     exact("/api/server", [this](const std::string&) { return server_json(); });
+    exact("/api/seasons", [&store](const std::string&) { return seasons_json(store).dump(); });
+    prefix("/api/seasons/", [&store](const std::string& name) -> std::optional<std::string> {
+        const auto json = season_json(store, name);
+        return json ? std::optional(json->dump()) : std::nullopt;
+    });
     for (const bool person : {false, true})
         prefix(person ? "/api/people/" : "/api/bots/",
                [this, &store, person](const std::string& name) -> std::optional<std::string> {
-                   const auto json =
+                   auto json =
                        bot_json(store, running_.roster(), name, person, running_.live().statuses);
-                   return json ? std::optional(json->dump()) : std::nullopt;
+                   if (!json)
+                       return std::nullopt;
+                   (*json)["seasons"] = seasons_of(store, name);
+                   return json->dump();
                });
     // The twins of a match's page and of its games' pages.
     prefix("/api/matches/", [this, &store](const std::string& rest) -> std::optional<std::string> {

@@ -89,6 +89,9 @@ class Hosting {
     void cancel();
     std::size_t checking() const { return running_.size(); }
 
+    // The version's folder, launched in the venue: its command's number, or why not.
+    std::variant<int, std::string> launch(const HostedVersion& version);
+
   private:
     struct Running {
         HostedVersion version;
@@ -98,8 +101,6 @@ class Hosting {
         std::unique_ptr<cgroups::GameCgroup> cgroup;
         std::unique_ptr<checker::Run> run;
     };
-    // The version's folder, launched in the venue: its command's number, or why not.
-    std::variant<int, std::string> launch(const HostedVersion& version);
     void check(const HostedVersion& version, int command);
     void checked(int entry, const checker::Outcome& outcome);
     // Why the version's check could not be made (the machine's fault): said, and kept as its

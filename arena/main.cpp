@@ -32,6 +32,9 @@ const char* const usage_text =
        arena person disable|enable|remove|rotate-code --db DB NAME
        arena serve --db DB --listen ADDR:PORT [--logs DIR] [--workers] [options]
        arena worker --db DB [--cores LIST] [--logs DIR] [options]
+       arena season add --db DB NAME --closes WHEN [--starts WHEN] [finals' and tiers' options]
+       arena season list --db DB [--json]
+       arena season show --db DB NAME [--json]
        arena standings --db DB [--people] [--json]
        arena rerate --db DB [--json]
        arena config --db DB [--json]
@@ -73,6 +76,13 @@ PGPASSWORD, never the command line).
   worker        plays an arena's matches of house and hosted bots on this machine, a core a
                 player, until SIGTERM or SIGINT: any number of workers, on any machines that
                 reach DB, a PostgreSQL database (docs/arena.md, "Workers")
+  season add    a season: a contest from now (or --starts) to --closes, on a board of its own
+                (every account rated from the first belief over its matches alone, the
+                ladder's ratings untouched), with tiers; at its close its board is frozen and
+                its best house and hosted bots play its finals, by paired deals, until their
+                order is settled (docs/arena.md, "Seasons"); the arena that serves plays them
+  season list   every season, and its state (open, finals, over)
+  season show   a season's board (as it stands, or frozen at its close) and its finals
   standings     the leaderboard: mean less three deviations, provisional entries marked, and
                 the order-free maximum-likelihood fit beside each; --people: the people's,
                 which is apart from the bots'
@@ -125,8 +135,29 @@ po::options_description options_of(const std::string& command) {
         o.add(serve_options());
     else if (command == "worker")
         o.add(worker_options());
+    else if (command == "season add")
+        o.add_options()("name", po::value<std::string>(), "")(
+            "closes", po::value<std::string>()->value_name("WHEN"),
+            "when it closes: a UTC time (2026-12-24T18:00:00Z, 2026-12-24 18:00) or one from "
+            "now (+90s, +30m, +2h, +7d)")(
+            "starts", po::value<std::string>()->value_name("WHEN"),
+            "when it starts (default: now): its matches are those that finish from then")(
+            "finalists", po::value<int>()->value_name("N"),
+            "the best N of its board that the arena runs play its finals (default 8; 2 to 64)")(
+            "stages", po::value<std::string>()->value_name("F1,F2,..."),
+            "the finals' stages' fields, narrowing (default: N halved down to 2: 8,4,2)")(
+            "finals-deals", po::value<int>()->value_name("D"),
+            "the most deals a stage plays, each by every pair of its field (default 40)")(
+            "finals-sprt", po::value<std::string>()->value_name("TEST"),
+            "when two neighbours are settled: \"elo0=E0 elo1=E1 [alpha=A] [beta=B]\" "
+            "(default \"elo0=0 elo1=100\", alpha and beta 0.05)")(
+            "tiers", po::value<std::string>()->value_name("LIST"),
+            "the tiers by percentile, each to its end: NAME:PERCENT,... (default "
+            "gold:10,silver:30,bronze:60,entrant:100)");
+    else if (command == "season show")
+        o.add_options()("name", po::value<std::string>(), "")("json", po::bool_switch(), "as JSON");
     else if (command == "bot list" || command == "person list" || command == "standings" ||
-             command == "rerate" || command == "config")
+             command == "rerate" || command == "config" || command == "season list")
         o.add_options()("json", po::bool_switch(), "as JSON");
     else if (command == "copy")
         o.add_options()("from", po::value<std::string>()->value_name("DB"), "the arena copied")(
@@ -136,8 +167,8 @@ po::options_description options_of(const std::string& command) {
     else
         throw po::error(
             fmt::format("unknown command '{}': bot add|about|list|submit|disable|enable|remove|"
-                        "rotate-token, person add|list|disable|enable|remove|rotate-code, serve, "
-                        "worker, standings, rerate, config or copy",
+                        "rotate-token, person add|list|disable|enable|remove|rotate-code, season "
+                        "add|list|show, serve, worker, standings, rerate, config or copy",
                         bg::escape_for_terminal(command)));
     if (command == "standings")
         o.add_options()("people", po::bool_switch(), "the people's leaderboard");
@@ -148,12 +179,14 @@ Parsed parse(int argc, char** argv) {
     Parsed parsed;
     int first = 2;
     parsed.command = argv[1];
-    if (parsed.command == "bot" || parsed.command == "person") {
+    if (parsed.command == "bot" || parsed.command == "person" || parsed.command == "season") {
         if (argc < 3)
             throw po::error(parsed.command == "bot"
                                 ? "bot what? add, about, list, submit, disable, enable, remove or "
                                   "rotate-token"
-                                : "person what? add, list, disable, enable, remove or rotate-code");
+                            : parsed.command == "person"
+                                ? "person what? add, list, disable, enable, remove or rotate-code"
+                                : "season what? add, list or show");
         parsed.command += std::string(" ") + argv[2];
         first = 3;
     }
@@ -188,8 +221,11 @@ Parsed parse(int argc, char** argv) {
         throw po::error("--db DB is needed: the arena's database");
     if (accepted.find_nothrow("name", false) && !parsed.vm.count("name") &&
         !parsed.vm.count("help") && parsed.command != "worker")  // a worker's --name is optional
-        throw po::error(parsed.command.starts_with("person") ? "who? give the person's name"
-                                                             : "which bot? give its name");
+        throw po::error(parsed.command.starts_with("person")   ? "who? give the person's name"
+                        : parsed.command.starts_with("season") ? "which season? give its name"
+                                                               : "which bot? give its name");
+    if (parsed.command == "season add" && !parsed.vm.count("help") && !parsed.vm.count("closes"))
+        throw po::error("--closes WHEN is needed: when the season closes");
     return parsed;
 }
 
@@ -223,6 +259,20 @@ int run(const Parsed& p) {
     }
     if (p.command == "bot about")
         return bot_about(store, *text("name"), *text("about"));
+    if (p.command == "season add") {
+        const auto number = [&](const char* name) -> std::optional<int> {
+            if (!vm.count(name))
+                return std::nullopt;
+            return vm[name].as<int>();
+        };
+        return season_add(store, {*text("name"), *text("closes"), text("starts"), text("stages"),
+                                  text("finals-sprt"), text("tiers"), number("finalists"),
+                                  number("finals-deals")});
+    }
+    if (p.command == "season list")
+        return season_list(store, json());
+    if (p.command == "season show")
+        return season_show(store, *text("name"), json());
     if (p.command == "bot list")
         return bot_list(store, json());
     if (p.command.starts_with("bot "))

@@ -323,6 +323,31 @@ std::optional<int> ArenaShell::start_server() {
     return std::nullopt;
 }
 
+// What runs on an arena's loop goes before it, however ArenaShell::run ends, closed while the
+// loop is there.
+struct ShellTeardown {
+    ArenaShell& arena;
+    EventLoop& loop;
+    ~ShellTeardown() {
+        arena.signals_.clear();
+        arena.seasons_.reset();
+        arena.hosting_.reset();
+        arena.checks_.reset();
+        arena.matches_.clear();
+        arena.leaving_.clear();
+        arena.shows_.reset();
+        arena.server_.reset();
+        arena.sockets_.reset();
+        arena.routes_.reset();
+        arena.lobby_.reset();
+        arena.handed_.reset();  // its watch of the store's socket
+        arena.tick_timer_.reset();
+        arena.reaper_.reset();
+        arena.lag_.reset();
+        loop.run();
+    }
+};
+
 int ArenaShell::run() {
     chart_js_ = chart_js();
     started_ = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
@@ -337,28 +362,7 @@ int ArenaShell::run() {
     raise_descriptor_limit();
     EventLoop loop;
     loop_ = loop.get();
-    // What runs on the loop goes before it, however this ends, closed while it is there.
-    struct Release {
-        ArenaShell& arena;
-        EventLoop& loop;
-        ~Release() {
-            arena.signals_.clear();
-            arena.hosting_.reset();
-            arena.checks_.reset();
-            arena.matches_.clear();
-            arena.leaving_.clear();
-            arena.shows_.reset();
-            arena.server_.reset();
-            arena.sockets_.reset();
-            arena.routes_.reset();
-            arena.lobby_.reset();
-            arena.handed_.reset();  // its watch of the store's socket
-            arena.tick_timer_.reset();
-            arena.reaper_.reset();
-            arena.lag_.reset();
-            loop.run();
-        }
-    } release{*this, loop};
+    const ShellTeardown teardown{*this, loop};
     hosting_ = open_hosting(loop_, store_, *venue_, settings_, houses,
                             [this](const input::Hosted& hosted) { feed(hosted); });
     if (!hosting_)
@@ -369,12 +373,17 @@ int ArenaShell::run() {
     handed_ = std::make_unique<HandedOut>(
         loop_, store_, settings_, venue_->dictionary().stats().fingerprint,
         [this](Input input) { feed(std::move(input)); }, [this] { return now(); });
+    seasons_ = std::make_unique<SeasonKeeper>(
+        store_, *venue_, *hosting_,
+        SeasonKeeper::Plan{[this]() -> const std::vector<HouseSeats>& { return core_->houses(); },
+                           [this](input::Finals finals) { feed(std::move(finals)); }});
     tick_timer_ = std::make_unique<Timer>(loop_, [this] {
         if (!store_.still_serving() && !signal_)  // another arena took it over: this one stops
             for (const char* name : {"the database taken over", "again"})
                 feed(input::Signalled{signal_ = SIGTERM, name, now()});
         lobby_->expire();
         handed_->look();
+        seasons_->look(now());
         feed(input::Tick{now()});
         shows_->turn();
         if (!server_done_)

@@ -57,12 +57,14 @@ void refresh(Store& store, input::Arrived& arrived) {
 }
 
 // A write effect done: what the store made of it, or why it could not; a begun match's seed is
-// drawn from the kernel here, and kept in `seeds` for its play.
+// drawn from the kernel here (a finals match's is its round's), and kept in `seeds` for its play.
 Input write_to(Store& store, const Effect& effect, std::map<int, std::uint64_t>& seeds) {
     try {
-        if (std::holds_alternative<effect::BeginMatch>(effect)) {
-            const std::uint64_t seed = seed_from_the_kernel();
-            const Store::Begun begun = store.begin_match(seed);
+        if (const auto* begin = std::get_if<effect::BeginMatch>(&effect)) {
+            // A finals match's deal is its round's, the same for every pair of it.
+            const std::uint64_t seed = begin->finals ? begin->finals->seed : seed_from_the_kernel();
+            const Store::Begun begun =
+                begin->finals ? store.begin_finals_match(*begin->finals) : store.begin_match(seed);
             seeds[begun.id] = seed;
             return input::Written{begun.id, begun.started};
         }
@@ -168,6 +170,7 @@ void ArenaShell::perform(Effect& effect) {
             } else if constexpr (std::is_same_v<E, effect::Over>) {
                 shows_->event("match", match_json(e.record, core_->roster()).dump());
                 lobby_->tell_over(e.record.match.id, told_over(e.record));
+                seasons_->soon();
             } else if constexpr (std::is_same_v<E, effect::Statuses>) {
                 shows_->event("status", statuses_json(e).dump());
             } else if constexpr (std::is_same_v<E, effect::Note>) {

@@ -25,6 +25,7 @@
 #include "arena/lobby.hpp"
 #include "arena/match_play.hpp"
 #include "arena/nodes.hpp"
+#include "arena/season_keeper.hpp"
 #include "arena/settings.hpp"
 #include "arena/store.hpp"
 #include "match/seat_source.hpp"
@@ -50,6 +51,8 @@ LiveState live_of(const ArenaCore& core, const std::map<int, std::unique_ptr<Mat
 std::uint64_t seed_from_the_kernel();
 
 class ArenaShell {
+    friend struct ShellTeardown;
+
   public:
     ArenaShell(Store& store, Settings settings) : store_(store), settings_(std::move(settings)) {}
     int run();
@@ -76,6 +79,7 @@ class ArenaShell {
     std::unique_ptr<Hosting> hosting_;
     std::unique_ptr<FitWork> fit_;
     std::unique_ptr<HandedOut> handed_;  // what workers (--workers) and front nodes play
+    std::unique_ptr<SeasonKeeper> seasons_;
     std::unique_ptr<LoopLag> lag_;
     std::unique_ptr<ApiRoutes> routes_;
     std::unique_ptr<remote::SeatSockets> sockets_;

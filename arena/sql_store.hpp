@@ -3,7 +3,7 @@
 // made and upgraded through sqlite/schema_file.hpp; or in a PostgreSQL database, for an arena
 // that more than one machine reaches.
 //
-// Schema version 10 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
+// Schema version 11 (SQLite: PRAGMA user_version, and PRAGMA application_id marks the file as an
 // arena's; PostgreSQL: the table arena_schema(version)):
 //   arena(id = 1, created, rating JSON: the rating model's parameters, fixed when the database
 //     is made, matchmaker JSON: the parameters its last `serve` used)
@@ -45,6 +45,10 @@
 //     there; front_mail(id, node, to_holder (1: the front's to the holder; 0: the holder's to
 //     the front), body JSON): the messages between them, each deleted as it is read
 //     (arena/front_mail.hpp)
+//   seasons(id, name unique, starts, closes, rules JSON (arena/seasons.hpp), state
+//     open|finals|over, added, board JSON (frozen at its close), finalists JSON (their entries,
+//     in the board's order), standings JSON (its finals' places, once over), ended): the
+//     seasons; finals_matches(match_id, season_id, stage, round): the matches of their finals
 #pragma once
 
 #include <memory>
@@ -54,6 +58,7 @@
 #include "arena/front_mail.hpp"
 #include "arena/jobs.hpp"
 #include "arena/published.hpp"
+#include "arena/seasons.hpp"
 #include "arena/store.hpp"
 #include "sql/connection.hpp"
 
@@ -64,12 +69,12 @@ namespace bg::arena {
 // referee counts (games.counts); 5: a bot's public description (bots.about); 6: hosted bots'
 // versions (hosted); 7: each game's event log kept in the store (games.log_gz); 8: workers
 // (archives, jobs, job_logs, game_stderr, workers); 9: what the holder shows its front nodes
-// (stream_events, live_state); 10: front nodes that seat (fronts, front_mail, jobs.node). A
-// database of an
+// (stream_events, live_state); 10: front nodes that seat (fronts, front_mail, jobs.node); 11:
+// seasons (seasons, finals_matches). A database of an
 // earlier version is brought to this one as it is opened (version 1's entries that have played
 // a match counted checked; every account of version 2 a bot's); on PostgreSQL, whose first
 // arenas were of version 6, from 6.
-inline constexpr int schema_version = 10;
+inline constexpr int schema_version = 11;
 
 // The accounts and their rating entries.
 class SqlAccounts {
@@ -243,6 +248,9 @@ class SqlStore final : public Store {
     Jobs& jobs() override { return jobs_; }
     Published& published() override { return published_; }
     FrontMail& fronts() override { return fronts_; }
+    Seasons& seasons() override { return seasons_; }
+    const Seasons& seasons() const override { return seasons_; }
+    Begun begin_finals_match(const FinalsOf& finals) override;
 
   private:
     SqlStore(std::unique_ptr<sql::Connection> db, const stats::WengLin& model);
@@ -255,6 +263,7 @@ class SqlStore final : public Store {
     Jobs jobs_;
     Published published_;
     FrontMail fronts_;
+    Seasons seasons_;
 };
 
 // Copies the arena at `from` whole into a new one at `to` (a file or PostgreSQL, either way):

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arena/core/inputs.hpp"
 #include "arena/core/matchmaker.hpp"
 #include "arena/core/records.hpp"
 #include "arena/core/roster.hpp"
@@ -31,6 +32,7 @@ namespace bg::arena {
 class FrontMail;
 class Jobs;
 class Published;
+class Seasons;
 
 class Store {
   public:
@@ -95,6 +97,8 @@ class Store {
         std::string started;
     };
     virtual Begun begin_match(std::uint64_t seed) = 0;
+    // A season's finals match, on the finals' deal (FinalsOf::seed), marked as its finals'.
+    virtual Begun begin_finals_match(const FinalsOf& finals) = 0;
     // When it finished. Throws std::logic_error for a match not running.
     virtual std::string rate_match(int match, const std::vector<Rated>& entrants,
                                    const std::vector<StoredGame>& games) = 0;
@@ -163,6 +167,9 @@ class Store {
     // The front nodes that seat, and the messages between them and the holder
     // (arena/front_mail.hpp).
     virtual FrontMail& fronts() = 0;
+    // The seasons, and their finals (arena/seasons.hpp).
+    virtual Seasons& seasons() = 0;
+    virtual const Seasons& seasons() const = 0;
 };
 
 // What the arena knows, read whole from its store: every account, entry and rated match.

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "arena/api.hpp"
+#include "arena/seasons.hpp"
 #include "serve/records.hpp"
 #include "viewer/pages.hpp"
 
@@ -29,8 +30,13 @@ std::optional<PagePath> page_path(const std::string& path) {
     PagePath found;
     if (path == "/live")
         return found;
+    if (path == "/seasons") {
+        found.kind = PagePath::seasons_page;
+        return found;
+    }
     for (const auto& [prefix, kind] :
-         {std::pair{"/bots/", PagePath::bot_page}, std::pair{"/people/", PagePath::person_page}}) {
+         {std::pair{"/bots/", PagePath::bot_page}, std::pair{"/people/", PagePath::person_page},
+          std::pair{"/seasons/", PagePath::season_page}}) {
         const std::string start = prefix;
         // "." and "..": names an account may have, but a browser resolves them out of a path.
         if (const std::string name = path.substr(std::min(start.size(), path.size()));
@@ -110,6 +116,12 @@ std::optional<std::string> arena_page(const Store& store, const std::string& pat
             if (!store.match(found->match))
                 return std::nullopt;
             return viewer::arena_match_page();
+        case PagePath::seasons_page:
+            return viewer::arena_season_page(false);
+        case PagePath::season_page:
+            if (!store.seasons().find(found->name))
+                return std::nullopt;
+            return viewer::arena_season_page(true);
         case PagePath::game_page:
             if (auto records = game_log(store, found->match, found->rotation))
                 return viewer::game_page(

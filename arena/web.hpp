@@ -1,6 +1,7 @@
 // The arena's pages (docs/arena.md, "Pages"): the leaderboard (/), a bot's or a person's page
 // (/bots/NAME, /people/NAME), a match's (/matches/ID) and each of its games' replay pages
-// (/matches/ID/games/R), and what is playing now (/live). Each page is drawn in the browser from
+// (/matches/ID/games/R), what is playing now (/live), and the seasons (/seasons,
+// /seasons/NAME). Each page is drawn in the browser from
 // its JSON twin in the API (viewer/arena_*.js), and follows the arena's event stream.
 //
 // What a spectator may see (docs/arena.md, "Spectators"): a match's games, their boards and
@@ -22,8 +23,16 @@ extern const char* const spectator_rule;
 
 // A page's path as the arena serves it: what it names, or none (404).
 struct PagePath {
-    enum Kind { bot_page, person_page, match_page, game_page, live_page } kind = live_page;
-    std::string name;  // bot, person
+    enum Kind {
+        bot_page,
+        person_page,
+        match_page,
+        game_page,
+        live_page,
+        seasons_page,
+        season_page
+    } kind = live_page;
+    std::string name;  // bot, person, season
     int match = 0;     // match, game
     int rotation = 0;  // game
 };

@@ -162,13 +162,16 @@ TEST_CASE("arena: a page's path names one thing, or nothing", "[arena][api]") {
     CHECK(page_path("/bots/L5")->name == "L5");
     CHECK(page_path("/people/pat")->kind == PagePath::person_page);
     CHECK(page_path("/matches/12")->match == 12);
+    CHECK(page_path("/seasons")->kind == PagePath::seasons_page);
+    CHECK(page_path("/seasons/autumn")->kind == PagePath::season_page);
+    CHECK(page_path("/seasons/autumn")->name == "autumn");
     const auto game = page_path("/matches/12/games/0");
     REQUIRE(game);
     CHECK((game->kind == PagePath::game_page && game->match == 12 && game->rotation == 0));
-    for (const char* none :
-         {"/bots/", "/bots/a/b", "/bots/..", "/bots/a%20b", "/matches/012", "/matches/0",
-          "/matches/-1", "/matches/1/games/01", "/matches/1/games/", "/matches/1/game/0",
-          "/matches/1234567890", "/live/", "/matches/1/"}) {
+    for (const char* none : {"/bots/", "/bots/a/b", "/bots/..", "/bots/a%20b", "/matches/012",
+                             "/matches/0", "/matches/-1", "/matches/1/games/01",
+                             "/matches/1/games/", "/matches/1/game/0", "/matches/1234567890",
+                             "/live/", "/matches/1/", "/seasons/", "/seasons/..", "/seasons/a/b"}) {
         INFO(none);
         CHECK(!page_path(none));
     }

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "arena/core/ladder.hpp"
+#include "arena/seasons.hpp"
 #include "arena/sql_store.hpp"
 #include "serve/gzip.hpp"
 #include "sql/postgres_connection.hpp"
@@ -92,7 +93,10 @@ std::vector<std::string> fill(Store& store) {
         store.rate_match(id, rated, games);
         std::filesystem::remove(games[0].log);
     }
-    store.begin_match(99);
+    // A season closed, its finals begun: the void match was its first.
+    const Season autumn = store.seasons().add("autumn", "", "2999-01-01T00:00:00.000Z", {});
+    store.seasons().close(autumn.id, {{"bots", nlohmann::json::array()}}, {1, 2}, false);
+    store.begin_finals_match({autumn.id, 0, 0, 99});
     store.void_running("stopped");
     return tokens;
 }
@@ -127,6 +131,14 @@ std::string everything(const Store& store) {
             {h.entry, h.bot, h.label, h.sha256, h.command, h.protocol, h.submitted, h.report});
         all["archives"].push_back(const_cast<Store&>(store).jobs().archive(h.sha256).value_or(""));
     }
+    Seasons& seasons = const_cast<Store&>(store).seasons();
+    for (const Season& s : seasons.all()) {
+        const auto frozen = seasons.frozen(s.id);
+        all["seasons"].push_back({s.id, s.name, s.starts, s.closes, to_json(s.rules), s.state,
+                                  s.added, frozen->board, frozen->finalists, frozen->standings});
+        for (const auto& f : seasons.finals_matches(s.id))
+            all["finals"].push_back({f.match, f.stage, f.round, f.state});
+    }
     return all.dump();
 }
 
@@ -144,7 +156,9 @@ void copied_same(Store& from, const std::string& from_where, const std::string& 
                          {"games", 15},
                          {"game_stderr", 1},
                          {"hosted", 1},
-                         {"archives", 1}});
+                         {"archives", 1},
+                         {"seasons", 1},
+                         {"finals_matches", 1}});
     auto reopened = Store::open(to, false);
     REQUIRE(std::holds_alternative<std::unique_ptr<Store>>(reopened));
     Store& copy = *std::get<std::unique_ptr<Store>>(reopened);
@@ -197,14 +211,15 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "arena: a store of schema 6 is brought to 10 as it is opened, and keeps the logs of the "
+    "arena: a store of schema 6 is brought to 11 as it is opened, and keeps the logs of the "
     "games it rates from then on",
     "[arena][store]") {
     ScratchArena arena("six");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     arena.exec("ALTER TABLE games DROP COLUMN log_gz");
-    for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives",
-                              "stream_events", "live_state", "fronts", "front_mail"})
+    for (const char* table :
+         {"game_stderr", "job_logs", "jobs", "workers", "archives", "stream_events", "live_state",
+          "fronts", "front_mail", "finals_matches", "seasons"})
         arena.exec(std::string("DROP TABLE ") + table);
     if (arena.postgresql())
         arena.exec("DROP SEQUENCE jobs_finished");
@@ -233,6 +248,9 @@ TEST_CASE(
     plan.match = arena.store->begin_match(4).id;
     arena.store->jobs().queue(plan, "w", 2, "a:1");
     CHECK(arena.store->jobs().claim("a:1", "w", 0, 1'000, "a:1"));
+    // And the seasons'.
+    arena.store->seasons().add("autumn", "", "2999-01-01T00:00:00.000Z", {});
+    CHECK(arena.store->seasons().all().size() == 1);
     std::filesystem::remove(log_file(99));
 }
 
@@ -270,12 +288,12 @@ TEST_CASE("arena: a store of a later schema is refused, not read", "[arena][stor
     ScratchArena arena("later");
     arena.store->add_bot("alpha", "", std::nullopt, std::nullopt);
     if (arena.postgresql())
-        arena.exec("UPDATE arena_schema SET version = 11");
+        arena.exec("UPDATE arena_schema SET version = 12");
     else
-        arena.exec("PRAGMA user_version = 11");
+        arena.exec("PRAGMA user_version = 12");
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 11") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 12") != std::string::npos);
     CHECK(std::get<std::string>(later).find("later") != std::string::npos);
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <stdexcept>
 
 #include "arena/core/arena_core.hpp"
@@ -757,4 +758,69 @@ TEST_CASE(
     at_f1.node = "f1";
     CHECK(place_of({house_seat, at_f1}) == "f1");
     CHECK(place_of({house_seat}).empty());
+}
+
+TEST_CASE(
+    "arena core: a season's finals matches begin first, on their own deal, once each, as "
+    "their bots' seats are free",
+    "[arena][core]") {
+    Bot h1 = account(1, "H1", "H1"), h2 = account(2, "H2", "H2"), x = account(3, "X", "X");
+    h1.command = "house one";
+    h2.command = "house two";
+    const Entry e1 = entry_of(11, 1, 25.0 / 3), e2 = entry_of(12, 2, 25.0 / 3),
+                e3 = entry_of(13, 3, 25.0 / 3, "then");
+    ArenaCore::Settings settings;
+    settings.concurrency = 4;
+    ArenaCore core(settings, ArenaCore::Start{Roster({}, {h1, h2, x}, {e1, e2, e3}, {}),
+                                              {{1, 0, 11}, {2, 1, 12}, {3, 2, 13, true}},
+                                              {},
+                                              {},
+                                              7});
+    // Two tables of one round: H1 plays one match at a time (--house-seats 1), so the second
+    // waits for the first's end. An older version's command (X's 9) plays as given.
+    const FinalsOf of{1, 0, 0, 99};
+    const std::vector<FinalsTable> wanted{{of, {{1, 0, 11}, {2, 1, 12}}},
+                                          {of, {{1, 0, 11}, {3, 9, 13, true}}}};
+    core.take(arena::input::Finals{wanted});
+    const auto first = all_of<effect::BeginMatch>(core.take(arena::input::Tick{1'000}));
+    REQUIRE(first.size() == 1);
+    CHECK(first[0].entries == std::vector<int>{11, 12});
+    CHECK(first[0].finals == of);
+    const auto play = all_of<effect::Play>(core.take(arena::input::Written{5, "then"}));
+    REQUIRE(play.size() == 1);
+    CHECK(play[0].seats[0].command == 0);
+    CHECK(core.playing().at(5).finals == of);
+    // Told again while it plays (the store read before its end): neither begins again.
+    core.take(arena::input::Finals{wanted});
+    CHECK_FALSE(has<effect::BeginMatch>(core.take(arena::input::Tick{2'000})));
+    // Its end frees H1: the second begins, on the round's deal, with X's version as given.
+    const Effects rated =
+        core.take(arena::input::Played{5, true, "", false, {game(0, 0), game(1, 0)}, 3'000, {}});
+    REQUIRE(has<effect::RateMatch>(rated));
+    core.take(arena::input::Written{5, "later"});
+    const auto second = all_of<effect::BeginMatch>(core.take(arena::input::Tick{4'000}));
+    REQUIRE(second.size() == 1);
+    CHECK(second[0].entries == std::vector<int>{11, 13});
+    CHECK(second[0].finals == of);
+    const auto played = all_of<effect::Play>(core.take(arena::input::Written{6, "then"}));
+    REQUIRE(played.size() == 1);
+    CHECK(played[0].seats[1].command == 9);
+    CHECK(played[0].seats[1].hosted);
+    // None wanted: none begins; and none while the arena stops.
+    core.take(arena::input::Finals{});
+    CHECK_FALSE(has<effect::BeginMatch>(core.take(arena::input::Tick{5'000})));
+    core.take(arena::input::Finals{{{{1, 0, 1, 98}, {{2, 1, 12}, {3, 9, 13, true}}}}});
+    core.take(arena::input::Signalled{SIGTERM, "SIGTERM", 6'000});
+    CHECK_FALSE(has<effect::BeginMatch>(core.take(arena::input::Tick{7'000})));
+    // Where the bots have seats to spare, a table playing is still not begun a second time.
+    settings.house_seats = 2;
+    ArenaCore roomy(
+        settings,
+        ArenaCore::Start{
+            Roster({}, {h1, h2, x}, {e1, e2, e3}, {}), {{1, 0, 11}, {2, 1, 12}}, {}, {}, 7});
+    roomy.take(arena::input::Finals{{wanted[0]}});
+    REQUIRE(has<effect::BeginMatch>(roomy.take(arena::input::Tick{1'000})));
+    roomy.take(arena::input::Written{5, "then"});
+    roomy.take(arena::input::Finals{{wanted[0]}});
+    CHECK_FALSE(has<effect::BeginMatch>(roomy.take(arena::input::Tick{2'000})));
 }

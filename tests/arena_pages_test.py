@@ -177,20 +177,6 @@ ROWS = """JSON.stringify([...document.querySelectorAll("#%s tr[data-name]")].map
     [r.dataset.name, Number(r.dataset.matches)]))"""
 
 
-# How a page sits on a phone's screen: its width, the right edge of every table column shown, the
-# touch targets (links, buttons, a summary to open) under 44 px tall, and words of the wire
-# (an out code, a protocol's name) where a person reads.
-LAYOUT = """JSON.stringify({
-  width: document.documentElement.scrollWidth,
-  columns: [...document.querySelectorAll("table th")].filter((th) => th.offsetParent)
-    .map((th) => [th.textContent, Math.round(th.getBoundingClientRect().right)]),
-  small: [...document.querySelectorAll("a, button, summary, select, input")]
-    .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44)
-    .map((e) => (e.id || e.textContent.trim().slice(0, 24)) + ": " + Math.round(e.getBoundingClientRect().height)),
-  wire: (document.body.innerText.match(/\\b[a-z]+_[a-z_]+\\b|legacy-v1/g) || []),
-})"""
-
-
 def phone_check(what, shot=None, wide_shot=None):
     """The page at a desktop's width (screenshot `wide_shot`), then at a phone's: no sideways
     page, every column shown in view, every touch target 44 px tall or more, and no word of the
@@ -199,7 +185,7 @@ def phone_check(what, shot=None, wide_shot=None):
         browser.screenshot(os.path.join(shots, wide_shot))
     browser.viewport(390, 844, phone=True)
     time.sleep(0.4)
-    layout = json.loads(page(LAYOUT))
+    layout = browser.layout()
     check(layout["width"] <= 390 and all(right <= 390 for _, right in layout["columns"])
           and not layout["small"] and not layout["wire"], "%s on a phone: %s" % (what, layout))
     if shots and shot:

@@ -87,7 +87,7 @@ try:
     for name in ("H1", "H2", "H3"):
         run("bot", "add", name, "--command", reference)
     token = run("bot", "add", "remote").splitlines()[-1]
-    check(psql("SELECT version FROM arena_schema", "arena_first") == "10", "the schema's version")
+    check(psql("SELECT version FROM arena_schema", "arena_first") == "11", "the schema's version")
     check(token not in psql("SELECT string_agg(t::text, ' ') FROM bots t", "arena_first"),
           "the token itself kept")
     # House bots fill the tables of others: a remote bot behind bananagrams-connect, which

@@ -3,7 +3,9 @@
 // percentiles; the finals' rules refuse what cannot be played. And the finals against simulated
 // truth: finalists of known strengths (and copies of one) in, how often the finals order them
 // rightly, call copies even, and stop within their deals out; every prefix of the matches
-// played gives the same finals, so that an arena killed mid-finals goes on where it was.
+// played gives the same finals, so that an arena killed mid-finals goes on where it was. And the
+// store's seasons, on SQLite and PostgreSQL: added, refused, closed, frozen and finished once, and
+// their finals matches read back as the fold reads them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,6 +16,9 @@
 
 #include "arena/core/finals.hpp"
 #include "arena/core/season.hpp"
+#include "arena/seasons.hpp"
+#include "arena/store.hpp"
+#include "tests/support/scratch_arena.hpp"
 
 using namespace bg;
 using namespace bg::arena;
@@ -86,13 +91,17 @@ TEST_CASE("season: its board rates only the matches that finished in it, from th
     const SeasonBoard board = season_board(season, archive, bots, entries, model);
     CHECK(board.matches == 3);
     CHECK(board.last_order == 4);
-    // c and late played no match in it; a's row is the version it had at the close.
-    REQUIRE(board.bots.size() == 2);
+    // c played no match in it: there at the first belief; late came after the close. a's row
+    // is the version it had at the close.
+    REQUIRE(board.bots.size() == 3);
     CHECK(board.bots[0].row.bot.name == "a");
     CHECK(board.bots[0].row.entry.id == 1);
     CHECK(board.bots[0].matches == 3);
     CHECK(board.bots[1].row.bot.name == "b");
     CHECK(board.bots[1].matches == 2);
+    CHECK(board.bots[2].row.bot.name == "c");
+    CHECK(board.bots[2].matches == 0);
+    CHECK(board.bots[2].row.entry.belief == model.initial());
     // The people apart, on their own board.
     REQUIRE(board.people.size() == 1);
     CHECK(board.people[0].row.bot.name == "pat");
@@ -112,11 +121,13 @@ TEST_CASE("season: its board rates only the matches that finished in it, from th
                                 [](const SeasonRow& r) { return r.row.bot.name == "b"; });
     REQUIRE(b != held.bots.end());
     CHECK(b->row.entry.belief == stats::Belief{30, 0});
-    // A season with nothing in it has an empty board.
+    // A season with no match in it: everyone there at the first belief.
     const SeasonBoard empty =
         season_board(season_of("2027-01-01T00:00:00.000Z", "2027-02-01T00:00:00.000Z"), archive,
                      bots, entries, model);
-    CHECK(empty.bots.empty());
+    CHECK(empty.bots.size() == 4);
+    for (const SeasonRow& r : empty.bots)
+        CHECK(r.row.entry.belief == model.initial());
     CHECK(empty.matches == 0);
     CHECK(empty.last_order == 0);
 }
@@ -186,6 +197,15 @@ Simulated simulate(const SeasonRules& rules, const std::vector<int>& finalists,
     std::uniform_real_distribution<double> uniform(0, 1);
     while (true) {
         s.state = finals_state(rules, finalists, s.played);
+        if (s.state.over) {
+            // Each round judged by the games by its end: the rounds it says its last stage
+            // played are the rounds played.
+            std::set<int> rounds;
+            for (const FinalsGame& g : s.played)
+                if (g.stage == s.state.stage)
+                    rounds.insert(g.round);
+            CHECK(static_cast<int>(rounds.size()) == s.state.round);
+        }
         if (s.state.over || s.played.size() >= limit)
             return s;
         ++s.rounds_seen;
@@ -333,4 +353,79 @@ TEST_CASE("season: a finals match's games are read from its first entrant's side
     // Out of a game (rank 0) is last; a shared place is no winner.
     CHECK(finals_game(0, 0, 7, 8, {game(0, 0, 1), game(1, 1, 1)}).first_points ==
           std::array<int, 2>{0, 1});
+}
+
+TEST_CASE("season: the store keeps a season, freezes it once, and reads its finals back in order",
+          "[arena][store]") {
+    test::ScratchArena arena("seasons");
+    Store& store = *arena.store;
+    Seasons& seasons = store.seasons();
+    SeasonRules rules = finals_rules({2}, 5, 100);
+    rules.seed = 18'446'744'073'709'551'615ULL;  // every bit of it kept
+    const Season added = seasons.add("autumn", "", "2999-01-01T00:00:00.000Z", rules);
+    CHECK(added.state == "open");
+    CHECK(added.starts <= seasons.now());
+    CHECK(seasons.find("autumn")->rules == rules);
+    CHECK_FALSE(seasons.find("winter"));
+    // Refused: a name taken or not a name, a close before the start, rules that cannot be played.
+    CHECK_THROWS_AS(seasons.add("autumn", "", "2999-01-01T00:00:00.000Z", rules),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(seasons.add("..", "", "2999-01-01T00:00:00.000Z", rules),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(seasons.add("w", "2030-01-01T00:00:00.000Z", "2029-01-01T00:00:00.000Z", rules),
+                    std::invalid_argument);
+    SeasonRules bad = rules;
+    bad.deals = 0;
+    CHECK_THROWS_AS(seasons.add("w", "", "2999-01-01T00:00:00.000Z", bad), std::invalid_argument);
+    CHECK(seasons.all().size() == 1);
+    // Two finalists' matches: one rated, one void, one running; the rated read back.
+    store.add_bot("a", "", std::string("run a"), std::nullopt);
+    store.add_bot("b", "", std::string("run b"), std::nullopt);
+    const Entry a = store.entry(*store.bot("a"), "run a");
+    const Entry b = store.entry(*store.bot("b"), "run b");
+    CHECK_FALSE(seasons.frozen(added.id));
+    seasons.close(added.id, {{"bots", nlohmann::json::array()}}, {a.id, b.id}, false);
+    CHECK_THROWS_AS(seasons.close(added.id, {}, {}, false), std::logic_error);
+    CHECK(seasons.find("autumn")->state == "finals");
+    CHECK(seasons.frozen(added.id)->finalists == std::vector<int>{a.id, b.id});
+    CHECK(seasons.frozen(added.id)->standings.is_null());
+    const auto play = [&](int stage, int round) {
+        const Store::Begun begun = store.begin_finals_match(
+            {added.id, stage, round, finals_deal(rules.seed, stage, round)});
+        CHECK(store.match(begun.id)->seed == finals_deal(rules.seed, stage, round));
+        return begun.id;
+    };
+    const auto rate = [&](int match, const Entry& first, const Entry& second) {
+        GameResult first_won, second_won;
+        first_won.players.resize(2);
+        first_won.players[0].rank = 1;
+        first_won.players[1].rank = 2;
+        second_won = first_won;
+        // Rotation 0: seat 0 (the first) wins; rotation 1: seat 0 (the second) wins.
+        store.rate_match(match,
+                         {{first.id, 0, 1, first.belief, first.belief},
+                          {second.id, 1, 1, second.belief, second.belief}},
+                         {{0, "", first_won}, {1, "", second_won}});
+    };
+    const int voided = play(0, 0);
+    store.void_match(voided, "its front node was cut off");
+    const int first = play(0, 0);
+    rate(first, b, a);
+    const int running = play(0, 1);
+    const auto read = seasons.finals_rated(added.id);
+    REQUIRE(read.size() == 1);
+    CHECK(read[0].second == FinalsGame{0, 0, b.id, a.id, {2, 0}});
+    CHECK(seasons.finals_rated(added.id, read[0].first).empty());
+    const auto all = seasons.finals_matches(added.id);
+    REQUIRE(all.size() == 3);
+    CHECK(all[0].state == "void");
+    CHECK(all[1].state == "rated");
+    CHECK(all[2].match == running);
+    CHECK(all[2].round == 1);
+    // Its finals over: their standings kept, once.
+    seasons.finish(added.id, {{"places", nlohmann::json::array()}});
+    CHECK_THROWS_AS(seasons.finish(added.id, {}), std::logic_error);
+    CHECK(seasons.find("autumn")->state == "over");
+    CHECK(seasons.frozen(added.id)->standings.contains("places"));
+    CHECK_FALSE(seasons.frozen(added.id)->ended.empty());
 }

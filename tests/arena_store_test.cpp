@@ -278,7 +278,7 @@ TEST_CASE("arena: people have accounts of their own, apart from bots, and a boar
 }
 
 TEST_CASE(
-    "arena: a database of schema 1 to 9 is brought to 10 as it is opened, its played entries "
+    "arena: a database of schema 1 to 10 is brought to 11 as it is opened, its played entries "
     "counted checked, its accounts bots', no pause's time, no game's counts, no bot's "
     "description and no hosted version known",
     "[arena][store][sqlite]") {
@@ -300,8 +300,9 @@ TEST_CASE(
         db.exec("ALTER TABLE bots DROP COLUMN about");
         db.exec("DROP TABLE hosted");
         db.exec("ALTER TABLE games DROP COLUMN log_gz");
-        for (const char* table : {"game_stderr", "job_logs", "jobs", "workers", "archives",
-                                  "stream_events", "live_state", "fronts", "front_mail"})
+        for (const char* table :
+             {"game_stderr", "job_logs", "jobs", "workers", "archives", "stream_events",
+              "live_state", "fronts", "front_mail", "finals_matches", "seasons"})
             db.exec(std::string("DROP TABLE ") + table);
         db.exec("UPDATE bots SET paused = 'as it was'");
         db.exec("PRAGMA user_version = 1");
@@ -319,10 +320,11 @@ TEST_CASE(
     CHECK(arena.store->bot("alpha")->about.empty());
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READONLY);
-        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 10);
+        CHECK(db.execAndGet("PRAGMA user_version").getInt() == 11);
     }
     CHECK(arena.store->hosted().empty());
     CHECK(arena.store->jobs().queued().empty());
+    CHECK(arena.store->seasons().all().empty());
     // What a bot is: said, kept, and unsaid; never a control character, nor more than 80.
     arena.store->set_about(alpha.id, "level 1: a person's pace");
     CHECK(arena.store->bot("alpha")->about == "level 1: a person's pace");
@@ -334,11 +336,11 @@ TEST_CASE(
     arena.store.reset();
     {
         SQLite::Database db(arena.path, SQLite::OPEN_READWRITE);
-        db.exec("PRAGMA user_version = 11");
+        db.exec("PRAGMA user_version = 12");
     }
     auto later = Store::open(arena.path, false);
     REQUIRE(std::holds_alternative<std::string>(later));
-    CHECK(std::get<std::string>(later).find("schema version 11") != std::string::npos);
+    CHECK(std::get<std::string>(later).find("schema version 12") != std::string::npos);
 }
 
 TEST_CASE(

@@ -97,6 +97,23 @@ class Browser:
                   deviceScaleFactor=2 if phone else 1, mobile=phone)
         self.call("Emulation.setTouchEmulationEnabled", enabled=phone, maxTouchPoints=5)
 
+    # How a page sits on a phone's screen: its width, the right edge of every table column
+    # shown, the touch targets (links, buttons, a summary to open) under 44 px tall, and words of
+    # the wire (an out code, a protocol's name) where a person reads.
+    LAYOUT = """JSON.stringify({
+  width: document.documentElement.scrollWidth,
+  columns: [...document.querySelectorAll("table th")].filter((th) => th.offsetParent)
+    .map((th) => [th.textContent, Math.round(th.getBoundingClientRect().right)]),
+  small: [...document.querySelectorAll("a, button, summary, select, input")]
+    .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44)
+    .map((e) => (e.id || e.textContent.trim().slice(0, 24)) + ": " + Math.round(e.getBoundingClientRect().height)),
+  wire: (document.body.innerText.match(/\\b[a-z]+_[a-z_]+\\b|legacy-v1/g) || []),
+})"""
+
+    def layout(self):
+        """The page's LAYOUT, as a dict."""
+        return json.loads(self.evaluate(self.LAYOUT))
+
     def close_page(self):
         """Closes the page, as a person closes its tab."""
         self.call("Target.closeTarget", targetId=self.target)

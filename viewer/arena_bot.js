@@ -159,12 +159,23 @@
           arena.place(m.rank), change]);
       }));
   }
+  // Its place in each season: its rank and tier on the season's board, and in its finals.
+  function drawSeasons(bot) {
+    const seasons = bot.seasons || [];
+    document.getElementById("seasons-part").hidden = seasons.length === 0;
+    arena.table(document.getElementById("seasons"),
+      [{ text: "season" }, { text: "tier" }, "rank", { text: "finals" }],
+      seasons.map((s) => [arena.link("/seasons/" + encodeURIComponent(s.season), s.season), s.tier, s.rank,
+        s.finals_place ? "place " + s.finals_place + (s.state === "over" ? "" : " so far") :
+          s.finalist ? "a finalist" : ""]));
+  }
   function seconds(ms) { return ms === null ? "" : arena.fixed(ms / 1000, 1); }
   function read() {
     arena.get(twin).then((bot) => {
       drawAbout(bot);
       drawChart(bot);
       drawTables(bot);
+      drawSeasons(bot);
       arena.drawn();
     }).catch(arena.failed);
   }

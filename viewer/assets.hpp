@@ -14,5 +14,6 @@ extern const char* const arena_board_js;
 extern const char* const arena_bot_js;
 extern const char* const arena_match_js;
 extern const char* const arena_live_js;
+extern const char* const arena_season_js;
 
 }  // namespace bg::viewer::assets

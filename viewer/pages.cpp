@@ -246,7 +246,7 @@ std::string arena_page(const std::string& title, const std::string& body, const 
                        const std::string& before = "") {
     const std::string header = fmt::format(R"(<header class="arena-top">
 <nav aria-label="the arena"><a href="/">Leaderboard</a> <a href="/live">Playing now</a>
-<a href="/play">Play</a></nav>
+<a href="/play">Play</a> <a href="/seasons">Seasons</a></nav>
 <h1 id="title">{}</h1>
 <div><span id="connection" class="connecting">connecting...</span> <span id="updated" class="muted"></span></div>
 </header>
@@ -287,6 +287,7 @@ std::string arena_bot_page(const std::string& chart_js) {
 <section><h2>Why it was out of a game</h2><div class="scroll"><table id="out"></table></div>
 <p id="out-none" class="muted" hidden>never out of a game</p></section>
 <section><h2>Matches</h2><div class="scroll"><table id="matches"></table></div></section>
+<section id="seasons-part" hidden><h2>Seasons</h2><div class="scroll"><table id="seasons"></table></div></section>
 </div>)";
     return arena_page("A bot in the arena", body, assets::arena_bot_js, chart_js);
 }
@@ -309,6 +310,25 @@ std::string arena_live_page() {
 <section><h2>Over lately</h2><ul id="recent"></ul></section>
 </div>)";
     return arena_page("Playing now in the arena", body, assets::arena_live_js);
+}
+
+std::string arena_season_page(bool one) {
+    if (!one)
+        return arena_page("Seasons in the arena", R"(<div class="report arena">
+<section><h2>Seasons</h2><div class="scroll"><table id="seasons"></table></div>
+<p id="none" class="muted" hidden>no season yet</p></section>
+</div>)",
+                          assets::arena_season_js);
+    const char* const body = R"(<div class="report arena">
+<p id="about"></p>
+<section id="finals-part" hidden><h2>Finals</h2><p id="finals-about" class="muted"></p>
+<div class="scroll"><table id="finals"></table></div></section>
+<section><h2>Bots</h2><p id="board-about" class="muted"></p>
+<div class="scroll"><table id="bots" class="ladder"></table></div></section>
+<section><h2>People</h2><div class="scroll"><table id="people" class="ladder"></table></div></section>
+<section><h2>Rules</h2><p id="rules" class="muted"></p><p><a href="/seasons">Every season</a></p></section>
+</div>)";
+    return arena_page("A season in the arena", body, assets::arena_season_js);
 }
 
 }  // namespace bg::viewer

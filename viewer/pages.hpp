@@ -54,5 +54,7 @@ std::string arena_board_page();
 std::string arena_bot_page(const std::string& chart_js);
 std::string arena_match_page();
 std::string arena_live_page();
+// The seasons (/seasons), or a season's board and finals (/seasons/NAME).
+std::string arena_season_page(bool one);
 
 }  // namespace bg::viewer

@@ -28,7 +28,8 @@ std::string_view input_name(const Input& input) {
                                                  "a write failed",
                                                  "a hosted version checked",
                                                  "the workers seen",
-                                                 "the front nodes seen"};
+                                                 "the front nodes seen",
+                                                 "the finals wanted"};
     static_assert(std::size(names) == std::variant_size_v<Input>);
     return names[input.index()];
 }
@@ -142,6 +143,10 @@ void ArenaCore::handle(const input::Fronts& in) {
             deciding_.note(fmt::format("front node {} is gone", node));
     deciding_.fronts = in;
     deciding_.effects.push_back(effect::Soon{});
+}
+
+void ArenaCore::handle(const input::Finals& in) {
+    tables_.finals(in);
 }
 
 void ArenaCore::handle(const input::Signalled& in) {

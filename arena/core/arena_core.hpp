@@ -83,6 +83,7 @@ class ArenaCore {
     void handle(const input::Hosted& in);
     void handle(const input::Workers& in);
     void handle(const input::Fronts& in);
+    void handle(const input::Finals& in);
 
     Settings settings_;
     Roster roster_;

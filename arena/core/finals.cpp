@@ -14,11 +14,17 @@ int place(int rank) {
     return rank <= 0 ? 1'000 : rank;
 }
 
-// The head-to-head pairs of games of `a` against `b` up to `stage`, from a's side.
-stats::Pentanomial head_to_head(int a, int b, int stage, const std::vector<FinalsGame>& games) {
+// Whether a game was played by the end of the round `upto` (a stage and a round of it).
+bool by(const FinalsGame& g, std::pair<int, int> upto) {
+    return std::pair{g.stage, g.round} <= upto;
+}
+
+// The head-to-head pairs of games of `a` against `b` by the end of `upto`, from a's side.
+stats::Pentanomial head_to_head(int a, int b, std::pair<int, int> upto,
+                                const std::vector<FinalsGame>& games) {
     stats::Pentanomial p;
     for (const FinalsGame& g : games)
-        if (g.stage > stage)
+        if (!by(g, upto))
             continue;
         else if (g.first == a && g.second == b)
             p.add(g.first_points[0], g.first_points[1]);
@@ -52,22 +58,24 @@ class Fold {
             state.stage = stage;
             bool settled = false;
             for (int round = 0; round < rules_.deals && !settled; ++round) {
+                // Each round judged by the games played by its end, as it was when it ended.
+                upto_ = {stage, round};
                 state.round = round;
                 state.wanted = wanted(field, stage, round);
                 if (!state.wanted.empty()) {
-                    state.places = places(order(field, stage), stage, below);
+                    state.places = places(order(field), stage, below);
                     return state;
                 }
                 state.round = round + 1;
-                settled = all_settled(places(order(field, stage), stage, {}));
+                settled = all_settled(places(order(field), stage, {}));
             }
-            const std::vector<FinalsPlace> now = places(order(field, stage), stage, {});
+            const std::vector<FinalsPlace> now = places(order(field), stage, {});
             const std::size_t next = static_cast<std::size_t>(stage) + 1 < rules_.fields.size()
                                          ? static_cast<std::size_t>(rules_.fields[stage + 1])
                                          : 0;
             if (settled || next == 0 || next >= now.size() ||
                 all_settled({now.begin(), now.begin() + static_cast<long>(next)})) {
-                state.places = places(order(field, stage), stage, below);
+                state.places = places(order(field), stage, below);
                 state.over = true;
                 return state;
             }
@@ -100,18 +108,19 @@ class Fold {
         return out;
     }
 
-    // The field by its share of points against itself up to `stage` (a stage's order as it
-    // stood at its end, whatever was played after), an equal share by the board's order.
+    // The field by its share of points against itself by the end of the round judged (a
+    // round's order as it stood at its end, whatever was played after), an equal share by the
+    // board's order.
     struct Scored {
         int entry = 0;
         double share = 0;
         int games = 0;
     };
-    std::vector<Scored> order(const std::vector<int>& field, int stage) const {
+    std::vector<Scored> order(const std::vector<int>& field) const {
         const std::set<int> in(field.begin(), field.end());
         std::map<int, std::pair<int, int>> points;  // half-points, games
         for (const FinalsGame& g : games_) {
-            if (g.stage > stage || !in.count(g.first) || !in.count(g.second))
+            if (!by(g, upto_) || !in.count(g.first) || !in.count(g.second))
                 continue;
             for (const int p : g.first_points) {
                 points[g.first].first += p;
@@ -157,8 +166,8 @@ class Fold {
     }
 
     void judge(FinalsPlace& p, int next) const {
-        const stats::Pentanomial ahead = head_to_head(p.entry, next, p.stage, games_);
-        const stats::Pentanomial behind = head_to_head(next, p.entry, p.stage, games_);
+        const stats::Pentanomial ahead = head_to_head(p.entry, next, upto_, games_);
+        const stats::Pentanomial behind = head_to_head(next, p.entry, upto_, games_);
         p.pairs = ahead.total();
         p.llr = rules_.sprt.llr(ahead);
         p.los = p.pairs ? stats::summarize(ahead).los : 0.5;
@@ -180,6 +189,7 @@ class Fold {
     const std::vector<int>& finalists_;
     std::map<int, int> seed_rank_;
     std::vector<FinalsGame> games_;
+    std::pair<int, int> upto_{0, 0};  // the round judged: its stage, and its round
 };
 
 }  // namespace

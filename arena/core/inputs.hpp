@@ -34,6 +34,21 @@ struct House {
     bool hosted = false;
 };
 
+// A season's finals match (arena/core/finals.hpp): its season, stage and round, and its deal.
+struct FinalsOf {
+    int season = 0;
+    int stage = 0;
+    int round = 0;
+    std::uint64_t seed = 0;
+    friend bool operator==(const FinalsOf&, const FinalsOf&) = default;
+};
+// A finals match wanted: its seats (each a finalist's version as the season froze it, with the
+// venue's command that runs it), in the order of its first rotation.
+struct FinalsTable {
+    FinalsOf of;
+    std::vector<House> seats;
+};
+
 namespace input {
 // The matchmaker's clock: a turn, and the arena's deadlines (the stop's grace, logs held back).
 struct Tick {
@@ -108,6 +123,12 @@ struct Workers {
 struct Fronts {
     std::map<std::string, int> cores;
 };
+// The finals matches the seasons want now (their present rounds' pairs not yet rated), in
+// place of those told before: begun before any table of the matchmaker's, as their seats are free
+// and the cores let them, whatever their bots' state (a finalist plays its finals paused).
+struct Finals {
+    std::vector<FinalsTable> tables;
+};
 // SIGTERM or SIGINT: no new match; a second one aborts the matches playing.
 struct Signalled {
     int signal = 0;
@@ -126,7 +147,7 @@ struct NotWritten {
 
 using Input = std::variant<input::Tick, input::Arrived, input::Left, input::Checked, input::Played,
                            input::Reread, input::Signalled, input::Written, input::NotWritten,
-                           input::Hosted, input::Workers, input::Fronts>;
+                           input::Hosted, input::Workers, input::Fronts, input::Finals>;
 // What an input is, in a few words (the loop's lag names its handlers so).
 std::string_view input_name(const Input& input);
 
@@ -155,6 +176,7 @@ namespace effect {
 // Writes (the outcome is the next input).
 struct BeginMatch {  // running; Written: its id, when it began
     std::vector<int> entries;
+    std::optional<FinalsOf> finals{};  // a finals match: its deal is the finals', not drawn
 };
 struct RateMatch {  // rated, with its games and every entrant's rating before and after
     int match = 0;

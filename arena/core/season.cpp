@@ -101,18 +101,12 @@ SeasonBoard season_board(const Season& season, const std::vector<Match>& rated,
     SeasonBoard board;
     std::vector<Match> in_it;
     std::map<int, int> played;  // matches in the season, by entry
-    std::set<int> accounts;     // that played in it
-    std::map<int, int> bot_of;
-    for (const Entry& e : entries)
-        bot_of[e.id] = e.bot;
     for (const Match& m : rated)
         if (in_season(season, m.finished)) {
             in_it.push_back(m);
             board.last_order = m.rated_order.value_or(board.last_order);
-            for (const Rated& r : m.entrants) {
+            for (const Rated& r : m.entrants)
                 ++played[r.entry];
-                accounts.insert(bot_of[r.entry]);
-            }
         }
     board.matches = static_cast<int>(in_it.size());
     // The versions the season knew, their ratings its own.
@@ -131,8 +125,7 @@ SeasonBoard season_board(const Season& season, const std::vector<Match>& rated,
     for (const Board kind : {Board::bots, Board::people}) {
         auto& out = kind == Board::bots ? board.bots : board.people;
         for (Row& row : leaderboard(bots, known, {}, model, kind))
-            if (accounts.count(row.bot.id))
-                out.push_back({std::move(row), 0, ""});
+            out.push_back({std::move(row), 0, ""});
         for (std::size_t i = 0; i < out.size(); ++i) {
             out[i].row.rank = static_cast<int>(i) + 1;
             out[i].matches = out[i].row.entry.matches;

@@ -5,9 +5,10 @@
 // first belief (an anchor's held, as on the ladder), by the ladder's own rating step, over the
 // rated matches that finished in it, in the order they were rated: the ladder's ratings are not
 // touched, and the season's follow from the archive alone, so that `arena rerate` recomputes
-// them. Each account's row is its version the season knew last (made before the close, and let
-// play), as the ladder's is its present one; an account that played no match in the season has
-// none. Tiers cut the ranked rows by published percentiles.
+// them. Its rows are the ladder's accounts (not removed), each with its version the season knew
+// last (made before the close, and let play), as the ladder's is its present one: one that
+// played no match in the season is there at the first belief. Tiers cut the ranked rows by
+// published percentiles.
 //
 // At its close its board is frozen, and its finals (arena/core/finals.hpp) settle the top places.
 #pragma once

@@ -15,7 +15,7 @@ using Step = Deciding::Step;
 Tables::Tables(Deciding& deciding, Lounge& lounge, const std::vector<House>& houses,
                const std::vector<RecentMatch>& recent, const std::vector<Match>& last_over,
                std::uint64_t seed)
-    : d_(deciding), lounge_(lounge), recent_(recent), seed_(seed) {
+    : d_(deciding), lounge_(lounge), pauses_(deciding, lounge), recent_(recent), seed_(seed) {
     houses_.add(houses, 0);
     while (recent_.size() > d_.settings.recent_kept)
         recent_.erase(recent_.begin());
@@ -33,9 +33,7 @@ void Tables::tick() {
     }
     if (!unrecorded_.empty())
         d_.later(Step::void_unrecorded, [this] { void_unrecorded(); });
-    // Pauses that could not be stored: tried again, so that none is lost to a full disk.
-    for (const auto& [bot, why] : std::exchange(unpaused_, {}))
-        d_.later(Step::pause, [this, bot = bot, why = why] { pause(bot, why); });
+    pauses_.tick();
     if (!signal_)
         d_.later(Step::turn, [this] { turn(); });
 }
@@ -49,38 +47,55 @@ void Tables::turn() {
         return;
     const std::size_t room = std::min(concurrency - playing_.size(),
                                       static_cast<std::size_t>(d_.settings.begins_a_turn));
+    InPlay in_play;
+    for (const auto& [id, playing] : playing_)
+        in_play.add(playing.seats, playing.by_workers, playing.node);
+    // The seasons' finals first; the matchmaker's tables at the next turn, beside them.
+    const auto fits = [&](std::vector<MatchSeat>& seats) {
+        return in_play.fits(seats, d_.settings, d_.workers, d_.fronts);
+    };
+    auto finals = finals_.take(d_.roster, houses_.all(), d_.settings, fits, room);
+    for (FinalsBegin& f : finals)
+        d_.later(Step::begin, [this, f = std::move(f)] { begin(f.seats, f.of); });
+    if (!finals.empty())
+        return d_.effects.push_back(effect::Soon{});
     auto tables = tables_now(d_.roster, lounge_.queue(), houses_.all(), d_.settings, d_.fronts,
                              recent_, d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
-    InPlay in_play;
-    for (const auto& [id, playing] : playing_)
-        in_play.add(playing.seats, playing.by_workers, playing.node);
     for (auto& seats : tables)
-        if (in_play.fits(seats, d_.settings, d_.workers, d_.fronts))
-            d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats); });
+        if (fits(seats))
+            d_.later(Step::begin, [this, seats = std::move(seats)] { begin(seats, {}); });
+}
+
+void Tables::finals(const input::Finals& in) {
+    if (finals_.set(in.tables, playing_))
+        d_.effects.push_back(effect::Soon{});
 }
 
 // ---- a match begun ----
 
 // A table's match, once the store has it begun (its id); if it cannot be stored, no match
 // begins until it can: the queue waits.
-void Tables::begin(const std::vector<MatchSeat>& seats) {
+void Tables::begin(const std::vector<MatchSeat>& seats, const std::optional<FinalsOf>& finals) {
     effect::BeginMatch begin;
     for (const MatchSeat& seat : seats)
         begin.entries.push_back(seat.entry.id);
-    d_.write(std::move(begin), [this, seats](const input::Written* written, const std::string&) {
-        if (written)
-            begun(seats, *written);
-        else
-            d_.drop(Step::begin);
-    });
+    begin.finals = finals;
+    d_.write(std::move(begin),
+             [this, seats, finals](const input::Written* written, const std::string&) {
+                 if (written)
+                     begun(seats, *written, finals);
+                 else
+                     d_.drop(Step::begin);
+             });
 }
 
-void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& written) {
+void Tables::begun(const std::vector<MatchSeat>& seats, const input::Written& written,
+                   const std::optional<FinalsOf>& finals) {
     const bool workers = by_workers(seats, d_.settings.workers);
     const std::string node = place_of(seats);
-    playing_[written.match] = {written.match, written.at, seats, workers, node};
+    playing_[written.match] = {written.match, written.at, seats, workers, node, finals};
     effect::Began began{written.match, names_of(seats)};
     for (const MatchSeat& seat : seats) {
         if (!houses_.seated(seat))
@@ -149,8 +164,7 @@ void Tables::rated(const input::Played& in, const MatchResult& result,
     record.match.finished = finished;
     record.match.entrants = result.rated;
     over(std::move(record));
-    for (const auto& [bot, why] : to_pause(result, d_.roster, faults_, d_.settings.faults_to_pause))
-        d_.later(Step::pause, [this, bot = bot, why = why] { pause(bot, why); });
+    pauses_.counted(result);
     release(in.match);
 }
 
@@ -212,32 +226,6 @@ void Tables::over(MatchRecord record) {
     if (last_over_.size() > last_over_kept)
         last_over_.pop_back();
     d_.effects.push_back(effect::Over{std::move(record)});
-}
-
-// ---- faults and pauses ----
-
-void Tables::pause(int bot, const std::string& why) {
-    d_.write(effect::Pause{bot, why}, [this, bot, why](const input::Written* written,
-                                                       const std::string& failure) {
-        if (!written) {
-            d_.note(fmt::format("bot {} could not be paused: {} (tried again at the next turn)",
-                                d_.name_of(bot), escape_for_terminal(failure)),
-                    effect::Note::error);
-            unpaused_.push_back({bot, why});
-            return;
-        }
-        const Bot* stored = d_.roster.account(bot);
-        if (!stored)
-            return;
-        Bot paused = *stored;
-        paused.paused = why;
-        paused.paused_at = written->at;
-        d_.roster.put(paused);
-        lounge_.turn_away_unplayable();
-        d_.note(fmt::format("bot {} paused: {} ('arena bot enable {}' lets it play again)",
-                            paused.name, why, paused.name),
-                effect::Note::warning);
-    });
 }
 
 // ---- seats let go, and the stop ----

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "arena/core/deciding.hpp"
+#include "arena/core/finals_wanted.hpp"
 #include "arena/core/lounge.hpp"
+#include "arena/core/pauses.hpp"
 #include "arena/core/seating.hpp"
 
 namespace bg::arena {
@@ -35,14 +37,10 @@ class Tables {
     // The stop (`signal`, named `name`): nothing more begins; the matches playing have their
     // grace. Again: they are aborted.
     void stop(int signal, const std::string& name);
+    // The finals matches wanted now, in place of those before (those playing aside).
+    void finals(const input::Finals& in);
 
-    struct Playing {
-        int id = 0;
-        std::string started;
-        std::vector<MatchSeat> seats;
-        bool by_workers = false;
-        std::string node{};  // effect::Play's
-    };
+    using Playing = PlayingMatch;
     const std::map<int, Playing>& playing() const { return playing_; }
     const std::vector<HouseSeats>& houses() const { return houses_.all(); }
     std::size_t unrecorded() const { return unrecorded_.size(); }
@@ -51,14 +49,14 @@ class Tables {
 
   private:
     void turn();
-    void begin(const std::vector<MatchSeat>& seats);
-    void begun(const std::vector<MatchSeat>& seats, const input::Written& written);
+    void begin(const std::vector<MatchSeat>& seats, const std::optional<FinalsOf>& finals);
+    void begun(const std::vector<MatchSeat>& seats, const input::Written& written,
+               const std::optional<FinalsOf>& finals);
     void rated(const input::Played& in, const MatchResult& result, const std::string& finished);
     void voided(const Match& match, const std::string& why, bool logs_failed,
                 const std::string& finished, bool unrecorded);
     void void_unrecorded();
     void not_recorded(int match, const std::string& why);
-    void pause(int bot, const std::string& why);
     void release(int match);
     void finish_if_done();
     void over(MatchRecord record);
@@ -66,14 +64,14 @@ class Tables {
 
     Deciding& d_;
     Lounge& lounge_;
+    Pauses pauses_;
     Houses houses_;
     std::vector<RecentMatch> recent_;  // oldest first
     std::deque<Match> last_over_;      // newest first
     std::uint64_t seed_;
     std::map<int, Playing> playing_;
-    std::map<int, int> faults_;                          // by bot: matches in a row at fault
-    std::vector<Match> unrecorded_;                      // over, and their result not stored
-    std::vector<std::pair<int, std::string>> unpaused_;  // pauses not stored: bot, why
+    FinalsWanted finals_;
+    std::vector<Match> unrecorded_;  // over, and their result not stored
     std::uint64_t logs_held_until_ = 0;
     int signal_ = 0;
     std::uint64_t stop_at_ms_ = 0;

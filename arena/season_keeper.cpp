@@ -1,0 +1,129 @@
+#include "arena/season_keeper.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "arena/season_docs.hpp"
+#include "arena/seasons.hpp"
+#include "cli/log.hpp"
+#include "core/text.hpp"
+
+namespace bg::arena {
+
+namespace {
+
+constexpr std::uint64_t look_every_ms = 2'000, soon_ms = 200;
+
+}  // namespace
+
+SeasonKeeper::SeasonKeeper(Store& store, Venue& venue, Hosting& hosting, Plan plan)
+    : store_(store), venue_(venue), hosting_(hosting), plan_(std::move(plan)) {}
+
+void SeasonKeeper::look(std::uint64_t now_ms) {
+    if (now_ms < next_ms_ && !(soon_ && now_ms >= last_ms_ + soon_ms))
+        return;
+    last_ms_ = now_ms;
+    next_ms_ = now_ms + look_every_ms;
+    soon_ = false;
+    input::Finals wanted;
+    try {
+        const std::string now = store_.seasons().now();
+        for (const Season& season : store_.seasons().all()) {
+            if (season.state == "open" && season.closes <= now)
+                close(season);
+            else if (season.state == "finals")
+                finals(season, wanted);
+        }
+    } catch (const std::exception& e) {
+        log::warning("the seasons cannot be read from the store: {} (tried again)", e.what());
+        return;
+    }
+    plan_.feed(std::move(wanted));
+}
+
+void SeasonKeeper::close(const Season& season) {
+    const SeasonBoard board = season_board(season, store_.rated_in_order(), store_.bots(true),
+                                           store_.entries(), store_.model());
+    const std::vector<int> finalists = finalists_of(board, season.rules, store_.hosted());
+    const bool over = finalists.size() < 2;
+    store_.seasons().close(season.id, board_json(board, finalists), finalists, over);
+    if (over) {
+        log::info("season {} closed: {} bots on its board, too few to play its finals", season.name,
+                  board.bots.size());
+        return;
+    }
+    log::info("season {} closed: {} bots on its board; its finals begin, {} finalists", season.name,
+              board.bots.size(), finalists.size());
+}
+
+void SeasonKeeper::finals(const Season& season, input::Finals& wanted) {
+    const auto frozen = store_.seasons().frozen(season.id);
+    if (!frozen)
+        return;
+    auto& played = played_[season.id];
+    const int after = played.empty() ? 0 : played.rbegin()->first;
+    for (auto& [order, game] : store_.seasons().finals_rated(season.id, after))
+        played[order] = game;
+    std::vector<FinalsGame> games;
+    for (const auto& [order, game] : played)
+        games.push_back(game);
+    const FinalsState state = finals_state(season.rules, frozen->finalists, games);
+    if (state.over) {
+        const auto bots = store_.bots(true);
+        store_.seasons().finish(season.id,
+                                finals_json(state, season.rules, names_of(bots, store_.entries())));
+        played_.erase(season.id);
+        log::info("season {}'s finals are over after {} matches: {} first", season.name,
+                  games.size(), names_of(bots, store_.entries())[state.places.front().entry].bot);
+        return;
+    }
+    std::map<int, Bot> bots;
+    for (const Bot& b : store_.bots(true))
+        bots[b.id] = b;
+    std::map<int, Entry> entries;
+    for (const Entry& e : store_.entries())
+        entries[e.id] = e;
+    for (const FinalsPair& pair : state.wanted) {
+        FinalsTable table{{season.id, pair.stage, pair.round, pair.seed}, {}};
+        for (const int entry : {pair.first, pair.second}) {
+            const auto e = entries.find(entry);
+            const auto b = e == entries.end() ? bots.end() : bots.find(e->second.bot);
+            if (b == bots.end())
+                break;
+            if (const auto house = house_of(b->second, e->second))
+                table.seats.push_back(*house);
+        }
+        if (table.seats.size() == 2)
+            wanted.tables.push_back(std::move(table));
+    }
+}
+
+std::optional<House> SeasonKeeper::house_of(const Bot& bot, const Entry& entry) {
+    for (const HouseSeats& seats : plan_.houses())
+        if (seats.house.bot == bot.id && seats.house.entry == entry.id)
+            return seats.house;
+    if (const auto kept = launched_.find(entry.id); kept != launched_.end())
+        return kept->second;
+    std::variant<int, std::string> added = std::string("it is neither a house bot's nor hosted");
+    bool hosted = false;
+    if (bot.command) {
+        added = venue_.add_command(entry.label);
+    } else {
+        const auto versions = store_.hosted_of(bot.id);
+        const auto version = std::find_if(versions.begin(), versions.end(),
+                                          [&](const auto& v) { return v.entry == entry.id; });
+        if (version != versions.end()) {
+            added = hosting_.launch(*version);
+            hosted = true;
+        }
+    }
+    if (const auto* why = std::get_if<std::string>(&added)) {
+        log::error("{}'s version {} cannot play its finals: {}", bot.name,
+                   escape_for_terminal(entry.label), escape_for_terminal(*why));
+        return std::nullopt;
+    }
+    return launched_[entry.id] = House{bot.id, std::get<int>(added), entry.id, hosted};
+}
+
+}  // namespace bg::arena
