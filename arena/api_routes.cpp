@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "arena/api.hpp"
 #include "arena/season_docs.hpp"
 #include "arena/web.hpp"
@@ -26,6 +28,11 @@ nlohmann::json ApiRoutes::leaderboard(bool people) const {
                             people ? std::map<int, double>{} : round_trips_);
 }
 
+std::string ApiRoutes::last_over() const {
+    const auto& over = running_.live().recent;
+    return over.empty() ? "" : fmt::format("{} {}", over.front().match, over.size());
+}
+
 ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
     const Store& store = *running_.store;
     exact("/api/leaderboard", [this](const std::string&) { return leaderboard(false).dump(); });
@@ -37,8 +44,8 @@ ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
     });
     exact("/api/server", [this](const std::string&) { return server_json(); });
     exact("/api/seasons", [&store](const std::string&) { return seasons_json(store).dump(); });
-    prefix("/api/seasons/", [&store](const std::string& name) -> std::optional<std::string> {
-        const auto json = season_json(store, name);
+    prefix("/api/seasons/", [this, &store](const std::string& name) -> std::optional<std::string> {
+        const auto json = seasons_.season(store, name, last_over());
         return json ? std::optional(json->dump()) : std::nullopt;
     });
     for (const bool person : {false, true})
@@ -48,7 +55,9 @@ ApiRoutes::ApiRoutes(Running running) : running_(std::move(running)) {
                        bot_json(store, running_.roster(), name, person, running_.live().statuses);
                    if (!json)
                        return std::nullopt;
-                   (*json)["seasons"] = seasons_of(store, name);
+                   (*json)["seasons"] = seasons_of(store, name, [&](const std::string& season) {
+                       return seasons_.season(store, season, last_over());
+                   });
                    return json->dump();
                });
     // The twins of a match's page and of its games' pages.

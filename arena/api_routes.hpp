@@ -17,6 +17,7 @@
 #include "arena/fit_work.hpp"
 #include "arena/live_state.hpp"
 #include "arena/lobby.hpp"
+#include "arena/season_docs.hpp"
 #include "arena/store.hpp"
 #include "serve/server.hpp"
 #include "transport/loop_lag.hpp"
@@ -61,6 +62,8 @@ class ApiRoutes {
     static constexpr int round_trip_matches = 500;  // a bot's round trip: over the last so many
     mutable std::map<int, double> round_trips_;
     mutable std::optional<std::pair<int, std::size_t>> round_trips_at_;  // the last match over
+    mutable SeasonCache seasons_;
+    std::string last_over() const;  // the last match over, as a stamp
     std::map<std::string, Answer, std::less<>> exact_;
     std::vector<std::pair<std::string, Answer>> prefixes_;
 };

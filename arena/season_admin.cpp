@@ -52,6 +52,7 @@ std::variant<SeasonRules, std::string> rules_of(const SeasonOptions& options) {
                 "--stages takes the fields of the finals' stages, as 8,4,2; not '{}'",
                 escape_for_terminal(*options.stages));
         rules.fields = *fields;
+        rules.finalists = options.finalists.value_or(fields->front());  // the first: them all
     }
     rules.deals = options.deals.value_or(rules.deals);
     if (options.sprt) {
@@ -202,7 +203,7 @@ int season_show(Store& store, const std::string& name, bool json) {
                           board.at("matches").get<int>()));
     write_board(board, "bots");
     write_board(board, "people");
-    if (!doc->at("finals").is_null())
+    if (doc->at("finals").contains("places"))
         write_finals(doc->at("finals"));
     return exit_done;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "arena/api.hpp"
 #include "arena/seasons.hpp"
 
@@ -33,7 +35,7 @@ std::vector<int> finalists_of(const SeasonBoard& board, const SeasonRules& rules
                           std::any_of(hosted.begin(), hosted.end(), [&](const HostedVersion& h) {
                               return h.entry == r.row.entry.id;
                           });
-        if (runs && r.row.bot.state != "removed" &&
+        if (runs && r.row.bot.state == "active" &&
             static_cast<int>(chosen.size()) < rules.finalists)
             chosen.push_back(r.row.entry.id);
     }
@@ -69,19 +71,47 @@ nlohmann::json finals_json(const FinalsState& state, const SeasonRules& rules,
                           {"llr", p.llr},
                           {"los", p.los}});
     }
+    const std::vector<int> fields = stage_fields(rules, state.places.size());
+    const auto stage = static_cast<std::size_t>(state.stage);
     return {{"stage", state.stage + 1},
-            {"stages", rules.fields.size()},
-            {"field",
-             state.stage < static_cast<int>(rules.fields.size())
-                 ? std::min<std::size_t>(static_cast<std::size_t>(
-                                             rules.fields[static_cast<std::size_t>(state.stage)]),
-                                         state.places.size())
-                 : 0},
+            {"stages", fields.size()},
+            {"field", stage < fields.size() ? fields[stage] : 0},
             {"rounds", state.round},
             {"over", state.over},
             {"wanted", state.wanted.size()},
             {"bounds", {{"h0", rules.sprt.lower_bound()}, {"h1", rules.sprt.upper_bound()}}},
             {"places", places}};
+}
+
+std::string close_season(Store& store, const Season& season) {
+    const SeasonBoard board = season_board(season, store.rated_in_order(), store.bots(true),
+                                           store.entries(), store.model());
+    const std::vector<int> finalists = finalists_of(board, season.rules, store.hosted());
+    if (finalists.size() >= 2) {
+        store.seasons().close(season.id, board_json(board, finalists), finalists);
+        return fmt::format(
+            "season {} closed: {} bots on its board; its finals begin, {} "
+            "finalists",
+            season.name, board.bots.size(), finalists.size());
+    }
+    // Too few to play: the finals' standings are the finalists', as they are.
+    const FinalsState none = finals_state(season.rules, finalists, {});
+    store.seasons().close(
+        season.id, board_json(board, finalists), finalists,
+        finals_json(none, season.rules, names_of(store.bots(true), store.entries())));
+    return fmt::format(
+        "season {} closed: {} bots on its board, too few of them the arena runs "
+        "to play its finals",
+        season.name, board.bots.size());
+}
+
+FinalsState fold_finals(Store& store, const Season& season, const std::vector<int>& finalists,
+                        const std::vector<FinalsGame>& played) {
+    FinalsState state = finals_state(season.rules, finalists, played);
+    if (state.over)
+        store.seasons().finish(season.id, finals_json(state, season.rules,
+                                                      names_of(store.bots(true), store.entries())));
+    return state;
 }
 
 namespace {
@@ -140,18 +170,22 @@ std::optional<nlohmann::json> season_json(const Store& store, const std::string&
     return doc;
 }
 
-nlohmann::json seasons_of(const Store& store, const std::string& name) {
+nlohmann::json seasons_of(
+    const Store& store, const std::string& name,
+    const std::function<std::optional<nlohmann::json>(const std::string& season)>& get) {
     nlohmann::json all = nlohmann::json::array();
     auto seasons = store.seasons().all();
     std::reverse(seasons.begin(), seasons.end());
     for (const Season& season : seasons) {
-        const auto doc = season_json(store, season.name);
+        const auto doc = get(season.name);
+        if (!doc)
+            continue;
         for (const char* which : {"bots", "people"})
             for (const auto& row : doc->at("board").at(which)) {
                 if (row.at("name") != name)
                     continue;
                 nlohmann::json place = nullptr;
-                if (!doc->at("finals").is_null())
+                if (doc->at("finals").contains("places"))
                     for (const auto& p : doc->at("finals").at("places"))
                         if (p.at("name") == name)
                             place = p.at("place");
@@ -164,6 +198,20 @@ nlohmann::json seasons_of(const Store& store, const std::string& name) {
             }
     }
     return all;
+}
+
+std::optional<nlohmann::json> SeasonCache::season(const Store& store, const std::string& name,
+                                                  const std::string& stamp) {
+    const auto now = std::chrono::steady_clock::now();
+    if (const auto kept = kept_.find(name); kept != kept_.end() && kept->second.stamp == stamp &&
+                                            now - kept->second.at < std::chrono::seconds(5))
+        return kept->second.doc;
+    auto doc = season_json(store, name);
+    if (doc)
+        kept_[name] = {stamp, now, *doc};
+    else
+        kept_.erase(name);
+    return doc;
 }
 
 }  // namespace bg::arena

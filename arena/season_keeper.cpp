@@ -27,34 +27,27 @@ void SeasonKeeper::look(std::uint64_t now_ms) {
     next_ms_ = now_ms + look_every_ms;
     soon_ = false;
     input::Finals wanted;
+    std::vector<Season> seasons;
+    std::string now;
     try {
-        const std::string now = store_.seasons().now();
-        for (const Season& season : store_.seasons().all()) {
-            if (season.state == "open" && season.closes <= now)
-                close(season);
-            else if (season.state == "finals")
-                finals(season, wanted);
-        }
+        now = store_.seasons().now();
+        seasons = store_.seasons().all();
     } catch (const std::exception& e) {
         log::warning("the seasons cannot be read from the store: {} (tried again)", e.what());
         return;
     }
+    // Each season on its own: one that cannot be read now holds back none of the others.
+    for (const Season& season : seasons)
+        try {
+            if (season.state == "open" && season.closes <= now)
+                log::info("{}", close_season(store_, season));
+            else if (season.state == "finals")
+                finals(season, wanted);
+        } catch (const std::exception& e) {
+            log::warning("season {} cannot be read or written: {} (tried again)", season.name,
+                         e.what());
+        }
     plan_.feed(std::move(wanted));
-}
-
-void SeasonKeeper::close(const Season& season) {
-    const SeasonBoard board = season_board(season, store_.rated_in_order(), store_.bots(true),
-                                           store_.entries(), store_.model());
-    const std::vector<int> finalists = finalists_of(board, season.rules, store_.hosted());
-    const bool over = finalists.size() < 2;
-    store_.seasons().close(season.id, board_json(board, finalists), finalists, over);
-    if (over) {
-        log::info("season {} closed: {} bots on its board, too few to play its finals", season.name,
-                  board.bots.size());
-        return;
-    }
-    log::info("season {} closed: {} bots on its board; its finals begin, {} finalists", season.name,
-              board.bots.size(), finalists.size());
 }
 
 void SeasonKeeper::finals(const Season& season, input::Finals& wanted) {
@@ -68,14 +61,12 @@ void SeasonKeeper::finals(const Season& season, input::Finals& wanted) {
     std::vector<FinalsGame> games;
     for (const auto& [order, game] : played)
         games.push_back(game);
-    const FinalsState state = finals_state(season.rules, frozen->finalists, games);
+    const FinalsState state = fold_finals(store_, season, frozen->finalists, games);
     if (state.over) {
-        const auto bots = store_.bots(true);
-        store_.seasons().finish(season.id,
-                                finals_json(state, season.rules, names_of(bots, store_.entries())));
         played_.erase(season.id);
         log::info("season {}'s finals are over after {} matches: {} first", season.name,
-                  games.size(), names_of(bots, store_.entries())[state.places.front().entry].bot);
+                  games.size(),
+                  names_of(store_.bots(true), store_.entries())[state.places.front().entry].bot);
         return;
     }
     std::map<int, Bot> bots;

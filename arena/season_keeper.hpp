@@ -34,7 +34,6 @@ class SeasonKeeper {
     void soon() { soon_ = true; }
 
   private:
-    void close(const Season& season);
     void finals(const Season& season, input::Finals& wanted);
     // The venue's command of a finalist's version: the one its bot plays now, or its own
     // (a house bot's earlier command, a hosted bot's earlier version) added to the venue once.

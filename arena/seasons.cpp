@@ -96,12 +96,16 @@ std::optional<std::string> season_time(const std::string& when, const std::strin
     const std::string rest = when.substr(static_cast<std::size_t>(read));
     if (fields < 3 || (fields > 3 && fields < 6) ||
         (fields > 3 && separator != 'T' && separator != ' ') || !(rest.empty() || rest == "Z") ||
-        t.tm_mon < 1 || t.tm_mon > 12 || t.tm_mday < 1 || t.tm_mday > 31 || t.tm_hour > 23 ||
-        t.tm_min > 59 || t.tm_sec > 60)
+        t.tm_mon < 1 || t.tm_mon > 12 || t.tm_mday < 1 || t.tm_mday > 31 || t.tm_hour < 0 ||
+        t.tm_hour > 23 || t.tm_min < 0 || t.tm_min > 59 || t.tm_sec < 0 || t.tm_sec > 60)
         return std::nullopt;
     t.tm_year -= 1900;
     t.tm_mon -= 1;
-    return time_of(static_cast<std::int64_t>(::timegm(&t)) * 1000);
+    const std::tm asked = t;
+    const std::int64_t ms = static_cast<std::int64_t>(::timegm(&t)) * 1000;
+    if (t.tm_mday != asked.tm_mday || t.tm_mon != asked.tm_mon)  // February 31st, say
+        return std::nullopt;
+    return time_of(ms);
 }
 
 namespace {
@@ -170,14 +174,14 @@ std::string Seasons::now() const {
 }
 
 void Seasons::close(int season, const nlohmann::json& board, const std::vector<int>& finalists,
-                    bool over) {
+                    const std::optional<nlohmann::json>& standings) {
+    const bool over = standings.has_value();
     if (db_.execute(
             fmt::format("UPDATE seasons SET state = ?, board = ?, finalists = ?, "
                         "standings = ?, ended = {} WHERE id = ? AND state = 'open'",
                         over ? db_.now() : "NULL"),
             {std::string(over ? "over" : "finals"), board.dump(), nlohmann::json(finalists).dump(),
-             over ? sql::Value(nlohmann::json::array().dump()) : sql::Value(),
-             std::int64_t{season}}) != 1)
+             over ? sql::Value(standings->dump()) : sql::Value(), std::int64_t{season}}) != 1)
         throw std::logic_error(fmt::format("season {} is not open", season));
 }
 

@@ -46,10 +46,10 @@ class Seasons {
     std::string now() const;
 
     // Its board frozen at its close, and its finalists (entries, in the board's order): its
-    // finals begin (or it is over, where fewer than two can play them). Throws
-    // std::logic_error for a season not open.
+    // finals begin; or, given its standings (fewer than two can play the finals), it is over.
+    // Throws std::logic_error for a season not open.
     void close(int season, const nlohmann::json& board, const std::vector<int>& finalists,
-               bool over);
+               const std::optional<nlohmann::json>& standings = std::nullopt);
     struct Frozen {
         nlohmann::json board;        // as closed (arena/api.hpp's season board)
         std::vector<int> finalists;  // entries

@@ -95,7 +95,7 @@ std::vector<std::string> fill(Store& store) {
     }
     // A season closed, its finals begun: the void match was its first.
     const Season autumn = store.seasons().add("autumn", "", "2999-01-01T00:00:00.000Z", {});
-    store.seasons().close(autumn.id, {{"bots", nlohmann::json::array()}}, {1, 2}, false);
+    store.seasons().close(autumn.id, {{"bots", nlohmann::json::array()}}, {1, 2});
     store.begin_finals_match({autumn.id, 0, 0, 99});
     store.void_running("stopped");
     return tokens;

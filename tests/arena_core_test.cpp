@@ -812,6 +812,20 @@ TEST_CASE(
     core.take(arena::input::Finals{{{{1, 0, 1, 98}, {{2, 1, 12}, {3, 9, 13, true}}}}});
     core.take(arena::input::Signalled{SIGTERM, "SIGTERM", 6'000});
     CHECK_FALSE(has<effect::BeginMatch>(core.take(arena::input::Tick{7'000})));
+    // A finalist the core seats nowhere else (a bot removed since: no house seat) plays one
+    // finals match at a time.
+    ArenaCore bare(
+        settings,
+        ArenaCore::Start{
+            Roster({}, {h1, h2, x}, {e1, e2, e3}, {}), {{1, 0, 11}, {2, 1, 12}}, {}, {}, 7});
+    const FinalsOf next{1, 0, 1, 98};
+    bare.take(arena::input::Finals{
+        {{next, {{3, 9, 13, true}, {1, 0, 11}}}, {next, {{2, 1, 12}, {3, 9, 13, true}}}}});
+    const auto unseated = all_of<effect::BeginMatch>(bare.take(arena::input::Tick{1'000}));
+    REQUIRE(unseated.size() == 1);
+    CHECK(unseated[0].entries == std::vector<int>{13, 11});
+    bare.take(arena::input::Written{5, "then"});
+    CHECK_FALSE(has<effect::BeginMatch>(bare.take(arena::input::Tick{2'000})));
     // Where the bots have seats to spare, a table playing is still not begun a second time.
     settings.house_seats = 2;
     ArenaCore roomy(
@@ -823,4 +837,19 @@ TEST_CASE(
     roomy.take(arena::input::Written{5, "then"});
     roomy.take(arena::input::Finals{{wanted[0]}});
     CHECK_FALSE(has<effect::BeginMatch>(roomy.take(arena::input::Tick{2'000})));
+}
+
+TEST_CASE("arena core: a finalist its finals want plays no ladder match meanwhile",
+          "[arena][core]") {
+    Small arena;
+    // The house bot's finals table waits for a partner the core cannot seat (not there yet).
+    arena.core.take(arena::input::Finals{{{{1, 0, 0, 99}, {{1, 0, 11}, {99, 5, 99}}}}});
+    arena.core.take(arena::input::Arrived{100, arena.remote, arena.remote_entry, "", 0});
+    CHECK_FALSE(has<effect::BeginMatch>(arena.core.take(arena::input::Tick{30'000})));
+    // Its finals no longer want it: the remote bot plays it.
+    arena.core.take(arena::input::Finals{});
+    const auto begun = all_of<effect::BeginMatch>(arena.core.take(arena::input::Tick{31'000}));
+    REQUIRE(begun.size() == 1);
+    CHECK(begun[0].entries == std::vector<int>{12, 11});
+    CHECK_FALSE(begun[0].finals);
 }

@@ -236,8 +236,8 @@ try:
     check(page("window.notReloaded === true"), "the leaderboard was reloaded")
     wait_page(lambda: rows_shown("bots") == rows_of("/api/leaderboard"), 20,
               "the rows are not the API's after a match")
-    # Sorted by name from the keyboard: the headings' buttons after the header's three links.
-    for _ in range(5):
+    # Sorted by name from the keyboard: the headings' buttons after the header's four links.
+    for _ in range(6):
         browser.press("Tab")
     check(page("document.activeElement.dataset.key") == "name",
           "Tab did not reach the name's heading: %s" % page("document.activeElement.outerHTML"))

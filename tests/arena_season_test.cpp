@@ -16,6 +16,7 @@
 
 #include "arena/core/finals.hpp"
 #include "arena/core/season.hpp"
+#include "arena/season_docs.hpp"
 #include "arena/seasons.hpp"
 #include "arena/store.hpp"
 #include "tests/support/scratch_arena.hpp"
@@ -331,11 +332,63 @@ TEST_CASE(
     twice.insert(twice.begin() + 1, again);
     const FinalsState same = finals_state(rules, finalists, twice);
     REQUIRE(same.places.size() == s.state.places.size());
-    for (std::size_t i = 0; i < same.places.size(); ++i)
-        CHECK(same.places[i].entry == s.state.places[i].entry);
+    CHECK((same.over && same.stage == s.state.stage && same.round == s.state.round));
+    for (std::size_t i = 0; i < same.places.size(); ++i) {
+        const FinalsPlace &a = same.places[i], &b = s.state.places[i];
+        CHECK((a.entry == b.entry && a.share == b.share && a.games == b.games &&
+               a.pairs == b.pairs && a.llr == b.llr && a.verdict == b.verdict));
+    }
     // Two finalists: one stage of one pair; one: nothing to play.
     CHECK(finals_state(rules, {1, 2}, {}).wanted.size() == 1);
     CHECK(finals_state(rules, {1}, {}).over);
+    // Fewer finalists than the first stage: the stages narrower than them are played.
+    CHECK(stage_fields(finals_rules({8, 4, 2}, 3, 100), 3) == std::vector<int>{3, 2});
+    CHECK(stage_fields(finals_rules({8, 4, 2}, 3, 100), 4) == std::vector<int>{4, 2});
+    CHECK(stage_fields(finals_rules({8, 4, 2}, 3, 100), 8) == std::vector<int>{8, 4, 2});
+}
+
+TEST_CASE("season: a time is a UTC time or one from now, and nothing else", "[season]") {
+    const std::string now = "2026-11-29T21:00:00.000Z";
+    CHECK(season_time("2026-12-24T18:00:00Z", now) == "2026-12-24T18:00:00.000Z");
+    CHECK(season_time("2026-12-24T18:00Z", now) == "2026-12-24T18:00:00.000Z");
+    CHECK(season_time("2026-12-24 18:00", now) == "2026-12-24T18:00:00.000Z");
+    CHECK(season_time("2026-12-24", now) == "2026-12-24T00:00:00.000Z");
+    CHECK(season_time("+90s", now) == "2026-11-29T21:01:30.000Z");
+    CHECK(season_time("+2h", now) == "2026-11-29T23:00:00.000Z");
+    CHECK(season_time("+7d", now) == "2026-12-06T21:00:00.000Z");
+    for (const char* bad : {"", "tomorrow", "+", "+5", "+5w", "+-5h", "+0m", "2026-02-31",
+                            "2026-13-01", "2026-12-24T24:00Z", "2026-12-24T-1:00Z",
+                            "2026-12-24T18:00+01:00", "2026-12-24Z", "2026-12-24T18"}) {
+        INFO(bad);
+        CHECK_FALSE(season_time(bad, now));
+    }
+}
+
+TEST_CASE(
+    "season: a season whose board has fewer than two bots the arena runs is over at its "
+    "close, and its documents read",
+    "[arena][store]") {
+    test::ScratchArena arena("lone");
+    Store& store = *arena.store;
+    store.add_bot("house", "", std::string("run house"), std::nullopt);
+    store.add_bot("remote", "", std::nullopt, std::nullopt);
+    store.entry(*store.bot("house"), "run house");
+    const Entry remote = store.entry(*store.bot("remote"), "v1");
+    store.record_check(remote.id, true, "");
+    const Season season = store.seasons().add("lone", "", "2999-01-01T00:00:00.000Z", {});
+    CHECK(close_season(store, season).find("too few") != std::string::npos);
+    CHECK(store.seasons().find("lone")->state == "over");
+    const auto doc = season_json(store, "lone");
+    REQUIRE(doc);
+    CHECK(doc->at("board").at("bots").size() == 2);
+    REQUIRE(doc->at("finals").at("places").size() == 1);
+    CHECK(doc->at("finals").at("places")[0].at("name") == "house");
+    CHECK(doc->at("finals").at("over") == true);
+    const auto places = seasons_of(
+        store, "remote", [&](const std::string& name) { return season_json(store, name); });
+    REQUIRE(places.size() == 1);
+    CHECK(places[0].at("finalist") == false);
+    CHECK(places[0].at("finals_place").is_null());
 }
 
 TEST_CASE("season: a finals match's games are read from its first entrant's side", "[season]") {
@@ -384,8 +437,8 @@ TEST_CASE("season: the store keeps a season, freezes it once, and reads its fina
     const Entry a = store.entry(*store.bot("a"), "run a");
     const Entry b = store.entry(*store.bot("b"), "run b");
     CHECK_FALSE(seasons.frozen(added.id));
-    seasons.close(added.id, {{"bots", nlohmann::json::array()}}, {a.id, b.id}, false);
-    CHECK_THROWS_AS(seasons.close(added.id, {}, {}, false), std::logic_error);
+    seasons.close(added.id, {{"bots", nlohmann::json::array()}}, {a.id, b.id});
+    CHECK_THROWS_AS(seasons.close(added.id, {}, {}), std::logic_error);
     CHECK(seasons.find("autumn")->state == "finals");
     CHECK(seasons.frozen(added.id)->finalists == std::vector<int>{a.id, b.id});
     CHECK(seasons.frozen(added.id)->standings.is_null());

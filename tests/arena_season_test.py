@@ -1,10 +1,11 @@
-"""A season of the arena, end to end (docs/arena.md, "Seasons"): six house bots, four of them
-of known order (the reference bot at full strength; the example player; two copies of a bot
-that never moves, which cannot be told apart), on the season's board in the wrong order (no
-one played while it was open: every rating is the first belief, ranked by name), and two more
-below the cut. The season closes; its board is frozen
-with its tiers, its best four play the finals by paired deals (every deal both ways), which
-narrow to the top two and stop once settled; the arena is SIGKILLed mid-finals and started
+"""A season of the arena, end to end (docs/arena.md, "Seasons"): six house bots, the best
+three of its board finalists of known order (the reference bot at full strength; two copies
+of a bot that never moves, which cannot be told apart), on the season's board in the wrong
+order (no one played while it was open: every rating is the first belief, ranked by name),
+and three more below the cut (the example player and two of the reference bot's slow
+levels). The season closes; its board is frozen with its tiers, its best three play the
+finals by paired deals (every deal both ways), which narrow to the top two and stop once
+settled; the arena is SIGKILLed mid-finals and started
 again, and goes on where it was with nothing rated twice; the frozen standings put the full
 strength first, ahead, and say the copies cannot be told apart; `arena rerate` recomputes the
 season as frozen; the API and `season show` say the same, and so does its page in headless
@@ -37,15 +38,17 @@ idle = "sh -c 'printf r; exec cat >/dev/null'"  # ready, and never a move: out o
 try:
     # No one comes to play while the season is open: every rating on its board is the first
     # belief, ranked in the order of the names, the known order reversed (the copies first).
-    for name, command in (("a-still", idle), ("b-still", idle), ("c-example", example),
-                          ("d-full", reference), ("e-level4", reference + " --level 4"),
+    for name, command in (("a-still", idle), ("b-still", idle), ("c-full", reference),
+                          ("d-example", example), ("e-level4", reference + " --level 4"),
                           ("f-level3", reference + " --level 3")):
         t.run("bot", "add", name, "--command", command)
     # Three rounds a stage, each of every pair both ways: the first stage cannot settle the
     # full strength's lead in three (a pair of wins is worth at most 0.68 of the log-likelihood
     # ratio's 2.20), so the finals narrow to the top two, which one more settles; the copies
-    # draw every game (no one moves) and are even after two.
-    t.run("season", "add", "autumn", "--closes", "+4s", "--finalists", "4", "--stages", "4,2",
+    # draw every game (no one moves) and are even after two. (The example player is no middle
+    # level: on a loaded machine it is out of time against a bot that never moves, holding more
+    # tiles after its dumps.)
+    t.run("season", "add", "autumn", "--closes", "+4s", "--stages", "3,2",
           "--finals-deals", "3", "--finals-sprt", "elo0=0 elo1=400 alpha=0.1 beta=0.1",
           "--tiers", "top:20,middle:60,rest:100")
     listed = t.run("season", "list")
@@ -58,9 +61,9 @@ try:
     board = season["board"]
     t.check(board["frozen"] and board["matches"] == 0, "the frozen board: %s" % board)
     names = [row["name"] for row in board["bots"]]
-    t.check(names == ["a-still", "b-still", "c-example", "d-full", "e-level4", "f-level3"],
+    t.check(names == ["a-still", "b-still", "c-full", "d-example", "e-level4", "f-level3"],
             "the board's order at the close: %s" % names)
-    t.check([row["finalist"] for row in board["bots"]] == [True] * 4 + [False] * 2,
+    t.check([row["finalist"] for row in board["bots"]] == [True] * 3 + [False] * 3,
             "the finalists: %s" % board["bots"])
     t.check([row["tier"] for row in board["bots"]] ==
             ["top", "top", "middle", "middle", "rest", "rest"], "the tiers: %s" % board["bots"])
@@ -103,14 +106,14 @@ try:
     if shots:
         browser.screenshot(os.path.join(shots, "arena-season-page-phone.png"))
     # A bot's page says its tier and its place in the finals.
-    own = t.api("/api/bots/d-full")["seasons"]
-    t.check(own == [{"season": "autumn", "state": "over", "rank": 4, "tier": "middle",
-                     "finalist": True, "finals_place": 1}], "d-full's seasons: %s" % own)
+    own = t.api("/api/bots/c-full")["seasons"]
+    t.check(own == [{"season": "autumn", "state": "over", "rank": 3, "tier": "middle",
+                     "finalist": True, "finals_place": 1}], "c-full's seasons: %s" % own)
     browser.viewport(1280, 900)
-    browser.open("http://127.0.0.1:%d/bots/d-full" % served.port)
-    t.wait_until(lambda: browser.evaluate(drawn), 30, "d-full's page drawn")
+    browser.open("http://127.0.0.1:%d/bots/c-full" % served.port)
+    t.wait_until(lambda: browser.evaluate(drawn), 30, "c-full's page drawn")
     row = browser.evaluate("document.querySelector('#seasons tr:nth-child(2)').innerText")
-    t.check("autumn" in row and "middle" in row and "place 1" in row, "d-full's page: %s" % row)
+    t.check("autumn" in row and "middle" in row and "place 1" in row, "c-full's page: %s" % row)
     browser.close()
     served.send_signal(signal.SIGTERM)
     t.check(served.wait(timeout=60) == 0, "the arena after SIGTERM")
@@ -120,11 +123,11 @@ try:
     places = finals["places"]
     order = [p["name"] for p in places]
     t.check(finals["over"] and finals["stage"] == 2, "the finals narrowed and ended: %s" % finals)
-    t.check(order[0] == "d-full" and places[0]["against_next"] == "ahead",
+    t.check(order[0] == "c-full" and places[0]["against_next"] == "ahead",
             "the full strength first, settled: %s" % places)
-    t.check(set(order[2:]) == {"a-still", "b-still"} and places[2]["against_next"] == "even",
-            "the copies last, and even: %s" % places)
-    t.check(places[0]["stage"] == 2 and places[2]["stage"] == 1,
+    t.check(set(order[1:]) == {"a-still", "b-still"} and places[1]["against_next"] == "even",
+            "the copies after it, and even: %s" % places)
+    t.check(places[0]["stage"] == 2 and places[1]["stage"] == 2 and places[2]["stage"] == 1,
             "the top two played the second stage: %s" % places)
     t.check(season["rules"]["seed"] is not None, "the finals' seed once they are over")
 
@@ -140,8 +143,8 @@ try:
     rated = collections.Counter((s, r, tuple(sorted(e.split(",")))) for s, r, state, e in rows
                                 if state == "rated")
     t.check(rated and max(rated.values()) == 1, "a finals pair rated twice in a round: %s" % rows)
-    # Three rounds of the first stage's six pairs, and the second stage's rounds of one.
-    t.check(len(rated) == 3 * 6 + finals["rounds"] and finals["rounds"] >= 1,
+    # Three rounds of the first stage's three pairs, and the second stage's rounds of one.
+    t.check(len(rated) == 3 * 3 + finals["rounds"] and finals["rounds"] >= 1,
             "every pair of each round rated: %s, %s" % (sorted(rated), finals))
     t.check(all(n == 1 for _, _, n in seeds), "one deal a round: %s" % seeds)
     t.check(all(state in ("rated", "void") for _, _, state, _ in rows), "a finals match left "

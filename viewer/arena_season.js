@@ -35,8 +35,8 @@
   }
   function drawFinals(f) {
     const part = document.getElementById("finals-part");
-    part.hidden = !f;
-    if (!f) return;
+    part.hidden = !f || !f.places;
+    if (part.hidden) return;
     document.getElementById("finals-about").textContent = (f.over ? "Over" : "Playing") + ": stage " +
       f.stage + " of " + f.stages + (f.over ? "" : " (" + f.field + " finalists), " + f.rounds +
       " rounds of it played, " + f.wanted + " matches of this round to play") + ". Each round is one deal " +

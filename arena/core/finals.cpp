@@ -19,18 +19,9 @@ bool by(const FinalsGame& g, std::pair<int, int> upto) {
     return std::pair{g.stage, g.round} <= upto;
 }
 
-// The head-to-head pairs of games of `a` against `b` by the end of `upto`, from a's side.
-stats::Pentanomial head_to_head(int a, int b, std::pair<int, int> upto,
-                                const std::vector<FinalsGame>& games) {
-    stats::Pentanomial p;
-    for (const FinalsGame& g : games)
-        if (!by(g, upto))
-            continue;
-        else if (g.first == a && g.second == b)
-            p.add(g.first_points[0], g.first_points[1]);
-        else if (g.first == b && g.second == a)
-            p.add(2 - g.first_points[0], 2 - g.first_points[1]);
-    return p;
+// A pair of entries, the lower first.
+std::pair<int, int> pair_of(int a, int b) {
+    return {std::min(a, b), std::max(a, b)};
 }
 
 // The finals so far, stage by stage.
@@ -38,16 +29,15 @@ class Fold {
   public:
     Fold(const SeasonRules& rules, const std::vector<int>& finalists,
          const std::vector<FinalsGame>& played)
-        : rules_(rules), finalists_(finalists) {
+        : rules_(rules), finalists_(finalists), fields_(stage_fields(rules, finalists.size())) {
         for (std::size_t i = 0; i < finalists.size(); ++i)
             seed_rank_[finalists[i]] = static_cast<int>(i);
-        // Each pair's first match of a round, in the order they were rated.
-        std::set<std::tuple<int, int, int, int>> seen;
+        // Each pair's first match of a round, in the order they were rated; each pair's games.
         for (const FinalsGame& g : played)
-            if (seen.insert({g.stage, g.round, std::min(g.first, g.second),
-                             std::max(g.first, g.second)})
-                    .second)
+            if (played_.insert({g.stage, g.round, pair_of(g.first, g.second)}).second) {
+                by_pair_[pair_of(g.first, g.second)].push_back(games_.size());
                 games_.push_back(g);
+            }
     }
 
     FinalsState run() {
@@ -70,8 +60,8 @@ class Fold {
                 settled = all_settled(places(order(field), stage, {}));
             }
             const std::vector<FinalsPlace> now = places(order(field), stage, {});
-            const std::size_t next = static_cast<std::size_t>(stage) + 1 < rules_.fields.size()
-                                         ? static_cast<std::size_t>(rules_.fields[stage + 1])
+            const std::size_t next = static_cast<std::size_t>(stage) + 1 < fields_.size()
+                                         ? static_cast<std::size_t>(fields_[stage + 1])
                                          : 0;
             if (settled || next == 0 || next >= now.size() ||
                 all_settled({now.begin(), now.begin() + static_cast<long>(next)})) {
@@ -96,12 +86,7 @@ class Fold {
         for (std::size_t i = 0; i < field.size(); ++i)
             for (std::size_t j = i + 1; j < field.size(); ++j) {
                 const int a = field[i], b = field[j];
-                const bool done = std::any_of(games_.begin(), games_.end(), [&](const auto& g) {
-                    return g.stage == stage && g.round == round &&
-                           std::min(g.first, g.second) == std::min(a, b) &&
-                           std::max(g.first, g.second) == std::max(a, b);
-                });
-                if (!done)
+                if (!played_.count({stage, round, pair_of(a, b)}))
                     out.push_back(round % 2 == 0 ? FinalsPair{stage, round, a, b, deal}
                                                  : FinalsPair{stage, round, b, a, deal});
             }
@@ -166,8 +151,8 @@ class Fold {
     }
 
     void judge(FinalsPlace& p, int next) const {
-        const stats::Pentanomial ahead = head_to_head(p.entry, next, upto_, games_);
-        const stats::Pentanomial behind = head_to_head(next, p.entry, upto_, games_);
+        const stats::Pentanomial ahead = head_to_head(p.entry, next);
+        const stats::Pentanomial behind = head_to_head(next, p.entry);
         p.pairs = ahead.total();
         p.llr = rules_.sprt.llr(ahead);
         p.los = p.pairs ? stats::summarize(ahead).los : 0.5;
@@ -176,6 +161,23 @@ class Fold {
         p.verdict = up == D::h1                    ? FinalsPlace::Verdict::ahead
                     : up == D::h0 && down == D::h0 ? FinalsPlace::Verdict::even
                                                    : FinalsPlace::Verdict::unsettled;
+    }
+
+    // The head-to-head pairs of games of `a` against `b` by the end of the round judged, from
+    // a's side.
+    stats::Pentanomial head_to_head(int a, int b) const {
+        stats::Pentanomial p;
+        const auto games = by_pair_.find(pair_of(a, b));
+        if (games == by_pair_.end())
+            return p;
+        for (const std::size_t i : games->second)
+            if (const FinalsGame& g = games_[i]; !by(g, upto_))
+                continue;
+            else if (g.first == a)
+                p.add(g.first_points[0], g.first_points[1]);
+            else
+                p.add(2 - g.first_points[0], 2 - g.first_points[1]);
+        return p;
     }
 
     static bool all_settled(const std::vector<FinalsPlace>& places) {
@@ -187,8 +189,11 @@ class Fold {
 
     const SeasonRules& rules_;
     const std::vector<int>& finalists_;
+    const std::vector<int> fields_;
     std::map<int, int> seed_rank_;
     std::vector<FinalsGame> games_;
+    std::set<std::tuple<int, int, std::pair<int, int>>> played_;       // stage, round, pair
+    std::map<std::pair<int, int>, std::vector<std::size_t>> by_pair_;  // into games_
     std::pair<int, int> upto_{0, 0};  // the round judged: its stage, and its round
 };
 
@@ -209,6 +214,14 @@ FinalsGame finals_game(int stage, int round, int first, int second,
                                                                                   : 0;
     }
     return out;
+}
+
+std::vector<int> stage_fields(const SeasonRules& rules, std::size_t finalists) {
+    std::vector<int> fields{static_cast<int>(finalists)};
+    for (std::size_t i = 1; i < rules.fields.size(); ++i)
+        if (rules.fields[i] < fields.back())
+            fields.push_back(rules.fields[i]);
+    return fields;
 }
 
 std::uint64_t finals_deal(std::uint64_t seed, int stage, int round) {

@@ -49,6 +49,9 @@ struct FinalsPair {
     std::uint64_t seed = 0;
     friend bool operator==(const FinalsPair&, const FinalsPair&) = default;
 };
+// The fields the stages play with `finalists` (fewer than the rules' first, where the board had
+// fewer to choose from): all of them first, then each of the rules' narrower than the one before.
+std::vector<int> stage_fields(const SeasonRules& rules, std::size_t finalists);
 // The deal of a round: the same for every pair of it, and none the same as another round's.
 std::uint64_t finals_deal(std::uint64_t seed, int stage, int round);
 

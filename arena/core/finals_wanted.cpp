@@ -16,10 +16,21 @@ bool same(const PlayingMatch& match, const FinalsTable& table) {
     return true;
 }
 
-// The table's seats where each one's bot has a seat free beside those `taken` at this turn.
+// The matches playing with a seat of `bot`.
+int playing_of(int bot, const std::map<int, PlayingMatch>& playing) {
+    int n = 0;
+    for (const auto& [id, match] : playing)
+        for (const MatchSeat& seat : match.seats)
+            n += seat.bot.id == bot;
+    return n;
+}
+
+// The table's seats where each one's bot has a seat free beside those `taken` at this turn: its
+// house's, or (a finalist the core seats nowhere else: its bot removed since, or the arena not
+// hosting now) one match at a time.
 bool seats_of(const Roster& roster, const FinalsTable& table, const std::vector<HouseSeats>& houses,
-              const CoreSettings& settings, const std::map<int, int>& taken,
-              std::vector<MatchSeat>& seats) {
+              const CoreSettings& settings, const std::map<int, PlayingMatch>& playing,
+              const std::map<int, int>& taken, std::vector<MatchSeat>& seats) {
     seats.clear();
     for (const House& house : table.seats) {
         const auto kept = std::find_if(houses.begin(), houses.end(), [&](const HouseSeats& h) {
@@ -27,11 +38,13 @@ bool seats_of(const Roster& roster, const FinalsTable& table, const std::vector<
         });
         const Bot* bot = roster.account(house.bot);
         const Entry* entry = roster.entry(house.entry);
-        if (kept == houses.end() || !bot || !entry)
+        if (!bot || !entry)
             return false;
+        const bool known = kept != houses.end();
         const auto now = taken.find(house.bot);
-        const int used = kept->in_use + (now == taken.end() ? 0 : now->second);
-        if (used >= (kept->house.hosted ? 1 : settings.house_seats))
+        const int used = (known ? kept->in_use : playing_of(house.bot, playing)) +
+                         (now == taken.end() ? 0 : now->second);
+        if (used >= (known && !kept->house.hosted ? settings.house_seats : 1))
             return false;
         MatchSeat seat;
         seat.bot = *bot;
@@ -57,12 +70,13 @@ bool FinalsWanted::set(const std::vector<FinalsTable>& tables,
 
 std::vector<FinalsBegin> FinalsWanted::take(
     const Roster& roster, const std::vector<HouseSeats>& houses, const CoreSettings& settings,
+    const std::map<int, PlayingMatch>& playing,
     const std::function<bool(std::vector<MatchSeat>&)>& fits, std::size_t room) {
     std::vector<FinalsBegin> begun;
     std::map<int, int> taken;  // by bot: the seats of those begun at this turn
     for (auto at = wanted_.begin(); at != wanted_.end() && begun.size() < room;) {
         std::vector<MatchSeat> seats;
-        if (!seats_of(roster, *at, houses, settings, taken, seats) || !fits(seats)) {
+        if (!seats_of(roster, *at, houses, settings, playing, taken, seats) || !fits(seats)) {
             ++at;
             continue;
         }
@@ -72,6 +86,13 @@ std::vector<FinalsBegin> FinalsWanted::take(
         at = wanted_.erase(at);
     }
     return begun;
+}
+
+bool FinalsWanted::wants(int bot) const {
+    return std::any_of(wanted_.begin(), wanted_.end(), [bot](const FinalsTable& t) {
+        return std::any_of(t.seats.begin(), t.seats.end(),
+                           [bot](const House& h) { return h.bot == bot; });
+    });
 }
 
 }  // namespace bg::arena

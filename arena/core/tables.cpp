@@ -54,13 +54,15 @@ void Tables::turn() {
     const auto fits = [&](std::vector<MatchSeat>& seats) {
         return in_play.fits(seats, d_.settings, d_.workers, d_.fronts);
     };
-    auto finals = finals_.take(d_.roster, houses_.all(), d_.settings, fits, room);
+    auto finals = finals_.take(d_.roster, houses_.all(), d_.settings, playing_, fits, room);
     for (FinalsBegin& f : finals)
         d_.later(Step::begin, [this, f = std::move(f)] { begin(f.seats, f.of); });
     if (!finals.empty())
         return d_.effects.push_back(effect::Soon{});
-    auto tables = tables_now(d_.roster, lounge_.queue(), houses_.all(), d_.settings, d_.fronts,
-                             recent_, d_.now_ms, seed_++, room);
+    std::vector<HouseSeats> ladder = houses_.all();  // a finalist wanted by its finals aside
+    std::erase_if(ladder, [this](const HouseSeats& h) { return finals_.wants(h.house.bot); });
+    auto tables = tables_now(d_.roster, lounge_.queue(), ladder, d_.settings, d_.fronts, recent_,
+                             d_.now_ms, seed_++, room);
     if (tables.size() == room && playing_.size() + room < concurrency)
         d_.effects.push_back(effect::Soon{});  // more may begin: at the next turn
     for (auto& seats : tables)
