@@ -228,14 +228,9 @@ nlohmann::json rerate_seasons(Store& store, int& differing) {
             continue;
         const SeasonBoard board = season_board(season, rated, bots, entries, store.model());
         bool same = rated_of(board_json(board, frozen->finalists)) == rated_of(frozen->board);
-        if (season.state == "over" && frozen->finalists.size() >= 2) {
-            std::vector<FinalsGame> played;
-            for (auto& [order, game] : store.seasons().finals_rated(season.id))
-                played.push_back(game);
-            const FinalsState state = finals_state(season.rules, frozen->finalists, played);
-            same = same &&
-                   finals_json(state, season.rules, names_of(bots, entries)) == frozen->standings;
-        }
+        if (season.state == "over" && frozen->finalists.size() >= 2)
+            same = same && finals_json(finals_of(store, season, frozen->finalists), season.rules,
+                                       names_of(bots, entries)) == frozen->standings;
         differing += !same;
         checked.push_back({{"season", season.name}, {"same", same}});
     }

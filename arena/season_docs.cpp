@@ -106,12 +106,18 @@ std::string close_season(Store& store, const Season& season) {
 }
 
 FinalsState fold_finals(Store& store, const Season& season, const std::vector<int>& finalists,
-                        const std::vector<FinalsGame>& played) {
+                        const std::vector<FinalsGame>& played, const std::map<int, Named>& names) {
     FinalsState state = finals_state(season.rules, finalists, played);
     if (state.over)
-        store.seasons().finish(season.id, finals_json(state, season.rules,
-                                                      names_of(store.bots(true), store.entries())));
+        store.seasons().finish(season.id, finals_json(state, season.rules, names));
     return state;
+}
+
+FinalsState finals_of(const Store& store, const Season& season, const std::vector<int>& finalists) {
+    std::vector<FinalsGame> played;
+    for (auto& [order, game] : store.seasons().finals_rated(season.id))
+        played.push_back(game);
+    return finals_state(season.rules, finalists, played);
 }
 
 namespace {
@@ -162,11 +168,8 @@ std::optional<nlohmann::json> season_json(const Store& store, const std::string&
         doc["finals"] = frozen->standings;
         return doc;
     }
-    std::vector<FinalsGame> played;
-    for (auto& [order, game] : store.seasons().finals_rated(season->id))
-        played.push_back(game);
-    const FinalsState state = finals_state(season->rules, frozen->finalists, played);
-    doc["finals"] = finals_json(state, season->rules, names_of(store.bots(true), store.entries()));
+    doc["finals"] = finals_json(finals_of(store, *season, frozen->finalists), season->rules,
+                                names_of(store.bots(true), store.entries()));
     return doc;
 }
 

@@ -41,9 +41,13 @@ std::map<int, Named> names_of(const std::vector<Bot>& bots, const std::vector<En
 // two can play the finals, its standings too (it is over). What was done, for the log.
 std::string close_season(Store& store, const Season& season);
 // The finals' fold of a season in its finals (its frozen finalists, the finals matches rated
-// in `played`, in the order they were rated); once over, its standings frozen. Its state.
+// in `played`, in the order they were rated; `names` each entry's: names_of); once over, its
+// standings frozen. Its state.
 FinalsState fold_finals(Store& store, const Season& season, const std::vector<int>& finalists,
-                        const std::vector<FinalsGame>& played);
+                        const std::vector<FinalsGame>& played, const std::map<int, Named>& names);
+// The finals of a closed season as the store has them played (every finals match rated, in
+// the order they were rated), folded.
+FinalsState finals_of(const Store& store, const Season& season, const std::vector<int>& finalists);
 
 // /api/seasons: every season, the latest first, in a few fields.
 nlohmann::json seasons_json(const Store& store);

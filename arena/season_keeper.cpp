@@ -61,19 +61,23 @@ void SeasonKeeper::finals(const Season& season, input::Finals& wanted) {
     std::vector<FinalsGame> games;
     for (const auto& [order, game] : played)
         games.push_back(game);
-    const FinalsState state = fold_finals(store_, season, frozen->finalists, games);
+    // The accounts and versions read once: to name the finals, and to seat their pairs.
+    const auto accounts = store_.bots(true);
+    const auto versions = store_.entries();
+    const auto names = names_of(accounts, versions);
+    const FinalsState state = fold_finals(store_, season, frozen->finalists, games, names);
     if (state.over) {
         played_.erase(season.id);
+        const auto first = names.find(state.places.front().entry);
         log::info("season {}'s finals are over after {} matches: {} first", season.name,
-                  games.size(),
-                  names_of(store_.bots(true), store_.entries())[state.places.front().entry].bot);
+                  games.size(), first != names.end() ? first->second.bot : "");
         return;
     }
     std::map<int, Bot> bots;
-    for (const Bot& b : store_.bots(true))
+    for (const Bot& b : accounts)
         bots[b.id] = b;
     std::map<int, Entry> entries;
-    for (const Entry& e : store_.entries())
+    for (const Entry& e : versions)
         entries[e.id] = e;
     for (const FinalsPair& pair : state.wanted) {
         FinalsTable table{{season.id, pair.stage, pair.round, pair.seed}, {}};

@@ -114,6 +114,13 @@ try:
     t.wait_until(lambda: browser.evaluate(drawn), 30, "c-full's page drawn")
     row = browser.evaluate("document.querySelector('#seasons tr:nth-child(2)').innerText")
     t.check("autumn" in row and "middle" in row and "place 1" in row, "c-full's page: %s" % row)
+    if shots:  # its seasons, at both widths, for a person to look at
+        browser.evaluate("document.getElementById('seasons-part').scrollIntoView()")
+        browser.screenshot(os.path.join(shots, "bot-page-seasons.png"))
+        browser.viewport(390, 844, phone=True)
+        time.sleep(0.4)
+        browser.evaluate("document.getElementById('seasons-part').scrollIntoView()")
+        browser.screenshot(os.path.join(shots, "bot-page-seasons-phone.png"))
     browser.close()
     served.send_signal(signal.SIGTERM)
     t.check(served.wait(timeout=60) == 0, "the arena after SIGTERM")

@@ -20,7 +20,7 @@
        { name: "finalists", narrow: true }], rows);
     document.getElementById("none").hidden = rows.length > 0;
   }
-  function drawBoard(board, which, frozen) {
+  function drawBoard(board, which) {
     const rows = board[which];
     const table = document.getElementById(which);
     arena.table(table, ["#", { text: which === "bots" ? "bot" : "person" }, { text: "tier" },
@@ -29,9 +29,6 @@
       arena.shown(r.rating, r.provisional), r.matches, r.finalist ? "finalist" : ""]));
     [...table.querySelectorAll("tr")].slice(1).forEach((tr, i) => { tr.dataset.name = rows[i].name; });
     table.closest("section").hidden = rows.length === 0 && which === "people";
-    document.getElementById("board-about").textContent = (frozen ? "Frozen at its close" :
-      "As it stands") + ": every account rated over the season's " + board.matches + " matches alone, " +
-      "from the first rating; the ladder's ratings are its own.";
   }
   function drawFinals(f) {
     const part = document.getElementById("finals-part");
@@ -64,8 +61,11 @@
       ": from " + arena.when(s.starts) + " to " + arena.when(s.closes) +
       (s.ended ? "; its finals ended " + arena.when(s.ended) : "") + ".";
     drawFinals(s.finals);
-    drawBoard(s.board, "bots", s.board.frozen);
-    drawBoard(s.board, "people", s.board.frozen);
+    drawBoard(s.board, "bots");
+    drawBoard(s.board, "people");
+    document.getElementById("board-about").textContent = (s.board.frozen ? "Frozen at its close" :
+      "As it stands") + ": every account rated over the season's " + s.board.matches + " matches alone, " +
+      "from the first rating; the ladder's ratings are its own.";
     const r = s.rules;
     document.getElementById("rules").textContent = "Its finals: the best " + r.finalists +
       " of its house and hosted bots at its close, in stages of " + r.fields.join(", ") + ", each at most " +

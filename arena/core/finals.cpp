@@ -47,6 +47,7 @@ class Fold {
         for (int stage = 0;; ++stage) {
             state.stage = stage;
             bool settled = false;
+            std::vector<FinalsPlace> now;  // the field's places at the end of its last round
             for (int round = 0; round < rules_.deals && !settled; ++round) {
                 // Each round judged by the games played by its end, as it was when it ended.
                 upto_ = {stage, round};
@@ -57,9 +58,9 @@ class Fold {
                     return state;
                 }
                 state.round = round + 1;
-                settled = all_settled(places(order(field), stage, {}));
+                now = places(order(field), stage, {});
+                settled = all_settled(now);
             }
-            const std::vector<FinalsPlace> now = places(order(field), stage, {});
             const std::size_t next = static_cast<std::size_t>(stage) + 1 < fields_.size()
                                          ? static_cast<std::size_t>(fields_[stage + 1])
                                          : 0;
